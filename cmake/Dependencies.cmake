@@ -1,0 +1,39 @@
+# Every dependency comes from Debian; scripts/install-deps.sh installs them.
+find_package(PkgConfig REQUIRED)
+find_package(Threads REQUIRED)
+
+pkg_check_modules(PCAP REQUIRED IMPORTED_TARGET libpcap)
+
+find_path(ISAL_INCLUDE_DIR isa-l/crc.h REQUIRED)
+find_library(ISAL_LIBRARY isal REQUIRED)
+add_library(isal::isal UNKNOWN IMPORTED)
+set_target_properties(isal::isal PROPERTIES IMPORTED_LOCATION ${ISAL_LIBRARY}
+                                            INTERFACE_INCLUDE_DIRECTORIES ${ISAL_INCLUDE_DIR})
+
+find_package(CLI11 CONFIG REQUIRED)
+find_package(nlohmann_json CONFIG REQUIRED)
+
+if(RDMASCOPE_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+
+# rdma-core's libibverbs: the real verbs backend is built whenever it is present.
+find_path(IBVERBS_INCLUDE_DIR infiniband/verbs.h)
+find_library(IBVERBS_LIBRARY ibverbs)
+if(IBVERBS_INCLUDE_DIR AND IBVERBS_LIBRARY)
+  set(RDMASCOPE_HAVE_IBVERBS ON)
+  add_library(ibverbs::ibverbs UNKNOWN IMPORTED)
+  set_target_properties(ibverbs::ibverbs PROPERTIES IMPORTED_LOCATION ${IBVERBS_LIBRARY}
+                                                    INTERFACE_INCLUDE_DIRECTORIES ${IBVERBS_INCLUDE_DIR})
+else()
+  set(RDMASCOPE_HAVE_IBVERBS OFF)
+endif()
+
+set(RDMASCOPE_HAVE_QT OFF)
+if(RDMASCOPE_BUILD_GUI)
+  find_package(Qt6 COMPONENTS Widgets Test QUIET)
+  if(Qt6_FOUND)
+    set(RDMASCOPE_HAVE_QT ON)
+  endif()
+endif()
+message(STATUS "rdmascope: ibverbs=${RDMASCOPE_HAVE_IBVERBS} qt6=${RDMASCOPE_HAVE_QT}")

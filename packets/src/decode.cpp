@@ -1,0 +1,320 @@
+#include "rdmascope/packets/decode.h"
+
+#include <cstdio>
+
+#include "dissectors.h"
+#include "rdmascope/packets/net_headers.h"
+
+namespace rdmascope::packets {
+namespace detail {
+namespace {
+
+std::uint16_t be16(std::span<const std::uint8_t> f, std::size_t at) {
+  return static_cast<std::uint16_t>((f[at] << 8) | f[at + 1]);
+}
+
+void dissectEtherPayload(DecodeContext& ctx, std::uint16_t type, std::size_t offset,
+                         std::int32_t parent) {
+  const auto f = ctx.b.frame();
+  switch (type) {
+    case kEtherTypeIpv4:
+      dissectIpv4(ctx, offset, -1);
+      return;
+    case kEtherTypeIpv6:
+      dissectIpv6(ctx, offset, -1);
+      return;
+    case kEtherTypeRoceV1:
+      ctx.end = f.size();
+      dissectRoceV1(ctx, offset, f.size(), -1);
+      return;
+    default:
+      dissectData(ctx, offset, f.size(), parent);
+      ctx.b.dissection().summary.protocol = "ETH";
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "Ethertype 0x%04x", type);
+      ctx.b.dissection().summary.info = buf;
+  }
+}
+
+}  // namespace
+
+void dissectFrameInfo(DecodeContext& ctx) {
+  auto& d = ctx.b.dissection();
+  const auto len = ctx.info.originalLength ? ctx.info.originalLength : d.frameLength;
+  const auto frame = ctx.b.addContainer("frame", "Frame " + std::to_string(ctx.info.number) + ": " +
+                                                     std::to_string(len) + " bytes on wire",
+                                        0, ctx.b.frame().size(), -1);
+  ctx.b.addNumber("frame.number", "Frame Number: " + std::to_string(ctx.info.number),
+                  ctx.info.number, std::to_string(ctx.info.number), 0, 0, frame);
+  ctx.b.addNumber("frame.len", "Frame Length: " + std::to_string(len) + " bytes", len,
+                  std::to_string(len), 0, 0, frame);
+  ctx.b.addNumber("frame.cap_len", "Capture Length: " + std::to_string(ctx.b.frame().size()),
+                  ctx.b.frame().size(), std::to_string(ctx.b.frame().size()), 0, 0, frame);
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeRelative);
+  ctx.b.addText("frame.time_relative", std::string("Time since first frame: ") + buf + " seconds",
+                buf, 0, 0, frame);
+  std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeEpoch);
+  ctx.b.addText("frame.time_epoch", std::string("Epoch Time: ") + buf + " seconds", buf, 0, 0,
+                frame);
+}
+
+void dissectEthernet(DecodeContext& ctx, std::size_t offset) {
+  const auto f = ctx.b.frame();
+  if (f.size() < offset + kEthernetHeader.length) {
+    ctx.b.truncated("Ethernet header", kEthernetHeader.length, f.size() - offset, -1);
+    return;
+  }
+  const auto eth = ctx.b.addHeader(kEthernetHeader, offset, -1);
+  auto& s = ctx.b.dissection().summary;
+  s.source = ctx.b.dissection().nodes[eth + 2].value;
+  s.destination = ctx.b.dissection().nodes[eth + 1].value;
+  std::uint16_t type = be16(f, offset + 12);
+  std::size_t at = offset + 14;
+  int tags = 0;
+  while (type == kEtherTypeVlan) {
+    if (f.size() < at + kVlanHeader.length) {
+      ctx.b.truncated("802.1Q tag", kVlanHeader.length, f.size() - at, eth);
+      return;
+    }
+    if (++tags > 2) {
+      ctx.b.diagnose(Severity::Warning, "more than two stacked 802.1Q tags", eth);
+    }
+    ctx.b.addHeader(kVlanHeader, at, -1);
+    type = be16(f, at + 2);
+    at += 4;
+  }
+  dissectEtherPayload(ctx, type, at, eth);
+}
+
+void dissectIpv4(DecodeContext& ctx, std::size_t offset, std::int32_t parent) {
+  (void)parent;
+  const auto f = ctx.b.frame();
+  if (f.size() < offset + kIpv4Header.length) {
+    ctx.b.truncated("IPv4 header", kIpv4Header.length, f.size() - offset, -1);
+    return;
+  }
+  const std::size_t ihl = (f[offset] & 0x0f) * 4u;
+  const std::size_t totalLen = be16(f, offset + 2);
+  const auto ip = ctx.b.addContainer("ip", {}, offset, ihl, -1);
+  for (const auto& fd : kIpv4Header.fields) ctx.b.addField(fd, offset, ip);
+  auto& d = ctx.b.dissection();
+  d.nodes[ip].label = "Internet Protocol Version 4, Src: " + formatIpv4(f.subspan(offset + 12, 4)) +
+                      ", Dst: " + formatIpv4(f.subspan(offset + 16, 4));
+  d.summary.source = formatIpv4(f.subspan(offset + 12, 4));
+  d.summary.destination = formatIpv4(f.subspan(offset + 16, 4));
+  d.summary.protocol = "IPv4";
+  if ((f[offset] >> 4) != 4) ctx.b.diagnose(Severity::Error, "IPv4 version field is not 4", ip);
+  if (ihl < 20) {
+    ctx.b.diagnose(Severity::Error,
+                   "IPv4 header length " + std::to_string(ihl) + " is below the minimum 20", ip);
+    return;
+  }
+  if (f.size() < offset + ihl) {
+    ctx.b.truncated("IPv4 options", ihl, f.size() - offset, ip);
+    return;
+  }
+  const std::uint16_t sum = onesComplementSum(f.subspan(offset, ihl));
+  if (sum != 0xffff) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "IPv4 header checksum 0x%04x is wrong (correct: 0x%04x)",
+                  be16(f, offset + 10),
+                  static_cast<unsigned>(static_cast<std::uint16_t>(
+                      ~onesComplementSum(f.subspan(offset, ihl), 0x10000u - be16(f, offset + 10)))));
+    ctx.b.diagnose(Severity::Warning, buf, ip);
+  }
+  std::size_t end = offset + totalLen;
+  if (totalLen < ihl) {
+    ctx.b.diagnose(Severity::Error, "IPv4 total length " + std::to_string(totalLen) +
+                                        " is shorter than its header", ip);
+    return;
+  }
+  if (end > f.size()) {
+    ctx.b.truncated("IPv4 packet", totalLen, f.size() - offset, ip);
+    end = f.size();
+  }
+  ctx.ipOffset = offset;
+  ctx.ipVersion = 4;
+  ctx.end = end;
+  const bool fragment = (be16(f, offset + 6) & 0x3fff) != 0;
+  if (fragment) {
+    ctx.b.diagnose(Severity::Note, "IPv4 fragment: payload not reassembled", ip);
+    dissectData(ctx, offset + ihl, end, -1);
+    return;
+  }
+  switch (f[offset + 9]) {
+    case kIpProtoUdp:
+      dissectUdp(ctx, offset + ihl, end, -1);
+      return;
+    case kIpProtoTcp:
+      dissectTcp(ctx, offset + ihl, end, -1);
+      return;
+    default:
+      dissectData(ctx, offset + ihl, end, -1);
+  }
+}
+
+void dissectIpv6(DecodeContext& ctx, std::size_t offset, std::int32_t parent) {
+  (void)parent;
+  const auto f = ctx.b.frame();
+  if (f.size() < offset + kIpv6Header.length) {
+    ctx.b.truncated("IPv6 header", kIpv6Header.length, f.size() - offset, -1);
+    return;
+  }
+  const auto ip = ctx.b.addHeader(kIpv6Header, offset, -1);
+  auto& d = ctx.b.dissection();
+  d.summary.source = formatIpv6(f.subspan(offset + 8, 16));
+  d.summary.destination = formatIpv6(f.subspan(offset + 24, 16));
+  d.summary.protocol = "IPv6";
+  d.nodes[ip].label = "Internet Protocol Version 6, Src: " + d.summary.source +
+                      ", Dst: " + d.summary.destination;
+  if ((f[offset] >> 4) != 6) ctx.b.diagnose(Severity::Error, "IPv6 version field is not 6", ip);
+  std::size_t end = offset + 40 + be16(f, offset + 4);
+  if (end > f.size()) {
+    ctx.b.truncated("IPv6 payload", end - offset, f.size() - offset, ip);
+    end = f.size();
+  }
+  ctx.ipOffset = offset;
+  ctx.ipVersion = 6;
+  ctx.end = end;
+  switch (f[offset + 6]) {
+    case kIpProtoUdp:
+      dissectUdp(ctx, offset + 40, end, -1);
+      return;
+    case kIpProtoTcp:
+      dissectTcp(ctx, offset + 40, end, -1);
+      return;
+    default:
+      dissectData(ctx, offset + 40, end, -1);
+  }
+}
+
+void dissectUdp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent) {
+  (void)parent;
+  const auto f = ctx.b.frame();
+  if (end < offset + kUdpHeader.length) {
+    ctx.b.truncated("UDP header", kUdpHeader.length, end - offset, -1);
+    return;
+  }
+  const auto udp = ctx.b.addHeader(kUdpHeader, offset, -1);
+  const std::uint16_t sport = be16(f, offset), dport = be16(f, offset + 2);
+  const std::size_t len = be16(f, offset + 4);
+  auto& d = ctx.b.dissection();
+  d.nodes[udp].label = "User Datagram Protocol, Src Port: " + std::to_string(sport) +
+                       ", Dst Port: " + std::to_string(dport);
+  d.summary.protocol = "UDP";
+  d.summary.info = std::to_string(sport) + " \u2192 " + std::to_string(dport) + " Len=" +
+                   std::to_string(len >= 8 ? len - 8 : 0);
+  if (len < 8) {
+    ctx.b.diagnose(Severity::Error, "UDP length " + std::to_string(len) + " is below 8", udp);
+    return;
+  }
+  std::size_t udpEnd = offset + len;
+  if (udpEnd > end) {
+    ctx.b.truncated("UDP datagram", len, end - offset, udp);
+    udpEnd = end;
+  }
+  ctx.udpOffset = offset;
+  ctx.end = udpEnd;
+  if (dport == ctx.options.roceV2Port) {
+    dissectRoceV2(ctx, offset + 8, udpEnd, -1);
+    return;
+  }
+  dissectData(ctx, offset + 8, udpEnd, -1);
+}
+
+void dissectTcp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent) {
+  (void)parent;
+  const auto f = ctx.b.frame();
+  if (end < offset + kTcpHeader.length) {
+    ctx.b.truncated("TCP header", kTcpHeader.length, end - offset, -1);
+    return;
+  }
+  const std::size_t hlen = (f[offset + 12] >> 4) * 4u;
+  const auto tcp = ctx.b.addContainer("tcp", {}, offset, hlen, -1);
+  for (const auto& fd : kTcpHeader.fields) ctx.b.addField(fd, offset, tcp);
+  const std::uint16_t sport = be16(f, offset), dport = be16(f, offset + 2);
+  auto& d = ctx.b.dissection();
+  const std::size_t payload = end > offset + hlen ? end - offset - hlen : 0;
+  d.nodes[tcp].label = "Transmission Control Protocol, Src Port: " + std::to_string(sport) +
+                       ", Dst Port: " + std::to_string(dport) + ", Len: " + std::to_string(payload);
+  ctx.b.addNumber("tcp.len", "TCP Segment Len: " + std::to_string(payload), payload,
+                  std::to_string(payload), offset + 12, 1, tcp);
+  d.summary.protocol = "TCP";
+  static constexpr const char* kFlagNames[] = {"FIN", "SYN", "RST", "PSH", "ACK", "URG"};
+  std::string flags;
+  for (int i = 5; i >= 0; --i)
+    if (f[offset + 13] & (1 << i)) flags += std::string(flags.empty() ? "" : ", ") + kFlagNames[i];
+  d.summary.info = std::to_string(sport) + " \u2192 " + std::to_string(dport) + " [" + flags +
+                   "] Len=" + std::to_string(payload);
+  if (hlen < 20) {
+    ctx.b.diagnose(Severity::Error,
+                   "TCP header length " + std::to_string(hlen) + " is below the minimum 20", tcp);
+    return;
+  }
+  if (end < offset + hlen) {
+    ctx.b.truncated("TCP options", hlen, end - offset, tcp);
+    return;
+  }
+  if (payload == 0) return;
+  if (ctx.tcpPayload) {
+    TcpSegmentFacts seg{ctx.ipOffset, ctx.ipVersion, offset, offset + hlen, end};
+    ctx.tcpPayload->dissect(ctx, seg, -1);
+    return;
+  }
+  dissectData(ctx, offset + hlen, end, -1);
+}
+
+void dissectData(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent) {
+  if (end <= offset) return;
+  const auto f = ctx.b.frame();
+  const auto data = ctx.b.addContainer("data", "Data (" + std::to_string(end - offset) + " bytes)",
+                                       offset, end - offset, parent);
+  ctx.b.addText("data.data", "Data: " + hexBytes(f.subspan(offset, std::min<std::size_t>(end - offset, 32))) +
+                                 (end - offset > 32 ? "..." : ""),
+                hexBytes(f.subspan(offset, end - offset)), offset, end - offset, data);
+  ctx.b.addNumber("data.len", "Length: " + std::to_string(end - offset), end - offset,
+                  std::to_string(end - offset), offset, 0, data);
+}
+
+}  // namespace detail
+
+Dissection decodeFrame(std::span<const std::uint8_t> frame, LinkType link, const FrameInfo& info,
+                       const DecodeOptions& options) {
+  Dissection d;
+  d.frameLength = static_cast<std::uint32_t>(frame.size());
+  detail::DissectionBuilder b(d, frame);
+  detail::DecodeContext ctx{b, options, info};
+  ctx.end = frame.size();
+  detail::dissectFrameInfo(ctx);
+  switch (link) {
+    case LinkType::Ethernet:
+      detail::dissectEthernet(ctx, 0);
+      break;
+    case LinkType::Raw:
+      if (!frame.empty() && (frame[0] >> 4) == 6)
+        detail::dissectIpv6(ctx, 0, -1);
+      else
+        detail::dissectIpv4(ctx, 0, -1);
+      break;
+    case LinkType::Ipv4:
+      detail::dissectIpv4(ctx, 0, -1);
+      break;
+    case LinkType::Ipv6:
+      detail::dissectIpv6(ctx, 0, -1);
+      break;
+    case LinkType::InfiniBand:
+      detail::dissectNativeIb(ctx, 0, frame.size(), -1);
+      break;
+    case LinkType::Erf:
+      detail::dissectErf(ctx, 0);
+      break;
+    default:
+      b.diagnose(Severity::Error, "unsupported link type " +
+                                      std::to_string(static_cast<unsigned>(link)));
+      detail::dissectData(ctx, 0, frame.size(), -1);
+  }
+  return d;
+}
+
+}  // namespace rdmascope::packets

@@ -1,0 +1,158 @@
+#include "dissection_builder.h"
+
+#include <arpa/inet.h>
+
+#include <cstdio>
+
+namespace rdmascope::packets::detail {
+
+std::int32_t DissectionBuilder::addContainer(std::string_view key, std::string label,
+                                             std::size_t offset, std::size_t length,
+                                             std::int32_t parent) {
+  Node n;
+  n.key = key;
+  n.label = std::move(label);
+  n.offset = static_cast<std::uint32_t>(offset);
+  n.length = static_cast<std::uint32_t>(length);
+  n.parent = parent;
+  n.depth = parent < 0 ? 0 : static_cast<std::uint16_t>(out_.nodes[parent].depth + 1);
+  out_.nodes.push_back(std::move(n));
+  return static_cast<std::int32_t>(out_.nodes.size() - 1);
+}
+
+std::int32_t DissectionBuilder::addHeader(const HeaderDef& header, std::size_t offset,
+                                          std::int32_t parent) {
+  const std::int32_t self = addContainer(header.key, std::string(header.name), offset,
+                                         header.length, parent);
+  for (const auto& f : header.fields) addField(f, offset, self);
+  return self;
+}
+
+std::int32_t DissectionBuilder::addField(const FieldDef& f, std::size_t headerOffset,
+                                         std::int32_t parent) {
+  const std::size_t firstByte = headerOffset + f.bitOffset / 8;
+  const std::size_t endByte = headerOffset + (f.bitOffset + f.bitWidth + 7) / 8;
+  if (endByte > frame_.size()) {
+    truncated(f.name, endByte - headerOffset, frame_.size() - headerOffset, parent);
+    return -1;
+  }
+  const auto bytes = frame_.subspan(firstByte, endByte - firstByte);
+  Node n;
+  n.key = f.key;
+  n.field = &f;
+  n.offset = static_cast<std::uint32_t>(firstByte);
+  n.length = static_cast<std::uint32_t>(endByte - firstByte);
+  n.parent = parent;
+  n.depth = parent < 0 ? 0 : static_cast<std::uint16_t>(out_.nodes[parent].depth + 1);
+  switch (f.type) {
+    case FieldType::UInt:
+    case FieldType::Bool: {
+      const auto header = frame_.subspan(headerOffset, endByte - headerOffset);
+      n.number = readField(f, header) << f.scaleShift;
+      n.hasNumber = true;
+      n.value = formatFieldValue(f, n.number);
+      std::string shown = f.type == FieldType::Bool ? (n.number ? "True" : "False") : n.value;
+      if (f.base == Base::DecHex || f.base == Base::HexDec) {
+        char buf[48];
+        std::snprintf(buf, sizeof buf, f.base == Base::DecHex ? "%llu (0x%llx)" : "0x%llx (%llu)",
+                      static_cast<unsigned long long>(n.number),
+                      static_cast<unsigned long long>(n.number));
+        shown = buf;
+      }
+      n.label = std::string(f.name) + ": " + shown;
+      if (auto vn = valueName(f, n.number); !vn.empty())
+        n.label = std::string(f.name) + ": " + std::string(vn) + " (" + n.value + ")";
+      break;
+    }
+    case FieldType::Ether:
+      n.value = formatMac(bytes);
+      n.label = std::string(f.name) + ": " + n.value;
+      break;
+    case FieldType::Ipv4:
+      n.value = formatIpv4(bytes);
+      n.number = (std::uint64_t{bytes[0]} << 24) | (std::uint64_t{bytes[1]} << 16) |
+                 (std::uint64_t{bytes[2]} << 8) | bytes[3];
+      n.hasNumber = true;
+      n.label = std::string(f.name) + ": " + n.value;
+      break;
+    case FieldType::Ipv6:
+      n.value = formatIpv6(bytes);
+      n.label = std::string(f.name) + ": " + n.value;
+      break;
+    case FieldType::Bytes:
+      n.value = hexBytes(bytes);
+      n.label = std::string(f.name) + ": " + n.value;
+      break;
+  }
+  out_.nodes.push_back(std::move(n));
+  return static_cast<std::int32_t>(out_.nodes.size() - 1);
+}
+
+std::int32_t DissectionBuilder::addText(std::string_view key, std::string label,
+                                        std::string value, std::size_t offset,
+                                        std::size_t length, std::int32_t parent) {
+  const std::int32_t self = addContainer(key, std::move(label), offset, length, parent);
+  out_.nodes[self].value = std::move(value);
+  return self;
+}
+
+std::int32_t DissectionBuilder::addNumber(std::string_view key, std::string label,
+                                          std::uint64_t number, std::string value,
+                                          std::size_t offset, std::size_t length,
+                                          std::int32_t parent) {
+  const std::int32_t self = addText(key, std::move(label), std::move(value), offset, length, parent);
+  out_.nodes[self].number = number;
+  out_.nodes[self].hasNumber = true;
+  return self;
+}
+
+void DissectionBuilder::diagnose(Severity severity, std::string message, std::int32_t node) {
+  out_.diagnostics.push_back(Diagnostic{severity, std::move(message), node});
+}
+
+void DissectionBuilder::truncated(std::string_view what, std::size_t need, std::size_t have,
+                                  std::int32_t node) {
+  diagnose(Severity::Error,
+           "truncated " + std::string(what) + ": needs " + std::to_string(need) +
+               " bytes, frame has " + std::to_string(have),
+           node);
+}
+
+void DissectionBuilder::crcResult(bool good) {
+  if (!good)
+    out_.crc = CrcStatus::Bad;
+  else if (out_.crc == CrcStatus::Absent)
+    out_.crc = CrcStatus::Good;
+}
+
+std::string hexBytes(std::span<const std::uint8_t> bytes) {
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s;
+  s.reserve(bytes.size() * 2);
+  for (auto b : bytes) {
+    s.push_back(digits[b >> 4]);
+    s.push_back(digits[b & 15]);
+  }
+  return s;
+}
+
+std::string formatMac(std::span<const std::uint8_t> m) {
+  char buf[18];
+  std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4],
+                m[5]);
+  return buf;
+}
+
+std::string formatIpv4(std::span<const std::uint8_t> a) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
+  return buf;
+}
+
+std::string formatIpv6(std::span<const std::uint8_t> a) {
+  char buf[INET6_ADDRSTRLEN];
+  if (!inet_ntop(AF_INET6, a.data(), buf, sizeof buf)) return {};
+  return buf;
+}
+
+}  // namespace rdmascope::packets::detail

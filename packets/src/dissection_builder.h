@@ -1,0 +1,57 @@
+#pragma once
+// Appends nodes to a Dissection while a frame is being decoded; shared by all dissectors.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "rdmascope/packets/decode.h"
+#include "rdmascope/packets/dissection.h"
+#include "rdmascope/packets/field.h"
+
+namespace rdmascope::packets::detail {
+
+class DissectionBuilder {
+ public:
+  DissectionBuilder(Dissection& out, std::span<const std::uint8_t> frame) : out_(out), frame_(frame) {}
+
+  std::span<const std::uint8_t> frame() const { return frame_; }
+  Dissection& dissection() { return out_; }
+
+  /// A container node (protocol or header) without a value.
+  std::int32_t addContainer(std::string_view key, std::string label, std::size_t offset,
+                            std::size_t length, std::int32_t parent);
+
+  /// A header from its table: a container plus one node per field. Returns the container.
+  /// The caller has checked that `length` bytes are present at `offset`.
+  std::int32_t addHeader(const HeaderDef& header, std::size_t offset, std::int32_t parent);
+
+  /// One table field of a header that starts at headerOffset.
+  std::int32_t addField(const FieldDef& field, std::size_t headerOffset, std::int32_t parent);
+
+  /// A node with a value not described by a table (computed status, payload, ...).
+  std::int32_t addText(std::string_view key, std::string label, std::string value,
+                       std::size_t offset, std::size_t length, std::int32_t parent);
+  std::int32_t addNumber(std::string_view key, std::string label, std::uint64_t number,
+                         std::string value, std::size_t offset, std::size_t length,
+                         std::int32_t parent);
+
+  void diagnose(Severity severity, std::string message, std::int32_t node = -1);
+  /// Records a truncated header: an Error diagnostic naming what is missing.
+  void truncated(std::string_view what, std::size_t need, std::size_t have, std::int32_t node);
+  /// Merges a CRC result into the frame's status (Bad wins over Good).
+  void crcResult(bool good);
+
+ private:
+  Dissection& out_;
+  std::span<const std::uint8_t> frame_;
+};
+
+/// Formats bytes as Wireshark does for FT_BYTES in field output: lowercase hex, no separator.
+std::string hexBytes(std::span<const std::uint8_t> bytes);
+std::string formatMac(std::span<const std::uint8_t> six);
+std::string formatIpv4(std::span<const std::uint8_t> four);
+std::string formatIpv6(std::span<const std::uint8_t> sixteen);
+
+}  // namespace rdmascope::packets::detail

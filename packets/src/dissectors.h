@@ -1,0 +1,59 @@
+#pragma once
+// The dissectors and what they pass each other while one frame is decoded.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "dissection_builder.h"
+#include "rdmascope/packets/decode.h"
+
+namespace rdmascope::packets::detail {
+
+struct DecodeContext;
+
+/// Facts about a TCP segment handed to a stream-aware payload dissector (iWARP).
+struct TcpSegmentFacts {
+  std::size_t ipOffset = 0;
+  int ipVersion = 4;
+  std::size_t tcpOffset = 0;
+  std::size_t payloadOffset = 0;
+  std::size_t payloadEnd = 0;
+};
+
+/// Implemented by stateful decoders (per-connection TCP reassembly for iWARP/MPA).
+class TcpPayloadDissector {
+ public:
+  virtual ~TcpPayloadDissector() = default;
+  virtual void dissect(DecodeContext& ctx, const TcpSegmentFacts& seg, std::int32_t parent) = 0;
+};
+
+struct DecodeContext {
+  DissectionBuilder& b;
+  const DecodeOptions& options;
+  const FrameInfo& info;
+  TcpPayloadDissector* tcpPayload = nullptr;  ///< null in stateless decoding
+  // Carrier facts the RDMA dissectors need for the ICRC and the summary.
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  std::size_t ipOffset = npos;
+  int ipVersion = 0;
+  std::size_t udpOffset = npos;
+  std::size_t end = 0;  ///< end of the network-layer payload (excludes Ethernet padding)
+};
+
+void dissectFrameInfo(DecodeContext& ctx);
+void dissectEthernet(DecodeContext& ctx, std::size_t offset);
+void dissectIpv4(DecodeContext& ctx, std::size_t offset, std::int32_t parent);
+void dissectIpv6(DecodeContext& ctx, std::size_t offset, std::int32_t parent);
+void dissectUdp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent);
+void dissectTcp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent);
+void dissectData(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent);
+
+// InfiniBand transport (ib_dissector.cpp).
+void dissectRoceV2(DecodeContext& ctx, std::size_t bthOffset, std::size_t end, std::int32_t parent);
+void dissectRoceV1(DecodeContext& ctx, std::size_t grhOffset, std::size_t end, std::int32_t parent);
+void dissectNativeIb(DecodeContext& ctx, std::size_t lrhOffset, std::size_t end,
+                     std::int32_t parent);
+void dissectErf(DecodeContext& ctx, std::size_t offset);
+
+}  // namespace rdmascope::packets::detail

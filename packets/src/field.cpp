@@ -1,0 +1,72 @@
+#include "rdmascope/packets/field.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace rdmascope::packets {
+namespace {
+// Wide enough for an unaligned 64-bit field spread over nine bytes.
+__extension__ typedef unsigned __int128 Wide;
+}  // namespace
+
+std::uint64_t readField(const FieldDef& field, std::span<const std::uint8_t> header) {
+  const unsigned first = field.bitOffset / 8;
+  const unsigned last = (field.bitOffset + field.bitWidth - 1) / 8;
+  if (last >= header.size() || field.bitWidth == 0 || field.bitWidth > 64) return 0;
+  // Accumulate the covering bytes (at most 9 for an unaligned 64-bit field) into 128 bits.
+  Wide acc = 0;
+  for (unsigned i = first; i <= last; ++i) acc = (acc << 8) | header[i];
+  const unsigned trailing = (last + 1) * 8 - (field.bitOffset + field.bitWidth);
+  acc >>= trailing;
+  const Wide mask = (static_cast<Wide>(1) << field.bitWidth) - 1;
+  return static_cast<std::uint64_t>(acc & mask);
+}
+
+void writeField(const FieldDef& field, std::span<std::uint8_t> header, std::uint64_t value) {
+  const unsigned first = field.bitOffset / 8;
+  const unsigned last = (field.bitOffset + field.bitWidth - 1) / 8;
+  if (last >= header.size() || field.bitWidth == 0 || field.bitWidth > 64) return;
+  const unsigned trailing = (last + 1) * 8 - (field.bitOffset + field.bitWidth);
+  const Wide mask = ((static_cast<Wide>(1) << field.bitWidth) - 1)
+                                 << trailing;
+  Wide acc = 0;
+  for (unsigned i = first; i <= last; ++i) acc = (acc << 8) | header[i];
+  acc = (acc & ~mask) | ((static_cast<Wide>(value) << trailing) & mask);
+  for (unsigned i = last + 1; i-- > first;) {
+    header[i] = static_cast<std::uint8_t>(acc & 0xff);
+    acc >>= 8;
+  }
+}
+
+std::string_view valueName(const FieldDef& field, std::uint64_t value) {
+  const auto it = std::find_if(field.valueNames.begin(), field.valueNames.end(),
+                               [value](const ValueName& vn) { return vn.value == value; });
+  return it == field.valueNames.end() ? std::string_view{} : it->name;
+}
+
+std::string formatFieldValue(const FieldDef& field, std::uint64_t value) {
+  char buf[40];
+  if (field.type == FieldType::Bool) return value ? "1" : "0";
+  switch (field.base) {
+    case Base::Hex:
+    case Base::HexDec: {
+      unsigned bits = field.displayBits ? field.displayBits : ((field.bitWidth + 7) / 8) * 8;
+      std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(bits / 4),
+                    static_cast<unsigned long long>(value));
+      return buf;
+    }
+    case Base::Dec:
+    case Base::DecHex:
+      break;
+  }
+  std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(value));
+  return buf;
+}
+
+const FieldDef* findField(const HeaderDef& header, std::string_view key) {
+  for (const auto& f : header.fields)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
+}  // namespace rdmascope::packets

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs every Debian package rdmascope needs to build, run and test. Idempotent and quiet
+# when everything is present already.
+set -euo pipefail
+
+packages=(
+  # build
+  cmake ninja-build g++ clang clang-format pkg-config libclang-rt-14-dev
+  # libraries
+  libpcap-dev libisal-dev libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev
+  # test oracle
+  tshark
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "install-deps: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  # tshark asks whether non-root users may capture; answer no without a prompt.
+  echo "wireshark-common wireshark-common/install-setuid boolean false" | $SUDO debconf-set-selections
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
