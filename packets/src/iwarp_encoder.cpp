@@ -152,7 +152,13 @@ std::vector<std::uint8_t> encodeFpdu(std::span<const std::uint8_t> ulpdu, const 
     }
   };
   emit(0, crcAt);
-  // The CRC covers every wire byte before it, markers included (RFC 5044 section 6.1).
+  // A marker due where the CRC starts precedes it. The CRC covers every wire byte before it,
+  // markers included (RFC 5044 section 6.1).
+  if (const std::uint64_t p = streamOffset + wire.size();
+      framing.markers && p % kMpaMarkerInterval == 0) {
+    append16(wire, 0);
+    append16(wire, static_cast<std::uint16_t>(p - headerPos));
+  }
   const std::uint32_t crc = framing.crc ? crc32c(wire) : 0;
   logical.push_back(static_cast<std::uint8_t>(crc));
   logical.push_back(static_cast<std::uint8_t>(crc >> 8));
