@@ -83,15 +83,25 @@ inline std::vector<Message> sampleMessages() {
   return m;
 }
 
+inline constexpr std::uint32_t kClientIsn = 0xfffffe00u;  // the client's sequence wraps
+inline constexpr std::uint32_t kServerIsn = 1000;
+
+inline TcpEndpoint clientEndpoint(bool ipv6 = false) {
+  TcpEndpoint e{{0x02, 0, 0, 0, 0, 1}, IpAddress::v4(10, 0, 0, 1), 40000};
+  if (ipv6) e.ip = IpAddress::v6Address({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+  return e;
+}
+
+inline TcpEndpoint serverEndpoint(bool ipv6 = false) {
+  TcpEndpoint e{{0x02, 0, 0, 0, 0, 2}, IpAddress::v4(10, 0, 0, 2), 5001};
+  if (ipv6) e.ip = IpAddress::v6Address({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
+  return e;
+}
+
 inline Conversation buildConversation(const ConversationSpec& spec,
                                       std::vector<Message> messages = sampleMessages()) {
-  TcpEndpoint client{{0x02, 0, 0, 0, 0, 1}, IpAddress::v4(10, 0, 0, 1), 40000};
-  TcpEndpoint server{{0x02, 0, 0, 0, 0, 2}, IpAddress::v4(10, 0, 0, 2), 5001};
-  if (spec.ipv6) {
-    client.ip = IpAddress::v6Address({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
-    server.ip = IpAddress::v6Address({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
-  }
-  TcpConversation tcp(client, server, 0xfffffe00u, 1000);  // the client's sequence wraps
+  TcpConversation tcp(clientEndpoint(spec.ipv6), serverEndpoint(spec.ipv6), kClientIsn,
+                      kServerIsn);
   Conversation conv;
   conv.messages = messages;
   conv.frames = tcp.handshake();
