@@ -214,6 +214,29 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"split_crc", {false, false, true, false, 200, false}}),
     [](const auto& p) { return std::string(p.param.name); });
 
+// The frame builder's lengths and checksums, as tshark verifies them.
+TEST(IwarpTsharkTcp, BuiltFramesHaveGoodIpAndTcpChecksums) {
+  if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
+  for (const bool v6 : {false, true}) {
+    const auto conv = buildConversation({true, true, true, v6, 333, false});
+    const auto pcap = tempPcap(v6 ? "csum6" : "csum4");
+    writePcap(pcap, conv.frames);
+    const auto out = run(tsharkCmd(pcap) +
+                         " -o ip.check_checksum:TRUE -T fields -e tcp.checksum.status"
+                         " -e ip.checksum.status -e _ws.expert.severity 2>/dev/null");
+    std::istringstream lines(out);
+    std::string line;
+    std::size_t n = 0;
+    while (std::getline(lines, line)) {
+      ++n;
+      // Status 1 is "Good" (0 bad, 2 unverified).
+      EXPECT_EQ(line.rfind(v6 ? "1\t\t" : "1\t1\t", 0), 0u) << line;
+    }
+    EXPECT_EQ(n, conv.frames.size());
+    std::filesystem::remove(pcap);
+  }
+}
+
 // Corrupting one byte of an FPDU: tshark and rdmascope both call exactly that frame's CRC bad.
 TEST(IwarpTsharkCrc, CorruptedFpduIsBadForBoth) {
   if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
