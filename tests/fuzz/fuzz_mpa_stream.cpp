@@ -39,7 +39,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const MpaFraming serverFraming{(flags & 0x02) != 0, (flags & 0x08) != 0};
   MpaStreamEncoder clientTx(clientFraming), serverTx(serverFraming);
   if (flags & 0x01) {
-    for (const auto& f : tcp.handshake()) dec.decode(f, LinkType::Ethernet);
+    for (const auto& f : tcp.handshake())
+      dec.decode(f, LinkType::Ethernet);
     MpaStartFrame req;
     req.markers = flags & 0x02;
     req.crc = flags & 0x08;

@@ -36,7 +36,8 @@ struct Conversation {
 
 inline std::vector<std::uint8_t> pattern(std::size_t n, std::uint8_t seed) {
   std::vector<std::uint8_t> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::uint8_t>(seed + i * 7);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = static_cast<std::uint8_t>(seed + i * 7);
   return v;
 }
 
@@ -100,8 +101,7 @@ inline TcpEndpoint serverEndpoint(bool ipv6 = false) {
 
 inline Conversation buildConversation(const ConversationSpec& spec,
                                       std::vector<Message> messages = sampleMessages()) {
-  TcpConversation tcp(clientEndpoint(spec.ipv6), serverEndpoint(spec.ipv6), kClientIsn,
-                      kServerIsn);
+  TcpConversation tcp(clientEndpoint(spec.ipv6), serverEndpoint(spec.ipv6), kClientIsn, kServerIsn);
   Conversation conv;
   conv.messages = messages;
   conv.frames = tcp.handshake();
@@ -111,7 +111,8 @@ inline Conversation buildConversation(const ConversationSpec& spec,
     auto& stream = side == Side::Client ? conv.clientStream : conv.serverStream;
     stream.insert(stream.end(), bytes.begin(), bytes.end());
     if (spec.fpduPerSegment || startFrame) {
-      for (auto& f : tcp.send(side, bytes, spec.mss)) conv.frames.push_back(std::move(f));
+      for (auto& f : tcp.send(side, bytes, spec.mss))
+        conv.frames.push_back(std::move(f));
     } else {
       auto& fpdus = side == Side::Client ? clientFpdus : serverFpdus;
       fpdus.insert(fpdus.end(), bytes.begin(), bytes.end());
@@ -136,8 +137,10 @@ inline Conversation buildConversation(const ConversationSpec& spec,
   }
   if (!spec.fpduPerSegment) {
     // The FPDUs of each direction as one byte stream cut at the MSS, the client's first.
-    for (auto& f : tcp.send(Side::Client, clientFpdus, spec.mss)) conv.frames.push_back(std::move(f));
-    for (auto& f : tcp.send(Side::Server, serverFpdus, spec.mss)) conv.frames.push_back(std::move(f));
+    for (auto& f : tcp.send(Side::Client, clientFpdus, spec.mss))
+      conv.frames.push_back(std::move(f));
+    for (auto& f : tcp.send(Side::Server, serverFpdus, spec.mss))
+      conv.frames.push_back(std::move(f));
   }
   return conv;
 }

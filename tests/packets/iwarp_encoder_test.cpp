@@ -1,6 +1,8 @@
 // Expected bytes built by hand from RFC 5044 (MPA), RFC 5041 (DDP) and RFC 5040 (RDMAP),
 // checked in both directions: structs to bytes here, bytes to fields through CaptureDecoder.
 
+#include "rdmascope/packets/iwarp_encoder.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
@@ -8,7 +10,6 @@
 
 #include "iwarp_conversation.h"
 #include "rdmascope/packets/crc.h"
-#include "rdmascope/packets/iwarp_encoder.h"
 #include "rdmascope/packets/stream_decoder.h"
 
 namespace rdmascope::packets {
@@ -16,7 +17,9 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-Bytes ascii(const char* s) { return Bytes(s, s + 16); }
+Bytes ascii(const char* s) {
+  return Bytes(s, s + 16);
+}
 
 TEST(IwarpEncoder, Crc32cMatchesTheIscsiReferenceValues) {
   // RFC 3720 appendix B.4: 32 bytes of zeros give the CRC bytes aa 36 91 8a on the wire.
@@ -150,8 +153,8 @@ TEST(IwarpEncoder, StreamEncoderTracksTheOffset) {
   std::size_t total = 0;
   for (int i = 0; i < 10; ++i) {
     const auto f = enc.fpdu(Bytes(97 + i * 31, 0x10));
-    EXPECT_EQ(f.size(), fpduWireLength(2 + 97 + i * 31 + mpaPadLength(97 + i * 31) + 4, true,
-                                       total));
+    EXPECT_EQ(f.size(),
+              fpduWireLength(2 + 97 + i * 31 + mpaPadLength(97 + i * 31) + 4, true, total));
     total += f.size();
     EXPECT_EQ(enc.streamOffset(), total);
     EXPECT_EQ(total % 4, 0u);
@@ -164,7 +167,8 @@ TEST(IwarpEncoder, ConversationDecodesBackToItsStructs) {
     const auto conv = testing::buildConversation({markers, markers, true, false, 1460, true});
     CaptureDecoder dec;
     std::vector<Dissection> out;
-    for (const auto& f : conv.frames) out.push_back(dec.decode(f, LinkType::Ethernet));
+    for (const auto& f : conv.frames)
+      out.push_back(dec.decode(f, LinkType::Ethernet));
     const auto& req = out[3];
     ASSERT_NE(req.find("iwarp_mpa.key.req"), nullptr);
     EXPECT_EQ(req.find("iwarp_mpa.key.req")->value, "4d504120494420526571204672616d65");
@@ -180,7 +184,8 @@ TEST(IwarpEncoder, ConversationDecodesBackToItsStructs) {
       EXPECT_EQ(d.summary.protocol, "DDP/RDMA");
       EXPECT_EQ(d.crc, CrcStatus::Good);
       EXPECT_FALSE(d.hasErrors());
-      for (const auto& diag : d.diagnostics) ADD_FAILURE() << diag.message;
+      for (const auto& diag : d.diagnostics)
+        ADD_FAILURE() << diag.message;
       ASSERT_NE(d.find("iwarp_rdma.opcode"), nullptr);
       EXPECT_EQ(d.find("iwarp_rdma.opcode")->number, static_cast<unsigned>(m.header.opcode));
       EXPECT_EQ(d.find("iwarp_ddp.last_flag")->number, m.header.last ? 1u : 0u);

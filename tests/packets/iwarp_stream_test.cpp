@@ -38,7 +38,8 @@ std::map<std::uint64_t, std::vector<std::uint64_t>> opcodesBySender(
   std::map<std::uint64_t, std::vector<std::uint64_t>> out;
   for (const auto& d : ds) {
     const auto* port = d.find("tcp.srcport");
-    for (const auto* op : d.findAll("iwarp_rdma.opcode")) out[port->number].push_back(op->number);
+    for (const auto* op : d.findAll("iwarp_rdma.opcode"))
+      out[port->number].push_back(op->number);
   }
   return out;
 }
@@ -65,7 +66,8 @@ void expectClean(const Conversation& c, const std::vector<Dissection>& ds) {
 
 std::size_t markerCount(const std::vector<Dissection>& ds) {
   std::size_t n = 0;
-  for (const auto& d : ds) n += d.findAll("iwarp_mpa.marker_fpduptr").size();
+  for (const auto& d : ds)
+    n += d.findAll("iwarp_mpa.marker_fpduptr").size();
   return n;
 }
 
@@ -85,7 +87,8 @@ TEST_P(IwarpSegmentation, SplitAndCoalescedFpdusDecodeOnce) {
   expectClean(c, ds);
   EXPECT_EQ(markerCount(ds), expectedMarkers(c, markers));
   std::size_t maxPerFrame = 0;
-  for (const auto& d : ds) maxPerFrame = std::max(maxPerFrame, d.findAll("iwarp_ddp").size());
+  for (const auto& d : ds)
+    maxPerFrame = std::max(maxPerFrame, d.findAll("iwarp_ddp").size());
   if (mss >= 2000) {
     EXPECT_GE(maxPerFrame, 3u) << "several FPDUs in one segment";
   }
@@ -120,7 +123,8 @@ TEST(IwarpStream, OutOfOrderSegmentsAreHeldAndReassembled) {
   for (const bool markers : {false, true}) {
     auto c = buildConversation({markers, markers, true, false, 100, false});
     // Swap neighbouring data segments and reverse a run of six.
-    for (std::size_t i = 6; i + 1 < c.frames.size(); i += 4) std::swap(c.frames[i], c.frames[i + 1]);
+    for (std::size_t i = 6; i + 1 < c.frames.size(); i += 4)
+      std::swap(c.frames[i], c.frames[i + 1]);
     std::reverse(c.frames.begin() + 20, c.frames.begin() + 26);
     const auto ds = decodeAll(c.frames);
     expectClean(c, ds);
@@ -218,7 +222,8 @@ TEST(IwarpStream, CrcNotNegotiatedIsNotChecked) {
   auto c = buildConversation({false, false, false, false, 1460, true});
   c.frames[7][60] ^= 0xff;
   const auto ds = decodeAll(c.frames);
-  for (const auto& d : ds) EXPECT_EQ(d.crc, CrcStatus::Absent);
+  for (const auto& d : ds)
+    EXPECT_EQ(d.crc, CrcStatus::Absent);
   EXPECT_EQ(ds[7].find("iwarp_mpa.crc")->value, "0x00000000");
 }
 
@@ -241,7 +246,8 @@ TEST(IwarpStream, RejectedReplyStopsMpaDecoding) {
   frames[4] = reply;
   const auto ds = decodeAll(frames);
   EXPECT_EQ(ds[4].find("iwarp_mpa.rej_flag")->value, "1");
-  for (std::size_t i = 5; i < ds.size(); ++i) EXPECT_EQ(ds[i].find("iwarp_ddp"), nullptr);
+  for (std::size_t i = 5; i < ds.size(); ++i)
+    EXPECT_EQ(ds[i].find("iwarp_ddp"), nullptr);
 }
 
 TEST(IwarpStream, Ipv6ConversationsDecode) {

@@ -10,8 +10,12 @@
 namespace rdmascope::packets {
 namespace {
 
-TcpEndpoint a() { return {{2, 0, 0, 0, 0, 1}, IpAddress::v4(192, 168, 1, 1), 1234}; }
-TcpEndpoint b() { return {{2, 0, 0, 0, 0, 2}, IpAddress::v4(192, 168, 1, 2), 80}; }
+TcpEndpoint a() {
+  return {{2, 0, 0, 0, 0, 1}, IpAddress::v4(192, 168, 1, 1), 1234};
+}
+TcpEndpoint b() {
+  return {{2, 0, 0, 0, 0, 2}, IpAddress::v4(192, 168, 1, 2), 80};
+}
 
 TEST(NetBuilder, Ipv4TcpFrameFieldsLengthsAndChecksums) {
   TcpSegmentSpec s{a(), b(), 0x01020304, 0x0a0b0c0d, tcp_flags::kAck | tcp_flags::kPsh};
@@ -19,8 +23,8 @@ TEST(NetBuilder, Ipv4TcpFrameFieldsLengthsAndChecksums) {
   const std::vector<std::uint8_t> payload = {'h', 'i', '!'};
   const auto f = buildTcpFrame(s, payload);
   ASSERT_EQ(f.size(), 14u + 20 + 20 + 3);
-  const std::vector<std::uint8_t> head = {2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00,
-                                          0x45, 0, 0, 43, 0, 7, 0x40, 0, 64, 6};
+  const std::vector<std::uint8_t> head = {2,    0,    0,    0, 0, 2,  2, 0, 0,    0, 0,  1,
+                                          0x08, 0x00, 0x45, 0, 0, 43, 0, 7, 0x40, 0, 64, 6};
   EXPECT_EQ(std::vector<std::uint8_t>(f.begin(), f.begin() + 24), head);
   const auto d = decodeFrame(f, LinkType::Ethernet);
   EXPECT_TRUE(d.diagnostics.empty()) << d.diagnostics.front().message;
@@ -48,8 +52,7 @@ TEST(NetBuilder, Ipv6TcpFrame) {
   EXPECT_EQ(d.find("ipv6.src")->value, "fe80::1");
   EXPECT_EQ(tcpChecksum(x.ip, y.ip, std::span(f).subspan(54)), 0u);
   EXPECT_THROW(buildTcpFrame({x, b()}, {}), std::invalid_argument);
-  EXPECT_THROW(buildTcpFrame({a(), b()}, std::vector<std::uint8_t>(70000)),
-               std::invalid_argument);
+  EXPECT_THROW(buildTcpFrame({a(), b()}, std::vector<std::uint8_t>(70000)), std::invalid_argument);
 }
 
 TEST(NetBuilder, ConversationTracksSequenceNumbersAcrossTheWrap) {
