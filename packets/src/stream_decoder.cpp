@@ -255,6 +255,10 @@ void CaptureDecoder::Impl::process(detail::DecodeContext& ctx, Connection& c, in
     const auto v = d.view();
     switch (d.phase) {
       case Phase::Start: {
+        if (v.empty()) {
+          more = false;
+          break;
+        }
         const std::size_t n = std::min<std::size_t>(v.size(), 16);
         const bool req = std::memcmp(v.data(), kMpaRequestKey, n) == 0;
         const bool rep = std::memcmp(v.data(), kMpaReplyKey, n) == 0;

@@ -19,9 +19,12 @@
 #include "rdmascope/packets/net_builder.h"
 #include "rdmascope/packets/stream_decoder.h"
 
-using namespace rdmascope::packets;
+namespace rdmascope::fuzz {
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+// Also compiled into packets_tests (with RDMASCOPE_FUZZ_NO_ENTRY), which replays the seed
+// corpus and every saved crash input as regression tests.
+inline int mpaStream(const std::uint8_t* data, std::size_t size) {
+  using namespace rdmascope::packets;
   if (size == 0) return 0;
   const std::uint8_t flags = data[0];
   std::span<const std::uint8_t> in(data + 1, size - 1);
@@ -71,3 +74,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (flags & 0x40) dec.decode(std::span(data, size), LinkType::Ethernet);
   return 0;
 }
+
+}  // namespace rdmascope::fuzz
+
+#ifndef RDMASCOPE_FUZZ_NO_ENTRY
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return rdmascope::fuzz::mpaStream(data, size);
+}
+#endif
