@@ -134,15 +134,22 @@ FpduLayout splitFpdu(std::span<const std::uint8_t> wire, bool markers,
   l.logical.reserve(wire.size());
   l.wireIndex.reserve(wire.size());
   for (std::size_t w = 0; w < wire.size();) {
-    if (markers && (relativeOffset + w) % kMpaMarkerInterval == 0 &&
-        w + kMpaMarkerLength <= wire.size()) {
+    const std::size_t toMarker =
+        markers
+            ? (kMpaMarkerInterval - (relativeOffset + w) % kMpaMarkerInterval) % kMpaMarkerInterval
+            : wire.size() - w;
+    if (markers && toMarker == 0 && w + kMpaMarkerLength <= wire.size()) {
       l.markers.push_back(static_cast<std::uint32_t>(w));
       w += kMpaMarkerLength;
       continue;
     }
-    l.logical.push_back(wire[w]);
-    l.wireIndex.push_back(static_cast<std::uint32_t>(w));
-    ++w;
+    // Copy up to the next marker position (or the end) in one go.
+    const std::size_t n = std::min(wire.size() - w, toMarker == 0 ? wire.size() - w : toMarker);
+    l.logical.insert(l.logical.end(), wire.begin() + static_cast<std::ptrdiff_t>(w),
+                     wire.begin() + static_cast<std::ptrdiff_t>(w + n));
+    for (std::size_t i = 0; i < n; ++i)
+      l.wireIndex.push_back(static_cast<std::uint32_t>(w + i));
+    w += n;
   }
   return l;
 }
