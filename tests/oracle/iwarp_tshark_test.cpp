@@ -3,6 +3,7 @@
 // find every CRC good and agree with CaptureDecoder on every field both decode.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -182,7 +183,10 @@ int count(const std::string& hay, const std::string& needle) {
 }
 
 std::string tempPcap(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("rdmascope_" + name + ".pcap")).string();
+  // The process id keeps concurrent runs (ctest -j, several build trees) apart.
+  return (std::filesystem::temp_directory_path() /
+          ("rdmascope_" + name + "_" + std::to_string(getpid()) + ".pcap"))
+      .string();
 }
 
 struct Case {
