@@ -178,8 +178,10 @@ void CaptureDecoder::Impl::dissect(detail::DecodeContext& ctx, const detail::Tcp
   }
   Connection& c = it->second;
   const int side = forward ? 0 : 1;
-  Direction& d = c.dir[side];
   const std::uint32_t dataSeq = seq + (syn ? 1u : 0u);
+  // A SYN with a new initial sequence number reuses the 4-tuple for a new connection.
+  if (syn && c.dir[side].started && c.dir[side].baseSeq != dataSeq) c = Connection{};
+  Direction& d = c.dir[side];
   if (!d.started) {
     d.started = true;
     d.baseSeq = dataSeq;

@@ -255,6 +255,32 @@ TEST(IwarpStream, Ipv6ConversationsDecode) {
   expectClean(c, decodeAll(c.frames));
 }
 
+TEST(IwarpStream, ANewSynRestartsTheConnection) {
+  const auto first = buildConversation({true, true, true, false, 1460, true});
+  auto second = buildConversation({false, false, true, false, 700, false});
+  // The same 4-tuple again with other initial sequence numbers.
+  TcpConversation tcp(testing::clientEndpoint(), testing::serverEndpoint(), 12345, 67890);
+  Frames frames = first.frames;
+  for (auto& f : tcp.handshake())
+    frames.push_back(f);
+  using Side = TcpConversation::Side;
+  for (auto& f : tcp.send(Side::Client, std::span(second.clientStream).first(25), 1460))
+    frames.push_back(f);
+  for (auto& f : tcp.send(Side::Server, std::span(second.serverStream).first(20), 1460))
+    frames.push_back(f);
+  for (auto& f : tcp.send(Side::Client, std::span(second.clientStream).subspan(25), 700))
+    frames.push_back(f);
+  for (auto& f : tcp.send(Side::Server, std::span(second.serverStream).subspan(20), 700))
+    frames.push_back(f);
+  const auto ds = decodeAll(frames);
+  std::size_t good = 0;
+  for (const auto& d : ds) {
+    EXPECT_NE(d.crc, CrcStatus::Bad);
+    good += d.findAll("iwarp_mpa.crc_check").size();
+  }
+  EXPECT_EQ(good, first.messages.size() + second.messages.size());
+}
+
 TEST(IwarpStream, ConnectionsAreIndependent) {
   const auto a = buildConversation({true, true, true, false, 300, false});
   auto b = buildConversation({false, false, true, true, 1460, true});
