@@ -194,6 +194,8 @@ struct Case {
   ConversationSpec spec;
 };
 
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class IwarpTshark : public ::testing::TestWithParam<Case> {};
 
 TEST_P(IwarpTshark, AgreesOnEveryFieldAndEveryCrcIsGood) {
