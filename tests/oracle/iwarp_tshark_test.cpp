@@ -194,7 +194,9 @@ struct Case {
   ConversationSpec spec;
 };
 
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.name;
+}
 
 class IwarpTshark : public ::testing::TestWithParam<Case> {};
 
