@@ -108,6 +108,7 @@ t2=$(date +%s.%N)
     else
       echo "guest${g}_exit none"
     fi
+    [ -f "$out/guest$g/timing.txt" ] && sed "s/^/guest${g}_/" "$out/guest$g/timing.txt"
   done
 } >"$out/summary.txt"
 
