@@ -34,10 +34,12 @@ version=$(lab_kernel_version)
 kdir=$LAB_CACHE/kernel/$version
 peer=$((3 - guest))
 results=$(cd "$results" && pwd)
+kernel=$kdir/root/boot/vmlinuz-$version
+[ -f "$kdir/vmlinux" ] && kernel=$kdir/vmlinux
 
 exec qemu-system-x86_64 -accel tcg -cpu max -m 1024 -smp 1 -nographic -no-reboot \
   -nodefaults -serial stdio -monitor none \
-  -kernel "$kdir/root/boot/vmlinuz-$version" -initrd "$kdir/initrd.img" \
+  -kernel "$kernel" -initrd "$kdir/initrd.img" \
   -append "console=ttyS0 panic=-1 quiet loglevel=3 rdmascope.guest=$guest rdmascope.ip=10.9.0.$guest/24 rdmascope.peer=10.9.0.$peer rdmascope.loss=$loss rdmascope.capture=$capture rdmascope.timeout=$timeout" \
   -fsdev local,id=hostroot,path=/,readonly=on,security_model=none,multidevs=remap \
   -device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \

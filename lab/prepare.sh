@@ -62,6 +62,15 @@ if [ ! -e "$kdir/.unpacked" ]; then
 fi
 vmlinuz=$root/boot/vmlinuz-$version
 [ -f "$vmlinuz" ] || die "$pkg has no boot/vmlinuz-$version"
+# An uncompressed PVH-bootable kernel boots much faster under TCG; boot-guest.sh falls back to
+# the bzImage when there is none.
+if [ ! -e "$kdir/.vmlinux-tried" ]; then
+  require_cmd python3 python3
+  python3 "$LAB_DIR/extract_vmlinux.py" "$vmlinuz" "$kdir/vmlinux" || true
+  touch "$kdir/.vmlinux-tried"
+fi
+kernel=$vmlinuz
+[ -f "$kdir/vmlinux" ] && kernel=$kdir/vmlinux
 
 # Module load order: depth-first over modules.dep, dependencies before dependants.
 moddir=$root/lib/modules/$version
@@ -131,6 +140,6 @@ fi
 echo "$version" >"$LAB_CACHE/kernel-version.tmp"
 mv "$LAB_CACHE/kernel-version.tmp" "$LAB_CACHE/kernel-version"
 if ((print)); then
-  echo "kernel $vmlinuz"
+  echo "kernel $kernel"
   echo "initrd $initrd"
 fi

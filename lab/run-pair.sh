@@ -46,9 +46,9 @@ fi
 require_cmd qemu-system-x86_64 qemu-system-x86
 require_cmd python3 python3
 
-t0=$(date +%s.%N)
+t0=${EPOCHREALTIME/./}
 "$LAB_DIR/prepare.sh"
-t1=$(date +%s.%N)
+t1=${EPOCHREALTIME/./}
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -79,12 +79,31 @@ for g in 1 2; do
     </dev/null >"$out/guest$g/console.log" 2>&1 &
   pids+=($!)
 done
-# When one guest is done, the other gets a grace period: a server whose client failed would
-# otherwise wait for the whole timeout.
+# Wall times of boot ("ready" on the console) and of the whole guest. When one guest is done,
+# the other gets a grace period: a server whose client failed would otherwise wait for the
+# whole timeout.
 grace=${RDMASCOPE_LAB_GRACE:-30}
-while kill -0 "${pids[0]}" 2>/dev/null && kill -0 "${pids[1]}" 2>/dev/null; do sleep 0.2; done
-for ((i = 0; i < grace * 5; i++)); do
-  kill -0 "${pids[0]}" 2>/dev/null || kill -0 "${pids[1]}" 2>/dev/null || break
+declare -A ready_at=() done_at=()
+first_done=""
+while :; do
+  now=${EPOCHREALTIME/./}
+  alive=0
+  for g in 1 2; do
+    p=${pids[g - 1]}
+    if [ -z "${ready_at[$g]:-}" ] && grep -qa "lab-init: guest $g ready" "$out/guest$g/console.log" 2>/dev/null; then
+      ready_at[$g]=$now
+    fi
+    if kill -0 "$p" 2>/dev/null; then
+      alive=$((alive + 1))
+    elif [ -z "${done_at[$g]:-}" ]; then
+      done_at[$g]=$now
+      [ -n "$first_done" ] || first_done=$now
+    fi
+  done
+  ((alive)) || break
+  if [ -n "$first_done" ] && ((now - first_done > grace * 1000000)); then
+    break
+  fi
   sleep 0.2
 done
 for p in "${pids[@]}"; do
@@ -93,14 +112,15 @@ for p in "${pids[@]}"; do
 done
 pids=()
 status=0
-t2=$(date +%s.%N)
+seconds() { printf '%d.%d' $(($1 / 1000000)) $((($1 % 1000000) / 100000)); }
+t2=${EPOCHREALTIME/./}
 
 [ "$capture_on" != none ] && [ -f "$out/guest$capture_on/capture.pcap" ] &&
   mv "$out/guest$capture_on/capture.pcap" "$out/capture.pcap"
 
 {
-  printf 'prepare_seconds %.1f\n' "$(python3 -c "print($t1-$t0)")"
-  printf 'guests_seconds %.1f\n' "$(python3 -c "print($t2-$t1)")"
+  echo "prepare_seconds $(seconds $((t1 - t0)))"
+  echo "guests_seconds $(seconds $((t2 - t1)))"
   echo "loss_percent $loss"
   for g in 1 2; do
     if [ -f "$out/guest$g/exit-code" ]; then
@@ -108,7 +128,8 @@ t2=$(date +%s.%N)
     else
       echo "guest${g}_exit none"
     fi
-    [ -f "$out/guest$g/timing.txt" ] && sed "s/^/guest${g}_/" "$out/guest$g/timing.txt"
+    [ -n "${ready_at[$g]:-}" ] && echo "guest${g}_boot_seconds $(seconds $((ready_at[$g] - t1)))"
+    [ -n "${done_at[$g]:-}" ] && echo "guest${g}_total_seconds $(seconds $((done_at[$g] - t1)))"
   done
 } >"$out/summary.txt"
 
