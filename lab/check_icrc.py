@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Checks the RoCEv2 ICRC of every frame of a pcap and summarises the IB opcodes it carries.
 
-Usage: lab/check_icrc.py CAPTURE.pcap [--expect-nak] [--expect-opcodes NAME,NAME...]
+Usage: lab/check_icrc.py CAPTURE.pcap [--expect-nak] [--expect-retransmit]
+                         [--expect-opcodes NAME,NAME...]
 
 The ICRC is CRC-32 (zlib's) over 8 bytes of 0xFF, the IP header with its variant fields
 (IPv4 TOS, TTL, header checksum; IPv6 traffic class, flow label, hop limit) set to ones,
@@ -101,11 +102,14 @@ def main(argv):
     if not argv or argv[0] in ("-h", "--help"):
         print(__doc__.strip())
         return 0 if argv else 2
-    path, expect_nak, expect_ops = argv[0], False, []
+    path, expect_nak, expect_retransmit, expect_ops = argv[0], False, False, []
     rest = argv[1:]
     while rest:
         if rest[0] == "--expect-nak":
             expect_nak = True
+            rest = rest[1:]
+        elif rest[0] == "--expect-retransmit":
+            expect_retransmit = True
             rest = rest[1:]
         elif rest[0] == "--expect-opcodes" and len(rest) > 1:
             expect_ops = [x for x in rest[1].split(",") if x]
@@ -159,6 +163,9 @@ def main(argv):
         print("check_icrc: no RoCEv2 frame in the capture", file=sys.stderr)
     if expect_nak and not naks:
         print("check_icrc: expected a NAK, found none", file=sys.stderr)
+        ok = False
+    if expect_retransmit and retransmits == 0:
+        print("check_icrc: expected a retransmitted packet, found none", file=sys.stderr)
         ok = False
     for op in expect_ops:
         if ops[op] == 0:

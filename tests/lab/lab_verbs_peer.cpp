@@ -3,7 +3,7 @@
 // Soft-RoCE guests, through IbvBackend and the TCP out-of-band exchange. Each check prints one
 // line "CHECK <name> ok|FAIL <detail>"; the last line is "RESULT PASS" or "RESULT FAIL" and
 // the exit status says the same. Usage: rdmascope_lab_verbs --server | --connect HOST
-// [--port P] [--device NAME]
+// [--port P] [--rounds N] [--device NAME]. Each round repeats the operations with fresh data.
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -102,6 +102,7 @@ int main(int argc, char** argv) {
   bool server = false;
   std::string host;
   std::uint16_t port = 18600;
+  int rounds = 1;
   IbvOptions options;
   options.deviceName = "rxe0";
   for (int i = 1; i < argc; ++i) {
@@ -112,6 +113,8 @@ int main(int argc, char** argv) {
       host = argv[++i];
     } else if (a == "--port" && i + 1 < argc) {
       port = static_cast<std::uint16_t>(std::stoi(argv[++i]));
+    } else if (a == "--rounds" && i + 1 < argc) {
+      rounds = std::stoi(argv[++i]);
     } else if (a == "--device" && i + 1 < argc) {
       options.deviceName = argv[++i];
     } else {
@@ -119,6 +122,10 @@ int main(int argc, char** argv) {
                    argv[0]);
       return 2;
     }
+  }
+  if (rounds < 1 || rounds > 20) {
+    std::fprintf(stderr, "%s: --rounds must be 1..20\n", argv[0]);
+    return 2;
   }
   if (server == !host.empty()) {
     std::fprintf(stderr, "%s: give exactly one of --server and --connect HOST\n", argv[0]);
@@ -140,7 +147,7 @@ int main(int argc, char** argv) {
   auto mem = b.memory(mr);
   check(mem.size() == kMrSize && reinterpret_cast<std::uintptr_t>(mem.data()) == mr.addr,
         "mr_memory");
-  const Handle cq = need(b.createCq(64), "createCq");
+  const Handle cq = need(b.createCq(128), "createCq");
   QpInitAttr init;
   init.qpType = sim::QpType::RC;
   init.sendCq = cq;
@@ -156,23 +163,6 @@ int main(int argc, char** argv) {
                   sim::attr_mask::kState | sim::attr_mask::kPkeyIndex | sim::attr_mask::kPort |
                       sim::attr_mask::kAccessFlags),
        "modify_qp_init");
-
-  if (server) {
-    fill(mem, kReadArea, kReadLen, 3);
-    std::uint64_t start = kCounterStart;
-    std::memcpy(mem.data() + kAtomicArea, &start, 8);
-    for (std::uint64_t slot = 0; slot < 3; ++slot) {
-      RecvWr rw;
-      rw.wrId = 100 + slot;
-      rw.sgList = {{mr.addr + kRecvArea + slot * 8192, 8192, mr.lkey}};
-      need(b.postRecv(qp.handle, rw), "post_recv");
-    }
-  } else {
-    fill(mem, kSendArea, kSendLen, 1);
-    fill(mem, kWriteArea, kWriteLen, 2);
-    fill(mem, kWriteArea + kWriteLen, kWriteImmLen, 4);
-    fill(mem, kSendArea + kSendLen, kInlineLen, 5);
-  }
 
   std::mt19937 rng(std::random_device{}());
   PeerInfo local;
@@ -233,142 +223,176 @@ int main(int argc, char** argv) {
 
   need(conn.barrier("ready", 60s), "barrier_ready");
 
+  for (int round = 0; round < rounds; ++round) {
+    const std::string tag = "r" + std::to_string(round) + ".";
+    auto ck = [&](bool good, const char* name, const std::string& detail = {}) {
+      check(good, (tag + name).c_str(), detail);
+    };
+    const std::uint32_t seed = 10u * static_cast<std::uint32_t>(round);
+    if (server) {
+      std::memset(mem.data(), 0, kSendArea);
+      fill(mem, kReadArea, kReadLen, seed + 3);
+      std::uint64_t start = kCounterStart;
+      std::memcpy(mem.data() + kAtomicArea, &start, 8);
+      for (std::uint64_t slot = 0; slot < 3; ++slot) {
+        RecvWr rw;
+        rw.wrId = 100 + slot;
+        rw.sgList = {{mr.addr + kRecvArea + slot * 8192, 8192, mr.lkey}};
+        need(b.postRecv(qp.handle, rw), "post_recv");
+      }
+    } else {
+      std::memset(mem.data(), 0, kMrSize);
+      fill(mem, kSendArea, kSendLen, seed + 1);
+      fill(mem, kWriteArea, kWriteLen, seed + 2);
+      fill(mem, kWriteArea + kWriteLen, kWriteImmLen, seed + 4);
+      fill(mem, kSendArea + kSendLen, kInlineLen, seed + 5);
+    }
+    need(conn.barrier(tag + "ready", 60s), "barrier_ready");
+
+    if (!server) {
+      SendWr send;
+      send.wrId = 1;
+      send.opcode = sim::WrOpcode::SendWithImm;
+      send.sendFlags = sim::send_flags::kSignaled;
+      send.sgList = {{mr.addr + kSendArea, kSendLen, mr.lkey}};
+      send.immData = kImm + static_cast<std::uint32_t>(round);
+      need(b.postSend(qp.handle, send), "post_send_with_imm");
+      WorkCompletion wc = waitOne(b, cq, "send_with_imm");
+      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Send && wc.wrId == 1,
+         "send_with_imm_completion", describe(wc));
+
+      SendWr inl;
+      inl.wrId = 2;
+      inl.opcode = sim::WrOpcode::Send;
+      inl.sendFlags = sim::send_flags::kSignaled | sim::send_flags::kInline;
+      inl.sgList = {{mr.addr + kSendArea + kSendLen, kInlineLen, 0}};
+      need(b.postSend(qp.handle, inl), "post_send_inline");
+      wc = waitOne(b, cq, "send_inline");
+      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Send && wc.wrId == 2,
+         "send_inline_completion", describe(wc));
+
+      SendWr write;
+      write.wrId = 3;
+      write.opcode = sim::WrOpcode::RdmaWrite;
+      write.sendFlags = sim::send_flags::kSignaled;
+      write.sgList = {{mr.addr + kWriteArea, kWriteLen, mr.lkey}};
+      write.remoteAddr = peer.addr + kWriteArea;
+      write.rkey = peer.rkey;
+      need(b.postSend(qp.handle, write), "post_rdma_write");
+      wc = waitOne(b, cq, "rdma_write");
+      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::RdmaWrite &&
+             wc.wrId == 3,
+         "rdma_write_completion", describe(wc));
+
+      SendWr writeImm = write;
+      writeImm.wrId = 4;
+      writeImm.opcode = sim::WrOpcode::RdmaWriteWithImm;
+      writeImm.sgList = {{mr.addr + kWriteArea + kWriteLen, kWriteImmLen, mr.lkey}};
+      writeImm.remoteAddr = peer.addr + kWriteArea + kWriteLen;
+      writeImm.immData = kWriteImm + static_cast<std::uint32_t>(round);
+      need(b.postSend(qp.handle, writeImm), "post_rdma_write_with_imm");
+      wc = waitOne(b, cq, "rdma_write_with_imm");
+      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::RdmaWrite &&
+             wc.wrId == 4,
+         "rdma_write_with_imm_completion", describe(wc));
+
+      SendWr read;
+      read.wrId = 5;
+      read.opcode = sim::WrOpcode::RdmaRead;
+      read.sendFlags = sim::send_flags::kSignaled;
+      read.sgList = {{mr.addr + kReadArea, kReadLen, mr.lkey}};
+      read.remoteAddr = peer.addr + kReadArea;
+      read.rkey = peer.rkey;
+      need(b.postSend(qp.handle, read), "post_rdma_read");
+      wc = waitOne(b, cq, "rdma_read");
+      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::RdmaRead &&
+             wc.wrId == 5 && wc.byteLen == kReadLen,
+         "rdma_read_completion", describe(wc));
+      ck(matches(mem, kReadArea, kReadLen, seed + 3), "rdma_read_data");
+
+      SendWr faa;
+      faa.wrId = 6;
+      faa.opcode = sim::WrOpcode::AtomicFetchAndAdd;
+      faa.sendFlags = sim::send_flags::kSignaled;
+      faa.sgList = {{mr.addr + kAtomicArea, 8, mr.lkey}};
+      faa.remoteAddr = peer.addr + kAtomicArea;
+      faa.rkey = peer.rkey;
+      faa.compareAdd = 5;
+      need(b.postSend(qp.handle, faa), "post_fetch_add");
+      wc = waitOne(b, cq, "fetch_add");
+      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::FetchAdd &&
+             wc.byteLen == 8,
+         "fetch_add_completion", describe(wc));
+      ck(load64(mem, kAtomicArea) == kCounterStart, "fetch_add_original",
+         std::to_string(load64(mem, kAtomicArea)));
+
+      SendWr cas = faa;
+      cas.wrId = 7;
+      cas.opcode = sim::WrOpcode::AtomicCmpAndSwp;
+      cas.sgList = {{mr.addr + kAtomicArea + 8, 8, mr.lkey}};
+      cas.compareAdd = kCounterStart + 5;
+      cas.swap = 7;
+      need(b.postSend(qp.handle, cas), "post_cmp_swap");
+      wc = waitOne(b, cq, "cmp_swap");
+      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::CompSwap &&
+             wc.byteLen == 8,
+         "cmp_swap_completion", describe(wc));
+      ck(load64(mem, kAtomicArea + 8) == kCounterStart + 5, "cmp_swap_original",
+         std::to_string(load64(mem, kAtomicArea + 8)));
+    } else {
+      WorkCompletion wc = waitOne(b, cq, "recv_send_with_imm");
+      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Recv &&
+             wc.wrId == 100 && wc.byteLen == kSendLen,
+         "recv_send_with_imm_completion", describe(wc));
+      ck((wc.wcFlags & sim::wc_flags::kWithImm) != 0 &&
+             wc.immData == kImm + static_cast<std::uint32_t>(round),
+         "recv_send_imm_data", std::to_string(wc.immData));
+      ck(wc.qpNum == qp.qpNum, "recv_qp_num");
+      ck(matches(mem, kRecvArea, kSendLen, seed + 1), "recv_send_data");
+
+      wc = waitOne(b, cq, "recv_send_inline");
+      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Recv &&
+             wc.wrId == 101 && wc.byteLen == kInlineLen &&
+             (wc.wcFlags & sim::wc_flags::kWithImm) == 0,
+         "recv_send_inline_completion", describe(wc));
+      ck(matches(mem, kRecvArea + 8192, kInlineLen, seed + 5), "recv_send_inline_data");
+
+      wc = waitOne(b, cq, "recv_rdma_write_with_imm");
+      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::RecvRdmaWithImm &&
+             wc.wrId == 102 && wc.byteLen == kWriteImmLen,
+         "recv_rdma_write_with_imm_completion", describe(wc));
+      ck((wc.wcFlags & sim::wc_flags::kWithImm) != 0 &&
+             wc.immData == kWriteImm + static_cast<std::uint32_t>(round),
+         "recv_rdma_write_imm_data", std::to_string(wc.immData));
+      ck(matches(mem, kWriteArea, kWriteLen, seed + 2), "rdma_write_data");
+      ck(matches(mem, kWriteArea + kWriteLen, kWriteImmLen, seed + 4), "rdma_write_with_imm_data");
+    }
+    need(conn.barrier(tag + "done", 60s), "barrier_done");
+    if (server) {
+      ck(load64(mem, kAtomicArea) == 7, "atomic_counter_final",
+         std::to_string(load64(mem, kAtomicArea)));
+      auto more = need(b.pollCq(cq, 4), "poll_cq_after");
+      ck(more.empty(), "no_unexpected_completions", std::to_string(more.size()));
+    }
+  }
+
   if (!server) {
-    SendWr send;
-    send.wrId = 1;
-    send.opcode = sim::WrOpcode::SendWithImm;
-    send.sendFlags = sim::send_flags::kSignaled;
-    send.sgList = {{mr.addr + kSendArea, kSendLen, mr.lkey}};
-    send.immData = kImm;
-    need(b.postSend(qp.handle, send), "post_send_with_imm");
-    WorkCompletion wc = waitOne(b, cq, "send_with_imm");
-    check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Send && wc.wrId == 1,
-          "send_with_imm_completion", describe(wc));
-
-    SendWr inl;
-    inl.wrId = 2;
-    inl.opcode = sim::WrOpcode::Send;
-    inl.sendFlags = sim::send_flags::kSignaled | sim::send_flags::kInline;
-    inl.sgList = {{mr.addr + kSendArea + kSendLen, kInlineLen, 0}};
-    need(b.postSend(qp.handle, inl), "post_send_inline");
-    wc = waitOne(b, cq, "send_inline");
-    check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Send && wc.wrId == 2,
-          "send_inline_completion", describe(wc));
-
-    SendWr write;
-    write.wrId = 3;
-    write.opcode = sim::WrOpcode::RdmaWrite;
-    write.sendFlags = sim::send_flags::kSignaled;
-    write.sgList = {{mr.addr + kWriteArea, kWriteLen, mr.lkey}};
-    write.remoteAddr = peer.addr + kWriteArea;
-    write.rkey = peer.rkey;
-    need(b.postSend(qp.handle, write), "post_rdma_write");
-    wc = waitOne(b, cq, "rdma_write");
-    check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::RdmaWrite &&
-              wc.wrId == 3,
-          "rdma_write_completion", describe(wc));
-
-    SendWr writeImm = write;
-    writeImm.wrId = 4;
-    writeImm.opcode = sim::WrOpcode::RdmaWriteWithImm;
-    writeImm.sgList = {{mr.addr + kWriteArea + kWriteLen, kWriteImmLen, mr.lkey}};
-    writeImm.remoteAddr = peer.addr + kWriteArea + kWriteLen;
-    writeImm.immData = kWriteImm;
-    need(b.postSend(qp.handle, writeImm), "post_rdma_write_with_imm");
-    wc = waitOne(b, cq, "rdma_write_with_imm");
-    check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::RdmaWrite &&
-              wc.wrId == 4,
-          "rdma_write_with_imm_completion", describe(wc));
-
-    SendWr read;
-    read.wrId = 5;
-    read.opcode = sim::WrOpcode::RdmaRead;
-    read.sendFlags = sim::send_flags::kSignaled;
-    read.sgList = {{mr.addr + kReadArea, kReadLen, mr.lkey}};
-    read.remoteAddr = peer.addr + kReadArea;
-    read.rkey = peer.rkey;
-    need(b.postSend(qp.handle, read), "post_rdma_read");
-    wc = waitOne(b, cq, "rdma_read");
-    check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::RdmaRead &&
-              wc.wrId == 5 && wc.byteLen == kReadLen,
-          "rdma_read_completion", describe(wc));
-    check(matches(mem, kReadArea, kReadLen, 3), "rdma_read_data");
-
-    SendWr faa;
-    faa.wrId = 6;
-    faa.opcode = sim::WrOpcode::AtomicFetchAndAdd;
-    faa.sendFlags = sim::send_flags::kSignaled;
-    faa.sgList = {{mr.addr + kAtomicArea, 8, mr.lkey}};
-    faa.remoteAddr = peer.addr + kAtomicArea;
-    faa.rkey = peer.rkey;
-    faa.compareAdd = 5;
-    need(b.postSend(qp.handle, faa), "post_fetch_add");
-    wc = waitOne(b, cq, "fetch_add");
-    check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::FetchAdd &&
-              wc.byteLen == 8,
-          "fetch_add_completion", describe(wc));
-    check(load64(mem, kAtomicArea) == kCounterStart, "fetch_add_original",
-          std::to_string(load64(mem, kAtomicArea)));
-
-    SendWr cas = faa;
-    cas.wrId = 7;
-    cas.opcode = sim::WrOpcode::AtomicCmpAndSwp;
-    cas.sgList = {{mr.addr + kAtomicArea + 8, 8, mr.lkey}};
-    cas.compareAdd = kCounterStart + 5;
-    cas.swap = 7;
-    need(b.postSend(qp.handle, cas), "post_cmp_swap");
-    wc = waitOne(b, cq, "cmp_swap");
-    check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::CompSwap &&
-              wc.byteLen == 8,
-          "cmp_swap_completion", describe(wc));
-    check(load64(mem, kAtomicArea + 8) == kCounterStart + 5, "cmp_swap_original",
-          std::to_string(load64(mem, kAtomicArea + 8)));
-
-    // A write to an offset beyond the peer's region must fail with a remote access error.
-    SendWr bad = write;
+    // A write that runs past the end of the peer's region fails with a remote access error
+    // and moves the QP to the error state.
+    SendWr bad;
     bad.wrId = 8;
+    bad.opcode = sim::WrOpcode::RdmaWrite;
+    bad.sendFlags = sim::send_flags::kSignaled;
     bad.remoteAddr = peer.addr + peer.length - 16;
+    bad.rkey = peer.rkey;
     bad.sgList = {{mr.addr + kWriteArea, 64, mr.lkey}};
     need(b.postSend(qp.handle, bad), "post_rdma_write_out_of_bounds");
-    wc = waitOne(b, cq, "rdma_write_out_of_bounds");
+    WorkCompletion wc = waitOne(b, cq, "rdma_write_out_of_bounds");
     check(wc.status == sim::WcStatus::RemAccessErr && wc.wrId == 8,
           "rdma_write_out_of_bounds_error", describe(wc));
     const QpAttr after = need(b.queryQp(qp.handle), "query_qp_after_error");
     check(after.qpState == sim::QpState::Err, "qp_in_error_after_remote_access_error",
           std::string(sim::toString(after.qpState)));
-  } else {
-    WorkCompletion wc = waitOne(b, cq, "recv_send_with_imm");
-    check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Recv &&
-              wc.wrId == 100 && wc.byteLen == kSendLen,
-          "recv_send_with_imm_completion", describe(wc));
-    check((wc.wcFlags & sim::wc_flags::kWithImm) != 0 && wc.immData == kImm, "recv_send_imm_data",
-          std::to_string(wc.immData));
-    check(wc.qpNum == qp.qpNum, "recv_qp_num");
-    check(matches(mem, kRecvArea, kSendLen, 1), "recv_send_data");
-
-    wc = waitOne(b, cq, "recv_send_inline");
-    check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Recv &&
-              wc.wrId == 101 && wc.byteLen == kInlineLen &&
-              (wc.wcFlags & sim::wc_flags::kWithImm) == 0,
-          "recv_send_inline_completion", describe(wc));
-    check(matches(mem, kRecvArea + 8192, kInlineLen, 5), "recv_send_inline_data");
-
-    wc = waitOne(b, cq, "recv_rdma_write_with_imm");
-    check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::RecvRdmaWithImm &&
-              wc.wrId == 102 && wc.byteLen == kWriteImmLen,
-          "recv_rdma_write_with_imm_completion", describe(wc));
-    check((wc.wcFlags & sim::wc_flags::kWithImm) != 0 && wc.immData == kWriteImm,
-          "recv_rdma_write_imm_data", std::to_string(wc.immData));
-    check(matches(mem, kWriteArea, kWriteLen, 2), "rdma_write_data");
-    check(matches(mem, kWriteArea + kWriteLen, kWriteImmLen, 4), "rdma_write_with_imm_data");
-  }
-
-  need(conn.barrier("atomics-done", 60s), "barrier_atomics_done");
-  if (server) {
-    check(load64(mem, kAtomicArea) == 7, "atomic_counter_final",
-          std::to_string(load64(mem, kAtomicArea)));
-    auto more = need(b.pollCq(cq, 4), "poll_cq_after");
-    check(more.empty(), "no_unexpected_completions", std::to_string(more.size()));
   }
   // Both sides stay up until the other is done, so no last ACK goes to a QP that is gone.
   need(conn.barrier("teardown", 60s), "barrier_teardown");
