@@ -4,6 +4,7 @@
 # Usage: lab/run-pair.sh --out DIR [--loss PERCENT] [--capture-on 1|2|none] [--timeout SECONDS]
 #                        (--scenario NAME | --guest1 COMMAND --guest2 COMMAND)
 #   --scenario NAME   both guests run lab/scenarios/NAME.sh (it branches on $LAB_GUEST)
+#   --list            print the scenarios, one "NAME<TAB>description" a line, and exit
 #   --guest1/2 CMD    a shell command for each guest (run by /bin/sh inside the guest)
 #   --loss PERCENT    netem loss on guest 2's eth0 egress (default 0)
 #   --capture-on N    which guest runs tcpdump on eth0 for UDP port 4791 (default 1)
@@ -17,7 +18,7 @@ source "$(dirname "$0")/common.sh"
 
 out="" loss=0 capture_on=1 timeout=120 scenario="" cmd1="" cmd2=""
 while (($#)); do
-  (($# >= 2)) || [[ $1 == -h || $1 == --help ]] || die "run-pair.sh: $1 needs a value"
+  (($# >= 2)) || [[ $1 == -h || $1 == --help || $1 == --list ]] || die "run-pair.sh: $1 needs a value"
   case $1 in
     --out) out=$2; shift 2 ;;
     --loss) loss=$2; shift 2 ;;
@@ -26,7 +27,14 @@ while (($#)); do
     --scenario) scenario=$2; shift 2 ;;
     --guest1) cmd1=$2; shift 2 ;;
     --guest2) cmd2=$2; shift 2 ;;
-    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+    --list)
+      for f in "$LAB_DIR"/scenarios/*.sh; do
+        n=$(basename "$f" .sh)
+        [ "$n" = lib ] || printf '%s\t%s\n' "$n" "$(sed -n '1s/^# //p' "$f")"
+      done
+      exit 0
+      ;;
     *) die "run-pair.sh: unknown argument '$1'" ;;
   esac
 done
@@ -38,7 +46,8 @@ done
 if [ -n "$scenario" ]; then
   [[ $scenario =~ ^[A-Za-z0-9_-]+$ ]] || die "run-pair.sh: bad scenario name '$scenario'"
   file=$LAB_DIR/scenarios/$scenario.sh
-  [ -f "$file" ] || die "run-pair.sh: no scenario '$scenario' (have: $(cd "$LAB_DIR/scenarios" && ls *.sh | sed 's/\.sh$//' | tr '\n' ' '))"
+  [ -f "$file" ] && [ "$scenario" != lib ] ||
+    die "run-pair.sh: no scenario '$scenario' (run-pair.sh --list shows them)"
   cmd1="/bin/sh $file"
   cmd2="/bin/sh $file"
 fi
@@ -122,6 +131,10 @@ t2=${EPOCHREALTIME/./}
   echo "prepare_seconds $(seconds $((t1 - t0)))"
   echo "guests_seconds $(seconds $((t2 - t1)))"
   echo "loss_percent $loss"
+  if [ "$capture_on" != none ] && [ -f "$out/guest$capture_on/tcpdump.log" ]; then
+    echo "capture_packets $(sed -n 's/^\([0-9]*\) packets captured$/\1/p' "$out/guest$capture_on/tcpdump.log")"
+    echo "capture_dropped $(sed -n 's/^\([0-9]*\) packets dropped by kernel$/\1/p' "$out/guest$capture_on/tcpdump.log")"
+  fi
   for g in 1 2; do
     if [ -f "$out/guest$g/exit-code" ]; then
       echo "guest${g}_exit $(cat "$out/guest$g/exit-code")"

@@ -1,4 +1,4 @@
-# rdma-core's ibv_uc_pingpong: server on guest 1, client on guest 2 (GID index 1, RoCEv2).
+# rdma-core's ibv_uc_pingpong (100 iterations, 4 KiB): server on guest 1, client on guest 2.
 . "$(dirname "$0")/lib.sh"
 if [ "$LAB_GUEST" = 1 ]; then
   exec ibv_uc_pingpong -d rxe0 -g 1 -n 100

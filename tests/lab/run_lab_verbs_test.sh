@@ -59,6 +59,7 @@ for c in r0.recv_send_with_imm_completion r0.recv_send_imm_data r0.recv_send_dat
     grep -q "^CHECK $c ok" "$out/guest1/$run.txt" || { echo "lab test: server check $c missing ($run)"; fail=1; }
   done
 done
+grep -qx 'capture_dropped 0' "$out/summary.txt" || { echo "lab test: tcpdump dropped packets"; fail=1; }
 # The capture on guest 1 is real RoCEv2: every ICRC checks out, each operation is on the wire,
 # and the lossy run shows retransmitted requests.
 python3 "$root/lab/check_icrc.py" "$out/capture.pcap" --expect-retransmit --expect-opcodes \
