@@ -28,6 +28,14 @@ AETH_OPCODES = {0x0D, 0x0F, 0x10, 0x11, 0x12}
 ROCEV2_PORT = 4791
 
 
+def opcode_name(opcode):
+    """RC names as they are, UC and UD ones prefixed (e.g. UC_SEND_ONLY, UD_SEND_ONLY_IMM)."""
+    prefix = {0: "", 1: "UC_", 3: "UD_"}.get(opcode >> 5)
+    if prefix is None or (opcode & 0x1F) not in OPCODES:
+        return f"0x{opcode:02x}"
+    return prefix + OPCODES[opcode & 0x1F]
+
+
 def read_pcap(path):
     with open(path, "rb") as f:
         data = f.read()
@@ -133,7 +141,7 @@ def main(argv):
             if r is None:
                 continue
             opcode, dest_qp, psn, syndrome, stored, computed = r
-            name = OPCODES.get(opcode & 0x1F, f"0x{opcode:02x}") if opcode >> 5 <= 1 else f"0x{opcode:02x}"
+            name = opcode_name(opcode)
             ops[name] += 1
             if stored == computed:
                 good += 1
@@ -149,7 +157,7 @@ def main(argv):
                 if key in seen:
                     retransmits += 1
                 seen.add(key)
-    except (ValueError, IndexError, struct.error) as e:
+    except (OSError, ValueError, IndexError, struct.error) as e:
         print(f"check_icrc: {path}: {e}", file=sys.stderr)
         return 1
     print(f"frames {frames} rocev2 {good + bad} icrc_ok {good} icrc_bad {bad} "
