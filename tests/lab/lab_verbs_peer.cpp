@@ -1,5 +1,6 @@
 // One side of the lab's real-verbs test: RC SEND with immediate (multi-packet), inline SEND,
-// RDMA WRITE, RDMA WRITE with immediate, RDMA READ, FETCH_ADD and CMP_SWAP between two
+// RDMA WRITE, RDMA WRITE with immediate, RDMA READ, FETCH_ADD and CMP_SWAP, a UD SEND with
+// immediate, and a WRITE past the peer's MR (remote access error) between two
 // Soft-RoCE guests, through IbvBackend and the TCP out-of-band exchange. Each check prints one
 // line "CHECK <name> ok|FAIL <detail>"; the last line is "RESULT PASS" or "RESULT FAIL" and
 // the exit status says the same. Usage: rdmascope_lab_verbs --server | --connect HOST
@@ -14,6 +15,7 @@
 
 #include "rdmascope/verbs_backend/ibv_backend.h"
 #include "rdmascope/verbs_backend/oob_exchange.h"
+#include "rdmascope/verbs_backend/qp_connect.h"
 
 namespace {
 
@@ -36,6 +38,11 @@ constexpr std::uint32_t kInlineLen = 32;
 constexpr std::uint32_t kImm = 0x12345678;
 constexpr std::uint32_t kWriteImm = 0xcafe0001;
 constexpr std::uint64_t kCounterStart = 100;
+constexpr std::uint64_t kUdArea = 57344;  // UD send source (client) / GRH + receive (server)
+constexpr std::uint32_t kGrhLen = 40;
+constexpr std::uint32_t kUdLen = 1024;
+constexpr std::uint32_t kUdImm = 0x0d0d0d0d;
+constexpr std::uint32_t kQkey = 0x11111111;
 
 int failures = 0;
 
@@ -154,15 +161,7 @@ int main(int argc, char** argv) {
   init.recvCq = cq;
   const QueuePair qp = need(b.createQp(pd, init), "createQp");
 
-  QpAttr attr;
-  attr.qpState = sim::QpState::Init;
-  attr.pkeyIndex = 0;
-  attr.portNum = dev.port;
-  attr.qpAccessFlags = access;
-  need(b.modifyQp(qp.handle, attr,
-                  sim::attr_mask::kState | sim::attr_mask::kPkeyIndex | sim::attr_mask::kPort |
-                      sim::attr_mask::kAccessFlags),
-       "modify_qp_init");
+  need(modifyQpToInit(b, qp.handle, sim::QpType::RC, dev.port, access), "modify_qp_init");
 
   std::mt19937 rng(std::random_device{}());
   PeerInfo local;
@@ -187,35 +186,11 @@ int main(int argc, char** argv) {
       local.qpn, local.psn, peer.qpn, peer.psn, peer.rkey,
       static_cast<unsigned long long>(peer.addr));
 
-  attr = QpAttr{};
-  attr.qpState = sim::QpState::Rtr;
-  attr.pathMtu = mtu;
-  attr.destQpNum = peer.qpn;
-  attr.rqPsn = peer.psn;
-  attr.maxDestRdAtomic = 1;
-  attr.minRnrTimer = 12;
-  attr.ahAttr.isGlobal = true;
-  attr.ahAttr.dgid = peer.gid;
-  attr.ahAttr.sgidIndex = dev.gidIndex;
-  attr.ahAttr.hopLimit = 64;
-  attr.ahAttr.dlid = peer.lid;
-  attr.ahAttr.portNum = dev.port;
-  need(b.modifyQp(qp.handle, attr,
-                  sim::attr_mask::kState | sim::attr_mask::kAv | sim::attr_mask::kPathMtu |
-                      sim::attr_mask::kDestQpn | sim::attr_mask::kRqPsn |
-                      sim::attr_mask::kMaxDestRdAtomic | sim::attr_mask::kMinRnrTimer),
-       "modify_qp_rtr");
-  attr.qpState = sim::QpState::Rts;
-  attr.timeout = 14;
-  attr.retryCnt = 7;
-  attr.rnrRetry = 7;
-  attr.sqPsn = local.psn;
-  attr.maxRdAtomic = 1;
-  need(b.modifyQp(qp.handle, attr,
-                  sim::attr_mask::kState | sim::attr_mask::kTimeout | sim::attr_mask::kRetryCnt |
-                      sim::attr_mask::kRnrRetry | sim::attr_mask::kSqPsn |
-                      sim::attr_mask::kMaxQpRdAtomic),
-       "modify_qp_rts");
+  PathOptions path;
+  path.pathMtu = mtu;
+  path.port = dev.port;
+  path.sgidIndex = dev.gidIndex;
+  need(connectQp(b, qp.handle, sim::QpType::RC, local, peer, path), "connect_qp");
   const QpAttr q = need(b.queryQp(qp.handle), "query_qp");
   check(q.qpState == sim::QpState::Rts, "query_qp_state", std::string(sim::toString(q.qpState)));
   check(q.destQpNum == peer.qpn && q.sqPsn == local.psn && q.rqPsn == peer.psn, "query_qp_numbers");
@@ -374,6 +349,65 @@ int main(int argc, char** argv) {
       auto more = need(b.pollCq(cq, 4), "poll_cq_after");
       ck(more.empty(), "no_unexpected_completions", std::to_string(more.size()));
     }
+  }
+
+  // UD: a SEND with immediate to the peer's UD QP through an address handle; the receiver
+  // gets the 40-byte GRH slot (rxe puts the IPv4 header in its last 20 bytes) before the data.
+  {
+    const Handle udCq = need(b.createCq(16), "create_ud_cq");
+    QpInitAttr udInit;
+    udInit.qpType = sim::QpType::UD;
+    udInit.sendCq = udCq;
+    udInit.recvCq = udCq;
+    const QueuePair ud = need(b.createQp(pd, udInit), "create_ud_qp");
+    need(modifyQpToInit(b, ud.handle, sim::QpType::UD, dev.port, 0, kQkey), "modify_ud_qp_init");
+    need(activateUdQp(b, ud.handle, local.psn), "activate_ud_qp");
+    if (server) {
+      RecvWr rw;
+      rw.wrId = 200;
+      rw.sgList = {{mr.addr + kUdArea, kGrhLen + kUdLen, mr.lkey}};
+      need(b.postRecv(ud.handle, rw), "post_ud_recv");
+    } else {
+      fill(mem, kUdArea, kUdLen, 6);
+    }
+    PeerInfo udLocal = local;
+    udLocal.qpn = ud.qpNum;
+    const PeerInfo udPeer = need(conn.exchange(udLocal, 30s), "oob_exchange_ud");
+    need(conn.barrier("ud-ready", 60s), "barrier_ud_ready");
+    if (!server) {
+      SendWr send;
+      send.wrId = 20;
+      send.opcode = sim::WrOpcode::SendWithImm;
+      send.sendFlags = sim::send_flags::kSignaled;
+      send.sgList = {{mr.addr + kUdArea, kUdLen, mr.lkey}};
+      send.immData = kUdImm;
+      send.ah.isGlobal = true;
+      send.ah.dgid = udPeer.gid;
+      send.ah.sgidIndex = dev.gidIndex;
+      send.ah.hopLimit = 64;
+      send.ah.portNum = dev.port;
+      send.remoteQpn = udPeer.qpn;
+      send.remoteQkey = kQkey;
+      need(b.postSend(ud.handle, send), "post_ud_send");
+      const WorkCompletion wc = waitOne(b, udCq, "ud_send");
+      check(
+          wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Send && wc.wrId == 20,
+          "ud_send_completion", describe(wc));
+    } else {
+      const WorkCompletion wc = waitOne(b, udCq, "ud_recv");
+      check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Recv &&
+                wc.wrId == 200 && wc.byteLen == kGrhLen + kUdLen,
+            "ud_recv_completion", describe(wc));
+      check((wc.wcFlags & sim::wc_flags::kGrh) != 0 &&
+                (wc.wcFlags & sim::wc_flags::kWithImm) != 0 && wc.immData == kUdImm,
+            "ud_recv_flags_imm", std::to_string(wc.wcFlags) + " " + std::to_string(wc.immData));
+      check(wc.srcQp == udPeer.qpn && wc.qpNum == ud.qpNum, "ud_recv_qp_numbers",
+            "src_qp " + std::to_string(wc.srcQp));
+      check(mem[kUdArea + 20] == 0x45 && std::memcmp(&mem[kUdArea + 32], &udPeer.gid[12], 4) == 0,
+            "ud_recv_grh_ipv4_source");
+      check(matches(mem, kUdArea + kGrhLen, kUdLen, 6), "ud_recv_data");
+    }
+    need(conn.barrier("ud-done", 60s), "barrier_ud_done");
   }
 
   if (!server) {

@@ -45,7 +45,8 @@ done
 for c in r0.send_with_imm_completion r0.send_inline_completion r0.rdma_write_completion \
   r0.rdma_write_with_imm_completion r0.rdma_read_completion r0.rdma_read_data \
   r0.fetch_add_completion r0.fetch_add_original r0.cmp_swap_completion r0.cmp_swap_original \
-  r4.rdma_read_data r4.cmp_swap_original rdma_write_out_of_bounds_error; do
+  r4.rdma_read_data r4.cmp_swap_original ud_send_completion rdma_write_out_of_bounds_error \
+  qp_in_error_after_remote_access_error; do
   for run in clean lossy; do
     [[ $run == clean && $c == r4.* ]] && continue
     grep -q "^CHECK $c ok" "$out/guest2/$run.txt" || { echo "lab test: client check $c missing ($run)"; fail=1; }
@@ -53,7 +54,8 @@ for c in r0.send_with_imm_completion r0.send_inline_completion r0.rdma_write_com
 done
 for c in r0.recv_send_with_imm_completion r0.recv_send_imm_data r0.recv_send_data \
   r0.recv_send_inline_data r0.recv_rdma_write_with_imm_completion r0.recv_rdma_write_imm_data \
-  r0.rdma_write_data r0.rdma_write_with_imm_data r0.atomic_counter_final r4.rdma_write_data; do
+  r0.rdma_write_data r0.rdma_write_with_imm_data r0.atomic_counter_final r4.rdma_write_data \
+  ud_recv_completion ud_recv_flags_imm ud_recv_qp_numbers ud_recv_grh_ipv4_source ud_recv_data; do
   for run in clean lossy; do
     [[ $run == clean && $c == r4.* ]] && continue
     grep -q "^CHECK $c ok" "$out/guest1/$run.txt" || { echo "lab test: server check $c missing ($run)"; fail=1; }
@@ -63,7 +65,7 @@ grep -qx 'capture_dropped 0' "$out/summary.txt" || { echo "lab test: tcpdump dro
 # The capture on guest 1 is real RoCEv2: every ICRC checks out, each operation is on the wire,
 # and the lossy run shows retransmitted requests.
 python3 "$root/lab/check_icrc.py" "$out/capture.pcap" --expect-retransmit --expect-opcodes \
-  SEND_FIRST,SEND_MIDDLE,SEND_LAST_IMM,SEND_ONLY,WRITE_FIRST,WRITE_LAST,WRITE_ONLY_IMM,READ_REQUEST,READ_RESPONSE_FIRST,READ_RESPONSE_LAST,FETCH_ADD,COMPARE_SWAP,ATOMIC_ACKNOWLEDGE,ACKNOWLEDGE ||
+  SEND_FIRST,SEND_MIDDLE,SEND_LAST_IMM,SEND_ONLY,WRITE_FIRST,WRITE_LAST,WRITE_ONLY_IMM,READ_REQUEST,READ_RESPONSE_FIRST,READ_RESPONSE_LAST,FETCH_ADD,COMPARE_SWAP,ATOMIC_ACKNOWLEDGE,ACKNOWLEDGE,UD_SEND_ONLY_IMM ||
   fail=1
 [ $fail -eq 0 ] && echo "lab test: PASSED" || echo "lab test: FAILED"
 exit $fail
