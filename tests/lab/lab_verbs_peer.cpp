@@ -4,7 +4,8 @@
 // Soft-RoCE guests, through IbvBackend and the TCP out-of-band exchange. Each check prints one
 // line "CHECK <name> ok|FAIL <detail>"; the last line is "RESULT PASS" or "RESULT FAIL" and
 // the exit status says the same. Usage: rdmascope_lab_verbs --server | --connect HOST
-// [--port P] [--rounds N] [--device NAME]. Each round repeats the operations with fresh data.
+// [--port P] [--rounds N] [--busy-poll] [--device NAME]. Each round repeats the operations with
+// fresh data.
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -122,6 +123,8 @@ int main(int argc, char** argv) {
       port = static_cast<std::uint16_t>(std::stoi(argv[++i]));
     } else if (a == "--rounds" && i + 1 < argc) {
       rounds = std::stoi(argv[++i]);
+    } else if (a == "--busy-poll") {
+      options.waitMode = WaitMode::BusyPoll;
     } else if (a == "--device" && i + 1 < argc) {
       options.deviceName = argv[++i];
     } else {
