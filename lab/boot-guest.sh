@@ -11,6 +11,7 @@ source "$(dirname "$0")/common.sh"
 
 guest="" results="" lport="" rport="" loss=0 capture=0 timeout=120
 while (($#)); do
+  (($# >= 2)) || [[ $1 == -h || $1 == --help || $1 == --capture ]] || die "boot-guest.sh: $1 needs a value"
   case $1 in
     --guest) guest=$2; shift 2 ;;
     --results) results=$2; shift 2 ;;
