@@ -5,6 +5,7 @@ LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LAB_CACHE=${RDMASCOPE_LAB_CACHE:-$LAB_DIR/cache}
 
 # The modules the guests load; prepare.sh adds their dependencies from modules.dep.
+# shellcheck disable=SC2034
 LAB_MODULES=(crc32_generic virtio_pci virtio_net 9pnet_virtio 9p ib_uverbs rdma_rxe rdma_ucm
   sch_netem)
 
