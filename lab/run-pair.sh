@@ -9,6 +9,8 @@
 #   --loss PERCENT    netem loss on guest 2's eth0 egress (default 0)
 #   --capture-on N    which guest runs tcpdump on eth0 for UDP port 4791 (default 1)
 #   --timeout S       bound on each guest's command (default 120); qemu gets 90 s more
+#                     When one guest has finished, the other's command is stopped after
+#                     $RDMASCOPE_LAB_GRACE seconds (default 30); its results are still collected.
 # Guest N is 10.9.0.N/24 with Soft-RoCE device rxe0 (GID index 1 = its IPv4 address). The
 # command sees $LAB_GUEST, $LAB_SELF, $LAB_PEER, runs in /results, and the host's files at
 # their own paths (read-only). Results: DIR/guestN/{output.txt,exit-code,console.log,
@@ -27,7 +29,7 @@ while (($#)); do
     --scenario) scenario=$2; shift 2 ;;
     --guest1) cmd1=$2; shift 2 ;;
     --guest2) cmd2=$2; shift 2 ;;
-    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
     --list)
       for f in "$LAB_DIR"/scenarios/*.sh; do
         n=$(basename "$f" .sh)
@@ -90,10 +92,10 @@ for g in 1 2; do
 done
 # Wall times of boot ("ready" on the console) and of the whole guest. When one guest is done,
 # the other gets a grace period: a server whose client failed would otherwise wait for the
-# whole timeout.
+# whole timeout. Then it is asked to stop (DIR/guestN/stop), and killed 20 s later.
 grace=${RDMASCOPE_LAB_GRACE:-30}
 declare -A ready_at=() done_at=()
-first_done=""
+first_done="" stop_at=""
 while :; do
   now=${EPOCHREALTIME/./}
   alive=0
@@ -111,7 +113,13 @@ while :; do
   done
   ((alive)) || break
   if [ -n "$first_done" ] && ((now - first_done > grace * 1000000)); then
-    break
+    if [ -z "$stop_at" ]; then
+      # Ask the guest still running to stop its command and hand in what it has.
+      stop_at=$now
+      for g in 1 2; do [ -n "${done_at[$g]:-}" ] || touch "$out/guest$g/stop"; done
+    elif ((now - stop_at > 20 * 1000000)); then
+      break
+    fi
   fi
   sleep 0.2
 done
@@ -152,6 +160,9 @@ for g in 1 2; do
     status=1
   elif [ ! -f "$out/guest$g/exit-code" ]; then
     echo "lab: guest $g did not finish (see $out/guest$g/console.log)" >&2
+    status=1
+  elif [ -e "$out/guest$g/stop" ]; then
+    echo "lab: guest $g's command was stopped: it still ran ${grace} s after guest $((3 - g)) had finished (see $out/guest$g/output.txt)" >&2
     status=1
   elif [ "$(cat "$out/guest$g/exit-code")" != 0 ]; then
     echo "lab: guest $g's command exited with $(cat "$out/guest$g/exit-code") (see $out/guest$g/output.txt)" >&2
