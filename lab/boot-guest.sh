@@ -20,7 +20,7 @@ while (($#)); do
     --loss) loss=$2; shift 2 ;;
     --capture) capture=1; shift ;;
     --timeout) timeout=$2; shift 2 ;;
-    -h | --help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,/^set /{/^set /!p}' "$0"; exit 0 ;;
     *) die "boot-guest.sh: unknown argument '$1'" ;;
   esac
 done

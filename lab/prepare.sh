@@ -11,7 +11,7 @@ print=0
 for arg in "$@"; do
   case $arg in
     --print) print=1 ;;
-    -h | --help) sed -n '2,7p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,/^set /{/^set /!p}' "$0"; exit 0 ;;
     *) die "prepare.sh: unknown argument '$arg'" ;;
   esac
 done

@@ -29,7 +29,7 @@ while (($#)); do
     --scenario) scenario=$2; shift 2 ;;
     --guest1) cmd1=$2; shift 2 ;;
     --guest2) cmd2=$2; shift 2 ;;
-    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,/^set /{/^set /!p}' "$0"; exit 0 ;;
     --list)
       for f in "$LAB_DIR"/scenarios/*.sh; do
         n=$(basename "$f" .sh)
