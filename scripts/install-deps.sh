@@ -10,6 +10,9 @@ packages=(
   libpcap-dev libisal-dev libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev
   # test oracle
   tshark
+  # Soft-RoCE lab (lab/): qemu guests that boot Debian's kernel over the host's root
+  qemu-system-x86 busybox-static cpio kmod iproute2 python3 rdma-core ibverbs-utils perftest
+  tcpdump libibverbs-dev
 )
 
 missing=()
