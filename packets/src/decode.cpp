@@ -55,7 +55,14 @@ void dissectFrameInfo(DecodeContext& ctx) {
   std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeRelative);
   ctx.b.addText("frame.time_relative", std::string("Time since first frame: ") + buf + " seconds",
                 buf, 0, 0, frame);
-  std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeEpoch);
+  if (ctx.info.epochNs != 0) {
+    const auto ns = ctx.info.epochNs;
+    std::snprintf(buf, sizeof buf, "%s%lld.%09lld", ns < 0 ? "-" : "",
+                  static_cast<long long>((ns < 0 ? -ns : ns) / 1'000'000'000),
+                  static_cast<long long>((ns < 0 ? -ns : ns) % 1'000'000'000));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeEpoch);
+  }
   ctx.b.addText("frame.time_epoch", std::string("Epoch Time: ") + buf + " seconds", buf, 0, 0,
                 frame);
 }
