@@ -22,15 +22,29 @@ namespace {
   auto var = LiveCapture::open("lo", openError, liveOptions); \
   if (!var) GTEST_SKIP() << "live capture impossible here: " << openError;
 
-void sendUdp(std::uint16_t port, const std::string& payload) {
-  const int s = ::socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in to{};
-  to.sin_family = AF_INET;
-  to.sin_port = htons(port);
-  to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::sendto(s, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof to);
-  ::close(s);
-}
+// A UDP socket on 127.0.0.1 with a port of its own, so that a capture can filter on it while
+// other tests send to 4791 at the same time.
+struct Sender {
+  int fd = ::socket(AF_INET, SOCK_DGRAM, 0);
+  std::uint16_t port = 0;
+  Sender() {
+    sockaddr_in self{};
+    self.sin_family = AF_INET;
+    self.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof self;
+    ::bind(fd, reinterpret_cast<sockaddr*>(&self), sizeof self);
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&self), &len);
+    port = ntohs(self.sin_port);
+  }
+  ~Sender() { ::close(fd); }
+  void send(std::uint16_t to, const std::string& payload) const {
+    sockaddr_in dst{};
+    dst.sin_family = AF_INET;
+    dst.sin_port = htons(to);
+    dst.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::sendto(fd, payload.data(), payload.size(), 0, reinterpret_cast<sockaddr*>(&dst), sizeof dst);
+  }
+};
 
 TEST(LiveCapture, ListsLoopbackWithADescription) {
   std::string error;
@@ -45,10 +59,12 @@ TEST(LiveCapture, ListsLoopbackWithADescription) {
 }
 
 TEST(LiveCapture, CapturesUdpOnLoopbackThroughTheDefaultFilter) {
-  OPEN_LO_OR_SKIP(capture, kDefaultCaptureFilter);
+  const Sender sender;
+  OPEN_LO_OR_SKIP(capture, "(" + std::string(kDefaultCaptureFilter) + ") and udp src port " +
+                               std::to_string(sender.port));
   EXPECT_EQ(capture->linkType(), packets::LinkType::Ethernet);
-  sendUdp(4790, "not matched by the filter");
-  sendUdp(4791, "hello roce");
+  sender.send(4790, "not matched by the filter");
+  sender.send(4791, "hello roce");
   FrameView v;
   ASSERT_EQ(capture->next(v, 5000), LiveCapture::Result::Frame) << capture->error();
   ASSERT_EQ(v.data.size(), 14u + 20 + 8 + 10);
