@@ -37,7 +37,8 @@ struct Background {
     }
   }
   bool running() {
-    int status;
+    if (pid <= 0) return false;
+    int status = 0;
     if (::waitpid(pid, &status, WNOHANG) == pid) {
       exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
       pid = -1;

@@ -187,7 +187,13 @@ void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs)
   packet["_score"] = nullptr;
   packet["_source"] = {{"layers", std::move(layers)}};
   if (printed_) out_ << ",\n";
-  out_ << packet.dump(2, ' ', false, Json::error_handler_t::replace);
+  // Indented one level inside the array, as tshark writes it.
+  std::string text = packet.dump(2, ' ', false, Json::error_handler_t::replace);
+  out_ << "  ";
+  for (char c : text) {
+    out_ << c;
+    if (c == '\n') out_ << "  ";
+  }
 }
 
 }  // namespace rdmascope::cli
