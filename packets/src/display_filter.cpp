@@ -191,22 +191,19 @@ bool parseIpv6(std::string_view s, std::uint8_t out[16]) {
 // Hex bytes separated by ':', '-' or '.' (aa:bb:cc, aa-bb-cc, aabb.ccdd) or contiguous hex.
 bool parseBytes(std::string_view s, std::string& hex) {
   hex.clear();
-  std::size_t run = 0;
-  for (char c : s) {
-    if (std::isxdigit(static_cast<unsigned char>(c))) {
+  for (std::size_t start = 0;;) {
+    const std::size_t end = s.find_first_of(":-.", start);
+    const std::string_view group =
+        s.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    if (group.empty()) return false;
+    for (char c : group)
+      if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+    if (group.size() % 2) hex.push_back('0');
+    for (char c : group)
       hex.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-      ++run;
-    } else if (c == ':' || c == '-' || c == '.') {
-      if (run == 0) return false;
-      if (run % 2) hex.insert(hex.size() - run, "0");
-      run = 0;
-    } else {
-      return false;
-    }
+    if (end == std::string_view::npos) return true;
+    start = end + 1;
   }
-  if (run == 0) return false;
-  if (run % 2) hex.insert(hex.size() - run, "0");
-  return true;
 }
 
 std::string macText(const std::string& hex) {
