@@ -1,5 +1,5 @@
 // Measures the RoCE ICRC verification of a large classic pcap (memory-mapped reader plus
-// checkFrameCrcFast, as `rdmascope-cli decode --verify` runs it) against a bare CRC-32 pass
+// verifyFrameCrc, as `rdmascope-cli decode --verify` runs it) against a bare CRC-32 pass
 // over the same bytes. Usage: verify_bench [FILE [MiB]]; writes FILE (default
 // /tmp/rdmascope_verify_bench.pcap, 1024 MiB of RoCEv2 RDMA WRITE frames) when absent.
 #include <fcntl.h>
@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "rdmascope/packets/crc.h"
-#include "rdmascope/packets/frame_crc_check.h"
+#include "rdmascope/packets/ib_builder.h"
+#include "rdmascope/packets/ib_crc.h"
+#include "rdmascope/packets/ib_opcodes.h"
 #include "rdmascope/packets_io/capture_reader.h"
 #include "rdmascope/packets_io/capture_writer.h"
 
@@ -22,60 +24,16 @@ namespace {
 namespace packets = rdmascope::packets;
 namespace io = rdmascope::packets_io;
 
-// Ethernet / IPv4 / UDP 4791 / BTH (RDMA WRITE MIDDLE) / payload / ICRC.
+// Ethernet / IPv4 / UDP 4791 / BTH (RDMA WRITE MIDDLE) / payload / ICRC, from the packet layer.
 std::vector<std::uint8_t> roceFrame(std::size_t payload, std::uint32_t psn) {
-  std::vector<std::uint8_t> f = {2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00};
-  const std::size_t udpLen = 8 + 12 + payload + 4, ipLen = 20 + udpLen;
-  const std::uint8_t ip[20] = {0x45,
-                               0,
-                               static_cast<std::uint8_t>(ipLen >> 8),
-                               static_cast<std::uint8_t>(ipLen),
-                               0,
-                               0,
-                               0x40,
-                               0,
-                               64,
-                               17,
-                               0,
-                               0,
-                               10,
-                               0,
-                               0,
-                               1,
-                               10,
-                               0,
-                               0,
-                               2};
-  f.insert(f.end(), ip, ip + 20);
-  const std::uint8_t udp[8] = {0xc0,
-                               0x00,
-                               0x12,
-                               0xb7,
-                               static_cast<std::uint8_t>(udpLen >> 8),
-                               static_cast<std::uint8_t>(udpLen),
-                               0,
-                               0};
-  f.insert(f.end(), udp, udp + 8);
-  const std::uint8_t bth[12] = {0x07,
-                                0,
-                                0xff,
-                                0xff,
-                                0,
-                                0,
-                                0,
-                                0x11,
-                                0,
-                                static_cast<std::uint8_t>(psn >> 16),
-                                static_cast<std::uint8_t>(psn >> 8),
-                                static_cast<std::uint8_t>(psn)};
-  f.insert(f.end(), bth, bth + 12);
+  packets::IbPacket p;
+  p.bth.opcode = static_cast<std::uint8_t>(packets::IbOpcode::RcRdmaWriteMiddle);
+  p.bth.destQp = 0x11;
+  p.bth.psn = psn & 0xffffff;
+  p.payload.resize(payload);
   for (std::size_t i = 0; i < payload; ++i)
-    f.push_back(static_cast<std::uint8_t>(i * 31 + psn));
-  f.insert(f.end(), 4, 0);
-  const auto icrc = packets::roceIcrc({f.data() + 14, f.size() - 14}, 20, true);
-  for (int i = 0; i < 4; ++i)
-    f[f.size() - 4 + i] = static_cast<std::uint8_t>(icrc >> (8 * i));
-  return f;
+    p.payload[i] = static_cast<std::uint8_t>(i * 31 + psn);
+  return packets::buildRoceV2({}, p);
 }
 
 bool makeFile(const std::string& path, std::size_t mib) {
@@ -143,7 +101,7 @@ int main(int argc, char** argv) {
     io::FrameView v;
     while (reader->next(v)) {
       ++frames;
-      good += packets::checkFrameCrcFast(v.data, reader->linkType()) == packets::CrcStatus::Good;
+      good += packets::verifyFrameCrc(v.data, reader->linkType()) == packets::CrcStatus::Good;
     }
     verify = std::min(verify, cpuNow() - t0);
   }

@@ -116,7 +116,10 @@ TEST(CaptureCommand, DecodesRealUdpTrafficOnLoopback) {
   ASSERT_EQ(l.size(), 3u) << r.out << r.err;
   for (const auto& line : l) {
     EXPECT_NE(line.find("127.0.0.1 \u2192 127.0.0.1"), std::string::npos) << line;
-    EXPECT_NE(line.find("\u2192 4791"), std::string::npos) << line;
+    // The datagrams carry a BTH (SEND Only) after UDP port 4791: decoded as RoCEv2. Their ICRC
+    // cannot be known in advance (the kernel picks the IP identification), so it shows bad.
+    EXPECT_NE(line.find("RRoCE"), std::string::npos) << line;
+    EXPECT_NE(line.find("RC SEND Only"), std::string::npos) << line;
   }
   EXPECT_NE(r.err.find("3 packets captured"), std::string::npos) << r.err;
   // The -w file holds the same three frames.

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "rdmascope/packets/frame_crc_check.h"
+#include "rdmascope/packets/ib_crc.h"
 #include "rdmascope/packets/net_headers.h"
 #include "rdmascope/packets_io/capture_writer.h"
 
@@ -145,6 +145,16 @@ Bytes aeth(std::uint8_t syndrome, std::uint32_t msn) {
   return b;
 }
 
+// Writes the ICRC of a finished RoCE frame (its last four bytes), as the packet layer locates it.
+void fillIcrc(Bytes& frame, std::uint32_t flip = 0) {
+  rdmascope::packets::IbCrcLocation loc;
+  if (!rdmascope::packets::locateIbPacket(frame, rdmascope::packets::LinkType::Ethernet, {}, loc))
+    return;
+  const std::uint32_t icrc = rdmascope::packets::computeIcrc(frame, loc.layout) ^ flip;
+  for (int i = 0; i < 4; ++i)
+    frame[loc.layout.icrc + i] = static_cast<std::uint8_t>(icrc >> (8 * i));
+}
+
 // Ethernet + IP + UDP(4791) + transport bytes + ICRC; IPv4 when v6 is false.
 Bytes roceV2(bool v6, bool fromA, const Bytes& transport, bool corruptIcrc = false) {
   Bytes l4 = transport;
@@ -155,28 +165,20 @@ Bytes roceV2(bool v6, bool fromA, const Bytes& transport, bool corruptIcrc = fal
                 : ipv4(fromA ? 0x0a090001 : 0x0a090002, fromA ? 0x0a090002 : 0x0a090001, 17,
                        u.size(), static_cast<std::uint16_t>(transport.size()));
   if (v6) transportChecksum(ip, u, 6);
-  Bytes net = ip;
-  append(net, u);
-  std::uint32_t icrc = rdmascope::packets::roceIcrc(net, ip.size(), true);
-  if (corruptIcrc) icrc ^= 0x00010000;
-  for (int i = 0; i < 4; ++i)
-    net[net.size() - 4 + i] = static_cast<std::uint8_t>(icrc >> (8 * i));
   Bytes frame = ethernet(fromA ? 1 : 2, fromA ? 2 : 1, v6 ? 0x86dd : 0x0800);
-  append(frame, net);
+  append(frame, ip);
+  append(frame, u);
+  fillIcrc(frame, corruptIcrc ? 0x00010000u : 0u);
   return frame;
 }
 
 // Ethernet (0x8915) + GRH + transport + ICRC.
 Bytes roceV1(bool fromA, const Bytes& transport) {
-  Bytes grh = ipv6(fromA ? 1 : 2, fromA ? 2 : 1, 0x1b, transport.size() + 4);
-  Bytes net = grh;
-  append(net, transport);
-  net.insert(net.end(), 4, 0);
-  const std::uint32_t icrc = rdmascope::packets::roceIcrc(net, 40, false);
-  for (int i = 0; i < 4; ++i)
-    net[net.size() - 4 + i] = static_cast<std::uint8_t>(icrc >> (8 * i));
   Bytes frame = ethernet(fromA ? 1 : 2, fromA ? 2 : 1, 0x8915);
-  append(frame, net);
+  append(frame, ipv6(fromA ? 1 : 2, fromA ? 2 : 1, 0x1b, transport.size() + 4));
+  append(frame, transport);
+  frame.insert(frame.end(), 4, 0);
+  fillIcrc(frame);
   return frame;
 }
 

@@ -5,7 +5,7 @@
 #include "frame_decoder.h"
 #include "output_options.h"
 #include "rdmascope/cli/cli.h"
-#include "rdmascope/packets/frame_crc_check.h"
+#include "rdmascope/packets/ib_crc.h"
 #include "rdmascope/packets_io/capture_reader.h"
 
 namespace rdmascope::cli {
@@ -18,8 +18,9 @@ struct DecodeArgs {
   bool verify = false;
 };
 
-// --verify: counts frames by CRC status. Frames a quick header walk can settle (RoCE on
-// Ethernet/IP) skip the full dissection; the rest go through the decoder.
+// --verify: counts frames by CRC status. RoCE and native IB frames are settled by the packet
+// layer's allocation-free ICRC check; the rest (TCP may be iWARP, whose CRC needs the stream)
+// go through the stateful decoder.
 int verify(packets_io::CaptureReader& reader, const DecodeArgs& a,
            const std::optional<packets::DisplayFilter>& filter,
            const packets::DecodeOptions& options, std::ostream& out, std::ostream& err) {
@@ -31,7 +32,10 @@ int verify(packets_io::CaptureReader& reader, const DecodeArgs& a,
   while ((a.count == 0 || frames < a.count) && reader.next(v)) {
     if (reader.framesRead() == 1) first = v.timestampNs;
     std::optional<packets::CrcStatus> status;
-    if (!filter) status = packets::checkFrameCrcFast(v.data, reader.linkType(), options);
+    if (!filter) {
+      status = packets::verifyFrameCrc(v.data, reader.linkType(), options);
+      if (*status == packets::CrcStatus::Absent) status.reset();
+    }
     if (!status) {
       const auto d = decoder.decode(
           v.data, reader.linkType(),

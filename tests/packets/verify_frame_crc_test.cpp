@@ -1,10 +1,10 @@
-#include "rdmascope/packets/frame_crc_check.h"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <iterator>
 #include <vector>
+
+#include "rdmascope/packets/ib_crc.h"
 
 namespace rdmascope::packets {
 namespace {
@@ -64,22 +64,20 @@ std::uint32_t referenceIcrc(const Bytes& frame) {
   return ~crc;
 }
 
-TEST(FrameCrcCheck, AgreesWithThePlainRuleOnEveryGoldenFrame) {
+TEST(VerifyFrameCrc, AgreesWithThePlainRuleOnEveryGoldenFrame) {
   const auto frames = roceFrames();
   ASSERT_EQ(frames.size(), 9u);
   for (std::size_t i = 0; i < frames.size(); ++i) {
     const auto& f = frames[i];
-    const bool v1 = f[12] == 0x89;
-    const bool v6 = v1 || (f[14] >> 4) == 6;
-    const std::size_t ipEnd = 14 + (v6 ? 40 + ((f[18] << 8) | f[19]) : ((f[16] << 8) | f[17]));
-    const std::span<const std::uint8_t> net(f.data() + 14, ipEnd - 14);
-    EXPECT_EQ(roceIcrc(net, v6 ? 40 : 20, !v1), referenceIcrc(f)) << "frame " << i + 1;
-    EXPECT_EQ(checkFrameCrcFast(f, LinkType::Ethernet), i == 7 ? CrcStatus::Bad : CrcStatus::Good)
+    IbCrcLocation loc;
+    ASSERT_TRUE(locateIbPacket(f, LinkType::Ethernet, {}, loc)) << "frame " << i + 1;
+    EXPECT_EQ(computeIcrc(f, loc.layout), referenceIcrc(f)) << "frame " << i + 1;
+    EXPECT_EQ(verifyFrameCrc(f, LinkType::Ethernet), i == 7 ? CrcStatus::Bad : CrcStatus::Good)
         << "frame " << i + 1;
   }
 }
 
-TEST(FrameCrcCheck, VariantFieldsAreMaskedInvariantOnesAreNot) {
+TEST(VerifyFrameCrc, VariantFieldsAreMaskedInvariantOnesAreNot) {
   const auto frames = roceFrames();
   const Bytes& v4 = frames[0];  // RoCEv2 over IPv4, SEND ONLY
   const Bytes& v6 = frames[6];  // RoCEv2 over IPv6
@@ -87,47 +85,48 @@ TEST(FrameCrcCheck, VariantFieldsAreMaskedInvariantOnesAreNot) {
   for (std::size_t at : {15u, 22u, 24u, 25u, 40u, 41u, 46u}) {
     Bytes f = v4;
     f[at] ^= 0x5a;
-    EXPECT_EQ(checkFrameCrcFast(f, LinkType::Ethernet), CrcStatus::Good) << at;
+    EXPECT_EQ(verifyFrameCrc(f, LinkType::Ethernet), CrcStatus::Good) << at;
   }
   // IPv6 traffic class and flow label, hop limit.
   for (std::size_t at : {14u, 15u, 16u, 17u, 21u}) {
     Bytes f = v6;
     f[at] ^= (at == 14 ? 0x0a : 0x5a);
-    EXPECT_EQ(checkFrameCrcFast(f, LinkType::Ethernet), CrcStatus::Good) << at;
+    EXPECT_EQ(verifyFrameCrc(f, LinkType::Ethernet), CrcStatus::Good) << at;
   }
   // Addresses, ports, opcode, P_Key, QP, PSN, payload and the ICRC itself.
   for (std::size_t at :
        std::initializer_list<std::size_t>{26, 33, 34, 35, 42, 44, 47, 50, 53, 60, v4.size() - 1}) {
     Bytes f = v4;
     f[at] ^= 0x01;
-    EXPECT_EQ(checkFrameCrcFast(f, LinkType::Ethernet), CrcStatus::Bad) << at;
+    EXPECT_EQ(verifyFrameCrc(f, LinkType::Ethernet), CrcStatus::Bad) << at;
   }
 }
 
-TEST(FrameCrcCheck, NonRoceAndUndecidableFrames) {
+TEST(VerifyFrameCrc, NonRoceAndUndecidableFrames) {
   const auto frames = roceFrames();
   Bytes otherPort = frames[0];
   otherPort[37] = 0xb8;  // UDP destination 4792
-  EXPECT_EQ(checkFrameCrcFast(otherPort, LinkType::Ethernet), CrcStatus::Absent);
+  EXPECT_EQ(verifyFrameCrc(otherPort, LinkType::Ethernet), CrcStatus::Absent);
   DecodeOptions o;
   o.roceV2Port = 4792;
   // Seen as RoCEv2 on that port, but the ICRC covers the changed port.
-  EXPECT_EQ(checkFrameCrcFast(otherPort, LinkType::Ethernet, o), CrcStatus::Bad);
+  EXPECT_EQ(verifyFrameCrc(otherPort, LinkType::Ethernet, o), CrcStatus::Bad);
   Bytes tcp = frames[0];
   tcp[23] = 6;
-  EXPECT_EQ(checkFrameCrcFast(tcp, LinkType::Ethernet), std::nullopt);
-  EXPECT_EQ(checkFrameCrcFast(frames[0], LinkType::InfiniBand), std::nullopt);
-  EXPECT_EQ(checkFrameCrcFast(frames[0], LinkType::Erf), std::nullopt);
+  EXPECT_EQ(verifyFrameCrc(tcp, LinkType::Ethernet), CrcStatus::Absent);
+  // An Ethernet frame read as native IB or ERF is not a packet with a good CRC.
+  EXPECT_NE(verifyFrameCrc(frames[0], LinkType::InfiniBand), CrcStatus::Good);
+  EXPECT_NE(verifyFrameCrc(frames[0], LinkType::Erf), CrcStatus::Good);
   const Bytes raw(frames[0].begin() + 14, frames[0].end());
-  EXPECT_EQ(checkFrameCrcFast(raw, LinkType::Raw), CrcStatus::Good);
-  EXPECT_EQ(checkFrameCrcFast(raw, LinkType::Ipv4), CrcStatus::Good);
+  EXPECT_EQ(verifyFrameCrc(raw, LinkType::Raw), CrcStatus::Good);
+  EXPECT_EQ(verifyFrameCrc(raw, LinkType::Ipv4), CrcStatus::Good);
 }
 
-TEST(FrameCrcCheck, EveryTruncationIsSafeAndNeverGood) {
+TEST(VerifyFrameCrc, EveryTruncationIsSafeAndNeverGood) {
   for (const auto& f : roceFrames()) {
     for (std::size_t n = 0; n < f.size(); ++n) {
       const Bytes cut(f.begin(), f.begin() + static_cast<long>(n));
-      const auto s = checkFrameCrcFast(cut, LinkType::Ethernet);
+      const auto s = verifyFrameCrc(cut, LinkType::Ethernet);
       // Cutting only Ethernet padding (ACK frames are padded to 60 bytes) keeps it whole.
       if (s == CrcStatus::Good) {
         const std::size_t ipEnd = 14 + static_cast<std::size_t>((f[16] << 8) | f[17]);
@@ -137,11 +136,11 @@ TEST(FrameCrcCheck, EveryTruncationIsSafeAndNeverGood) {
   }
 }
 
-TEST(FrameCrcCheck, AgreesWithTheDecoderWhereItVerifies) {
+TEST(VerifyFrameCrc, AgreesWithTheDecoderWhereItVerifies) {
   for (const auto& f : roceFrames()) {
     const auto d = decodeFrame(f, LinkType::Ethernet);
-    if (d.crc == CrcStatus::Absent) continue;  // the decoder verifies once the IB layer lands
-    EXPECT_EQ(checkFrameCrcFast(f, LinkType::Ethernet), d.crc);
+    ASSERT_NE(d.crc, CrcStatus::Absent);
+    EXPECT_EQ(verifyFrameCrc(f, LinkType::Ethernet), d.crc);
   }
 }
 
