@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "rdmascope/packets/ib_headers.h"
+#include "rdmascope/packets/iwarp_headers.h"
 #include "rdmascope/packets/net_headers.h"
 
 namespace rdmascope::packets {
@@ -12,15 +14,81 @@ namespace {
 
 // Every header table of the packets library: one line per table.
 const HeaderDef* const kBuiltinHeaders[] = {
-    &kEthernetHeader, &kVlanHeader, &kIpv4Header, &kIpv6Header, &kUdpHeader, &kTcpHeader,
+    &kEthernetHeader,     &kVlanHeader,         &kIpv4Header,
+    &kIpv6Header,         &kUdpHeader,          &kTcpHeader,
+    &kLrhHeader,          &kGrhHeader,          &kBthHeader,
+    &kRdethHeader,        &kDethHeader,         &kXrcEthHeader,
+    &kRethHeader,         &kAethHeader,         &kAtomicEthHeader,
+    &kAtomicAckEthHeader, &kImmDtHeader,        &kIethHeader,
+    &kFethHeader,         &kCnpHeader,          &kMpaRequestHeader,
+    &kMpaReplyHeader,     &kMpaMarkerHeader,    &kDdpTaggedHeader,
+    &kDdpUntaggedHeader,  &kRdmapControlHeader, &kRdmaReadRequestHeader,
+};
+
+// Table fields that stand outside a HeaderDef (chosen by the dissector from context).
+const FieldDef* const kBuiltinFields[] = {
+    &kAethCreditCount,          &kAethTimer,          &kAethErrorCode,
+    &kAethReservedValue,        &kIcrcField,          &kVcrcField,
+    &kMpaUlpduLengthField,      &kMpaCrcField,        &kRdmapReservedField,
+    &kRdmapInvalidateStagField, &kRdmaTermLayerField, &kRdmaTermHdrctM,
+    &kRdmaTermHdrctD,           &kRdmaTermHdrctR,     &kRdmaTermReserved,
 };
 
 // Keys dissectors add without a table (one per line, as tshark names them).
 constexpr std::string_view kSyntheticKeys[] = {
-    "frame",         "frame.number",        "frame.len",
-    "frame.cap_len", "frame.time_relative", "frame.time_epoch",
-    "data",          "data.data",           "data.len",
+    "frame",
+    "frame.number",
+    "frame.len",
+    "frame.cap_len",
+    "frame.time_relative",
+    "frame.time_epoch",
+    "data",
+    "data.data",
+    "data.len",
     "tcp.len",
+    // ERF record header (ibdump's native InfiniBand captures)
+    "erf",
+    "erf.ts",
+    "erf.types",
+    "erf.types.type",
+    "erf.types.ext_header",
+    "erf.flags",
+    "erf.flags.cap",
+    "erf.flags.vlen",
+    "erf.flags.trunc",
+    "erf.flags.rxe",
+    "erf.flags.dse",
+    "erf.rlen",
+    "erf.lctr",
+    "erf.wlen",
+    "erf.ehdr.types",
+    // InfiniBand: the protocol node and rdmascope's own verification and decoding keys
+    "infiniband",
+    "infiniband.pad",
+    "infiniband.aeth.kind",
+    "infiniband.aeth.rnr_timer_ms",
+    "infiniband.icrc.value",
+    "infiniband.icrc.computed",
+    "infiniband.icrc.status",
+    "infiniband.vcrc.value",
+    "infiniband.vcrc.computed",
+    "infiniband.vcrc.status",
+    // iWARP containers and fields the MPA/DDP/RDMAP dissector adds without a table
+    "iwarp_mpa",
+    "iwarp_mpa.fpdu",
+    "iwarp_mpa.pad",
+    "iwarp_mpa.privatedata",
+    "iwarp_mpa.crc_check",
+    "iwarp_ddp_rdmap",
+    "iwarp_ddp.control_field",
+    "iwarp_ddp.tagged",
+    "iwarp_ddp.untagged",
+    "iwarp_rdma",
+    "iwarp_rdma.terminate",
+    "iwarp_rdma.term_ctrl",
+    "iwarp_rdma.term_hdrct",
+    "iwarp_rdma.term_ddp_seg_len",
+    "iwarp_rdma.term_ddp_h",
 };
 
 struct Alias {
@@ -42,6 +110,15 @@ struct Registry {
   Registry() {
     for (const HeaderDef* h : kBuiltinHeaders)
       addHeader(*h);
+    for (const FieldDef* f : kBuiltinFields)
+      keys.insert_or_assign(f->key, f);
+    // Terminate's error type and code fields, keyed by layer (RDMAP, DDP, MPA) and type.
+    for (std::uint8_t layer = 0; layer < 3; ++layer)
+      for (std::uint8_t etype = 0; etype < 16; ++etype) {
+        const auto t = terminateErrorFields(layer, etype);
+        if (t.etype) keys.insert_or_assign(t.etype->key, t.etype);
+        if (t.errcode) keys.insert_or_assign(t.errcode->key, t.errcode);
+      }
     for (auto k : kSyntheticKeys)
       keys.emplace(k, nullptr);
   }

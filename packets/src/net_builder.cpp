@@ -20,22 +20,6 @@ void put32(std::vector<std::uint8_t>& v, std::size_t at, std::uint32_t x) {
 
 }  // namespace
 
-IpAddress IpAddress::v4(std::uint8_t a, std::uint8_t b, std::uint8_t c, std::uint8_t d) {
-  IpAddress ip;
-  ip.bytes[0] = a;
-  ip.bytes[1] = b;
-  ip.bytes[2] = c;
-  ip.bytes[3] = d;
-  return ip;
-}
-
-IpAddress IpAddress::v6Address(const std::array<std::uint8_t, 16>& bytes) {
-  IpAddress ip;
-  ip.v6 = true;
-  ip.bytes = bytes;
-  return ip;
-}
-
 std::uint16_t tcpChecksum(const IpAddress& src, const IpAddress& dst,
                           std::span<const std::uint8_t> segment) {
   std::uint32_t sum = onesComplementSum(src.view());

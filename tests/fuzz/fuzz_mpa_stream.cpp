@@ -32,8 +32,8 @@ inline int mpaStream(const std::uint8_t* data, std::size_t size) {
   TcpEndpoint client{{2, 0, 0, 0, 0, 1}, IpAddress::v4(10, 0, 0, 1), 40000};
   TcpEndpoint server{{2, 0, 0, 0, 0, 2}, IpAddress::v4(10, 0, 0, 2), 5001};
   if (ipv6) {
-    client.ip = IpAddress::v6Address({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
-    server.ip = IpAddress::v6Address({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
+    client.ip = IpAddress::fromV6({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+    server.ip = IpAddress::fromV6({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
   }
   CaptureDecoder dec;
   TcpConversation tcp(client, server, 0xffffff00u, 77);

@@ -89,13 +89,13 @@ inline constexpr std::uint32_t kServerIsn = 1000;
 
 inline TcpEndpoint clientEndpoint(bool ipv6 = false) {
   TcpEndpoint e{{0x02, 0, 0, 0, 0, 1}, IpAddress::v4(10, 0, 0, 1), 40000};
-  if (ipv6) e.ip = IpAddress::v6Address({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+  if (ipv6) e.ip = IpAddress::fromV6({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
   return e;
 }
 
 inline TcpEndpoint serverEndpoint(bool ipv6 = false) {
   TcpEndpoint e{{0x02, 0, 0, 0, 0, 2}, IpAddress::v4(10, 0, 0, 2), 5001};
-  if (ipv6) e.ip = IpAddress::v6Address({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
+  if (ipv6) e.ip = IpAddress::fromV6({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
   return e;
 }
 

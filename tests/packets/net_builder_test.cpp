@@ -42,8 +42,8 @@ TEST(NetBuilder, Ipv4TcpFrameFieldsLengthsAndChecksums) {
 
 TEST(NetBuilder, Ipv6TcpFrame) {
   auto x = a(), y = b();
-  x.ip = IpAddress::v6Address({0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
-  y.ip = IpAddress::v6Address({0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
+  x.ip = IpAddress::fromV6({0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+  y.ip = IpAddress::fromV6({0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
   const auto f = buildTcpFrame({x, y, 5, 6, tcp_flags::kSyn}, std::vector<std::uint8_t>(10, 1));
   ASSERT_EQ(f.size(), 14u + 40 + 20 + 10);
   const auto d = decodeFrame(f, LinkType::Ethernet);

@@ -18,15 +18,15 @@ enum class Severity : std::uint8_t { Note, Warning, Error };
 /// A finding about the frame: bad CRC, truncation, reserved bits set, ...
 struct Diagnostic {
   Severity severity = Severity::Warning;
-  std::string message;  ///< one line, names what is wrong (with computed and wire values)
+  std::string message;     ///< one line, names what is wrong (with computed and wire values)
   std::int32_t node = -1;  ///< the node it concerns, or -1 for the whole frame
 };
 
 /// One row of the detail tree.
 struct Node {
-  std::string_view key;    ///< filter key (static storage), e.g. "infiniband.bth.psn"
-  std::string label;       ///< tree text, e.g. "Packet Sequence Number: 12042734"
-  std::string value;       ///< value as tshark prints it with -T fields; empty for containers
+  std::string_view key;      ///< filter key (static storage), e.g. "infiniband.bth.psn"
+  std::string label;         ///< tree text, e.g. "Packet Sequence Number: 12042734"
+  std::string value;         ///< value as tshark prints it with -T fields; empty for containers
   std::uint64_t number = 0;  ///< numeric value (integers, booleans) for display filters
   bool hasNumber = false;
   std::uint32_t offset = 0;  ///< first byte in the frame

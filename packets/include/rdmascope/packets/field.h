@@ -13,12 +13,12 @@ namespace rdmascope::packets {
 
 /// How a field's bits are interpreted (mirrors Wireshark's FT_* types where it matters).
 enum class FieldType : std::uint8_t {
-  UInt,     ///< unsigned integer of bitWidth bits
-  Bool,     ///< one bit (or a masked flag), printed 1/0 in field output
-  Ether,    ///< 48-bit MAC address
-  Ipv4,     ///< 32-bit IPv4 address
-  Ipv6,     ///< 128-bit IPv6 address (also GIDs)
-  Bytes,    ///< opaque bytes, printed as hex
+  UInt,   ///< unsigned integer of bitWidth bits
+  Bool,   ///< one bit (or a masked flag), printed 1/0 in field output
+  Ether,  ///< 48-bit MAC address
+  Ipv4,   ///< 32-bit IPv4 address
+  Ipv6,   ///< 128-bit IPv6 address (also GIDs)
+  Bytes,  ///< opaque bytes, printed as hex
 };
 
 /// Display base of an integer field (as tshark's BASE_*).
@@ -46,10 +46,10 @@ struct FieldDef {
 
 /// A fixed-length header: its fields and its identity.
 struct HeaderDef {
-  std::string_view key;     ///< protocol/header filter key, e.g. "infiniband.bth"
-  std::string_view name;    ///< tree label, e.g. "Base Transport Header"
-  std::string_view abbrev;  ///< short name for summaries, e.g. "BTH"
-  std::uint16_t length = 0; ///< bytes
+  std::string_view key;      ///< protocol/header filter key, e.g. "infiniband.bth"
+  std::string_view name;     ///< tree label, e.g. "Base Transport Header"
+  std::string_view abbrev;   ///< short name for summaries, e.g. "BTH"
+  std::uint16_t length = 0;  ///< bytes
   std::span<const FieldDef> fields;
 };
 

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "rdmascope/packets/address.h"
 #include "rdmascope/packets/decode.h"
 #include "rdmascope/packets/dissection.h"
 #include "rdmascope/packets/ib_headers.h"
@@ -141,23 +142,6 @@ struct IbPacket {
   std::optional<Feth> feth;
   std::vector<std::uint8_t> payload;
   bool operator==(const IbPacket&) const = default;
-};
-
-using MacAddress = std::array<std::uint8_t, 6>;
-
-/// An IPv4 or IPv6 address (IPv4 in the first four bytes).
-struct IpAddress {
-  bool v6 = false;
-  std::array<std::uint8_t, 16> bytes{};
-
-  static IpAddress v4(std::uint8_t a, std::uint8_t b, std::uint8_t c, std::uint8_t d) {
-    return IpAddress{false, {a, b, c, d}};
-  }
-  static IpAddress fromV6(const std::array<std::uint8_t, 16>& b) { return IpAddress{true, b}; }
-  /// Parses dotted IPv4 or textual IPv6; nullopt when it is neither.
-  static std::optional<IpAddress> parse(const std::string& text);
-  std::string toString() const;
-  bool operator==(const IpAddress&) const = default;
 };
 
 /// An 802.1Q tag.

@@ -8,18 +8,9 @@
 #include <span>
 #include <vector>
 
+#include "rdmascope/packets/address.h"
+
 namespace rdmascope::packets {
-
-/// An IPv4 or IPv6 address (IPv4 uses the first four bytes).
-struct IpAddress {
-  bool v6 = false;
-  std::array<std::uint8_t, 16> bytes{};
-
-  static IpAddress v4(std::uint8_t a, std::uint8_t b, std::uint8_t c, std::uint8_t d);
-  static IpAddress v6Address(const std::array<std::uint8_t, 16>& bytes);
-  std::span<const std::uint8_t> view() const { return {bytes.data(), v6 ? 16u : 4u}; }
-  bool operator==(const IpAddress&) const = default;
-};
 
 /// One end of a TCP connection.
 struct TcpEndpoint {
