@@ -1351,7 +1351,6 @@ void Qp::sendResponse(PacketDesc& k, const std::string& why) {
   WireAddress addr = addr_;
   addr.ipId = static_cast<std::uint16_t>(ipId_++);
   buildFrame(net_.config().wire, addr, k, f);
-  if (tracing()) host_.emit(TraceKind::Note, qpn_, why, k.psn);
   txDone_.push_back(net_.transmit(host_.index(), f, why));
 }
 

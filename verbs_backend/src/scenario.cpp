@@ -941,16 +941,13 @@ std::string RunResult::traceJson() const {
 
 std::string RunResult::completionsText() const {
   std::string out;
-  for (const auto& [host, wc] : completions) {
-    out += hostNames[host] + " wr_id " + std::to_string(wc.wrId) + " " + wcStatusName(wc.status) +
-           " " + std::string(sim::toString(wc.opcode)) + " byte_len " + std::to_string(wc.byteLen) +
-           " qp 0x" +
-           [&] {
-             char b[16];
-             std::snprintf(b, sizeof b, "%06x", wc.qpNum);
-             return std::string(b);
-           }() +
-           "\n";
+  for (const auto& entry : completions) {
+    const WorkCompletion& wc = entry.second;
+    char qp[16];
+    std::snprintf(qp, sizeof qp, "%06x", wc.qpNum);
+    out += hostNames[entry.first] + " wr_id " + std::to_string(wc.wrId) + " " +
+           wcStatusName(wc.status) + " " + std::string(sim::toString(wc.opcode)) + " byte_len " +
+           std::to_string(wc.byteLen) + " qp 0x" + qp + "\n";
   }
   return out;
 }
