@@ -129,3 +129,90 @@ INSTANTIATE_TEST_SUITE_P(All, WireFormats,
 
 }  // namespace
 }  // namespace rdmascope::sim
+
+namespace rdmascope::sim {
+namespace {
+
+using namespace testing;
+
+TEST(Integrity, CorruptedFramesFailTheIcrcAndAreRecovered) {
+  PairOptions o;
+  o.config.faults.corruptRate = 0.3;
+  o.timeout = 8;
+  Pair p = makePair(o);
+  fill(p.mem(0, 0, 65536), 11);
+  ASSERT_TRUE(p.ha().postSend(p.a.qpn, sendWr(1, WrOpcode::RdmaWrite, p.a, 0, 65536, p.b)).ok());
+  p.net->sim().runUntil(SimTime::ms(1000));
+  EXPECT_GT(p.net->stats().icrcDrops + p.net->stats().framesCorrupted, 0u);
+  EXPECT_GT(p.net->stats().icrcDrops, 0u);
+  auto wc = p.ha().pollCq(p.a.cq, 4);
+  ASSERT_EQ(wc.size(), 1u);
+  EXPECT_EQ(wc[0].status, WcStatus::Success);
+  auto a = p.mem(0, 0, 65536), b = p.mem(1, 0, 65536);
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin()));
+}
+
+TEST(Trace, OffRetainsNothingOnRetainsAndNotifiesSubscribers) {
+  Pair off = makePair({});
+  ASSERT_TRUE(off.hb().postRecv(off.b.qpn, recvWr(1, off.b, 0, 64)).ok());
+  ASSERT_TRUE(off.ha().postSend(off.a.qpn, sendWr(1, WrOpcode::Send, off.a, 0, 64, off.b)).ok());
+  off.net->sim().run();
+  EXPECT_TRUE(off.net->sim().trace().events().empty());
+
+  Pair on = makePair({});
+  on.net->sim().trace().setEnabled(true);
+  int frames = 0;
+  on.net->sim().trace().subscribe([&](const TraceEvent& e) {
+    if (e.kind == TraceKind::FrameSent) {
+      ++frames;
+      EXPECT_EQ(e.bytes.size(), e.length);
+    }
+  });
+  ASSERT_TRUE(on.hb().postRecv(on.b.qpn, recvWr(1, on.b, 0, 64)).ok());
+  ASSERT_TRUE(on.ha().postSend(on.a.qpn, sendWr(1, WrOpcode::Send, on.a, 0, 64, on.b)).ok());
+  std::uint64_t steps = 0;
+  while (on.net->sim().step())
+    ++steps;
+  EXPECT_EQ(frames, 2);
+  EXPECT_GT(steps, 2u);
+  bool sawCqe = false, sawMemWrite = false, sawWqe = false;
+  for (const auto& e : on.net->sim().trace().events()) {
+    EXPECT_FALSE(e.explanation.empty());
+    sawCqe |= e.kind == TraceKind::CqeProduced;
+    sawMemWrite |= e.kind == TraceKind::MemoryWritten;
+    sawWqe |= e.kind == TraceKind::WqeCompleted;
+  }
+  EXPECT_TRUE(sawCqe && sawMemWrite && sawWqe);
+}
+
+TEST(Ud, ReceiveBufferStartsWithTheGrh) {
+  PairOptions o;
+  o.type = QpType::UD;
+  Pair p = makePair(o);
+  fill(p.mem(0, 0, 100), 3);
+  ASSERT_TRUE(p.hb().postRecv(p.b.qpn, recvWr(5, p.b, 0, 40 + 100)).ok());
+  SendWr wr = sendWr(1, WrOpcode::Send, p.a, 0, 100, p.b);
+  wr.remoteQpn = p.b.qpn;
+  wr.remoteQkey = 0x11111111;
+  wr.ah.dgid = p.hb().gid();
+  ASSERT_TRUE(p.ha().postSend(p.a.qpn, wr).ok());
+  // a wrong Q_Key is dropped silently
+  wr.wrId = 2;
+  wr.remoteQkey = 0x22;
+  ASSERT_TRUE(p.ha().postSend(p.a.qpn, wr).ok());
+  p.net->sim().run();
+  auto wb = p.hb().pollCq(p.b.cq, 4);
+  ASSERT_EQ(wb.size(), 1u);
+  EXPECT_EQ(wb[0].byteLen, 140u);
+  EXPECT_EQ(wb[0].srcQp, p.a.qpn);
+  EXPECT_TRUE(wb[0].wcFlags & wc_flags::kGrh);
+  auto grh = p.mem(1, 0, 40);
+  EXPECT_TRUE(std::all_of(grh.begin(), grh.begin() + 20, [](std::uint8_t x) { return x == 0; }));
+  EXPECT_EQ(grh[20], 0x45);  // the IPv4 header follows 20 zero bytes
+  auto a = p.mem(0, 0, 100), b = p.mem(1, 40, 100);
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin()));
+  EXPECT_EQ(p.ha().pollCq(p.a.cq, 4).size(), 2u);  // UD sends complete when sent
+}
+
+}  // namespace
+}  // namespace rdmascope::sim
