@@ -3,6 +3,17 @@
 /// Two simulated hosts joined by one full-duplex link with latency, bandwidth, MTU and
 /// injected faults. Every frame is real bytes with a valid ICRC; the receiver parses what it
 /// gets and silently drops a frame whose ICRC does not verify, as hardware does.
+///
+/// The transport follows Linux Soft-RoCE (rdma_rxe: rxe_req.c, rxe_comp.c, rxe_resp.c): AckReq
+/// on the last packet of a message and after 65 unacknowledged packets, at most 128
+/// unacknowledged PSNs and 64 in-flight frames per QP, READ requests reserving the PSNs of their
+/// responses, responder resources replaying duplicate READs and atomics, NAK PSN sequence error
+/// with go-back-N, RNR NAK with the IBTA timer table, retry_cnt 7 and rnr_retry 7 meaning
+/// "forever" (rxe decrements neither when 7). Known differences: timers are exact (rxe rounds
+/// up to jiffies); requester, completer and responder take no CPU time; a receive buffer that
+/// is too small completes with LOC_LEN_ERR on the receiver (IBTA; rxe reports
+/// REM_INV_REQ_ERR there); a UC FIRST/ONLY that interrupts an unfinished message starts a new
+/// message (rxe drops that packet too).
 
 #include <cstdint>
 #include <memory>
