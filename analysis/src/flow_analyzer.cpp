@@ -541,6 +541,7 @@ struct FlowAnalyzer::Impl {
       emit(std::move(a), &c);
       return;
     }
+    if (!m && cls.first) m = insertLate(c, d, f, cls);
     if (m) {
       ++m->rec.packets;
       if (cls.kind != MessageKind::Read) m->rec.bytes += f.payloadLength;
@@ -570,6 +571,28 @@ struct FlowAnalyzer::Impl {
     }
     if (r.inRetry && psnDiff(r.retryNext, r.nextPsn) >= 0) r.inRetry = false;
     emit(std::move(a), &c);
+  }
+
+  // A message whose first packet arrives after later PSNs did: placed in PSN order.
+  InflightMessage* insertLate(Connection& c, int d, const PacketFacts& f, const OpClass& cls) {
+    Requester& r = c.req[d];
+    InflightMessage m;
+    m.rec.connection = c.id;
+    m.rec.direction = d;
+    m.rec.kind = cls.kind;
+    m.rec.firstPsn = f.psn;
+    m.rec.lastPsn = f.psn;
+    m.rec.firstFrame = f.frame;
+    m.rec.lastRequestFrame = f.frame;
+    m.rec.start = f.time;
+    m.rec.dmaLength = f.dmaLength;
+    m.requestDone = cls.last;
+    m.nextResponse = f.psn;
+    ++summary.messages;
+    auto at = std::find_if(r.inflight.begin(), r.inflight.end(), [&](const InflightMessage& x) {
+      return psnDiff(x.rec.firstPsn, f.psn) > 0;
+    });
+    return &*r.inflight.insert(at, std::move(m));
   }
 
   void fresh(Connection& c, int d, const PacketFacts& f, const OpClass& cls, std::int32_t gap) {
@@ -836,13 +859,16 @@ struct FlowAnalyzer::Impl {
            "invariant CRC wrong: the receiver drops this frame (PSN " + psnText(f.psn) + ")");
       return;
     }
-    if (f.ipEcn == 3 || f.fecn || f.becn) {
+    // A CNP carries BECN = 1 by definition (IBTA annex A17.9.3): not a separate mark.
+    const bool fecn = f.fecn && cls.role != Role::Cnp;
+    const bool becn = f.becn && cls.role != Role::Cnp;
+    if (f.ipEcn == 3 || fecn || becn) {
       ++summary.ecnMarks;
       ++c.st[d].ecnMarks;
     }
     if (f.ipEcn == 3) note(AnomalyKind::EcnCe, "IP ECN congestion experienced");
-    if (f.fecn) note(AnomalyKind::Fecn, "BTH FECN set: congestion on the way to the receiver");
-    if (f.becn) note(AnomalyKind::Becn, "BTH BECN set: congestion reported back to the sender");
+    if (fecn) note(AnomalyKind::Fecn, "BTH FECN set: congestion on the way to the receiver");
+    if (becn) note(AnomalyKind::Becn, "BTH BECN set: congestion reported back to the sender");
     switch (cls.role) {
       case Role::Cnp:
         ++summary.cnps;
