@@ -182,7 +182,7 @@ struct Connection {
   double firstTime = 0.0, lastTime = 0.0;
 };
 
-using FlowKey = std::tuple<std::string, std::string, std::uint32_t>;
+using FlowKey = std::tuple<Carrier, std::string, std::string, std::uint32_t>;
 
 }  // namespace
 
@@ -308,7 +308,7 @@ struct FlowAnalyzer::Impl {
   }
 
   std::pair<Connection*, int> locate(const PacketFacts& f, const OpClass& cls) {
-    FlowKey key{f.source, f.destination, f.destQp};
+    FlowKey key{f.carrier, f.source, f.destination, f.destQp};
     if (auto it = flows.find(key); it != flows.end())
       return {connections[static_cast<std::size_t>(it->second.first)].get(), it->second.second};
     const bool datagram = cls.transport == packets::IbTransport::Ud;
