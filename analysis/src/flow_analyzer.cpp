@@ -133,6 +133,7 @@ struct InflightMessage {
   std::uint32_t spanMax = 1;       // READ: most PSNs the responses may use
   std::uint32_t nextResponse = 0;  // READ: next response PSN expected
   bool responseStarted = false;
+  double lastPsnSent = -1.0;  // when its last PSN was last put on the wire
 };
 
 struct PendingNak {
@@ -150,7 +151,7 @@ struct Requester {
   std::uint32_t nextPsn = 0;
   std::uint32_t readSlack = 0;
   std::deque<InflightMessage> inflight;
-  std::optional<PendingNak> nak;
+  std::deque<PendingNak> naks;  // NAKs not yet answered by a resend, oldest first (bounded)
   bool inRetry = false;
   RetryCause retryCause = RetryCause::None;
   std::uint32_t retryNext = 0;
@@ -163,6 +164,7 @@ struct Requester {
   double lastActivity = 0.0;
   bool gapOpen = false;
   double gapTime = 0.0;
+  double minRtt = 0.0;  // shortest time from a message's last packet to the ACK naming it
 };
 
 struct Connection {
@@ -453,34 +455,36 @@ struct FlowAnalyzer::Impl {
     const std::uint32_t p = f.psn;
     ++summary.resentFrames;
     ++s.resentFrames;
-    if (InflightMessage* m = messageAt(r, p)) ++m->rec.resentPackets;
+    if (InflightMessage* m = messageAt(r, p)) {
+      ++m->rec.resentPackets;
+      if (m->requestDone && m->rec.lastPsn == p) m->lastPsnSent = f.time;
+    }
     Anomaly a;
     a.frame = f.frame;
     a.time = f.time;
     a.direction = d;
     a.psn = p;
-    if (r.nak && r.nak->psn == p) {
-      a.kind = AnomalyKind::Retransmission;
-      a.relatedFrame = r.nak->frame;
-      a.wait = f.time - r.nak->time;
-      startRetry(r, r.nak->rnr ? RetryCause::Rnr : RetryCause::Nak, p, r.nak->frame);
-      if (r.nak->rnr) {
-        s.rnrWaitTotal += a.wait;
-        s.rnrWaitMax = std::max(s.rnrWaitMax, a.wait);
-        a.detail = "PSN " + psnText(p) + " resent " + secondsText(a.wait) +
-                   " after the RNR NAK in frame " + std::to_string(r.nak->frame);
-      } else {
-        a.detail =
-            "PSN " + psnText(p) + " resent after the NAK in frame " + std::to_string(r.nak->frame);
-      }
-      r.nak.reset();
-    } else if (r.inRetry && p == r.retryNext) {
+    if (r.inRetry && p == r.retryNext) {
       a.kind = AnomalyKind::Retransmission;
       a.relatedFrame = r.retryTrigger;
       r.retryNext = psnAdd(p, 1);
       a.detail = "PSN " + psnText(p) + " resent (go-back-N after the " +
                  std::string(toString(r.retryCause)) +
                  (r.retryTrigger ? " in frame " + std::to_string(r.retryTrigger) : "") + ")";
+    } else if (auto nak = nakExplaining(c, d, p, f.time)) {
+      a.kind = AnomalyKind::Retransmission;
+      a.relatedFrame = nak->frame;
+      a.wait = f.time - nak->time;
+      startRetry(r, nak->rnr ? RetryCause::Rnr : RetryCause::Nak, p, nak->frame);
+      if (nak->rnr) {
+        s.rnrWaitTotal += a.wait;
+        s.rnrWaitMax = std::max(s.rnrWaitMax, a.wait);
+        a.detail = "PSN " + psnText(p) + " resent " + secondsText(a.wait) +
+                   " after the RNR NAK in frame " + std::to_string(nak->frame);
+      } else {
+        a.detail =
+            "PSN " + psnText(p) + " resent after the NAK in frame " + std::to_string(nak->frame);
+      }
     } else if (r.haveLast && r.lastPsn == p && r.lastHash == f.contentHash &&
                f.time - r.lastTime <= options.duplicateGap) {
       a.kind = AnomalyKind::Duplicate;
@@ -495,6 +499,32 @@ struct FlowAnalyzer::Impl {
     }
     if (r.inRetry && psnDiff(r.retryNext, r.nextPsn) >= 0) r.inRetry = false;
     emit(std::move(a), &c);
+  }
+
+  // A resend answers a pending NAK for its PSN when it follows the NAK promptly. One that comes
+  // only after about as long as the requester had been silent is its ACK timer firing: the NAK
+  // was lost between the capture point and the requester. RNR NAKs always explain the resend
+  // (the requester waits out the timer the NAK named). "Promptly": within a few of the shortest
+  // request-to-ACK times seen on the connection.
+  std::optional<PendingNak> nakExplaining(Connection& c, int d, std::uint32_t psn, double t) {
+    Requester& r = c.req[d];
+    auto it = std::find_if(r.naks.rbegin(), r.naks.rend(),
+                           [&](const PendingNak& n) { return n.psn == psn; });
+    if (it == r.naks.rend()) return std::nullopt;
+    const PendingNak nak = *it;
+    // The requester answers one NAK at a time: older ones are moot once this one is answered.
+    r.naks.erase(r.naks.begin(), it.base());
+    if (nak.rnr) return nak;
+    const double reaction = t - nak.time;
+    const double silence = t - r.lastTime;
+    if (reaction <= options.duplicateGap || reaction <= 4 * r.minRtt || reaction <= 0.5 * silence)
+      return nak;
+    return std::nullopt;
+  }
+
+  static void addNak(Requester& r, PendingNak nak) {
+    r.naks.push_back(nak);
+    if (r.naks.size() > 16) r.naks.pop_front();
   }
 
   void startRetry(Requester& r, RetryCause cause, std::uint32_t psn, std::uint64_t trigger) {
@@ -543,6 +573,7 @@ struct FlowAnalyzer::Impl {
     }
     if (!m && cls.first) m = insertLate(c, d, f, cls);
     if (m) {
+      if (m->requestDone && m->rec.lastPsn == p) m->lastPsnSent = f.time;
       ++m->rec.packets;
       if (cls.kind != MessageKind::Read) m->rec.bytes += f.payloadLength;
     }
@@ -551,17 +582,16 @@ struct FlowAnalyzer::Impl {
       bucket(c, d, f.time).bytes += f.payloadLength;
     }
     a.kind = AnomalyKind::GapFilled;
-    if (r.nak && r.nak->psn == p) {
-      a.relatedFrame = r.nak->frame;
-      a.detail = "missing PSN " + psnText(p) + " arrived after the NAK in frame " +
-                 std::to_string(r.nak->frame);
-      startRetry(r, r.nak->rnr ? RetryCause::Rnr : RetryCause::Nak, p, r.nak->frame);
-      r.nak.reset();
-    } else if (r.inRetry && p == r.retryNext) {
+    if (r.inRetry && p == r.retryNext) {
       a.relatedFrame = r.retryTrigger;
       r.retryNext = psnAdd(p, 1);
       a.detail = "missing PSN " + psnText(p) + " arrived (go-back-N after the " +
                  std::string(toString(r.retryCause)) + ")";
+    } else if (auto nak = nakExplaining(c, d, p, f.time)) {
+      a.relatedFrame = nak->frame;
+      a.detail = "missing PSN " + psnText(p) + " arrived after the NAK in frame " +
+                 std::to_string(nak->frame);
+      startRetry(r, nak->rnr ? RetryCause::Rnr : RetryCause::Nak, p, nak->frame);
     } else if (r.gapOpen && f.time - r.gapTime <= options.duplicateGap) {
       a.kind = AnomalyKind::Reordered;
       a.detail = "PSN " + psnText(p) + " arrived late, out of order";
@@ -656,6 +686,7 @@ struct FlowAnalyzer::Impl {
     if (cls.last) {
       m.requestDone = true;
       m.rec.lastPsn = psnAdd(p, span - 1);
+      m.lastPsnSent = f.time;
       if (unacknowledged(c)) {
         summarise(c, d, m, Outcome::Completed, f.frame, f.time);
         r.inflight.pop_back();
@@ -672,6 +703,10 @@ struct FlowAnalyzer::Impl {
     for (auto it = r.inflight.begin(); it != r.inflight.end();) {
       if (it->requestDone && it->rec.kind != MessageKind::Read &&
           it->rec.kind != MessageKind::Atomic && psnDiff(it->rec.lastPsn, psn) <= 0) {
+        if (it->rec.lastPsn == psn && it->lastPsnSent >= 0) {
+          const double rtt = f.time - it->lastPsnSent;
+          if (rtt >= 0 && (r.minRtt == 0 || rtt < r.minRtt)) r.minRtt = rtt;
+        }
         summarise(c, d, *it, Outcome::Completed, f.frame, f.time);
         it = r.inflight.erase(it);
       } else {
@@ -703,7 +738,7 @@ struct FlowAnalyzer::Impl {
           ++summary.rnrNaks;
           ++s.rnrNaks;
           completeUpTo(c, d, psnAdd(p, -1), f);
-          r.nak = PendingNak{p, f.frame, f.time, true};
+          addNak(r, PendingNak{p, f.frame, f.time, true});
           a.kind = AnomalyKind::RnrNak;
           const double timerMs = packets::rnrTimerMicroseconds(syn & 31) / 1000.0;
           char buf[96];
@@ -722,7 +757,7 @@ struct FlowAnalyzer::Impl {
           a.kind = AnomalyKind::Nak;
           a.detail = std::string(packets::nakCodeName(code)) + " at PSN " + psnText(p);
           if (code == static_cast<std::uint8_t>(packets::NakCode::PsnSequenceError)) {
-            r.nak = PendingNak{p, f.frame, f.time, false};
+            addNak(r, PendingNak{p, f.frame, f.time, false});
           } else {
             for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it) {
               const bool covers = psnDiff(p, it->rec.firstPsn) >= 0 &&
