@@ -164,7 +164,9 @@ struct Requester {
   double lastActivity = 0.0;
   bool gapOpen = false;
   double gapTime = 0.0;
-  double minRtt = 0.0;  // shortest time from a message's last packet to the ACK naming it
+  LatencyStats rtt{256};
+  double maxTimeoutWait = 0.0;  // longest silence seen before a timeout resend  // last
+                                // transmission of a message's last PSN to the ACK naming it, ns
 };
 
 struct Connection {
@@ -275,6 +277,10 @@ struct FlowAnalyzer::Impl {
       case Outcome::Completed: {
         ++s.messages;
         ++summary.completedMessages;
+        if (unacknowledged(c)) {
+          ++bucket(c, d, time).messages;
+          break;
+        }
         const double lat = std::max(0.0, r.end - r.start);
         s.latency.add(static_cast<std::uint64_t>(std::llround(lat * 1e9)));
         SeriesBucket& b = bucket(c, d, time);
@@ -464,13 +470,14 @@ struct FlowAnalyzer::Impl {
     a.time = f.time;
     a.direction = d;
     a.psn = p;
-    if (r.inRetry && p == r.retryNext) {
+    if (continuesRetry(r, p)) {
       a.kind = AnomalyKind::Retransmission;
       a.relatedFrame = r.retryTrigger;
-      r.retryNext = psnAdd(p, 1);
       a.detail = "PSN " + psnText(p) + " resent (go-back-N after the " +
                  std::string(toString(r.retryCause)) +
-                 (r.retryTrigger ? " in frame " + std::to_string(r.retryTrigger) : "") + ")";
+                 (r.retryTrigger ? " in frame " + std::to_string(r.retryTrigger) : "") + ")" +
+                 unseenText(r.retryNext, p);
+      r.retryNext = psnAdd(p, 1);
     } else if (auto nak = nakExplaining(c, d, p, f.time)) {
       a.kind = AnomalyKind::Retransmission;
       a.relatedFrame = nak->frame;
@@ -485,6 +492,7 @@ struct FlowAnalyzer::Impl {
         a.detail =
             "PSN " + psnText(p) + " resent after the NAK in frame " + std::to_string(nak->frame);
       }
+      a.detail += unseenText(nak->psn, p);
     } else if (r.haveLast && r.lastPsn == p && r.lastHash == f.contentHash &&
                f.time - r.lastTime <= options.duplicateGap) {
       a.kind = AnomalyKind::Duplicate;
@@ -501,25 +509,49 @@ struct FlowAnalyzer::Impl {
     emit(std::move(a), &c);
   }
 
-  // A resend answers a pending NAK for its PSN when it follows the NAK promptly. One that comes
-  // only after about as long as the requester had been silent is its ACK timer firing: the NAK
-  // was lost between the capture point and the requester. RNR NAKs always explain the resend
-  // (the requester waits out the timer the NAK named). "Promptly": within a few of the shortest
-  // request-to-ACK times seen on the connection.
+  // A resend answers a pending NAK when it follows the NAK promptly: sooner than half the
+  // longest timeout wait seen on the connection (the requester's ACK timer is fixed per QP),
+  // or, before any timeout, within four times the 90th-percentile round trip, or, before any
+  // round trip, within the second half of the requester's silence. A later resend is the ACK
+  // timer firing: the NAK was lost between the capture point and the requester. RNR NAKs
+  // always explain the resend (the requester waits out the timer the NAK named).
   std::optional<PendingNak> nakExplaining(Connection& c, int d, std::uint32_t psn, double t) {
     Requester& r = c.req[d];
-    auto it = std::find_if(r.naks.rbegin(), r.naks.rend(),
-                           [&](const PendingNak& n) { return n.psn == psn; });
+    // The retry starts at the NAK's PSN; its first packets may have been lost again before
+    // the capture point, so a resend a little after the NAK's PSN answers it too.
+    auto it = std::find_if(r.naks.rbegin(), r.naks.rend(), [&](const PendingNak& n) {
+      const std::int32_t after = psnDiff(psn, n.psn);
+      return after >= 0 && psnDiff(psn, r.nextPsn) < 0;
+    });
     if (it == r.naks.rend()) return std::nullopt;
     const PendingNak nak = *it;
     // The requester answers one NAK at a time: older ones are moot once this one is answered.
     r.naks.erase(r.naks.begin(), it.base());
     if (nak.rnr) return nak;
     const double reaction = t - nak.time;
-    const double silence = t - r.lastTime;
-    if (reaction <= options.duplicateGap || reaction <= 4 * r.minRtt || reaction <= 0.5 * silence)
-      return nak;
-    return std::nullopt;
+    bool prompt = false;
+    if (reaction <= options.duplicateGap) {
+      prompt = true;
+    } else if (r.maxTimeoutWait > 0) {
+      prompt = reaction < 0.5 * r.maxTimeoutWait;
+    } else if (r.rtt.count()) {
+      prompt = reaction <= 4e-9 * static_cast<double>(r.rtt.percentile(90));
+    } else {
+      prompt = reaction <= 0.5 * (t - r.lastTime);
+    }
+    return prompt ? std::optional(nak) : std::nullopt;
+  }
+
+  static bool continuesRetry(const Requester& r, std::uint32_t psn) {
+    return r.inRetry && psnDiff(psn, r.retryNext) >= 0 && psnDiff(psn, r.nextPsn) < 0;
+  }
+
+  // " (PSNs a..b of the retry not seen)" when a retry skipped PSNs lost again.
+  static std::string unseenText(std::uint32_t expected, std::uint32_t got) {
+    const std::int32_t n = psnDiff(got, expected);
+    if (n <= 0) return {};
+    if (n == 1) return " (its PSN " + psnText(expected) + " not seen)";
+    return " (its PSNs " + psnText(expected) + ".." + psnText(psnAdd(got, -1)) + " not seen)";
   }
 
   static void addNak(Requester& r, PendingNak nak) {
@@ -546,8 +578,9 @@ struct FlowAnalyzer::Impl {
     t.direction = d;
     t.psn = f.psn;
     t.wait = f.time - r.lastActivity;
-    t.detail = "PSN " + psnText(f.psn) + " sent again with no NAK before it, after " +
-               secondsText(t.wait) + " of silence";
+    r.maxTimeoutWait = std::max(r.maxTimeoutWait, t.wait);
+    t.detail = "PSN " + psnText(f.psn) + " sent again, not prompted by a NAK, after " +
+               secondsText(t.wait) + " of silence: the ACK timer fired";
     emit(std::move(t), &c);
     startRetry(r, RetryCause::Timeout, f.psn, f.frame);
   }
@@ -582,15 +615,15 @@ struct FlowAnalyzer::Impl {
       bucket(c, d, f.time).bytes += f.payloadLength;
     }
     a.kind = AnomalyKind::GapFilled;
-    if (r.inRetry && p == r.retryNext) {
+    if (continuesRetry(r, p)) {
       a.relatedFrame = r.retryTrigger;
-      r.retryNext = psnAdd(p, 1);
       a.detail = "missing PSN " + psnText(p) + " arrived (go-back-N after the " +
-                 std::string(toString(r.retryCause)) + ")";
+                 std::string(toString(r.retryCause)) + ")" + unseenText(r.retryNext, p);
+      r.retryNext = psnAdd(p, 1);
     } else if (auto nak = nakExplaining(c, d, p, f.time)) {
       a.relatedFrame = nak->frame;
       a.detail = "missing PSN " + psnText(p) + " arrived after the NAK in frame " +
-                 std::to_string(nak->frame);
+                 std::to_string(nak->frame) + unseenText(nak->psn, p);
       startRetry(r, nak->rnr ? RetryCause::Rnr : RetryCause::Nak, p, nak->frame);
     } else if (r.gapOpen && f.time - r.gapTime <= options.duplicateGap) {
       a.kind = AnomalyKind::Reordered;
@@ -703,10 +736,8 @@ struct FlowAnalyzer::Impl {
     for (auto it = r.inflight.begin(); it != r.inflight.end();) {
       if (it->requestDone && it->rec.kind != MessageKind::Read &&
           it->rec.kind != MessageKind::Atomic && psnDiff(it->rec.lastPsn, psn) <= 0) {
-        if (it->rec.lastPsn == psn && it->lastPsnSent >= 0) {
-          const double rtt = f.time - it->lastPsnSent;
-          if (rtt >= 0 && (r.minRtt == 0 || rtt < r.minRtt)) r.minRtt = rtt;
-        }
+        if (it->rec.lastPsn == psn && it->lastPsnSent >= 0 && f.time >= it->lastPsnSent)
+          r.rtt.add(static_cast<std::uint64_t>(std::llround((f.time - it->lastPsnSent) * 1e9)));
         summarise(c, d, *it, Outcome::Completed, f.frame, f.time);
         it = r.inflight.erase(it);
       } else {

@@ -41,7 +41,7 @@ enum class AnomalyKind : std::uint8_t {
   Duplicate,          ///< a back-to-back identical copy of the previous request frame
   GapFilled,          ///< a missing PSN arrived later (retransmitted after loss)
   Reordered,          ///< a missing PSN arrived later with no retry asked for: reordering
-  Timeout,            ///< a resend with no NAK before it: the requester's ACK timer fired
+  Timeout,            ///< a resend no NAK prompted (none pending, or too old): the ACK timer fired
   Nak,                ///< NAK (PSN sequence error, invalid request, access/operational error)
   RnrNak,             ///< receiver not ready: the requester must wait the RNR timer
   Cnp,                ///< RoCEv2 congestion notification packet
