@@ -1,5 +1,6 @@
 #include "rdmascope/packets/decode.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "dissectors.h"
@@ -54,7 +55,14 @@ void dissectFrameInfo(DecodeContext& ctx) {
   std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeRelative);
   ctx.b.addText("frame.time_relative", std::string("Time since first frame: ") + buf + " seconds",
                 buf, 0, 0, frame);
-  std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeEpoch);
+  if (ctx.info.epochNs != 0) {
+    const auto ns = ctx.info.epochNs;
+    std::snprintf(buf, sizeof buf, "%s%lld.%09lld", ns < 0 ? "-" : "",
+                  static_cast<long long>((ns < 0 ? -ns : ns) / 1'000'000'000),
+                  static_cast<long long>((ns < 0 ? -ns : ns) % 1'000'000'000));
+  } else {
+    std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeEpoch);
+  }
   ctx.b.addText("frame.time_epoch", std::string("Epoch Time: ") + buf + " seconds", buf, 0, 0,
                 frame);
 }
@@ -96,7 +104,7 @@ void dissectIpv4(DecodeContext& ctx, std::size_t offset, std::int32_t parent) {
   }
   const std::size_t ihl = (f[offset] & 0x0f) * 4u;
   const std::size_t totalLen = be16(f, offset + 2);
-  const auto ip = ctx.b.addContainer("ip", {}, offset, ihl, -1);
+  const auto ip = ctx.b.addContainer("ip", {}, offset, std::min(ihl, f.size() - offset), -1);
   for (const auto& fd : kIpv4Header.fields) ctx.b.addField(fd, offset, ip);
   auto& d = ctx.b.dissection();
   d.nodes[ip].label = "Internet Protocol Version 4, Src: " + formatIpv4(f.subspan(offset + 12, 4)) +
@@ -231,7 +239,7 @@ void dissectTcp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::in
     return;
   }
   const std::size_t hlen = (f[offset + 12] >> 4) * 4u;
-  const auto tcp = ctx.b.addContainer("tcp", {}, offset, hlen, -1);
+  const auto tcp = ctx.b.addContainer("tcp", {}, offset, std::min(hlen, end - offset), -1);
   for (const auto& fd : kTcpHeader.fields) ctx.b.addField(fd, offset, tcp);
   const std::uint16_t sport = be16(f, offset), dport = be16(f, offset + 2);
   auto& d = ctx.b.dissection();

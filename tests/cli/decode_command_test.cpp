@@ -34,6 +34,20 @@ TEST(DecodeCommand, FieldsJoinOccurrencesAndLeaveAbsentFieldsEmpty) {
   EXPECT_EQ(l[5], "5\t\t\t");
 }
 
+TEST(DecodeCommand, ReadsPcapngAndTakesTsharksDashR) {
+  const auto a = runCli({"decode", golden("net-mixed.pcap")});
+  const auto b = runCli({"decode", "-r", golden("net-mixed.pcap")});
+  EXPECT_EQ(b.exitCode, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+  if (std::system("editcap --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no editcap";
+  const std::string ng = tempPath("net.pcapng");
+  ASSERT_EQ(std::system(("editcap -F pcapng " + golden("net-mixed.pcap") + " " + ng).c_str()), 0);
+  const auto c = runCli({"decode", ng});
+  std::remove(ng.c_str());
+  EXPECT_EQ(c.exitCode, 0) << c.err;
+  EXPECT_EQ(a.out, c.out);
+}
+
 TEST(DecodeCommand, DisplayFilterAndCount) {
   auto r = runCli({"decode", golden("net-mixed.pcap"), "-Y", "tcp && !(ipv6)", "-T", "fields", "-e",
                    "frame.number"});

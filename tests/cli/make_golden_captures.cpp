@@ -200,7 +200,7 @@ bool writeAll(const std::string& path, const std::vector<Bytes>& frames) {
     std::fprintf(stderr, "%s\n", error.c_str());
     return false;
   }
-  std::int64_t t = 1'700'000'000'000'000'000;
+  std::int64_t t = 1'700'000'000'123'456'789;
   for (const auto& f : frames) {
     w->write(f, t);
     t += 125'250;  // 125.25 us apart

@@ -53,35 +53,15 @@ TEST(TsharkFields, EthernetIpUdpTcpKeysAgree) {
 
 TEST(TsharkFields, MoreHeaderFieldsAndAggregatesAgree) {
   if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
-  compareFields(golden("net-mixed.pcap"), {"frame.cap_len",
-                                           "eth.type",
-                                           "vlan.id",
-                                           "vlan.etype",
-                                           "ip.len",
-                                           "ip.ttl",
-                                           "ip.proto",
-                                           "ip.checksum",
-                                           "ip.id",
-                                           "ip.flags",
-                                           "ip.dsfield",
-                                           "ip.hdr_len",
-                                           "ipv6.plen",
-                                           "ipv6.nxt",
-                                           "ipv6.hlim",
-                                           "ipv6.flow",
-                                           "ipv6.tclass",
-                                           "udp.length",
-                                           "udp.checksum",
-                                           "tcp.ack",
-                                           "tcp.flags",
-                                           "tcp.hdr_len",
-                                           "tcp.window_size_value",
-                                           "tcp.len",
-                                           "tcp.checksum",
-                                           "ip.addr",
-                                           "tcp.port",
-                                           "udp.port",
-                                           "eth.addr"});
+  // clang-format off
+  compareFields(golden("net-mixed.pcap"),
+                {"frame.cap_len", "frame.time_epoch", "eth.type", "vlan.id", "vlan.etype",
+                 "ip.len", "ip.ttl", "ip.proto", "ip.checksum", "ip.id", "ip.flags", "ip.dsfield",
+                 "ip.hdr_len", "ipv6.plen", "ipv6.nxt", "ipv6.hlim", "ipv6.flow", "ipv6.tclass",
+                 "udp.length", "udp.checksum", "tcp.ack", "tcp.flags", "tcp.hdr_len",
+                 "tcp.window_size_value", "tcp.len", "tcp.checksum", "ip.addr", "tcp.port",
+                 "udp.port", "eth.addr"});
+  // clang-format on
 }
 
 TEST(TsharkFields, RoceCarrierKeysAgree) {

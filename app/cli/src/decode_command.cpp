@@ -104,7 +104,8 @@ int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
 void addDecodeCommand(CLI::App& app, Action& action) {
   auto args = std::make_shared<DecodeArgs>();
   CLI::App* c = app.add_subcommand("decode", "Decode a pcap/pcapng capture (like tshark -r)");
-  c->add_option("FILE", args->file, "Capture file (pcap or pcapng)")->required();
+  c->add_option("FILE,-r", args->file, "Capture file (pcap or pcapng); -r FILE as in tshark")
+      ->required();
   addOutputOptions(*c, args->output);
   c->add_option("-c", args->count, "Stop after N packets (after the display filter)");
   c->add_flag("--verify", args->verify,

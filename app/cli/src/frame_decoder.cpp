@@ -15,6 +15,7 @@ packets::FrameInfo makeFrameInfo(std::uint64_t number, std::int64_t timestampNs,
   info.timeRelative = static_cast<double>(timestampNs - firstTimestampNs) / 1e9;
   info.timeEpoch = static_cast<double>(timestampNs / 1'000'000'000) +
                    static_cast<double>(timestampNs % 1'000'000'000) / 1e9;
+  info.epochNs = timestampNs;
   info.originalLength = originalLength;
   return info;
 }

@@ -1,5 +1,6 @@
 #include "packet_printer.h"
 
+#include <cctype>
 #include <cstdio>
 #include <ctime>
 #include <nlohmann/json.hpp>
@@ -21,6 +22,18 @@ std::string severityName(packets::Severity s) {
       return "Error";
   }
   return "Note";
+}
+
+// The protocol column when no dissector named one: the innermost layer below the payload.
+std::string highestLayer(const packets::Dissection& d) {
+  std::string name = "?";
+  for (const auto& n : d.nodes)
+    if (n.parent < 0 && n.key != "frame" && n.key != "data") {
+      name.clear();
+      for (char c : n.key)
+        name.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+    }
+  return name;
 }
 
 // Adds a value to a JSON object, turning repeated keys into arrays.
@@ -121,7 +134,7 @@ void PacketPrinter::summary(const packets::Dissection& d) {
   char addr[160];
   std::snprintf(addr, sizeof addr, "%12s \u2192 %-12s ", s.source.c_str(), s.destination.c_str());
   line += addr;
-  line += s.protocol.empty() ? "?" : s.protocol;
+  line += s.protocol.empty() ? highestLayer(d) : s.protocol;
   line += ' ';
   line += len ? len->value : std::to_string(d.frameLength);
   line += ' ';
@@ -187,7 +200,13 @@ void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs)
   packet["_score"] = nullptr;
   packet["_source"] = {{"layers", std::move(layers)}};
   if (printed_) out_ << ",\n";
-  out_ << packet.dump(2, ' ', false, Json::error_handler_t::replace);
+  // Indented one level inside the array, as tshark writes it.
+  std::string text = packet.dump(2, ' ', false, Json::error_handler_t::replace);
+  out_ << "  ";
+  for (char c : text) {
+    out_ << c;
+    if (c == '\n') out_ << "  ";
+  }
 }
 
 }  // namespace rdmascope::cli

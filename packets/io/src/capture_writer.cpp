@@ -92,7 +92,7 @@ bool CaptureWriter::write(std::span<const std::uint8_t> bytes, std::int64_t time
                              incl, orig};
     ok = put(&h, sizeof h) && put(bytes.data(), incl);
   } else {
-    const std::uint32_t total = 32 + pad4(incl) + 4;
+    const std::uint32_t total = 32 + pad4(incl);  // 28 bytes of fields, data, trailing length
     const auto ts = static_cast<std::uint64_t>(timestampNs);
     const std::uint32_t epb[7] = {
         6,    total, 0, static_cast<std::uint32_t>(ts >> 32), static_cast<std::uint32_t>(ts),

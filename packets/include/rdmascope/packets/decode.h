@@ -24,6 +24,8 @@ struct FrameInfo {
   std::uint64_t number = 1;        ///< 1-based frame number
   double timeRelative = 0.0;       ///< seconds since the first frame
   double timeEpoch = 0.0;          ///< seconds since 1970
+  std::int64_t epochNs = 0;        ///< nanoseconds since 1970; when set, shown exactly instead
+                                   ///< of timeEpoch (a double cannot hold every nanosecond)
   std::uint32_t originalLength = 0;  ///< length on the wire (0: the captured length)
 };
 
