@@ -302,3 +302,39 @@ TEST(FlowAnalyzer, ObserversSeeMessagesAndAnomaliesAsFound) {
 
 }  // namespace
 }  // namespace rdmascope::analysis
+
+namespace rdmascope::analysis {
+namespace {
+
+TEST(FlowAnalyzerSeries, BucketsWidenToStayWithinTheLimitAndKeepTheTotals) {
+  test::RoceTrace t;
+  t.step = 1e-3;  // one frame per millisecond: 20 messages over 40 ms
+  for (std::uint32_t i = 0; i < 20; ++i) {
+    t.request(packets::IbOpcode::RcSendOnly, i, 100);
+    t.ack(i);
+  }
+  AnalyzerOptions o;
+  o.seriesWidth = 1e-3;
+  o.maxSeriesBuckets = 8;
+  const AnalysisReport r = t.analyze(o);
+  const DirectionStats& s = r.connections.at(0).dir[0];
+  EXPECT_LE(s.series.size(), 8u);
+  EXPECT_DOUBLE_EQ(s.seriesWidth, 8e-3);  // 1 ms doubled until 40 ms fit in 8 buckets
+  std::uint64_t messages = 0, bytes = 0, frames = 0;
+  for (const auto& b : s.series) {
+    messages += b.messages;
+    bytes += b.bytes;
+    frames += b.frames;
+    if (b.latencyCount) EXPECT_NEAR(b.latencyMax, 1e-3, 1e-9);
+  }
+  EXPECT_EQ(messages, 20u);
+  EXPECT_EQ(bytes, 2000u);
+  EXPECT_EQ(frames, 40u);
+  EXPECT_NEAR(s.series[1].start - s.series[0].start, 8e-3, 1e-12);
+  // 20 messages of 100 bytes between the first and the last frame (39 ms).
+  EXPECT_NEAR(s.throughput(), 2000.0 / 39e-3, 1e-6);
+  EXPECT_NEAR(s.messageRate(), 20.0 / 39e-3, 1e-6);
+}
+
+}  // namespace
+}  // namespace rdmascope::analysis
