@@ -325,7 +325,9 @@ TEST(FlowAnalyzerSeries, BucketsWidenToStayWithinTheLimitAndKeepTheTotals) {
     messages += b.messages;
     bytes += b.bytes;
     frames += b.frames;
-    if (b.latencyCount) EXPECT_NEAR(b.latencyMax, 1e-3, 1e-9);
+    if (b.latencyCount) {
+      EXPECT_NEAR(b.latencyMax, 1e-3, 1e-9);
+    }
   }
   EXPECT_EQ(messages, 20u);
   EXPECT_EQ(bytes, 2000u);
