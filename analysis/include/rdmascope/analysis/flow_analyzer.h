@@ -1,0 +1,259 @@
+#pragma once
+/// @file flow_analyzer.h
+/// One-pass flow analysis of InfiniBand transport traffic (RoCEv2, RoCEv1, native IB): which
+/// QPs talked, which messages went through, where packets went missing, what was resent and
+/// why, and how long each operation took. Frames are fed one at a time (from a capture file,
+/// a live capture or the simulator); memory is bounded by the number of connections and of
+/// messages in flight, never by the length of the capture.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rdmascope/analysis/latency_stats.h"
+#include "rdmascope/analysis/packet_facts.h"
+#include "rdmascope/packets/decode.h"
+
+namespace rdmascope::analysis {
+
+/// What a message (a work request on the wire) was.
+enum class MessageKind : std::uint8_t { Send, Write, Read, Atomic, Flush, AtomicWrite };
+
+/// How a message ended.
+enum class Outcome : std::uint8_t {
+  Completed,   ///< acknowledged (RC), answered (READ/atomic), or fully sent (UC/UD)
+  Failed,      ///< a NAK other than PSN sequence error / RNR ended it
+  Incomplete,  ///< the capture ended first
+};
+
+/// Why a PSN was sent again.
+enum class RetryCause : std::uint8_t { None, Nak, Rnr, Timeout };
+
+/// The kinds of findings, each with a frame number.
+enum class AnomalyKind : std::uint8_t {
+  PsnGap,             ///< a request PSN jumped ahead: PSNs missing before this frame
+  Retransmission,     ///< a request PSN sent again (after a NAK, an RNR NAK or a timeout)
+  Duplicate,          ///< a back-to-back identical copy of the previous request frame
+  GapFilled,          ///< a missing PSN arrived later (retransmitted after loss)
+  Reordered,          ///< a missing PSN arrived later with no retry asked for: reordering
+  Timeout,            ///< a resend no NAK prompted (none pending, or too old): the ACK timer fired
+  Nak,                ///< NAK (PSN sequence error, invalid request, access/operational error)
+  RnrNak,             ///< receiver not ready: the requester must wait the RNR timer
+  Cnp,                ///< RoCEv2 congestion notification packet
+  EcnCe,              ///< IP ECN congestion experienced mark
+  Fecn,               ///< BTH forward ECN bit set
+  Becn,               ///< BTH backward ECN bit set
+  IcrcFailure,        ///< invariant CRC wrong: the receiver drops the frame
+  RepeatedResponse,   ///< a READ response or atomic ACK PSN answered again
+  IncompleteMessage,  ///< a message still unfinished when the capture ended
+};
+
+std::string_view toString(MessageKind kind);
+std::string_view toString(Outcome outcome);
+std::string_view toString(RetryCause cause);
+std::string_view toString(AnomalyKind kind);
+
+/// One finding.
+struct Anomaly {
+  AnomalyKind kind = AnomalyKind::PsnGap;
+  std::uint64_t frame = 0;  ///< the frame it was found at
+  double time = 0.0;
+  int connection = -1;  ///< ConnectionReport::id, -1 when unattributed
+  int direction = -1;   ///< requests from endpoint a (0) or b (1)
+  std::uint32_t psn = 0;
+  std::uint64_t relatedFrame = 0;  ///< the NAK that caused a resend, the frame resent, ...
+  std::uint32_t count = 0;         ///< PSNs missing (gaps), resent frames in an episode, ...
+  double wait = 0.0;               ///< seconds: RNR wait, silence before a timeout resend
+  std::string detail;              ///< one line for people
+};
+
+/// A message reconstructed from its packets, kept once summarised.
+struct MessageRecord {
+  int connection = -1;
+  int direction = 0;
+  MessageKind kind = MessageKind::Send;
+  std::uint32_t firstPsn = 0;
+  std::uint32_t lastPsn = 0;
+  std::uint64_t firstFrame = 0;        ///< first request packet
+  std::uint64_t lastRequestFrame = 0;  ///< last request packet seen (first transmission)
+  std::uint64_t endFrame = 0;          ///< the ACK / last response / NAK that ended it
+  double start = 0.0;
+  double end = 0.0;
+  std::uint64_t bytes = 0;  ///< payload (READ: the response data)
+  std::optional<std::uint64_t> dmaLength;
+  std::uint32_t packets = 0;  ///< request packets, first transmissions
+  std::uint32_t resentPackets = 0;
+  Outcome outcome = Outcome::Incomplete;
+  bool startMissing = false;  ///< its first packet never showed up
+  std::string detail;         ///< NAK reason of a failed message
+
+  double latency() const { return end - start; }
+};
+
+/// One side of a connection.
+struct Endpoint {
+  std::string address;
+  std::optional<std::uint32_t> qp;  ///< known once a frame was addressed to it
+};
+
+/// Statistics over time, in buckets of equal width starting at the connection's first frame.
+struct SeriesBucket {
+  double start = 0.0;
+  std::uint64_t frames = 0;
+  std::uint64_t bytes = 0;     ///< payload bytes of first transmissions
+  std::uint64_t messages = 0;  ///< messages completed in the bucket
+  std::uint64_t latencyCount = 0;
+  double latencySum = 0.0;  ///< seconds
+  double latencyMax = 0.0;
+  std::uint32_t anomalies = 0;
+};
+
+/// The requests of one endpoint of a connection and the responses to them.
+struct DirectionStats {
+  std::uint64_t requestFrames = 0;   ///< request packets, resends included
+  std::uint64_t responseFrames = 0;  ///< ACKs, NAKs, READ responses, atomic ACKs
+  std::uint64_t payloadBytes = 0;    ///< message data of first transmissions
+  std::uint64_t wireBytes = 0;       ///< every frame of this direction's requests
+  std::uint64_t messages = 0;        ///< completed
+  std::uint64_t failedMessages = 0;
+  std::uint64_t incompleteMessages = 0;
+  std::uint64_t resentFrames = 0;
+  std::uint64_t duplicates = 0;
+  std::uint64_t psnGaps = 0;
+  std::uint64_t missingPsns = 0;
+  std::uint64_t naks = 0;
+  std::uint64_t rnrNaks = 0;
+  std::uint64_t timeouts = 0;
+  std::uint64_t cnps = 0;  ///< CNPs sent to this direction's requester
+  std::uint64_t ecnMarks = 0;
+  std::uint64_t icrcFailures = 0;
+  double rnrWaitTotal = 0.0;
+  double rnrWaitMax = 0.0;
+  double firstTime = 0.0;
+  double lastTime = 0.0;
+  LatencyStats latency;  ///< request's first packet to its ACK/response, ns
+  std::vector<SeriesBucket> series;
+  double seriesWidth = 0.0;  ///< seconds per bucket
+
+  /// Payload bytes per second over the direction's active time (0 with one instant).
+  double throughput() const;
+  /// Completed messages per second over the same time.
+  double messageRate() const;
+};
+
+/// Two QPs that talked (RC/UC/XRC), or one UD destination QP and its senders.
+struct ConnectionReport {
+  int id = 0;
+  Carrier carrier = Carrier::RoceV2;
+  std::string transport;  ///< "RC", "UC", "UD", "XRC", "RD"
+  Endpoint a;             ///< the side that sent the first frame
+  Endpoint b;
+  DirectionStats dir[2];  ///< [0]: requests from a; [1]: requests from b
+  std::uint64_t frames = 0;
+  std::uint64_t firstFrame = 0;
+  std::uint64_t lastFrame = 0;
+  double firstTime = 0.0;
+  double lastTime = 0.0;
+};
+
+/// Counts over the whole capture. The first ten are the definitions.
+struct AnalysisSummary {
+  std::uint64_t connections = 0;
+  std::uint64_t messages = 0;  ///< messages seen (completed, failed or incomplete)
+  std::uint64_t naks = 0;      ///< NAKs other than RNR NAKs
+  std::uint64_t rnrNaks = 0;
+  std::uint64_t resentFrames = 0;  ///< request frames whose (source, dest QP, PSN) was seen
+  std::uint64_t psnGaps = 0;
+  std::uint64_t duplicates = 0;
+  std::uint64_t icrcFailures = 0;
+  std::uint64_t incompleteMessages = 0;
+  std::uint64_t cnps = 0;
+  std::uint64_t frames = 0;      ///< every frame fed
+  std::uint64_t rdmaFrames = 0;  ///< frames with an InfiniBand transport
+  std::uint64_t completedMessages = 0;
+  std::uint64_t failedMessages = 0;
+  std::uint64_t timeouts = 0;
+  std::uint64_t ecnMarks = 0;  ///< IP CE, FECN or BECN
+};
+
+/// Everything the analysis found, ready to print or serialise.
+struct AnalysisReport {
+  AnalysisSummary summary;
+  std::vector<ConnectionReport> connections;  ///< by first frame
+  std::vector<Anomaly> anomalies;             ///< in frame order (the first maxAnomalies)
+  std::uint64_t anomaliesDropped = 0;
+  std::vector<MessageRecord> messages;  ///< in completion order (the first maxMessages)
+  std::uint64_t messagesDropped = 0;
+};
+
+struct AnalyzerOptions {
+  std::uint16_t roceV2Port = 4791;
+  bool verifyCrc = true;
+  std::uint32_t psnWindow = 16384;     ///< PSNs remembered behind the highest, per flow
+  std::size_t maxAnomalies = 100000;   ///< kept in the report; all are counted
+  std::size_t maxMessages = 10000;     ///< kept in the report; all are counted
+  double duplicateGap = 50e-6;         ///< seconds within which an identical copy is a duplicate
+  double seriesWidth = 1e-3;           ///< initial bucket width, doubled as needed
+  std::size_t maxSeriesBuckets = 256;  ///< per direction
+  std::size_t exactLatencySamples = 4096;  ///< per direction, before the histogram takes over
+};
+
+/// Entries the analyzer holds, for checking that memory stays bounded.
+struct RetainedState {
+  std::size_t connections = 0;
+  std::size_t flows = 0;
+  std::size_t inflightMessages = 0;  ///< messages not yet summarised
+  std::size_t keptMessages = 0;
+  std::size_t keptAnomalies = 0;
+  std::size_t latencyEntries = 0;
+  std::size_t seriesBuckets = 0;
+  std::size_t psnWindowBits = 0;
+};
+
+/// Feeds on frames, one at a time, in capture order.
+class FlowAnalyzer {
+ public:
+  explicit FlowAnalyzer(AnalyzerOptions options = {});
+  ~FlowAnalyzer();
+  FlowAnalyzer(const FlowAnalyzer&) = delete;
+  FlowAnalyzer& operator=(const FlowAnalyzer&) = delete;
+
+  /// Decodes a frame and analyses it; frames without an InfiniBand transport are counted only.
+  void addFrame(std::span<const std::uint8_t> frame, packets::LinkType link,
+                std::uint64_t frameNumber, double time);
+  /// Analyses a packet whose facts are already known (the simulator, tests).
+  void addPacket(const PacketFacts& packet);
+  /// Counts a frame that carries no InfiniBand transport.
+  void addOtherFrame();
+  /// Ends the capture: messages still in flight become incomplete. Idempotent.
+  void finish();
+
+  /// Called for every message once summarised (completed, failed or, at finish, incomplete).
+  void onMessage(std::function<void(const MessageRecord&)> observer);
+  /// Called for every anomaly as it is found.
+  void onAnomaly(std::function<void(const Anomaly&)> observer);
+
+  const AnalysisSummary& summary() const;
+  /// The report so far (call finish() first for the final one).
+  AnalysisReport report() const;
+  RetainedState retained() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The whole report as JSON text: `summary` (the counts, snake_case), `connections`,
+/// `anomalies`, `messages`.
+std::string toJson(const AnalysisReport& report, int indent = 2);
+
+/// The report for people: a conversation table, the anomalies in order with frame numbers,
+/// and per-connection statistics.
+std::string formatText(const AnalysisReport& report);
+
+}  // namespace rdmascope::analysis

@@ -1,0 +1,55 @@
+#pragma once
+/// @file packet_facts.h
+/// The transport facts of one frame that flow analysis needs, taken from the packet layer's
+/// decoding, so the analyzer itself never touches bytes and can be fed by a capture, the
+/// simulator or a test alike.
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+#include "rdmascope/packets/decode.h"
+#include "rdmascope/packets/ib_builder.h"
+
+namespace rdmascope::analysis {
+
+/// How the InfiniBand transport was carried.
+enum class Carrier : std::uint8_t { RoceV2, RoceV1, NativeIb };
+
+std::string_view toString(Carrier carrier);
+
+/// One InfiniBand transport packet as the analyzer sees it.
+struct PacketFacts {
+  std::uint64_t frame = 0;        ///< 1-based frame number in the capture
+  double time = 0.0;              ///< seconds (any origin, increasing)
+  std::uint32_t frameLength = 0;  ///< bytes on the wire
+  Carrier carrier = Carrier::RoceV2;
+  std::string source;       ///< IP address (RoCEv2), source GID (RoCEv1/GRH) or LID
+  std::string destination;  ///< likewise
+  std::uint8_t opcode = 0;
+  std::uint32_t psn = 0;
+  std::uint32_t destQp = 0;
+  bool ackRequest = false;
+  bool fecn = false;
+  bool becn = false;
+  std::uint8_t ipEcn = 0;  ///< the IP header's ECN bits (3: congestion experienced)
+  std::optional<std::uint8_t> aethSyndrome;
+  std::optional<std::uint64_t> dmaLength;  ///< RETH DMA length
+  std::optional<std::uint32_t> sourceQp;   ///< DETH source QP (UD)
+  std::uint32_t payloadLength = 0;         ///< bytes after the transport headers, no pad/ICRC
+  bool crcBad = false;                     ///< ICRC (or VCRC) verification failed
+  std::uint64_t contentHash = 0;           ///< hash of the transport headers and payload
+};
+
+/// The facts of a frame the packet layer's typed parser has read.
+PacketFacts extractFacts(const packets::ParsedIbFrame& parsed, std::span<const std::uint8_t> frame,
+                         std::uint64_t frameNumber, double time);
+
+/// Parses a frame and returns its facts; nothing when the frame carries no InfiniBand
+/// transport (plain TCP, ARP, ...) or is too short for its headers.
+std::optional<PacketFacts> readPacketFacts(std::span<const std::uint8_t> frame,
+                                           packets::LinkType link, std::uint64_t frameNumber,
+                                           double time, const packets::DecodeOptions& options = {});
+
+}  // namespace rdmascope::analysis

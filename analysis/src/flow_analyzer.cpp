@@ -1,0 +1,1069 @@
+#include "rdmascope/analysis/flow_analyzer.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <tuple>
+
+#include "opcode_class.h"
+#include "rdmascope/analysis/psn.h"
+#include "rdmascope/packets/ib_headers.h"
+
+namespace rdmascope::analysis {
+
+std::string_view toString(MessageKind kind) {
+  switch (kind) {
+    case MessageKind::Send:
+      return "SEND";
+    case MessageKind::Write:
+      return "WRITE";
+    case MessageKind::Read:
+      return "READ";
+    case MessageKind::Atomic:
+      return "ATOMIC";
+    case MessageKind::Flush:
+      return "FLUSH";
+    case MessageKind::AtomicWrite:
+      return "ATOMIC WRITE";
+  }
+  return "?";
+}
+
+std::string_view toString(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::Completed:
+      return "completed";
+    case Outcome::Failed:
+      return "failed";
+    case Outcome::Incomplete:
+      return "incomplete";
+  }
+  return "?";
+}
+
+std::string_view toString(RetryCause cause) {
+  switch (cause) {
+    case RetryCause::None:
+      return "none";
+    case RetryCause::Nak:
+      return "NAK";
+    case RetryCause::Rnr:
+      return "RNR NAK";
+    case RetryCause::Timeout:
+      return "timeout";
+  }
+  return "?";
+}
+
+std::string_view toString(AnomalyKind kind) {
+  switch (kind) {
+    case AnomalyKind::PsnGap:
+      return "psn_gap";
+    case AnomalyKind::Retransmission:
+      return "retransmission";
+    case AnomalyKind::Duplicate:
+      return "duplicate";
+    case AnomalyKind::GapFilled:
+      return "gap_filled";
+    case AnomalyKind::Reordered:
+      return "reordered";
+    case AnomalyKind::Timeout:
+      return "timeout";
+    case AnomalyKind::Nak:
+      return "nak";
+    case AnomalyKind::RnrNak:
+      return "rnr_nak";
+    case AnomalyKind::Cnp:
+      return "cnp";
+    case AnomalyKind::EcnCe:
+      return "ecn_ce";
+    case AnomalyKind::Fecn:
+      return "fecn";
+    case AnomalyKind::Becn:
+      return "becn";
+    case AnomalyKind::IcrcFailure:
+      return "icrc_failure";
+    case AnomalyKind::RepeatedResponse:
+      return "repeated_response";
+    case AnomalyKind::IncompleteMessage:
+      return "incomplete_message";
+  }
+  return "?";
+}
+
+double DirectionStats::throughput() const {
+  const double span = lastTime - firstTime;
+  return span > 0 ? static_cast<double>(payloadBytes) / span : 0.0;
+}
+
+double DirectionStats::messageRate() const {
+  const double span = lastTime - firstTime;
+  return span > 0 ? static_cast<double>(messages) / span : 0.0;
+}
+
+namespace {
+
+constexpr std::uint32_t kMinMtu = 256;
+constexpr std::uint32_t kMaxMtu = 4096;
+
+std::uint32_t ceilDiv(std::uint64_t a, std::uint32_t b) {
+  return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (a + b - 1) / b));
+}
+
+std::string psnText(std::uint32_t psn) {
+  return std::to_string(psn);
+}
+
+std::string secondsText(double s) {
+  char buf[48];
+  if (s < 1e-3) {
+    std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+  }
+  return buf;
+}
+
+struct InflightMessage {
+  MessageRecord rec;
+  bool requestDone = false;
+  std::uint32_t spanMax = 1;       // READ: most PSNs the responses may use
+  std::uint32_t nextResponse = 0;  // READ: next response PSN expected
+  bool responseStarted = false;
+  double lastPsnSent = -1.0;  // when its last PSN was last put on the wire
+};
+
+struct PendingNak {
+  std::uint32_t psn = 0;
+  std::uint64_t frame = 0;
+  double time = 0.0;
+  bool rnr = false;
+};
+
+/// The requests one endpoint sends on a connection and what it knows of their answers.
+struct Requester {
+  explicit Requester(std::uint32_t window) : seen(window) {}
+  PsnWindow seen;
+  bool started = false;
+  std::uint32_t nextPsn = 0;
+  std::uint32_t readSlack = 0;
+  std::deque<InflightMessage> inflight;
+  std::deque<PendingNak> naks;  // NAKs not yet answered by a resend, oldest first (bounded)
+  bool inRetry = false;
+  RetryCause retryCause = RetryCause::None;
+  std::uint32_t retryNext = 0;
+  std::uint64_t retryTrigger = 0;
+  bool haveLast = false;
+  std::uint32_t lastPsn = 0;
+  std::uint64_t lastHash = 0;
+  std::uint64_t lastFrame = 0;
+  double lastTime = 0.0;
+  double lastActivity = 0.0;
+  bool gapOpen = false;
+  double gapTime = 0.0;
+  LatencyStats rtt{256};
+  double maxTimeoutWait = 0.0;  // longest silence seen before a timeout resend  // last
+                                // transmission of a message's last PSN to the ACK naming it, ns
+};
+
+struct Connection {
+  Connection(int id_, std::uint32_t window) : id(id_), req{Requester(window), Requester(window)} {}
+  int id;
+  Carrier carrier = Carrier::RoceV2;
+  std::string transport;
+  Endpoint ep[2];
+  bool paired = false;
+  bool datagram = false;
+  Requester req[2];
+  DirectionStats st[2];
+  bool stStarted[2] = {false, false};
+  std::uint32_t pmtu = 0;
+  std::uint64_t frames = 0;
+  std::uint64_t firstFrame = 0, lastFrame = 0;
+  double firstTime = 0.0, lastTime = 0.0;
+};
+
+using FlowKey = std::tuple<Carrier, std::string, std::string, std::uint32_t>;
+
+}  // namespace
+
+struct FlowAnalyzer::Impl {
+  explicit Impl(AnalyzerOptions o) : options(o) {}
+
+  AnalyzerOptions options;
+  AnalysisSummary summary;
+  std::vector<std::unique_ptr<Connection>> connections;
+  std::map<FlowKey, std::pair<int, int>> flows;
+  std::vector<Anomaly> anomalies;
+  std::uint64_t anomaliesDropped = 0;
+  std::vector<MessageRecord> messages;
+  std::uint64_t messagesDropped = 0;
+  std::function<void(const MessageRecord&)> messageObserver;
+  std::function<void(const Anomaly&)> anomalyObserver;
+  bool finished = false;
+
+  // ---- bookkeeping -------------------------------------------------------------------------
+
+  SeriesBucket& bucket(Connection& c, int d, double t) {
+    DirectionStats& s = c.st[d];
+    if (s.seriesWidth <= 0) s.seriesWidth = options.seriesWidth > 0 ? options.seriesWidth : 1e-3;
+    const double offset = std::max(0.0, t - c.firstTime);
+    auto index = static_cast<std::size_t>(offset / s.seriesWidth);
+    const std::size_t limit = std::max<std::size_t>(options.maxSeriesBuckets, 2);
+    while (index >= limit) {
+      // Twice as wide: pairs of buckets merge, so the series stays within the limit.
+      std::vector<SeriesBucket> merged;
+      for (std::size_t i = 0; i < s.series.size(); i += 2) {
+        SeriesBucket m = s.series[i];
+        m.start = c.firstTime + static_cast<double>(i / 2) * s.seriesWidth * 2;
+        if (i + 1 < s.series.size()) {
+          const SeriesBucket& o = s.series[i + 1];
+          m.frames += o.frames;
+          m.bytes += o.bytes;
+          m.messages += o.messages;
+          m.latencyCount += o.latencyCount;
+          m.latencySum += o.latencySum;
+          m.latencyMax = std::max(m.latencyMax, o.latencyMax);
+          m.anomalies += o.anomalies;
+        }
+        merged.push_back(m);
+      }
+      s.series = std::move(merged);
+      s.seriesWidth *= 2;
+      index = static_cast<std::size_t>(offset / s.seriesWidth);
+    }
+    while (s.series.size() <= index) {
+      SeriesBucket b;
+      b.start = c.firstTime + static_cast<double>(s.series.size()) * s.seriesWidth;
+      s.series.push_back(b);
+    }
+    return s.series[index];
+  }
+
+  void touch(Connection& c, int d, double t) {
+    DirectionStats& s = c.st[d];
+    if (!c.stStarted[d]) {
+      c.stStarted[d] = true;
+      s.firstTime = t;
+    }
+    s.lastTime = std::max(s.lastTime, t);
+    ++bucket(c, d, t).frames;
+  }
+
+  void emit(Anomaly a, Connection* c) {
+    if (c) {
+      a.connection = c->id;
+      if (a.direction >= 0) ++bucket(*c, a.direction, a.time).anomalies;
+    }
+    if (anomalyObserver) anomalyObserver(a);
+    if (anomalies.size() < options.maxAnomalies) {
+      anomalies.push_back(std::move(a));
+    } else {
+      ++anomaliesDropped;
+    }
+  }
+
+  void summarise(Connection& c, int d, InflightMessage& m, Outcome outcome, std::uint64_t frame,
+                 double time) {
+    MessageRecord& r = m.rec;
+    r.outcome = outcome;
+    r.endFrame = frame;
+    r.end = time;
+    DirectionStats& s = c.st[d];
+    switch (outcome) {
+      case Outcome::Completed: {
+        ++s.messages;
+        ++summary.completedMessages;
+        if (unacknowledged(c)) {
+          ++bucket(c, d, time).messages;
+          break;
+        }
+        const double lat = std::max(0.0, r.end - r.start);
+        s.latency.add(static_cast<std::uint64_t>(std::llround(lat * 1e9)));
+        SeriesBucket& b = bucket(c, d, time);
+        ++b.messages;
+        ++b.latencyCount;
+        b.latencySum += lat;
+        b.latencyMax = std::max(b.latencyMax, lat);
+        break;
+      }
+      case Outcome::Failed:
+        ++s.failedMessages;
+        ++summary.failedMessages;
+        break;
+      case Outcome::Incomplete:
+        ++s.incompleteMessages;
+        ++summary.incompleteMessages;
+        break;
+    }
+    if (messageObserver) messageObserver(r);
+    if (messages.size() < options.maxMessages) {
+      messages.push_back(r);
+    } else {
+      ++messagesDropped;
+    }
+  }
+
+  // ---- connections ---------------------------------------------------------------------------
+
+  static bool covers(const Requester& r, std::uint32_t psn) {
+    if (!r.started || r.inflight.empty()) return false;
+    return psnDiff(psn, r.inflight.front().rec.firstPsn) >= 0 &&
+           psnDiff(psn, psnAdd(r.nextPsn, r.readSlack)) < 0;
+  }
+
+  std::pair<Connection*, int> locate(const PacketFacts& f, const OpClass& cls) {
+    FlowKey key{f.carrier, f.source, f.destination, f.destQp};
+    if (auto it = flows.find(key); it != flows.end())
+      return {connections[static_cast<std::size_t>(it->second.first)].get(), it->second.second};
+    const bool datagram = cls.transport == packets::IbTransport::Ud;
+    if (!datagram) {
+      // The reverse flow of the same QP pair: an unpaired connection whose first flow went
+      // from this frame's destination to its source.
+      std::vector<Connection*> candidates;
+      for (auto& c : connections) {
+        if (c->paired || c->datagram || c->carrier != f.carrier) continue;
+        if (c->ep[0].address == f.destination && c->ep[1].address == f.source)
+          candidates.push_back(c.get());
+      }
+      Connection* chosen = nullptr;
+      if (cls.role == Role::Ack || cls.role == Role::ReadResponse || cls.role == Role::AtomicAck) {
+        for (Connection* c : candidates)
+          if (covers(c->req[0], f.psn)) {
+            chosen = c;
+            break;
+          }
+      }
+      if (!chosen && candidates.size() == 1) chosen = candidates.front();
+      if (chosen) {
+        chosen->paired = true;
+        chosen->ep[0].qp = f.destQp;
+        flows.emplace(std::move(key), std::make_pair(chosen->id, 1));
+        return {chosen, 1};
+      }
+    }
+    auto c = std::make_unique<Connection>(static_cast<int>(connections.size()), options.psnWindow);
+    c->carrier = f.carrier;
+    c->datagram = datagram;
+    c->transport = std::string(packets::ibTransportName(cls.transport));
+    c->ep[0].address = f.source;
+    c->ep[1].address = f.destination;
+    c->ep[1].qp = f.destQp;
+    if (datagram && f.sourceQp) c->ep[0].qp = *f.sourceQp;
+    c->firstFrame = f.frame;
+    c->firstTime = f.time;
+    ++summary.connections;
+    flows.emplace(std::move(key), std::make_pair(c->id, 0));
+    connections.push_back(std::move(c));
+    return {connections.back().get(), 0};
+  }
+
+  // ---- requests ------------------------------------------------------------------------------
+
+  InflightMessage* messageAt(Requester& r, std::uint32_t psn,
+                             std::optional<MessageKind> kind = {}) {
+    for (auto& m : r.inflight) {
+      if (kind && m.rec.kind != *kind) continue;
+      const std::int32_t from = psnDiff(psn, m.rec.firstPsn);
+      if (from < 0) continue;
+      const std::uint32_t last =
+          m.requestDone ? m.rec.lastPsn
+                        : (m.rec.kind == MessageKind::Read ? psnAdd(m.rec.firstPsn, m.spanMax - 1)
+                                                           : psnAdd(r.nextPsn, -1));
+      const std::uint32_t lastMax = m.rec.kind == MessageKind::Read && !m.responseStarted
+                                        ? psnAdd(m.rec.firstPsn, m.spanMax - 1)
+                                        : last;
+      if (psnDiff(psn, lastMax) <= 0) return &m;
+    }
+    return nullptr;
+  }
+
+  void closeOpen(Connection& c, int d, std::uint32_t nextFirst) {
+    Requester& r = c.req[d];
+    if (r.inflight.empty() || r.inflight.back().requestDone) return;
+    InflightMessage& m = r.inflight.back();
+    m.requestDone = true;
+    m.rec.lastPsn = psnAdd(nextFirst, -1);
+    if (!m.rec.detail.empty()) m.rec.detail += "; ";
+    m.rec.detail += "last packet never seen";
+    if (unacknowledged(c)) {
+      // Without ACKs nothing resends it: the receiver drops the whole message.
+      summarise(c, d, m, Outcome::Failed, m.rec.lastRequestFrame, m.rec.start);
+      r.inflight.pop_back();
+    }
+  }
+
+  void newMessage(Connection& c, int d, const PacketFacts& f, const OpClass& cls,
+                  std::uint32_t firstPsn, bool startMissing) {
+    Requester& r = c.req[d];
+    InflightMessage m;
+    m.rec.connection = c.id;
+    m.rec.direction = d;
+    m.rec.kind = cls.kind;
+    m.rec.firstPsn = firstPsn;
+    m.rec.lastPsn = f.psn;
+    m.rec.firstFrame = f.frame;
+    m.rec.start = f.time;
+    m.rec.dmaLength = f.dmaLength;
+    m.rec.startMissing = startMissing;
+    if (startMissing) m.rec.detail = "first packet never seen";
+    r.inflight.push_back(std::move(m));
+    ++summary.messages;
+  }
+
+  void handleRequest(Connection& c, int d, const PacketFacts& f, const OpClass& cls) {
+    Requester& r = c.req[d];
+    DirectionStats& s = c.st[d];
+    ++s.requestFrames;
+    s.wireBytes += f.frameLength;
+    if (cls.payload && !cls.last && f.payloadLength >= kMinMtu && f.payloadLength <= kMaxMtu &&
+        std::has_single_bit(f.payloadLength))
+      c.pmtu = std::max(c.pmtu, f.payloadLength);
+    if (!r.started) {
+      r.started = true;
+      r.nextPsn = f.psn;
+    }
+    const std::uint32_t p = f.psn;
+    if (r.seen.contains(p)) {
+      resend(c, d, f);
+    } else {
+      std::int32_t diff = psnDiff(p, r.nextPsn);
+      if (diff > 0 && static_cast<std::uint32_t>(diff) <= r.readSlack) {
+        // The READ before used fewer PSNs than its longest possible span: now it is known.
+        if (!r.inflight.empty() && r.inflight.back().rec.kind == MessageKind::Read) {
+          r.inflight.back().rec.lastPsn = psnAdd(p, -1);
+          r.inflight.back().spanMax =
+              static_cast<std::uint32_t>(psnDiff(p, r.inflight.back().rec.firstPsn));
+        }
+        r.nextPsn = p;
+        diff = 0;
+      }
+      if (diff < 0) {
+        fill(c, d, f, cls);
+      } else {
+        fresh(c, d, f, cls, diff);
+      }
+    }
+    r.haveLast = true;
+    r.lastPsn = p;
+    r.lastHash = f.contentHash;
+    r.lastFrame = f.frame;
+    r.lastTime = f.time;
+    r.lastActivity = f.time;
+  }
+
+  void resend(Connection& c, int d, const PacketFacts& f) {
+    Requester& r = c.req[d];
+    DirectionStats& s = c.st[d];
+    const std::uint32_t p = f.psn;
+    ++summary.resentFrames;
+    ++s.resentFrames;
+    if (InflightMessage* m = messageAt(r, p)) {
+      ++m->rec.resentPackets;
+      if (m->requestDone && m->rec.lastPsn == p) m->lastPsnSent = f.time;
+    }
+    Anomaly a;
+    a.frame = f.frame;
+    a.time = f.time;
+    a.direction = d;
+    a.psn = p;
+    if (continuesRetry(r, p)) {
+      a.kind = AnomalyKind::Retransmission;
+      a.relatedFrame = r.retryTrigger;
+      a.detail = "PSN " + psnText(p) + " resent (go-back-N after the " +
+                 std::string(toString(r.retryCause)) +
+                 (r.retryTrigger ? " in frame " + std::to_string(r.retryTrigger) : "") + ")" +
+                 unseenText(r.retryNext, p);
+      r.retryNext = psnAdd(p, 1);
+    } else if (auto nak = nakExplaining(c, d, p, f.time)) {
+      a.kind = AnomalyKind::Retransmission;
+      a.relatedFrame = nak->frame;
+      a.wait = f.time - nak->time;
+      startRetry(r, nak->rnr ? RetryCause::Rnr : RetryCause::Nak, p, nak->frame);
+      if (nak->rnr) {
+        s.rnrWaitTotal += a.wait;
+        s.rnrWaitMax = std::max(s.rnrWaitMax, a.wait);
+        a.detail = "PSN " + psnText(p) + " resent " + secondsText(a.wait) +
+                   " after the RNR NAK in frame " + std::to_string(nak->frame);
+      } else {
+        a.detail =
+            "PSN " + psnText(p) + " resent after the NAK in frame " + std::to_string(nak->frame);
+      }
+      a.detail += unseenText(nak->psn, p);
+    } else if (r.haveLast && r.lastPsn == p && r.lastHash == f.contentHash &&
+               f.time - r.lastTime <= options.duplicateGap) {
+      a.kind = AnomalyKind::Duplicate;
+      a.relatedFrame = r.lastFrame;
+      ++summary.duplicates;
+      ++s.duplicates;
+      a.detail = "PSN " + psnText(p) + " is a copy of frame " + std::to_string(r.lastFrame);
+    } else {
+      timeout(c, d, f);
+      a.kind = AnomalyKind::Retransmission;
+      a.detail = "PSN " + psnText(p) + " resent after a timeout";
+    }
+    if (r.inRetry && psnDiff(r.retryNext, r.nextPsn) >= 0) r.inRetry = false;
+    emit(std::move(a), &c);
+  }
+
+  // A resend answers a pending NAK when it follows the NAK promptly: sooner than half the
+  // longest timeout wait seen on the connection (the requester's ACK timer is fixed per QP),
+  // or, before any timeout, within four times the 90th-percentile round trip, or, before any
+  // round trip, within the second half of the requester's silence. A later resend is the ACK
+  // timer firing: the NAK was lost between the capture point and the requester. RNR NAKs
+  // always explain the resend (the requester waits out the timer the NAK named).
+  std::optional<PendingNak> nakExplaining(Connection& c, int d, std::uint32_t psn, double t) {
+    Requester& r = c.req[d];
+    // The retry starts at the NAK's PSN; its first packets may have been lost again before
+    // the capture point, so a resend a little after the NAK's PSN answers it too.
+    auto it = std::find_if(r.naks.rbegin(), r.naks.rend(), [&](const PendingNak& n) {
+      const std::int32_t after = psnDiff(psn, n.psn);
+      return after >= 0 && psnDiff(psn, r.nextPsn) < 0;
+    });
+    if (it == r.naks.rend()) return std::nullopt;
+    const PendingNak nak = *it;
+    // The requester answers one NAK at a time: older ones are moot once this one is answered.
+    r.naks.erase(r.naks.begin(), it.base());
+    if (nak.rnr) return nak;
+    const double reaction = t - nak.time;
+    bool prompt = false;
+    if (reaction <= options.duplicateGap) {
+      prompt = true;
+    } else if (r.maxTimeoutWait > 0) {
+      prompt = reaction < 0.5 * r.maxTimeoutWait;
+    } else if (r.rtt.count()) {
+      prompt = reaction <= 4e-9 * static_cast<double>(r.rtt.percentile(90));
+    } else {
+      prompt = reaction <= 0.5 * (t - r.lastTime);
+    }
+    return prompt ? std::optional(nak) : std::nullopt;
+  }
+
+  static bool continuesRetry(const Requester& r, std::uint32_t psn) {
+    return r.inRetry && psnDiff(psn, r.retryNext) >= 0 && psnDiff(psn, r.nextPsn) < 0;
+  }
+
+  // " (PSNs a..b of the retry not seen)" when a retry skipped PSNs lost again.
+  static std::string unseenText(std::uint32_t expected, std::uint32_t got) {
+    const std::int32_t n = psnDiff(got, expected);
+    if (n <= 0) return {};
+    if (n == 1) return " (its PSN " + psnText(expected) + " not seen)";
+    return " (its PSNs " + psnText(expected) + ".." + psnText(psnAdd(got, -1)) + " not seen)";
+  }
+
+  static void addNak(Requester& r, PendingNak nak) {
+    r.naks.push_back(nak);
+    if (r.naks.size() > 16) r.naks.pop_front();
+  }
+
+  void startRetry(Requester& r, RetryCause cause, std::uint32_t psn, std::uint64_t trigger) {
+    r.inRetry = true;
+    r.retryCause = cause;
+    r.retryNext = psnAdd(psn, 1);
+    r.retryTrigger = trigger;
+    r.gapOpen = false;
+  }
+
+  void timeout(Connection& c, int d, const PacketFacts& f) {
+    Requester& r = c.req[d];
+    ++summary.timeouts;
+    ++c.st[d].timeouts;
+    Anomaly t;
+    t.kind = AnomalyKind::Timeout;
+    t.frame = f.frame;
+    t.time = f.time;
+    t.direction = d;
+    t.psn = f.psn;
+    t.wait = f.time - r.lastActivity;
+    r.maxTimeoutWait = std::max(r.maxTimeoutWait, t.wait);
+    t.detail = "PSN " + psnText(f.psn) + " sent again, not prompted by a NAK, after " +
+               secondsText(t.wait) + " of silence: the ACK timer fired";
+    emit(std::move(t), &c);
+    startRetry(r, RetryCause::Timeout, f.psn, f.frame);
+  }
+
+  void fill(Connection& c, int d, const PacketFacts& f, const OpClass& cls) {
+    Requester& r = c.req[d];
+    DirectionStats& s = c.st[d];
+    const std::uint32_t p = f.psn;
+    r.seen.insert(p);
+    Anomaly a;
+    a.frame = f.frame;
+    a.time = f.time;
+    a.direction = d;
+    a.psn = p;
+    InflightMessage* m = messageAt(r, p);
+    if (cls.kind == MessageKind::Read && m && m->rec.kind == MessageKind::Read &&
+        m->rec.firstPsn != p) {
+      a.kind = AnomalyKind::Retransmission;
+      a.relatedFrame = m->rec.firstFrame;
+      a.detail = "READ re-requested from PSN " + psnText(p) + " (responses missing)";
+      emit(std::move(a), &c);
+      return;
+    }
+    if (!m && cls.first) m = insertLate(c, d, f, cls);
+    if (m) {
+      if (m->requestDone && m->rec.lastPsn == p) m->lastPsnSent = f.time;
+      ++m->rec.packets;
+      if (cls.kind != MessageKind::Read) m->rec.bytes += f.payloadLength;
+    }
+    if (cls.kind != MessageKind::Read) {
+      s.payloadBytes += f.payloadLength;
+      bucket(c, d, f.time).bytes += f.payloadLength;
+    }
+    a.kind = AnomalyKind::GapFilled;
+    if (continuesRetry(r, p)) {
+      a.relatedFrame = r.retryTrigger;
+      a.detail = "missing PSN " + psnText(p) + " arrived (go-back-N after the " +
+                 std::string(toString(r.retryCause)) + ")" + unseenText(r.retryNext, p);
+      r.retryNext = psnAdd(p, 1);
+    } else if (auto nak = nakExplaining(c, d, p, f.time)) {
+      a.relatedFrame = nak->frame;
+      a.detail = "missing PSN " + psnText(p) + " arrived after the NAK in frame " +
+                 std::to_string(nak->frame) + unseenText(nak->psn, p);
+      startRetry(r, nak->rnr ? RetryCause::Rnr : RetryCause::Nak, p, nak->frame);
+    } else if (r.gapOpen && f.time - r.gapTime <= options.duplicateGap) {
+      a.kind = AnomalyKind::Reordered;
+      a.detail = "PSN " + psnText(p) + " arrived late, out of order";
+    } else {
+      timeout(c, d, f);
+      a.detail = "missing PSN " + psnText(p) + " arrived after a timeout";
+    }
+    if (r.inRetry && psnDiff(r.retryNext, r.nextPsn) >= 0) r.inRetry = false;
+    emit(std::move(a), &c);
+  }
+
+  // A message whose first packet arrives after later PSNs did: placed in PSN order.
+  InflightMessage* insertLate(Connection& c, int d, const PacketFacts& f, const OpClass& cls) {
+    Requester& r = c.req[d];
+    InflightMessage m;
+    m.rec.connection = c.id;
+    m.rec.direction = d;
+    m.rec.kind = cls.kind;
+    m.rec.firstPsn = f.psn;
+    m.rec.lastPsn = f.psn;
+    m.rec.firstFrame = f.frame;
+    m.rec.lastRequestFrame = f.frame;
+    m.rec.start = f.time;
+    m.rec.dmaLength = f.dmaLength;
+    m.requestDone = cls.last;
+    m.nextResponse = f.psn;
+    ++summary.messages;
+    auto at = std::find_if(r.inflight.begin(), r.inflight.end(), [&](const InflightMessage& x) {
+      return psnDiff(x.rec.firstPsn, f.psn) > 0;
+    });
+    return &*r.inflight.insert(at, std::move(m));
+  }
+
+  void fresh(Connection& c, int d, const PacketFacts& f, const OpClass& cls, std::int32_t gap) {
+    Requester& r = c.req[d];
+    DirectionStats& s = c.st[d];
+    const std::uint32_t p = f.psn;
+    const std::uint32_t expected = r.nextPsn;
+    if (gap > 0 && !c.datagram) {
+      ++summary.psnGaps;
+      ++s.psnGaps;
+      s.missingPsns += static_cast<std::uint32_t>(gap);
+      Anomaly a;
+      a.kind = AnomalyKind::PsnGap;
+      a.frame = f.frame;
+      a.time = f.time;
+      a.direction = d;
+      a.psn = p;
+      a.count = static_cast<std::uint32_t>(gap);
+      a.detail = "expected PSN " + psnText(expected) + ", got " + psnText(p) + ": " +
+                 std::to_string(gap) + (gap == 1 ? " packet" : " packets") + " missing";
+      emit(std::move(a), &c);
+      r.gapOpen = true;
+      r.gapTime = f.time;
+    }
+    r.seen.insert(p);
+    r.inRetry = false;
+    InflightMessage* open =
+        !r.inflight.empty() && !r.inflight.back().requestDone ? &r.inflight.back() : nullptr;
+    if (cls.first) {
+      if (open) closeOpen(c, d, gap > 0 ? expected : p);
+      newMessage(c, d, f, cls, p, false);
+    } else if (open && open->rec.kind == cls.kind) {
+      // continues the open message
+    } else {
+      if (open) closeOpen(c, d, expected);
+      newMessage(c, d, f, cls, gap > 0 ? expected : p, true);
+    }
+    InflightMessage& m = r.inflight.back();
+    ++m.rec.packets;
+    m.rec.lastRequestFrame = f.frame;
+    if (cls.kind != MessageKind::Read) {
+      m.rec.bytes += f.payloadLength;
+      s.payloadBytes += f.payloadLength;
+      bucket(c, d, f.time).bytes += f.payloadLength;
+    }
+    std::uint32_t span = 1;
+    r.readSlack = 0;
+    if (cls.kind == MessageKind::Read) {
+      const std::uint64_t len = f.dmaLength.value_or(0);
+      if (c.pmtu) {
+        span = ceilDiv(len, c.pmtu);
+        m.spanMax = span;
+      } else {
+        span = ceilDiv(len, kMaxMtu);
+        m.spanMax = ceilDiv(len, kMinMtu);
+        r.readSlack = m.spanMax - span;
+      }
+      m.nextResponse = p;
+    }
+    r.nextPsn = psnAdd(p, span);
+    if (cls.last) {
+      m.requestDone = true;
+      m.rec.lastPsn = psnAdd(p, span - 1);
+      m.lastPsnSent = f.time;
+      if (unacknowledged(c)) {
+        summarise(c, d, m, Outcome::Completed, f.frame, f.time);
+        r.inflight.pop_back();
+      }
+    }
+  }
+
+  static bool unacknowledged(const Connection& c) { return c.datagram || c.transport == "UC"; }
+
+  // ---- responses -----------------------------------------------------------------------------
+
+  void completeUpTo(Connection& c, int d, std::uint32_t psn, const PacketFacts& f) {
+    Requester& r = c.req[d];
+    for (auto it = r.inflight.begin(); it != r.inflight.end();) {
+      if (it->requestDone && it->rec.kind != MessageKind::Read &&
+          it->rec.kind != MessageKind::Atomic && psnDiff(it->rec.lastPsn, psn) <= 0) {
+        if (it->rec.lastPsn == psn && it->lastPsnSent >= 0 && f.time >= it->lastPsnSent)
+          r.rtt.add(static_cast<std::uint64_t>(std::llround((f.time - it->lastPsnSent) * 1e9)));
+        summarise(c, d, *it, Outcome::Completed, f.frame, f.time);
+        it = r.inflight.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+  void handleResponse(Connection& c, int d, const PacketFacts& f, const OpClass& cls) {
+    Requester& r = c.req[d];
+    DirectionStats& s = c.st[d];
+    ++s.responseFrames;
+    s.wireBytes += f.frameLength;
+    r.lastActivity = f.time;
+    const std::uint32_t p = f.psn;
+    if (cls.role == Role::Ack) {
+      const std::uint8_t syn = f.aethSyndrome.value_or(0);
+      const auto kind = static_cast<packets::AethKind>((syn >> 5) & 3);
+      Anomaly a;
+      a.frame = f.frame;
+      a.time = f.time;
+      a.direction = d;
+      a.psn = p;
+      switch (kind) {
+        case packets::AethKind::Ack:
+          completeUpTo(c, d, p, f);
+          return;
+        case packets::AethKind::RnrNak: {
+          ++summary.rnrNaks;
+          ++s.rnrNaks;
+          completeUpTo(c, d, psnAdd(p, -1), f);
+          addNak(r, PendingNak{p, f.frame, f.time, true});
+          a.kind = AnomalyKind::RnrNak;
+          const double timerMs = packets::rnrTimerMicroseconds(syn & 31) / 1000.0;
+          char buf[96];
+          std::snprintf(buf, sizeof buf, "receiver not ready at PSN %u, retry after %.2f ms", p,
+                        timerMs);
+          a.detail = buf;
+          a.wait = timerMs / 1000.0;
+          emit(std::move(a), &c);
+          return;
+        }
+        case packets::AethKind::Nak: {
+          ++summary.naks;
+          ++s.naks;
+          const std::uint8_t code = syn & 31;
+          completeUpTo(c, d, psnAdd(p, -1), f);
+          a.kind = AnomalyKind::Nak;
+          a.detail = std::string(packets::nakCodeName(code)) + " at PSN " + psnText(p);
+          if (code == static_cast<std::uint8_t>(packets::NakCode::PsnSequenceError)) {
+            addNak(r, PendingNak{p, f.frame, f.time, false});
+          } else {
+            for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it) {
+              const bool covers = psnDiff(p, it->rec.firstPsn) >= 0 &&
+                                  (!it->requestDone || psnDiff(p, it->rec.lastPsn) <= 0);
+              if (!covers) continue;
+              it->rec.detail = std::string(packets::nakCodeName(code));
+              a.relatedFrame = it->rec.firstFrame;
+              summarise(c, d, *it, Outcome::Failed, f.frame, f.time);
+              r.inflight.erase(it);
+              break;
+            }
+          }
+          emit(std::move(a), &c);
+          return;
+        }
+        case packets::AethKind::Reserved:
+          return;
+      }
+      return;
+    }
+    if (cls.role == Role::AtomicAck) {
+      for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it) {
+        if (it->rec.kind == MessageKind::Atomic && it->rec.firstPsn == p) {
+          completeUpTo(c, d, psnAdd(p, -1), f);
+          // completeUpTo may have erased entries before it: find it again.
+          for (auto jt = r.inflight.begin(); jt != r.inflight.end(); ++jt)
+            if (jt->rec.kind == MessageKind::Atomic && jt->rec.firstPsn == p) {
+              summarise(c, d, *jt, Outcome::Completed, f.frame, f.time);
+              r.inflight.erase(jt);
+              break;
+            }
+          return;
+        }
+      }
+      repeatedResponse(c, d, f, "atomic ACK for no outstanding atomic");
+      return;
+    }
+    // READ response.
+    InflightMessage* m = messageAt(r, p, MessageKind::Read);
+    if (!m) {
+      repeatedResponse(c, d, f, "READ response for no outstanding READ");
+      return;
+    }
+    if (cls.payload && !cls.last && f.payloadLength >= kMinMtu && f.payloadLength <= kMaxMtu &&
+        std::has_single_bit(f.payloadLength))
+      c.pmtu = std::max(c.pmtu, f.payloadLength);
+    const std::int32_t ahead = psnDiff(p, m->nextResponse);
+    if (ahead < 0) {
+      repeatedResponse(c, d, f, "READ response PSN " + psnText(p) + " received again");
+      return;
+    }
+    if (ahead > 0) {
+      ++summary.psnGaps;
+      ++s.psnGaps;
+      s.missingPsns += static_cast<std::uint32_t>(ahead);
+      Anomaly a;
+      a.kind = AnomalyKind::PsnGap;
+      a.frame = f.frame;
+      a.time = f.time;
+      a.direction = d;
+      a.psn = p;
+      a.count = static_cast<std::uint32_t>(ahead);
+      a.detail = "READ response: expected PSN " + psnText(m->nextResponse) + ", got " + psnText(p) +
+                 ": " + std::to_string(ahead) + (ahead == 1 ? " packet" : " packets") + " missing";
+      emit(std::move(a), &c);
+    }
+    m->responseStarted = true;
+    m->nextResponse = psnAdd(p, 1);
+    m->rec.bytes += f.payloadLength;
+    s.payloadBytes += f.payloadLength;
+    bucket(c, d, f.time).bytes += f.payloadLength;
+    const std::uint32_t first = m->rec.firstPsn;
+    if (cls.last) {
+      m->rec.lastPsn = p;
+      m->requestDone = true;
+      // Responses come in order: every request before the READ was carried out.
+      completeUpTo(c, d, psnAdd(first, -1), f);
+      for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it)
+        if (it->rec.kind == MessageKind::Read && it->rec.firstPsn == first) {
+          summarise(c, d, *it, Outcome::Completed, f.frame, f.time);
+          r.inflight.erase(it);
+          break;
+        }
+    } else {
+      completeUpTo(c, d, psnAdd(first, -1), f);
+    }
+  }
+
+  void repeatedResponse(Connection& c, int d, const PacketFacts& f, std::string detail) {
+    Anomaly a;
+    a.kind = AnomalyKind::RepeatedResponse;
+    a.frame = f.frame;
+    a.time = f.time;
+    a.direction = d;
+    a.psn = f.psn;
+    a.detail = std::move(detail);
+    emit(std::move(a), &c);
+  }
+
+  // ---- a packet ------------------------------------------------------------------------------
+
+  void add(const PacketFacts& f) {
+    ++summary.frames;
+    ++summary.rdmaFrames;
+    const OpClass cls = classifyOpcode(f.opcode);
+    auto [cp, side] = locate(f, cls);
+    Connection& c = *cp;
+    ++c.frames;
+    c.lastFrame = f.frame;
+    c.lastTime = std::max(c.lastTime, f.time);
+    if (c.frames == 1) {
+      c.firstFrame = f.frame;
+      c.firstTime = f.time;
+    }
+    // The direction whose requests this frame belongs to (requests, or answers to them).
+    const bool answer =
+        cls.role == Role::Ack || cls.role == Role::ReadResponse || cls.role == Role::AtomicAck;
+    const int d = (answer || cls.role == Role::Cnp) ? 1 - side : side;
+    touch(c, d, f.time);
+    auto note = [&](AnomalyKind kind, std::string detail) {
+      Anomaly a;
+      a.kind = kind;
+      a.frame = f.frame;
+      a.time = f.time;
+      a.direction = d;
+      a.psn = f.psn;
+      a.detail = std::move(detail);
+      emit(std::move(a), &c);
+    };
+    if (f.crcBad) {
+      ++summary.icrcFailures;
+      ++c.st[d].icrcFailures;
+      note(AnomalyKind::IcrcFailure,
+           "invariant CRC wrong: the receiver drops this frame (PSN " + psnText(f.psn) + ")");
+      return;
+    }
+    // A CNP carries BECN = 1 by definition (IBTA annex A17.9.3): not a separate mark.
+    const bool fecn = f.fecn && cls.role != Role::Cnp;
+    const bool becn = f.becn && cls.role != Role::Cnp;
+    if (f.ipEcn == 3 || fecn || becn) {
+      ++summary.ecnMarks;
+      ++c.st[d].ecnMarks;
+    }
+    if (f.ipEcn == 3) note(AnomalyKind::EcnCe, "IP ECN congestion experienced");
+    if (fecn) note(AnomalyKind::Fecn, "BTH FECN set: congestion on the way to the receiver");
+    if (becn) note(AnomalyKind::Becn, "BTH BECN set: congestion reported back to the sender");
+    switch (cls.role) {
+      case Role::Cnp:
+        ++summary.cnps;
+        ++c.st[d].cnps;
+        note(AnomalyKind::Cnp, "congestion notification to QP " + std::to_string(f.destQp));
+        return;
+      case Role::Request:
+        handleRequest(c, d, f, cls);
+        return;
+      case Role::Ack:
+      case Role::ReadResponse:
+      case Role::AtomicAck:
+        handleResponse(c, d, f, cls);
+        return;
+      case Role::Other:
+        return;
+    }
+  }
+
+  void finish() {
+    if (finished) return;
+    finished = true;
+    for (auto& cp : connections) {
+      Connection& c = *cp;
+      for (int d = 0; d < 2; ++d) {
+        Requester& r = c.req[d];
+        while (!r.inflight.empty()) {
+          InflightMessage& m = r.inflight.front();
+          Anomaly a;
+          a.kind = AnomalyKind::IncompleteMessage;
+          a.frame = m.rec.firstFrame;
+          a.time = m.rec.start;
+          a.direction = d;
+          a.psn = m.rec.firstPsn;
+          a.detail = std::string(toString(m.rec.kind)) + " from PSN " + psnText(m.rec.firstPsn) +
+                     (m.requestDone ? " never acknowledged" : " never fully sent");
+          emit(std::move(a), &c);
+          summarise(c, d, m, Outcome::Incomplete, 0, m.rec.start);
+          r.inflight.pop_front();
+        }
+      }
+    }
+    std::stable_sort(anomalies.begin(), anomalies.end(),
+                     [](const Anomaly& x, const Anomaly& y) { return x.frame < y.frame; });
+  }
+
+  ConnectionReport reportOf(const Connection& c) const {
+    ConnectionReport r;
+    r.id = c.id;
+    r.carrier = c.carrier;
+    r.transport = c.transport;
+    r.a = c.ep[0];
+    r.b = c.ep[1];
+    r.dir[0] = c.st[0];
+    r.dir[1] = c.st[1];
+    r.frames = c.frames;
+    r.firstFrame = c.firstFrame;
+    r.lastFrame = c.lastFrame;
+    r.firstTime = c.firstTime;
+    r.lastTime = c.lastTime;
+    return r;
+  }
+};
+
+FlowAnalyzer::FlowAnalyzer(AnalyzerOptions options) : impl_(std::make_unique<Impl>(options)) {}
+FlowAnalyzer::~FlowAnalyzer() = default;
+
+void FlowAnalyzer::addFrame(std::span<const std::uint8_t> frame, packets::LinkType link,
+                            std::uint64_t frameNumber, double time) {
+  packets::DecodeOptions o;
+  o.roceV2Port = impl_->options.roceV2Port;
+  o.verifyCrc = impl_->options.verifyCrc;
+  if (auto facts = readPacketFacts(frame, link, frameNumber, time, o)) {
+    impl_->add(*facts);
+  } else {
+    addOtherFrame();
+  }
+}
+
+void FlowAnalyzer::addPacket(const PacketFacts& packet) {
+  impl_->add(packet);
+}
+void FlowAnalyzer::addOtherFrame() {
+  ++impl_->summary.frames;
+}
+void FlowAnalyzer::finish() {
+  impl_->finish();
+}
+
+void FlowAnalyzer::onMessage(std::function<void(const MessageRecord&)> observer) {
+  impl_->messageObserver = std::move(observer);
+}
+void FlowAnalyzer::onAnomaly(std::function<void(const Anomaly&)> observer) {
+  impl_->anomalyObserver = std::move(observer);
+}
+
+const AnalysisSummary& FlowAnalyzer::summary() const {
+  return impl_->summary;
+}
+
+AnalysisReport FlowAnalyzer::report() const {
+  AnalysisReport r;
+  r.summary = impl_->summary;
+  for (const auto& c : impl_->connections)
+    r.connections.push_back(impl_->reportOf(*c));
+  r.anomalies = impl_->anomalies;
+  std::stable_sort(r.anomalies.begin(), r.anomalies.end(),
+                   [](const Anomaly& x, const Anomaly& y) { return x.frame < y.frame; });
+  r.anomaliesDropped = impl_->anomaliesDropped;
+  r.messages = impl_->messages;
+  r.messagesDropped = impl_->messagesDropped;
+  return r;
+}
+
+RetainedState FlowAnalyzer::retained() const {
+  RetainedState s;
+  s.connections = impl_->connections.size();
+  s.flows = impl_->flows.size();
+  for (const auto& c : impl_->connections) {
+    for (int d = 0; d < 2; ++d) {
+      s.inflightMessages += c->req[d].inflight.size();
+      s.latencyEntries += c->st[d].latency.retainedEntries();
+      s.seriesBuckets += c->st[d].series.size();
+      s.psnWindowBits += c->req[d].seen.capacity();
+    }
+  }
+  s.keptMessages = impl_->messages.size();
+  s.keptAnomalies = impl_->anomalies.size();
+  return s;
+}
+
+}  // namespace rdmascope::analysis

@@ -1,0 +1,96 @@
+#include "rdmascope/analysis/packet_facts.h"
+
+#include <cstdio>
+
+namespace rdmascope::analysis {
+
+std::string_view toString(Carrier carrier) {
+  switch (carrier) {
+    case Carrier::RoceV2:
+      return "RoCEv2";
+    case Carrier::RoceV1:
+      return "RoCEv1";
+    case Carrier::NativeIb:
+      return "InfiniBand";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string gidText(const std::array<std::uint8_t, 16>& gid) {
+  return packets::IpAddress::fromV6(gid).toString();
+}
+
+std::string lidText(std::uint16_t lid) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "LID %u", lid);
+  return buf;
+}
+
+std::uint64_t fnv1a(std::span<const std::uint8_t> bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (std::uint8_t b : bytes) {
+    h ^= b;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+}  // namespace
+
+PacketFacts extractFacts(const packets::ParsedIbFrame& parsed, std::span<const std::uint8_t> frame,
+                         std::uint64_t frameNumber, double time) {
+  PacketFacts f;
+  f.frame = frameNumber;
+  f.time = time;
+  f.frameLength = static_cast<std::uint32_t>(frame.size());
+  const auto& p = parsed.packet;
+  switch (parsed.carrier) {
+    case packets::IbCarrier::RoceV2:
+      f.carrier = Carrier::RoceV2;
+      if (parsed.srcIp) f.source = parsed.srcIp->toString();
+      if (parsed.dstIp) f.destination = parsed.dstIp->toString();
+      f.ipEcn = parsed.ecn;
+      break;
+    case packets::IbCarrier::RoceV1:
+      f.carrier = Carrier::RoceV1;
+      break;
+    case packets::IbCarrier::NativeIb:
+      f.carrier = Carrier::NativeIb;
+      break;
+  }
+  if (parsed.carrier != packets::IbCarrier::RoceV2) {
+    if (parsed.grh) {
+      f.source = gidText(parsed.grh->sgid);
+      f.destination = gidText(parsed.grh->dgid);
+      f.ipEcn = parsed.grh->trafficClass & 3;
+    } else if (parsed.lrh) {
+      f.source = lidText(parsed.lrh->slid);
+      f.destination = lidText(parsed.lrh->dlid);
+    }
+  }
+  f.opcode = p.bth.opcode;
+  f.psn = p.bth.psn;
+  f.destQp = p.bth.destQp;
+  f.ackRequest = p.bth.ackReq;
+  f.fecn = p.bth.fecn;
+  f.becn = p.bth.becn;
+  if (p.aeth) f.aethSyndrome = p.aeth->syndrome;
+  if (p.reth) f.dmaLength = p.reth->dmaLength;
+  if (p.deth) f.sourceQp = p.deth->srcQp;
+  f.payloadLength = static_cast<std::uint32_t>(p.payload.size());
+  f.crcBad = parsed.crc == packets::CrcStatus::Bad;
+  if (parsed.bthOffset < frame.size()) f.contentHash = fnv1a(frame.subspan(parsed.bthOffset));
+  return f;
+}
+
+std::optional<PacketFacts> readPacketFacts(std::span<const std::uint8_t> frame,
+                                           packets::LinkType link, std::uint64_t frameNumber,
+                                           double time, const packets::DecodeOptions& options) {
+  auto parsed = packets::parseIbFrame(frame, link, options);
+  if (!parsed) return std::nullopt;
+  return extractFacts(*parsed, frame, frameNumber, time);
+}
+
+}  // namespace rdmascope::analysis

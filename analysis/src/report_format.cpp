@@ -1,0 +1,278 @@
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "rdmascope/analysis/flow_analyzer.h"
+
+namespace rdmascope::analysis {
+
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json endpointJson(const Endpoint& e) {
+  ordered_json j;
+  j["address"] = e.address;
+  j["qp"] = e.qp ? ordered_json(*e.qp) : ordered_json(nullptr);
+  return j;
+}
+
+ordered_json latencyJson(const LatencyStats& l) {
+  ordered_json j;
+  j["count"] = l.count();
+  j["min_ns"] = l.min();
+  j["p50_ns"] = l.percentile(50);
+  j["p99_ns"] = l.percentile(99);
+  j["max_ns"] = l.max();
+  j["mean_ns"] = l.mean();
+  j["exact"] = l.exact();
+  return j;
+}
+
+ordered_json directionJson(const DirectionStats& s) {
+  ordered_json j;
+  j["request_frames"] = s.requestFrames;
+  j["response_frames"] = s.responseFrames;
+  j["payload_bytes"] = s.payloadBytes;
+  j["wire_bytes"] = s.wireBytes;
+  j["messages"] = s.messages;
+  j["failed_messages"] = s.failedMessages;
+  j["incomplete_messages"] = s.incompleteMessages;
+  j["resent_frames"] = s.resentFrames;
+  j["duplicates"] = s.duplicates;
+  j["psn_gaps"] = s.psnGaps;
+  j["missing_psns"] = s.missingPsns;
+  j["naks"] = s.naks;
+  j["rnr_naks"] = s.rnrNaks;
+  j["timeouts"] = s.timeouts;
+  j["cnps"] = s.cnps;
+  j["ecn_marks"] = s.ecnMarks;
+  j["icrc_failures"] = s.icrcFailures;
+  j["rnr_wait_total_s"] = s.rnrWaitTotal;
+  j["rnr_wait_max_s"] = s.rnrWaitMax;
+  j["throughput_bytes_per_s"] = s.throughput();
+  j["message_rate_per_s"] = s.messageRate();
+  j["latency"] = latencyJson(s.latency);
+  ordered_json series = ordered_json::array();
+  for (const auto& b : s.series) {
+    ordered_json e;
+    e["start_s"] = b.start;
+    e["frames"] = b.frames;
+    e["bytes"] = b.bytes;
+    e["messages"] = b.messages;
+    e["latency_mean_s"] = b.latencyCount ? b.latencySum / static_cast<double>(b.latencyCount) : 0.0;
+    e["latency_max_s"] = b.latencyMax;
+    e["anomalies"] = b.anomalies;
+    series.push_back(std::move(e));
+  }
+  j["series_width_s"] = s.seriesWidth;
+  j["series"] = std::move(series);
+  return j;
+}
+
+std::string endpointText(const Endpoint& e) {
+  return e.address + (e.qp ? " QP " + std::to_string(*e.qp) : " QP ?");
+}
+
+std::string nsText(std::uint64_t ns) {
+  char buf[32];
+  if (ns < 1000) {
+    std::snprintf(buf, sizeof buf, "%llu ns", static_cast<unsigned long long>(ns));
+  } else if (ns < 1000000) {
+    std::snprintf(buf, sizeof buf, "%.1f us", static_cast<double>(ns) / 1e3);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.3f ms", static_cast<double>(ns) / 1e6);
+  }
+  return buf;
+}
+
+std::string rateText(double bytesPerSecond) {
+  char buf[32];
+  const double bits = bytesPerSecond * 8;
+  if (bits >= 1e9) {
+    std::snprintf(buf, sizeof buf, "%.2f Gb/s", bits / 1e9);
+  } else if (bits >= 1e6) {
+    std::snprintf(buf, sizeof buf, "%.2f Mb/s", bits / 1e6);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.1f kb/s", bits / 1e3);
+  }
+  return buf;
+}
+
+}  // namespace
+
+std::string toJson(const AnalysisReport& report, int indent) {
+  ordered_json j;
+  const AnalysisSummary& s = report.summary;
+  ordered_json sum;
+  sum["connections"] = s.connections;
+  sum["messages"] = s.messages;
+  sum["naks"] = s.naks;
+  sum["rnr_naks"] = s.rnrNaks;
+  sum["resent_frames"] = s.resentFrames;
+  sum["psn_gaps"] = s.psnGaps;
+  sum["duplicates"] = s.duplicates;
+  sum["icrc_failures"] = s.icrcFailures;
+  sum["incomplete_messages"] = s.incompleteMessages;
+  sum["cnps"] = s.cnps;
+  sum["frames"] = s.frames;
+  sum["rdma_frames"] = s.rdmaFrames;
+  sum["completed_messages"] = s.completedMessages;
+  sum["failed_messages"] = s.failedMessages;
+  sum["timeouts"] = s.timeouts;
+  sum["ecn_marks"] = s.ecnMarks;
+  j["summary"] = std::move(sum);
+
+  ordered_json conns = ordered_json::array();
+  for (const auto& c : report.connections) {
+    ordered_json e;
+    e["id"] = c.id;
+    e["carrier"] = std::string(toString(c.carrier));
+    e["transport"] = c.transport;
+    e["a"] = endpointJson(c.a);
+    e["b"] = endpointJson(c.b);
+    e["frames"] = c.frames;
+    e["first_frame"] = c.firstFrame;
+    e["last_frame"] = c.lastFrame;
+    e["first_time_s"] = c.firstTime;
+    e["last_time_s"] = c.lastTime;
+    e["a_to_b"] = directionJson(c.dir[0]);
+    e["b_to_a"] = directionJson(c.dir[1]);
+    conns.push_back(std::move(e));
+  }
+  j["connections"] = std::move(conns);
+
+  ordered_json anomalies = ordered_json::array();
+  for (const auto& a : report.anomalies) {
+    ordered_json e;
+    e["kind"] = std::string(toString(a.kind));
+    e["frame"] = a.frame;
+    e["time_s"] = a.time;
+    e["connection"] = a.connection;
+    e["direction"] = a.direction == 0 ? "a_to_b" : a.direction == 1 ? "b_to_a" : "";
+    e["psn"] = a.psn;
+    if (a.relatedFrame) e["related_frame"] = a.relatedFrame;
+    if (a.count) e["count"] = a.count;
+    if (a.wait > 0) e["wait_s"] = a.wait;
+    e["detail"] = a.detail;
+    anomalies.push_back(std::move(e));
+  }
+  j["anomalies"] = std::move(anomalies);
+  j["anomalies_dropped"] = report.anomaliesDropped;
+
+  ordered_json messages = ordered_json::array();
+  for (const auto& m : report.messages) {
+    ordered_json e;
+    e["connection"] = m.connection;
+    e["direction"] = m.direction == 0 ? "a_to_b" : "b_to_a";
+    e["kind"] = std::string(toString(m.kind));
+    e["first_psn"] = m.firstPsn;
+    e["last_psn"] = m.lastPsn;
+    e["first_frame"] = m.firstFrame;
+    e["last_request_frame"] = m.lastRequestFrame;
+    e["end_frame"] = m.endFrame;
+    e["bytes"] = m.bytes;
+    e["packets"] = m.packets;
+    e["resent_packets"] = m.resentPackets;
+    e["outcome"] = std::string(toString(m.outcome));
+    if (m.outcome == Outcome::Completed) e["latency_s"] = m.latency();
+    if (!m.detail.empty()) e["detail"] = m.detail;
+    messages.push_back(std::move(e));
+  }
+  j["messages"] = std::move(messages);
+  j["messages_dropped"] = report.messagesDropped;
+  return j.dump(indent);
+}
+
+std::string formatText(const AnalysisReport& report) {
+  std::ostringstream out;
+  const AnalysisSummary& s = report.summary;
+  char line[512];
+  out << "Conversations (" << report.connections.size() << ")\n";
+  std::snprintf(line, sizeof line, "  %-3s %-10s %-4s %-34s %-34s %8s %8s\n", "id", "carrier",
+                "svc", "endpoint A", "endpoint B", "frames", "messages");
+  out << line;
+  for (const auto& c : report.connections) {
+    std::snprintf(
+        line, sizeof line, "  %-3d %-10s %-4s %-34s %-34s %8llu %8llu\n", c.id,
+        std::string(toString(c.carrier)).c_str(), c.transport.c_str(), endpointText(c.a).c_str(),
+        endpointText(c.b).c_str(), static_cast<unsigned long long>(c.frames),
+        static_cast<unsigned long long>(c.dir[0].messages + c.dir[1].messages +
+                                        c.dir[0].failedMessages + c.dir[1].failedMessages +
+                                        c.dir[0].incompleteMessages + c.dir[1].incompleteMessages));
+    out << line;
+  }
+
+  out << "\nAnomalies (" << report.anomalies.size() + report.anomaliesDropped << ")\n";
+  if (report.anomalies.empty()) out << "  none\n";
+  for (const auto& a : report.anomalies) {
+    std::snprintf(line, sizeof line, "  frame %-8llu conn %-3d %-18s %s\n",
+                  static_cast<unsigned long long>(a.frame), a.connection,
+                  std::string(toString(a.kind)).c_str(), a.detail.c_str());
+    out << line;
+  }
+  if (report.anomaliesDropped)
+    out << "  ... and " << report.anomaliesDropped << " more not listed\n";
+
+  out << "\nPer-connection statistics\n";
+  for (const auto& c : report.connections) {
+    for (int d = 0; d < 2; ++d) {
+      const DirectionStats& st = c.dir[d];
+      if (st.requestFrames == 0 && st.responseFrames == 0 && st.cnps == 0) continue;
+      const Endpoint& from = d == 0 ? c.a : c.b;
+      const Endpoint& to = d == 0 ? c.b : c.a;
+      out << "  conn " << c.id << " requests " << endpointText(from) << " -> " << endpointText(to)
+          << "\n";
+      std::snprintf(line, sizeof line,
+                    "    messages %llu completed, %llu failed, %llu incomplete; %llu bytes, %s, "
+                    "%.1f msg/s\n",
+                    static_cast<unsigned long long>(st.messages),
+                    static_cast<unsigned long long>(st.failedMessages),
+                    static_cast<unsigned long long>(st.incompleteMessages),
+                    static_cast<unsigned long long>(st.payloadBytes),
+                    rateText(st.throughput()).c_str(), st.messageRate());
+      out << line;
+      if (st.latency.count()) {
+        out << "    latency p50 " << nsText(st.latency.percentile(50)) << ", p99 "
+            << nsText(st.latency.percentile(99)) << ", max " << nsText(st.latency.max())
+            << (st.latency.exact() ? "" : " (histogram)") << "\n";
+      }
+      std::snprintf(
+          line, sizeof line,
+          "    resent %llu, duplicates %llu, PSN gaps %llu (%llu PSNs), NAKs %llu, RNR "
+          "NAKs %llu, timeouts %llu, CNPs %llu, ECN %llu, ICRC bad %llu\n",
+          static_cast<unsigned long long>(st.resentFrames),
+          static_cast<unsigned long long>(st.duplicates),
+          static_cast<unsigned long long>(st.psnGaps),
+          static_cast<unsigned long long>(st.missingPsns), static_cast<unsigned long long>(st.naks),
+          static_cast<unsigned long long>(st.rnrNaks), static_cast<unsigned long long>(st.timeouts),
+          static_cast<unsigned long long>(st.cnps), static_cast<unsigned long long>(st.ecnMarks),
+          static_cast<unsigned long long>(st.icrcFailures));
+      out << line;
+      if (st.rnrNaks) {
+        std::snprintf(line, sizeof line, "    RNR wait total %.3f ms, max %.3f ms\n",
+                      st.rnrWaitTotal * 1e3, st.rnrWaitMax * 1e3);
+        out << line;
+      }
+    }
+  }
+
+  std::snprintf(
+      line, sizeof line,
+      "\nSummary: %llu frames (%llu RDMA), %llu connections, %llu messages (%llu "
+      "completed, %llu failed, %llu incomplete), %llu NAKs, %llu RNR NAKs, %llu resent, "
+      "%llu PSN gaps, %llu duplicates, %llu timeouts, %llu ICRC failures, %llu CNPs\n",
+      static_cast<unsigned long long>(s.frames), static_cast<unsigned long long>(s.rdmaFrames),
+      static_cast<unsigned long long>(s.connections), static_cast<unsigned long long>(s.messages),
+      static_cast<unsigned long long>(s.completedMessages),
+      static_cast<unsigned long long>(s.failedMessages),
+      static_cast<unsigned long long>(s.incompleteMessages),
+      static_cast<unsigned long long>(s.naks), static_cast<unsigned long long>(s.rnrNaks),
+      static_cast<unsigned long long>(s.resentFrames), static_cast<unsigned long long>(s.psnGaps),
+      static_cast<unsigned long long>(s.duplicates), static_cast<unsigned long long>(s.timeouts),
+      static_cast<unsigned long long>(s.icrcFailures), static_cast<unsigned long long>(s.cnps));
+  out << line;
+  return out.str();
+}
+
+}  // namespace rdmascope::analysis

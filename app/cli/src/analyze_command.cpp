@@ -1,0 +1,73 @@
+#include <CLI/CLI.hpp>
+#include <memory>
+
+#include "commands.h"
+#include "output_options.h"
+#include "rdmascope/analysis/flow_analyzer.h"
+#include "rdmascope/cli/cli.h"
+#include "rdmascope/packets_io/capture_reader.h"
+
+namespace rdmascope::cli {
+namespace {
+
+struct AnalyzeArgs {
+  std::string file;
+  bool json = false;
+  std::uint16_t rocePort = 4791;
+  double seriesWidth = 1e-3;
+};
+
+int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
+  std::string error;
+  auto reader = packets_io::CaptureReader::open(a.file, error);
+  if (!reader) {
+    reportError(err, error);
+    return kExitUsage;
+  }
+  analysis::AnalyzerOptions options;
+  options.roceV2Port = a.rocePort;
+  options.seriesWidth = a.seriesWidth;
+  analysis::FlowAnalyzer analyzer(options);
+  packets_io::FrameView v;
+  std::int64_t first = 0;
+  while (reader->next(v)) {
+    if (reader->framesRead() == 1) first = v.timestampNs;
+    analyzer.addFrame(v.data, reader->linkType(), reader->framesRead(),
+                      static_cast<double>(v.timestampNs - first) / 1e9);
+  }
+  analyzer.finish();
+  const analysis::AnalysisReport report = analyzer.report();
+  if (a.json) {
+    out << analysis::toJson(report) << '\n';
+  } else {
+    out << analysis::formatText(report);
+  }
+  if (!reader->error().empty()) {
+    reportError(err, reader->error());
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void addAnalyzeCommand(CLI::App& app, Action& action) {
+  auto args = std::make_shared<AnalyzeArgs>();
+  CLI::App* c = app.add_subcommand(
+      "analyze",
+      "Flow analysis of a RoCE/InfiniBand capture: conversations, messages, losses, "
+      "resends, NAKs, latency");
+  c->add_option("FILE", args->file, "Capture file (pcap or pcapng)")->required();
+  c->add_flag("--json", args->json, "Print the report as JSON");
+  c->add_option("--roce-port", args->rocePort, "UDP port that carries RoCEv2")
+      ->capture_default_str();
+  c->add_option("--series-width", args->seriesWidth,
+                "Initial width of the time-series buckets in seconds (doubled as needed)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  c->callback([args, &action] {
+    action = [args](std::ostream& out, std::ostream& err) { return runAnalyze(*args, out, err); };
+  });
+}
+
+}  // namespace rdmascope::cli

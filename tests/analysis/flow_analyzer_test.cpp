@@ -1,0 +1,342 @@
+#include "rdmascope/analysis/flow_analyzer.h"
+
+#include <gtest/gtest.h>
+
+#include "roce_trace.h"
+
+namespace rdmascope::analysis {
+namespace {
+
+using test::anomalyList;
+using test::RoceTrace;
+using Op = packets::IbOpcode;
+using Strings = std::vector<std::string>;
+
+TEST(FlowAnalyzer, CleanConversationHasMessagesAndNoAnomalies) {
+  RoceTrace t;
+  t.request(Op::RcSendFirst, 0, 1024);
+  t.request(Op::RcSendMiddle, 1, 1024);
+  t.request(Op::RcSendLast, 2, 100);
+  t.ack(2);                                      // 4
+  t.request(Op::RcRdmaWriteOnly, 3, 64, 64);     // 5
+  t.ack(3);                                      // 6
+  t.request(Op::RcRdmaReadRequest, 4, 0, 2048);  // 7: two responses at PMTU 1024
+  t.readResponse(Op::RcRdmaReadResponseFirst, 4, 1024);
+  t.readResponse(Op::RcRdmaReadResponseLast, 5, 1024);  // 9
+  t.request(Op::RcFetchAdd, 6);                         // 10
+  t.aeth(Op::RcAtomicAcknowledge, 6, packets::Aeth::ack(0));
+  t.request(Op::RcSendOnly, 7, 10);  // 12
+  t.ack(7);                          // 13
+  const AnalysisReport r = t.analyze();
+
+  EXPECT_EQ(anomalyList(r), Strings{});
+  EXPECT_EQ(r.summary.frames, 13u);
+  EXPECT_EQ(r.summary.connections, 1u);
+  EXPECT_EQ(r.summary.messages, 5u);
+  EXPECT_EQ(r.summary.completedMessages, 5u);
+  EXPECT_EQ(r.summary.resentFrames, 0u);
+  ASSERT_EQ(r.connections.size(), 1u);
+  const ConnectionReport& c = r.connections[0];
+  EXPECT_EQ(c.transport, "RC");
+  EXPECT_EQ(c.a.address, "10.0.0.1");
+  EXPECT_EQ(c.b.address, "10.0.0.2");
+  EXPECT_EQ(c.a.qp, 0x11u);
+  EXPECT_EQ(c.b.qp, 0x22u);
+  EXPECT_EQ(c.dir[0].messages, 5u);
+  EXPECT_EQ(c.dir[0].payloadBytes, 2148u + 64 + 2048 + 10);
+  EXPECT_EQ(c.dir[1].requestFrames, 0u);
+
+  ASSERT_EQ(r.messages.size(), 5u);
+  const MessageRecord& send = r.messages[0];
+  EXPECT_EQ(send.kind, MessageKind::Send);
+  EXPECT_EQ(send.firstPsn, 0u);
+  EXPECT_EQ(send.lastPsn, 2u);
+  EXPECT_EQ(send.bytes, 2148u);
+  EXPECT_EQ(send.packets, 3u);
+  EXPECT_EQ(send.firstFrame, 1u);
+  EXPECT_EQ(send.endFrame, 4u);
+  EXPECT_NEAR(send.latency(), 3e-6, 1e-9);
+  EXPECT_EQ(r.messages[2].kind, MessageKind::Read);
+  EXPECT_EQ(r.messages[2].bytes, 2048u);
+  EXPECT_EQ(r.messages[2].lastPsn, 5u);
+  EXPECT_EQ(r.messages[2].endFrame, 9u);
+  EXPECT_EQ(r.messages[3].kind, MessageKind::Atomic);
+  EXPECT_EQ(r.messages[3].endFrame, 11u);
+  // Latencies: 3, 1, 2, 1, 1 us -> p50 1 us, p99 = max = 3 us.
+  EXPECT_EQ(c.dir[0].latency.count(), 5u);
+  EXPECT_NEAR(static_cast<double>(c.dir[0].latency.percentile(50)), 1000.0, 1.0);
+  EXPECT_NEAR(static_cast<double>(c.dir[0].latency.percentile(99)), 3000.0, 1.0);
+  EXPECT_NEAR(static_cast<double>(c.dir[0].latency.max()), 3000.0, 1.0);
+  EXPECT_GT(c.dir[0].throughput(), 0.0);
+}
+
+TEST(FlowAnalyzer, LostFrameGivesGapNakAndGoBackN) {
+  RoceTrace t;
+  t.request(Op::RcRdmaWriteFirst, 10, 1024, 3172);  // 1
+  t.request(Op::RcRdmaWriteMiddle, 11, 1024);
+  t.lose(2);                                      // PSN 11 never reaches the capture
+  t.request(Op::RcRdmaWriteMiddle, 12, 1024);     // 2: gap
+  t.nak(11, packets::NakCode::PsnSequenceError);  // 3
+  t.request(Op::RcRdmaWriteLast, 13, 100);        // 4 (already in flight)
+  t.request(Op::RcRdmaWriteMiddle, 11, 1024);     // 5: fills the gap
+  t.copy(2);                                      // 6: PSN 12 again
+  t.copy(4);                                      // 7: PSN 13 again
+  t.ack(13);                                      // 8
+  const AnalysisReport r = t.analyze();
+
+  EXPECT_EQ(anomalyList(r), (Strings{"psn_gap@2", "nak@3", "gap_filled@5", "retransmission@6",
+                                     "retransmission@7"}));
+  EXPECT_EQ(r.summary.psnGaps, 1u);
+  EXPECT_EQ(r.summary.naks, 1u);
+  EXPECT_EQ(r.summary.resentFrames, 2u);
+  EXPECT_EQ(r.summary.duplicates, 0u);
+  EXPECT_EQ(r.summary.timeouts, 0u);
+  EXPECT_EQ(r.summary.messages, 1u);
+  EXPECT_EQ(r.summary.incompleteMessages, 0u);
+  ASSERT_EQ(r.messages.size(), 1u);
+  EXPECT_EQ(r.messages[0].outcome, Outcome::Completed);
+  EXPECT_EQ(r.messages[0].bytes, 3172u);
+  EXPECT_EQ(r.messages[0].packets, 4u);
+  EXPECT_EQ(r.messages[0].resentPackets, 2u);
+  EXPECT_EQ(r.anomalies[1].detail, "PSN sequence error at PSN 11");
+  EXPECT_EQ(r.anomalies[3].relatedFrame, 3u);
+  EXPECT_EQ(r.connections[0].dir[0].missingPsns, 1u);
+}
+
+TEST(FlowAnalyzer, BackToBackCopyIsADuplicate) {
+  RoceTrace t;
+  t.request(Op::RcSendOnly, 5, 32);
+  t.copy(1);
+  t.ack(5);
+  t.ack(5);  // the responder answers the duplicate again
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), Strings{"duplicate@2"});
+  EXPECT_EQ(r.summary.duplicates, 1u);
+  EXPECT_EQ(r.summary.resentFrames, 1u);
+  EXPECT_EQ(r.summary.timeouts, 0u);
+  EXPECT_EQ(r.summary.completedMessages, 1u);
+  EXPECT_EQ(r.anomalies[0].relatedFrame, 1u);
+}
+
+TEST(FlowAnalyzer, ResendWithoutNakIsATimeout) {
+  RoceTrace t;
+  t.request(Op::RcSendOnly, 7, 32);
+  t.advance(0.020);
+  t.copy(1);
+  t.ack(7);
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), (Strings{"timeout@2", "retransmission@2"}));
+  EXPECT_EQ(r.summary.timeouts, 1u);
+  EXPECT_EQ(r.summary.resentFrames, 1u);
+  EXPECT_EQ(r.summary.duplicates, 0u);
+  EXPECT_NEAR(r.anomalies[0].wait, 0.020 + 1e-6, 1e-9);
+  ASSERT_EQ(r.messages.size(), 1u);
+  EXPECT_NEAR(r.messages[0].latency(), 0.020 + 2e-6, 1e-9);
+  EXPECT_EQ(r.messages[0].resentPackets, 1u);
+}
+
+TEST(FlowAnalyzer, RnrNakAndTheWaitItCauses) {
+  RoceTrace t;
+  t.request(Op::RcSendOnly, 20, 64);
+  t.rnrNak(20, 1);  // 0.01 ms
+  t.advance(10e-6);
+  t.copy(1);
+  t.ack(20);
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), (Strings{"rnr_nak@2", "retransmission@3"}));
+  EXPECT_EQ(r.summary.rnrNaks, 1u);
+  EXPECT_EQ(r.summary.naks, 0u);
+  EXPECT_EQ(r.summary.resentFrames, 1u);
+  EXPECT_EQ(r.summary.timeouts, 0u);
+  EXPECT_NEAR(r.anomalies[0].wait, 10e-6, 1e-12);  // the timer asked for
+  EXPECT_NEAR(r.anomalies[1].wait, 11e-6, 1e-9);   // the wait observed
+  EXPECT_EQ(r.anomalies[1].relatedFrame, 2u);
+  EXPECT_NEAR(r.connections[0].dir[0].rnrWaitMax, 11e-6, 1e-9);
+  EXPECT_EQ(r.summary.completedMessages, 1u);
+}
+
+TEST(FlowAnalyzer, CorruptedIcrcIsDroppedAndItsConsequencesFollow) {
+  RoceTrace t;
+  t.request(Op::RcRdmaWriteFirst, 30, 1024, 2148);
+  t.request(Op::RcRdmaWriteMiddle, 31, 1024);
+  t.corrupt(2);
+  t.request(Op::RcRdmaWriteLast, 32, 100);        // 3: the responder saw a gap
+  t.nak(31, packets::NakCode::PsnSequenceError);  // 4
+  t.request(Op::RcRdmaWriteMiddle, 31, 1024);     // 5
+  t.copy(3);                                      // 6
+  t.ack(32);                                      // 7
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r),
+            (Strings{"icrc_failure@2", "psn_gap@3", "nak@4", "gap_filled@5", "retransmission@6"}));
+  EXPECT_EQ(r.summary.icrcFailures, 1u);
+  EXPECT_EQ(r.summary.psnGaps, 1u);
+  EXPECT_EQ(r.summary.naks, 1u);
+  EXPECT_EQ(r.summary.resentFrames, 1u);
+  EXPECT_EQ(r.summary.completedMessages, 1u);
+}
+
+TEST(FlowAnalyzer, EcnMarkAndCnp) {
+  RoceTrace t;
+  t.request(Op::RcRdmaWriteOnly, 40, 64, 64, 3);
+  t.cnp();
+  t.ack(40);
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), (Strings{"ecn_ce@1", "cnp@2"}));
+  EXPECT_EQ(r.summary.cnps, 1u);
+  EXPECT_EQ(r.summary.ecnMarks, 1u);
+  EXPECT_EQ(r.summary.connections, 1u);
+  EXPECT_EQ(r.connections[0].dir[0].cnps, 1u);
+  EXPECT_EQ(r.summary.completedMessages, 1u);
+}
+
+TEST(FlowAnalyzer, ReorderedFrameIsNotAResend) {
+  RoceTrace t;
+  t.request(Op::RcSendOnly, 0, 8);
+  t.request(Op::RcSendOnly, 1, 8);
+  t.request(Op::RcSendOnly, 2, 8);
+  t.swap(2, 3);
+  t.request(Op::RcSendOnly, 3, 8);
+  t.ack(3);
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), (Strings{"psn_gap@2", "reordered@3"}));
+  EXPECT_EQ(r.summary.resentFrames, 0u);
+  EXPECT_EQ(r.summary.messages, 4u);
+  EXPECT_EQ(r.summary.completedMessages, 4u);
+}
+
+TEST(FlowAnalyzer, UnansweredMessageIsIncomplete) {
+  RoceTrace t;
+  t.request(Op::RcSendOnly, 50, 8);
+  t.ack(50);
+  t.request(Op::RcSendFirst, 51, 1024);
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), Strings{"incomplete_message@3"});
+  EXPECT_EQ(r.summary.incompleteMessages, 1u);
+  EXPECT_EQ(r.summary.messages, 2u);
+  EXPECT_EQ(r.anomalies[0].detail, "SEND from PSN 51 never fully sent");
+}
+
+TEST(FlowAnalyzer, ErrorNakFailsTheMessage) {
+  RoceTrace t;
+  t.request(Op::RcRdmaWriteOnly, 60, 16, 16);
+  t.nak(60, packets::NakCode::RemoteAccessError);
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), Strings{"nak@2"});
+  EXPECT_EQ(r.summary.naks, 1u);
+  EXPECT_EQ(r.summary.failedMessages, 1u);
+  EXPECT_EQ(r.summary.incompleteMessages, 0u);
+  ASSERT_EQ(r.messages.size(), 1u);
+  EXPECT_EQ(r.messages[0].outcome, Outcome::Failed);
+  EXPECT_EQ(r.messages[0].detail, "remote access error");
+}
+
+TEST(FlowAnalyzer, TwoQpPairsBetweenTheSameHostsArePairedByPsn) {
+  RoceTrace t;
+  t.qpB = 0x22;
+  t.request(Op::RcSendOnly, 100, 8);
+  t.qpB = 0x23;
+  t.request(Op::RcSendOnly, 5000, 8);
+  t.qpA = 0x12;
+  t.ack(5000);
+  t.qpA = 0x11;
+  t.ack(100);
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), Strings{});
+  ASSERT_EQ(r.connections.size(), 2u);
+  EXPECT_EQ(r.connections[0].a.qp, 0x11u);
+  EXPECT_EQ(r.connections[0].b.qp, 0x22u);
+  EXPECT_EQ(r.connections[1].a.qp, 0x12u);
+  EXPECT_EQ(r.connections[1].b.qp, 0x23u);
+  EXPECT_EQ(r.connections[0].dir[0].messages, 1u);
+  EXPECT_EQ(r.connections[1].dir[0].messages, 1u);
+}
+
+TEST(FlowAnalyzer, PsnWrapIsNotAGap) {
+  RoceTrace t;
+  for (std::uint32_t p : {0xfffffeu, 0xffffffu, 0u, 1u})
+    t.request(Op::RcSendOnly, p, 8);
+  t.ack(1);
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), Strings{});
+  EXPECT_EQ(r.summary.completedMessages, 4u);
+}
+
+TEST(FlowAnalyzer, UdSendsAreMessagesWithoutAcks) {
+  RoceTrace t;
+  t.request(Op::UdSendOnly, 1, 100);
+  t.request(Op::UdSendOnly, 7, 100);
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), Strings{});
+  ASSERT_EQ(r.connections.size(), 1u);
+  EXPECT_EQ(r.connections[0].transport, "UD");
+  EXPECT_EQ(r.summary.completedMessages, 2u);
+  EXPECT_EQ(r.connections[0].dir[0].payloadBytes, 200u);
+}
+
+TEST(FlowAnalyzer, NonRdmaFramesAreCountedOnly) {
+  FlowAnalyzer a;
+  const std::vector<std::uint8_t> junk(60, 0);
+  a.addFrame(junk, packets::LinkType::Ethernet, 1, 0.0);
+  a.finish();
+  EXPECT_EQ(a.summary().frames, 1u);
+  EXPECT_EQ(a.summary().rdmaFrames, 0u);
+  EXPECT_EQ(a.summary().connections, 0u);
+}
+
+TEST(FlowAnalyzer, ObserversSeeMessagesAndAnomaliesAsFound) {
+  RoceTrace t;
+  t.request(Op::RcSendOnly, 1, 8);
+  t.copy(1);
+  t.ack(1);
+  FlowAnalyzer a;
+  std::vector<std::uint64_t> messageEnds;
+  std::vector<AnomalyKind> kinds;
+  a.onMessage([&](const MessageRecord& m) { messageEnds.push_back(m.endFrame); });
+  a.onAnomaly([&](const Anomaly& x) { kinds.push_back(x.kind); });
+  std::uint64_t n = 0;
+  for (const auto& f : t.frames())
+    a.addFrame(f.bytes, packets::LinkType::Ethernet, ++n, f.time);
+  EXPECT_EQ(messageEnds, std::vector<std::uint64_t>{3});
+  EXPECT_EQ(kinds, std::vector<AnomalyKind>{AnomalyKind::Duplicate});
+}
+
+}  // namespace
+}  // namespace rdmascope::analysis
+
+namespace rdmascope::analysis {
+namespace {
+
+TEST(FlowAnalyzerSeries, BucketsWidenToStayWithinTheLimitAndKeepTheTotals) {
+  test::RoceTrace t;
+  t.step = 1e-3;  // one frame per millisecond: 20 messages over 40 ms
+  for (std::uint32_t i = 0; i < 20; ++i) {
+    t.request(packets::IbOpcode::RcSendOnly, i, 100);
+    t.ack(i);
+  }
+  AnalyzerOptions o;
+  o.seriesWidth = 1e-3;
+  o.maxSeriesBuckets = 8;
+  const AnalysisReport r = t.analyze(o);
+  const DirectionStats& s = r.connections.at(0).dir[0];
+  EXPECT_LE(s.series.size(), 8u);
+  EXPECT_DOUBLE_EQ(s.seriesWidth, 8e-3);  // 1 ms doubled until 40 ms fit in 8 buckets
+  std::uint64_t messages = 0, bytes = 0, frames = 0;
+  for (const auto& b : s.series) {
+    messages += b.messages;
+    bytes += b.bytes;
+    frames += b.frames;
+    if (b.latencyCount) {
+      EXPECT_NEAR(b.latencyMax, 1e-3, 1e-9);
+    }
+  }
+  EXPECT_EQ(messages, 20u);
+  EXPECT_EQ(bytes, 2000u);
+  EXPECT_EQ(frames, 40u);
+  EXPECT_NEAR(s.series[1].start - s.series[0].start, 8e-3, 1e-12);
+  // 20 messages of 100 bytes between the first and the last frame (39 ms).
+  EXPECT_NEAR(s.throughput(), 2000.0 / 39e-3, 1e-6);
+  EXPECT_NEAR(s.messageRate(), 20.0 / 39e-3, 1e-6);
+}
+
+}  // namespace
+}  // namespace rdmascope::analysis

@@ -1,0 +1,150 @@
+// The simulator's own fault log (dropped frames, retries it started and why) against what the
+// analysis finds in the pcap-equivalent frames the simulator captured at the senders.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <regex>
+
+#include "../sim/sim_test_support.h"
+#include "rdmascope/analysis/flow_analyzer.h"
+
+namespace rdmascope::analysis {
+namespace {
+
+namespace st = sim::testing;
+
+struct SimLog {
+  std::vector<std::uint32_t> timeoutRetries;  // PSNs the requester restarted from, by cause
+  std::vector<std::uint32_t> nakRetries;
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> dropped;  // frame number, PSN
+};
+
+SimLog collect(const sim::Trace& trace) {
+  SimLog log;
+
+  const std::regex retry(R"((timeout|NAK PSN sequence error): retry from PSN (0x[0-9a-f]+))");
+  for (const auto& e : trace.events()) {
+    std::smatch m;
+    if (e.kind == sim::TraceKind::Note && std::regex_search(e.explanation, m, retry)) {
+      const auto psn = static_cast<std::uint32_t>(std::stoul(m[2].str(), nullptr, 16));
+      (m[1].str() == "timeout" ? log.timeoutRetries : log.nakRetries).push_back(psn);
+    }
+    if (e.kind == sim::TraceKind::FrameDropped &&
+        e.explanation.find("lost on the link") != std::string::npos)
+      log.dropped.emplace_back(e.frameNumber, e.psn);
+  }
+  return log;
+}
+
+AnalysisReport analyzeCapture(sim::Network& net) {
+  FlowAnalyzer a;
+  std::uint64_t n = 0;
+  for (const auto& f : net.frames())
+    a.addFrame(f.bytes, packets::LinkType::Ethernet, ++n, f.time.seconds());
+  a.finish();
+  return a.report();
+}
+
+std::vector<std::uint32_t> psnsOf(const AnalysisReport& r, AnomalyKind kind) {
+  std::vector<std::uint32_t> out;
+  for (const auto& a : r.anomalies)
+    if (a.kind == kind) out.push_back(a.psn);
+  return out;
+}
+
+TEST(SimAgreement, OneDroppedPsnIsOneNakAndAGoBackNResend) {
+  st::PairOptions o;
+  o.config.faults.dropPsns.push_back({0x101, 0, 1});  // the second packet of the SEND
+  st::Pair p = st::makePair(o);
+  p.net->sim().trace().setEnabled(true);
+  ASSERT_TRUE(p.hb().postRecv(p.b.qpn, st::recvWr(1, p.b, 0, 4096)).ok());
+  ASSERT_TRUE(p.ha().postSend(p.a.qpn, st::sendWr(2, sim::WrOpcode::Send, p.a, 0, 4096, p.b)).ok());
+  p.net->sim().run();
+  ASSERT_EQ(p.ha().pollCq(p.a.cq, 4).size(), 1u);
+
+  const SimLog log = collect(p.net->sim().trace());
+  ASSERT_EQ(log.dropped.size(), 1u);
+  EXPECT_EQ(log.dropped[0].second, 0x101u);
+  const AnalysisReport r = analyzeCapture(*p.net);
+  // Captured at the sender, the lost frame is in the file: no gap, but the responder's NAK
+  // and the requester's go-back-N from the lost PSN to the end of the message.
+  EXPECT_EQ(r.summary.connections, 1u);
+  EXPECT_EQ(r.summary.messages, 1u);
+  EXPECT_EQ(r.summary.completedMessages, 1u);
+  EXPECT_EQ(r.summary.psnGaps, 0u);
+  EXPECT_EQ(r.summary.naks, log.nakRetries.size());
+  EXPECT_EQ(r.summary.timeouts, log.timeoutRetries.size());
+  EXPECT_EQ(psnsOf(r, AnomalyKind::Nak), log.nakRetries);
+  EXPECT_EQ(psnsOf(r, AnomalyKind::Retransmission),
+            (std::vector<std::uint32_t>{0x101, 0x102, 0x103}));
+  EXPECT_EQ(r.summary.resentFrames, 3u);
+  EXPECT_EQ(r.connections[0].a.qp, p.a.qpn);
+  EXPECT_EQ(r.connections[0].b.qp, p.b.qpn);
+}
+
+TEST(SimAgreement, RandomLossRunsAgreeWithTheSimulatorsFaultLog) {
+  std::size_t totalTimeouts = 0, totalNakRetries = 0;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    st::PairOptions o;
+    o.config.seed = seed;
+    // Reordering, duplication and corruption happen on the link, after the capture point;
+    // the analysis sees only their consequences (NAKs, resends, repeated ACKs).
+    o.config.faults.lossRate = 0.08;
+    o.config.faults.reorderRate = seed % 3 == 0 ? 0.05 : 0.0;
+    o.config.faults.duplicateRate = seed % 4 == 0 ? 0.05 : 0.0;
+    o.config.faults.corruptRate = seed % 5 == 0 ? 0.03 : 0.0;
+    o.timeout = 8;  // ~1 ms
+    st::Pair p = st::makePair(o);
+    p.net->sim().trace().setEnabled(true);
+    std::mt19937_64 rng(seed);
+    int sends = 0;
+    std::uint64_t off = 0;
+    for (int i = 0; i < 10; ++i) {
+      const auto len = static_cast<std::uint32_t>(1 + rng() % 6000);
+      const bool write = rng() % 2 == 0;
+      if (!write) {
+        ASSERT_TRUE(p.hb().postRecv(p.b.qpn, st::recvWr(100 + i, p.b, off, len)).ok());
+      }
+      auto wr = st::sendWr(i, write ? sim::WrOpcode::RdmaWrite : sim::WrOpcode::Send, p.a, off, len,
+                           p.b, off);
+      ASSERT_TRUE(p.ha().postSend(p.a.qpn, wr).ok());
+      ++sends;
+      off += (len + 63) / 64 * 64;
+    }
+    p.net->sim().runUntil(sim::SimTime::ms(60000));
+    const auto wcs = p.ha().pollCq(p.a.cq, 100);
+    ASSERT_EQ(static_cast<int>(wcs.size()), sends);
+
+    const SimLog log = collect(p.net->sim().trace());
+    const AnalysisReport r = analyzeCapture(*p.net);
+    EXPECT_EQ(r.summary.completedMessages, static_cast<std::uint64_t>(sends));
+    EXPECT_EQ(r.summary.incompleteMessages, 0u);
+    EXPECT_EQ(r.summary.psnGaps, 0u);  // the capture is taken before the link
+    EXPECT_EQ(r.summary.icrcFailures, 0u);
+    EXPECT_EQ(psnsOf(r, AnomalyKind::Timeout), log.timeoutRetries);
+    // Every NAK-started retry is a NAK the analysis saw, at the PSN the retry began from.
+    for (std::uint32_t psn : log.nakRetries) {
+      const auto naks = psnsOf(r, AnomalyKind::Nak);
+      EXPECT_NE(std::find(naks.begin(), naks.end(), psn), naks.end()) << std::hex << psn;
+    }
+    // Every request frame lost on the link was sent again.
+    const auto resent = psnsOf(r, AnomalyKind::Retransmission);
+    for (const auto& [frame, psn] : log.dropped) {
+      const auto& bytes = p.net->frames().at(frame - 1);
+      if (bytes.fromHost != 0) continue;
+      EXPECT_NE(std::find(resent.begin(), resent.end(), psn), resent.end())
+          << "frame " << frame << " PSN " << std::hex << psn;
+    }
+    EXPECT_EQ(r.summary.rdmaFrames, p.net->frames().size());
+    totalTimeouts += log.timeoutRetries.size();
+    totalNakRetries += log.nakRetries.size();
+  }
+  // Both kinds of retry occurred, so both comparisons above were exercised.
+  EXPECT_GT(totalTimeouts, 0u);
+  EXPECT_GT(totalNakRetries, 0u);
+}
+
+}  // namespace
+}  // namespace rdmascope::analysis

@@ -1,0 +1,100 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+#include "rdmascope/packets/ib_builder.h"
+#include "rdmascope/packets_io/capture_writer.h"
+
+namespace rdmascope::cli::test {
+namespace {
+
+using packets::IbOpcode;
+
+packets::IbPacket ibPacket(IbOpcode op, std::uint32_t qp, std::uint32_t psn,
+                           std::size_t payload = 0) {
+  packets::IbPacket p;
+  p.bth.opcode = static_cast<std::uint8_t>(op);
+  p.bth.destQp = qp;
+  p.bth.psn = psn;
+  if (op == IbOpcode::RcAcknowledge) p.aeth = packets::Aeth::ack(0);
+  p.payload.assign(payload, 0x42);
+  return p;
+}
+
+// SEND of PSNs 0..2 with PSN 1 lost, the NAK, the go-back-N resend and the ACK.
+std::string writeLossyCapture() {
+  packets::RoceAddressing ab, ba;
+  ba.srcIp = ab.dstIp;
+  ba.dstIp = ab.srcIp;
+  std::vector<std::vector<std::uint8_t>> frames;
+  frames.push_back(packets::buildRoceV2(ab, ibPacket(IbOpcode::RcSendFirst, 0x22, 0, 1024)));
+  frames.push_back(packets::buildRoceV2(ab, ibPacket(IbOpcode::RcSendLast, 0x22, 2, 10)));
+  auto nak = ibPacket(IbOpcode::RcAcknowledge, 0x11, 1);
+  nak.aeth = packets::Aeth::nak(0, packets::NakCode::PsnSequenceError);
+  frames.push_back(packets::buildRoceV2(ba, nak));
+  frames.push_back(packets::buildRoceV2(ab, ibPacket(IbOpcode::RcSendMiddle, 0x22, 1, 1024)));
+  frames.push_back(frames[1]);
+  frames.push_back(packets::buildRoceV2(ba, ibPacket(IbOpcode::RcAcknowledge, 0x11, 2)));
+  const std::string path = tempPath("lossy.pcap");
+  std::string error;
+  auto w = packets_io::CaptureWriter::open(path, packets::LinkType::Ethernet, error);
+  EXPECT_TRUE(w) << error;
+  std::int64_t t = 1'700'000'000'000'000'000;
+  for (const auto& f : frames)
+    w->write(f, t += 2000);
+  w->close();
+  return path;
+}
+
+TEST(AnalyzeCommand, JsonSummaryCountsTheInjectedLoss) {
+  const std::string path = writeLossyCapture();
+  const auto r = runCli({"analyze", path, "--json"});
+  std::remove(path.c_str());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& s = j["summary"];
+  EXPECT_EQ(s["connections"], 1);
+  EXPECT_EQ(s["messages"], 1);
+  EXPECT_EQ(s["naks"], 1);
+  EXPECT_EQ(s["rnr_naks"], 0);
+  EXPECT_EQ(s["resent_frames"], 1);
+  EXPECT_EQ(s["psn_gaps"], 1);
+  EXPECT_EQ(s["duplicates"], 0);
+  EXPECT_EQ(s["icrc_failures"], 0);
+  EXPECT_EQ(s["incomplete_messages"], 0);
+  EXPECT_EQ(s["cnps"], 0);
+  const auto& lat = j["connections"][0]["a_to_b"]["latency"];
+  EXPECT_EQ(lat["count"], 1);
+  EXPECT_EQ(lat["max_ns"], 10000);  // frame 1 to frame 6, 2 us apart
+}
+
+TEST(AnalyzeCommand, TextListsConversationsAnomaliesInOrderAndStatistics) {
+  const std::string path = writeLossyCapture();
+  const auto r = runCli({"analyze", path});
+  std::remove(path.c_str());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("10.0.0.1 QP 17"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("10.0.0.2 QP 34"), std::string::npos) << r.out;
+  const auto gap = r.out.find("frame 2 ");
+  const auto nak = r.out.find("frame 3 ");
+  const auto fill = r.out.find("frame 4 ");
+  const auto resend = r.out.find("frame 5 ");
+  ASSERT_NE(gap, std::string::npos) << r.out;
+  EXPECT_LT(gap, nak);
+  EXPECT_LT(nak, fill);
+  EXPECT_LT(fill, resend);
+  EXPECT_NE(r.out.find("PSN sequence error at PSN 1"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("latency p50 10.0 us"), std::string::npos) << r.out;
+}
+
+TEST(AnalyzeCommand, BadFileIsAOneLineErrorWithExitTwo) {
+  const auto r = runCli({"analyze", "/nonexistent/capture.pcap"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("/nonexistent/capture.pcap"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rdmascope::cli::test
