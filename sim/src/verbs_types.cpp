@@ -6,29 +6,28 @@ namespace rdmascope::sim {
 
 std::string_view toString(WcStatus status) {
   // Same wording as libibverbs' ibv_wc_status_str.
-  static constexpr std::array<std::string_view, 22> kNames = {
-      "success",
-      "local length error",
-      "local QP operation error",
-      "local EE context operation error",
-      "local protection error",
-      "Work Request Flushed Error",
-      "memory management operation error",
-      "bad response error",
-      "local access error",
-      "remote invalid request error",
-      "remote access error",
-      "remote operation error",
-      "transport retry counter exceeded",
-      "RNR retry counter exceeded",
-      "local RDD violation error",
-      "remote invalid RD request",
-      "aborted error",
-      "invalid EE context number",
-      "invalid EE context state",
-      "fatal error",
-      "response timeout error",
-      "general error"};
+  static constexpr std::array<std::string_view, 22> kNames = {"success",
+                                                              "local length error",
+                                                              "local QP operation error",
+                                                              "local EE context operation error",
+                                                              "local protection error",
+                                                              "Work Request Flushed Error",
+                                                              "memory management operation error",
+                                                              "bad response error",
+                                                              "local access error",
+                                                              "remote invalid request error",
+                                                              "remote access error",
+                                                              "remote operation error",
+                                                              "transport retry counter exceeded",
+                                                              "RNR retry counter exceeded",
+                                                              "local RDD violation error",
+                                                              "remote invalid RD request",
+                                                              "aborted error",
+                                                              "invalid EE context number",
+                                                              "invalid EE context state",
+                                                              "fatal error",
+                                                              "response timeout error",
+                                                              "general error"};
   const auto i = static_cast<std::size_t>(status);
   return i < kNames.size() ? kNames[i] : "unknown";
 }
@@ -42,32 +41,44 @@ std::string_view toString(QpState state) {
 
 std::string_view toString(WcOpcode opcode) {
   switch (opcode) {
-    case WcOpcode::Send: return "SEND";
-    case WcOpcode::RdmaWrite: return "RDMA_WRITE";
-    case WcOpcode::RdmaRead: return "RDMA_READ";
-    case WcOpcode::CompSwap: return "COMP_SWAP";
-    case WcOpcode::FetchAdd: return "FETCH_ADD";
-    case WcOpcode::BindMw: return "BIND_MW";
-    case WcOpcode::LocalInv: return "LOCAL_INV";
-    case WcOpcode::Recv: return "RECV";
-    case WcOpcode::RecvRdmaWithImm: return "RECV_RDMA_WITH_IMM";
+    case WcOpcode::Send:
+      return "SEND";
+    case WcOpcode::RdmaWrite:
+      return "RDMA_WRITE";
+    case WcOpcode::RdmaRead:
+      return "RDMA_READ";
+    case WcOpcode::CompSwap:
+      return "COMP_SWAP";
+    case WcOpcode::FetchAdd:
+      return "FETCH_ADD";
+    case WcOpcode::BindMw:
+      return "BIND_MW";
+    case WcOpcode::LocalInv:
+      return "LOCAL_INV";
+    case WcOpcode::Recv:
+      return "RECV";
+    case WcOpcode::RecvRdmaWithImm:
+      return "RECV_RDMA_WITH_IMM";
   }
   return "unknown";
 }
 
 std::string_view toString(WrOpcode opcode) {
   static constexpr std::array<std::string_view, 10> kNames = {
-      "RDMA_WRITE",        "RDMA_WRITE_WITH_IMM",  "SEND",     "SEND_WITH_IMM", "RDMA_READ",
-      "ATOMIC_CMP_AND_SWP", "ATOMIC_FETCH_AND_ADD", "LOCAL_INV", "BIND_MW",      "SEND_WITH_INV"};
+      "RDMA_WRITE",         "RDMA_WRITE_WITH_IMM",  "SEND",      "SEND_WITH_IMM", "RDMA_READ",
+      "ATOMIC_CMP_AND_SWP", "ATOMIC_FETCH_AND_ADD", "LOCAL_INV", "BIND_MW",       "SEND_WITH_INV"};
   const auto i = static_cast<std::size_t>(opcode);
   return i < kNames.size() ? kNames[i] : "unknown";
 }
 
 std::string_view toString(QpType type) {
   switch (type) {
-    case QpType::RC: return "RC";
-    case QpType::UC: return "UC";
-    case QpType::UD: return "UD";
+    case QpType::RC:
+      return "RC";
+    case QpType::UC:
+      return "UC";
+    case QpType::UD:
+      return "UD";
   }
   return "unknown";
 }

@@ -71,7 +71,9 @@ enum class WcOpcode : std::uint8_t {
 enum class Mtu : std::uint8_t { Mtu256 = 1, Mtu512, Mtu1024, Mtu2048, Mtu4096 };
 
 /// Bytes of an MTU enum value (256..4096).
-constexpr std::uint32_t mtuBytes(Mtu m) { return 128u << static_cast<unsigned>(m); }
+constexpr std::uint32_t mtuBytes(Mtu m) {
+  return 128u << static_cast<unsigned>(m);
+}
 
 namespace access {
 inline constexpr unsigned kLocalWrite = 1;
@@ -200,9 +202,9 @@ struct QpAttr {
   std::uint8_t maxDestRdAtomic = 1;
   std::uint8_t minRnrTimer = 0;  ///< IBTA encoded (0..31)
   std::uint8_t portNum = 1;
-  std::uint8_t timeout = 14;     ///< 4.096 us x 2^timeout
+  std::uint8_t timeout = 14;  ///< 4.096 us x 2^timeout
   std::uint8_t retryCnt = 7;
-  std::uint8_t rnrRetry = 7;     ///< 7 means infinite
+  std::uint8_t rnrRetry = 7;  ///< 7 means infinite
 };
 
 /// Text of a completion status, as ibv_wc_status_str prints it.
