@@ -243,7 +243,7 @@ void dissectTcp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::in
   d.summary.protocol = "TCP";
   static constexpr const char* kFlagNames[] = {"FIN", "SYN", "RST", "PSH", "ACK", "URG"};
   std::string flags;
-  for (int i = 5; i >= 0; --i)
+  for (int i = 0; i < 6; ++i)  // tshark lists the flags from the lowest bit: [SYN, ACK]
     if (f[offset + 13] & (1 << i)) flags += std::string(flags.empty() ? "" : ", ") + kFlagNames[i];
   d.summary.info = std::to_string(sport) + " \u2192 " + std::to_string(dport) + " [" + flags +
                    "] Len=" + std::to_string(payload);
@@ -256,12 +256,13 @@ void dissectTcp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::in
     ctx.b.truncated("TCP options", hlen, end - offset, tcp);
     return;
   }
-  if (payload == 0) return;
+  // Stream dissectors also see segments without payload: a SYN fixes the stream's start.
   if (ctx.tcpPayload) {
     TcpSegmentFacts seg{ctx.ipOffset, ctx.ipVersion, offset, offset + hlen, end};
     ctx.tcpPayload->dissect(ctx, seg, -1);
     return;
   }
+  if (payload == 0) return;
   dissectData(ctx, offset + hlen, end, -1);
 }
 
@@ -277,14 +278,13 @@ void dissectData(DecodeContext& ctx, std::size_t offset, std::size_t end, std::i
                   std::to_string(end - offset), offset, 0, data);
 }
 
-}  // namespace detail
-
-Dissection decodeFrame(std::span<const std::uint8_t> frame, LinkType link, const FrameInfo& info,
-                       const DecodeOptions& options) {
+Dissection decodeFrameWith(std::span<const std::uint8_t> frame, LinkType link,
+                           const FrameInfo& info, const DecodeOptions& options,
+                           TcpPayloadDissector* tcpPayload) {
   Dissection d;
   d.frameLength = static_cast<std::uint32_t>(frame.size());
   detail::DissectionBuilder b(d, frame);
-  detail::DecodeContext ctx{b, options, info};
+  detail::DecodeContext ctx{b, options, info, tcpPayload};
   ctx.end = frame.size();
   detail::dissectFrameInfo(ctx);
   switch (link) {
@@ -315,6 +315,13 @@ Dissection decodeFrame(std::span<const std::uint8_t> frame, LinkType link, const
       detail::dissectData(ctx, 0, frame.size(), -1);
   }
   return d;
+}
+
+}  // namespace detail
+
+Dissection decodeFrame(std::span<const std::uint8_t> frame, LinkType link, const FrameInfo& info,
+                       const DecodeOptions& options) {
+  return detail::decodeFrameWith(frame, link, info, options, nullptr);
 }
 
 }  // namespace rdmascope::packets

@@ -56,4 +56,9 @@ void dissectNativeIb(DecodeContext& ctx, std::size_t lrhOffset, std::size_t end,
                      std::int32_t parent);
 void dissectErf(DecodeContext& ctx, std::size_t offset);
 
+/// decodeFrame with a stateful TCP payload dissector (null: stateless, payload as data).
+Dissection decodeFrameWith(std::span<const std::uint8_t> frame, LinkType link,
+                           const FrameInfo& info, const DecodeOptions& options,
+                           TcpPayloadDissector* tcpPayload);
+
 }  // namespace rdmascope::packets::detail
