@@ -84,3 +84,42 @@ std::string_view toString(QpType type) {
 }
 
 }  // namespace rdmascope::sim
+
+namespace rdmascope::sim {
+
+std::string attrMaskNames(unsigned mask) {
+  static constexpr std::array<std::string_view, 21> kNames = {"IBV_QP_STATE",
+                                                              "IBV_QP_CUR_STATE",
+                                                              "IBV_QP_EN_SQD_ASYNC_NOTIFY",
+                                                              "IBV_QP_ACCESS_FLAGS",
+                                                              "IBV_QP_PKEY_INDEX",
+                                                              "IBV_QP_PORT",
+                                                              "IBV_QP_QKEY",
+                                                              "IBV_QP_AV",
+                                                              "IBV_QP_PATH_MTU",
+                                                              "IBV_QP_TIMEOUT",
+                                                              "IBV_QP_RETRY_CNT",
+                                                              "IBV_QP_RNR_RETRY",
+                                                              "IBV_QP_RQ_PSN",
+                                                              "IBV_QP_MAX_QP_RD_ATOMIC",
+                                                              "IBV_QP_ALT_PATH",
+                                                              "IBV_QP_MIN_RNR_TIMER",
+                                                              "IBV_QP_SQ_PSN",
+                                                              "IBV_QP_MAX_DEST_RD_ATOMIC",
+                                                              "IBV_QP_PATH_MIG_STATE",
+                                                              "IBV_QP_CAP",
+                                                              "IBV_QP_DEST_QPN"};
+  std::string out;
+  for (unsigned i = 0; i < 32; ++i) {
+    if (!(mask & (1u << i))) continue;
+    if (!out.empty()) out += ", ";
+    if (i < kNames.size()) {
+      out += kNames[i];
+    } else {
+      out += "bit " + std::to_string(i);
+    }
+  }
+  return out;
+}
+
+}  // namespace rdmascope::sim

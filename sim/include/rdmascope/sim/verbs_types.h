@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -207,6 +208,15 @@ struct QpAttr {
   std::uint8_t rnrRetry = 7;  ///< 7 means infinite
 };
 
+/// ibv_qp_init_attr: CQs are named by their numbers on the same host.
+struct QpInitAttr {
+  QpType qpType = QpType::RC;
+  std::uint32_t sendCq = 0;
+  std::uint32_t recvCq = 0;
+  QpCap cap;
+  bool sqSigAll = false;
+};
+
 /// Text of a completion status, as ibv_wc_status_str prints it.
 std::string_view toString(WcStatus status);
 /// Names as libibverbs' enum_strs (e.g. "RTS", "IBV_WC_RDMA_READ" without prefix: "RDMA_READ").
@@ -214,5 +224,8 @@ std::string_view toString(QpState state);
 std::string_view toString(WcOpcode opcode);
 std::string_view toString(WrOpcode opcode);
 std::string_view toString(QpType type);
+/// Names of ibv_qp_attr_mask bits as libibverbs spells them ("IBV_QP_DEST_QPN"), joined with
+/// ", " for every bit set in `mask`.
+std::string attrMaskNames(unsigned mask);
 
 }  // namespace rdmascope::sim
