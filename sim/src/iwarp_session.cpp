@@ -489,7 +489,17 @@ void IwarpSession::queueMessage(int host, packets::DdpSegmentHeader header,
   const std::uint64_t baseTo = header.taggedOffset;
   std::size_t sent = 0;
   do {
-    const std::size_t chunk = std::min(maxPayload, payload.size() - sent);
+    std::size_t chunk = std::min(maxPayload, payload.size() - sent);
+    // tshark 4.0 counts a marker due right after an FPDU as that FPDU's (its
+    // number_of_markers), loses the stream and shows no more FPDUs. RFC 5044 lets the sender
+    // pick any FPDU size up to the MULPDU, so an FPDU never ends on a marker position here.
+    if (markersFrom(host) && chunk > 4) {
+      const std::size_t logical =
+          2 + headerLength + chunk + packets::mpaPadLength(headerLength + chunk) + 4;
+      const std::uint64_t end = s.encoder->streamOffset() +
+                                packets::fpduWireLength(logical, true, s.encoder->streamOffset());
+      if (end % packets::kMpaMarkerInterval == 0) chunk -= 4;
+    }
     header.last = sent + chunk == payload.size();
     if (header.tagged()) {
       header.taggedOffset = baseTo + sent;

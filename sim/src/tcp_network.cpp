@@ -151,6 +151,39 @@ const TcpHostCounters& TcpNetwork::counters(int host) const {
   return hosts_[host]->counters;
 }
 
+std::vector<TcpCapturedFrame> TcpNetwork::captureAt(int host) const {
+  std::vector<TcpCapturedFrame> out;
+  for (const auto& f : frames_) {
+    if (f.fromHost == host) {
+      out.push_back(f);
+    } else if (!f.lost) {
+      out.push_back(f);
+      out.back().timePs = f.arrivalPs;
+    }
+  }
+  std::stable_sort(
+      out.begin(), out.end(),
+      [](const TcpCapturedFrame& a, const TcpCapturedFrame& b) { return a.timePs < b.timePs; });
+  return out;
+}
+
+void TcpNetwork::note(int host, TraceKind kind, std::string text, std::uint64_t frameNumber,
+                      const std::vector<std::uint8_t>* bytes) {
+  Trace* trace = scheduler_.trace();
+  if (trace == nullptr) return;
+  TraceEvent e;
+  e.time = SimTime::ps(scheduler_.nowPs());
+  e.host = host == 0 ? "host-a" : "host-b";
+  e.kind = kind;
+  e.frameNumber = frameNumber;
+  if (bytes != nullptr) {
+    e.bytes = *bytes;
+    e.length = static_cast<std::uint32_t>(bytes->size());
+  }
+  e.explanation = std::move(text);
+  trace->emit(std::move(e));
+}
+
 void TcpNetwork::cpu(int host, double costNs, std::function<void()> then) {
   Host& h = *hosts_[host];
   const std::int64_t now = scheduler_.nowPs();
@@ -192,12 +225,27 @@ void TcpNetwork::transmit(int host, const TcpSegment& segment) {
         (config_.lossOnlyFromHost < 0 || config_.lossOnlyFromHost == host)) {
       lost = scheduler_.uniform() < config_.lossRate;
     }
-    if (config_.captureFrames) frames_.push_back({start, host, lost, frame});
+    if (config_.captureFrames) frames_.push_back({start, 0, host, lost, frame});
+    if (scheduler_.trace() != nullptr) {
+      const auto seg = parseTcpFrame(frame);
+      std::string what = "TCP segment";
+      if (seg) {
+        what += " seq " + std::to_string(seg->seq) + " ack " + std::to_string(seg->ack) + ", " +
+                std::to_string(seg->payload.size()) + " bytes";
+        if (seg->flags & tcp_flag::kSyn) what += " SYN";
+        if (seg->flags & tcp_flag::kFin) what += " FIN";
+      }
+      note(host, TraceKind::FrameSent, what + " goes on the wire", number, &frame);
+      if (lost)
+        note(host, TraceKind::FrameDropped, "the link loses frame " + std::to_string(number),
+             number, &frame);
+    }
     if (lost) {
       ++framesLost_;
       return;
     }
     const std::int64_t arrive = linkFreeAtPs_[host] + psOf(config_.costs.propagationNs);
+    if (config_.captureFrames) frames_.back().arrivalPs = arrive;
     scheduler_.schedule(arrive - now, [this, host, f = std::move(frame)]() mutable {
       deliver(1 - host, std::move(f));
     });
@@ -208,6 +256,11 @@ void TcpNetwork::transmit(int host, const TcpSegment& segment) {
   }
   ++h.counters.doorbells;
   const double work = (segment.payload.empty() ? c.tcpAckNs : c.tcpSegmentNs) + c.doorbellNs;
+  note(host, TraceKind::Note,
+       segment.payload.empty()
+           ? std::string("CPU builds a TCP ACK and rings the NIC doorbell")
+           : "CPU runs TCP/IP transmit for a " + std::to_string(segment.payload.size()) +
+                 "-byte segment and rings the NIC doorbell");
   cpu(host, work, std::move(toLink));
 }
 
@@ -256,6 +309,9 @@ void TcpNetwork::raiseInterrupt(int host) {
   }
   if (h.rxRing.empty()) return;
   ++h.counters.interrupts;
+  note(host, TraceKind::Note,
+       "NIC raises an interrupt for " + std::to_string(h.rxRing.size()) +
+           " frame(s) in the receive ring; the CPU runs the IRQ handler and softirq");
   auto batch = std::move(h.rxRing);
   h.rxRing.clear();
   const auto& c = config_.costs;
@@ -265,6 +321,7 @@ void TcpNetwork::raiseInterrupt(int host) {
     auto seg = parseTcpFrame(f);
     if (!seg) {
       ++h.counters.checksumDrops;
+      note(host, TraceKind::FrameDropped, "frame fails its IPv4/TCP checksum and is dropped");
       continue;
     }
     work += seg->payload.empty() ? c.tcpAckNs : c.tcpSegmentNs;
@@ -294,6 +351,7 @@ void TcpNetwork::onTcpEvent(int host, TcpEvent event) {
     // Linux wakes a writer once a third of the send buffer is free (sk_stream_is_writeable).
     h.sendJob->blocked = false;
     ++h.counters.contextSwitches;
+    note(host, TraceKind::Note, "send buffer has room again: the writer is woken (context switch)");
     h.sendJob->busy = true;
     cpu(host, c.contextSwitchNs, [this, host] {
       hosts_[host]->sendJob->busy = false;
@@ -303,12 +361,16 @@ void TcpNetwork::onTcpEvent(int host, TcpEvent event) {
   if (event == TcpEvent::Readable && h.recvJob && h.recvJob->sleeping) {
     h.recvJob->sleeping = false;
     ++h.counters.contextSwitches;
+    note(host, TraceKind::Note, "data is readable: the sleeping reader is woken (context switch)");
     h.recvJob->busy = true;
     cpu(host, c.contextSwitchNs, [this, host] {
       hosts_[host]->recvJob->busy = false;
       recvStep(host);
     });
   }
+  if (event == TcpEvent::Established) note(host, TraceKind::Note, "TCP connection ESTABLISHED");
+  if (event == TcpEvent::Reset) note(host, TraceKind::Note, "TCP connection reset");
+  if (event == TcpEvent::Closed) note(host, TraceKind::Note, "TCP connection closed");
   if (h.handler) h.handler(event);
 }
 
@@ -338,14 +400,22 @@ void TcpNetwork::sendStep(int host) {
     job.callLeft = std::min<std::size_t>(job.io, job.data.size() - job.offset);
     work += c.syscallNs;
   }
+  if (work > 0) {
+    note(host, TraceKind::Note,
+         "application calls send() for " + std::to_string(job.callLeft) + " bytes (system call)");
+  }
   const std::size_t n = std::min(job.callLeft, h.tcb->sendSpace());
   if (n == 0) {
     job.blocked = true;
+    note(host, TraceKind::Note, "socket send buffer is full: send() sleeps");
     if (work > 0) cpu(host, work, [] {});
     return;
   }
   h.counters.cpuBytesCopied += n;
   ++h.counters.copyOperations;
+  note(host, TraceKind::Note,
+       "CPU copies " + std::to_string(n) +
+           " bytes from the application buffer into the socket send buffer");
   work += static_cast<double>(n) * 1e9 / c.memcpyBytesPerSec;
   job.busy = true;
   cpu(host, work, [this, host, n] {
@@ -390,13 +460,18 @@ void TcpNetwork::recvStep(int host) {
   const std::size_t n =
       std::min<std::size_t>({static_cast<std::size_t>(job.io), h.tcb->readable(),
                              static_cast<std::size_t>(job.want - job.got.size())});
+  if (work > 0) note(host, TraceKind::Note, "application calls recv() (system call)");
   if (n == 0) {
     job.sleeping = true;
+    note(host, TraceKind::Note, "nothing to read: recv() sleeps");
     if (work > 0) cpu(host, work, [] {});
     return;
   }
   h.counters.cpuBytesCopied += n;
   ++h.counters.copyOperations;
+  note(host, TraceKind::Note,
+       "CPU copies " + std::to_string(n) +
+           " bytes from the socket receive buffer into the application buffer");
   work += static_cast<double>(n) * 1e9 / c.memcpyBytesPerSec;
   job.busy = true;
   cpu(host, work, [this, host, n] {

@@ -21,6 +21,7 @@
 
 #include "rdmascope/sim/host_cost_model.h"
 #include "rdmascope/sim/tcp_control_block.h"
+#include "rdmascope/sim/trace.h"
 
 namespace rdmascope::sim {
 
@@ -34,6 +35,8 @@ class EventScheduler {
   virtual bool cancel(std::uint64_t id) = 0;
   /// Uniform in [0, 1), deterministic for the engine's seed.
   virtual double uniform() = 0;
+  /// The trace stream to report to, or null when tracing is off.
+  virtual Trace* trace() { return nullptr; }
 };
 
 /// Where TCP runs on a host.
@@ -56,9 +59,10 @@ struct TcpNetworkConfig {
   std::uint32_t serverIsn = 500000;
 };
 
-/// A frame as a capture at the sender sees it.
+/// A frame on the link.
 struct TcpCapturedFrame {
-  std::int64_t timePs = 0;
+  std::int64_t timePs = 0;     ///< when the sender put it on the wire
+  std::int64_t arrivalPs = 0;  ///< when it reached the other host (0 if lost)
   int fromHost = 0;
   bool lost = false;  ///< dropped on the link (still captured at the sender)
   std::vector<std::uint8_t> bytes;
@@ -103,7 +107,12 @@ class TcpNetwork {
                   std::function<void(std::vector<std::uint8_t>)> done);
 
   [[nodiscard]] const TcpHostCounters& counters(int host) const;
+  /// Every frame sent, in sending order, lost ones included.
   [[nodiscard]] const std::vector<TcpCapturedFrame>& frames() const { return frames_; }
+  /// The frames as a capture on `host` sees them, in time order: its own when it sends them
+  /// (lost ones included), the peer's when they arrive (lost ones never appear), each with
+  /// timePs set to that moment. This is what tcpdump on one host records.
+  [[nodiscard]] std::vector<TcpCapturedFrame> captureAt(int host) const;
   [[nodiscard]] const TcpNetworkConfig& config() const { return config_; }
   [[nodiscard]] std::uint64_t framesLost() const { return framesLost_; }
   [[nodiscard]] EventScheduler& scheduler() { return scheduler_; }
@@ -120,6 +129,8 @@ class TcpNetwork {
   void sendStep(int host);
   void recvStep(int host);
   void onTcpEvent(int host, TcpEvent event);
+  void note(int host, TraceKind kind, std::string text, std::uint64_t frameNumber = 0,
+            const std::vector<std::uint8_t>* bytes = nullptr);
 
   EventScheduler& scheduler_;
   TcpNetworkConfig config_;
