@@ -13,6 +13,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   Action action;
   addDecodeCommand(app, action);
   addCaptureCommand(app, action);
+  addCompareCommand(app, action);
+  addBenchCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help: CLI11 prints the selected subcommand's help
@@ -23,7 +25,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   if (!action) {
-    reportError(err, "no command given (decode or capture; see --help)");
+    reportError(err, "no command given (decode, capture, compare or bench; see --help)");
     return kExitUsage;
   }
   return action(out, err);
