@@ -28,7 +28,9 @@ constexpr std::uint8_t kCodeInvalidQn = 0x01;
 constexpr std::uint8_t kCodeNoBuffer = 0x02;
 constexpr std::uint8_t kCodeMsnRange = 0x03;
 constexpr std::uint8_t kCodeTooLong = 0x05;
-constexpr std::uint8_t kCodeInvalidOpcode = 0x05;
+constexpr std::uint8_t kCodeUnexpectedOpcode = 0x06;
+constexpr std::uint8_t kCodeNotInvalidatable = 0x09;
+constexpr std::uint8_t kCodeStagNotOfStream = 0x02;
 constexpr std::uint8_t kCodeMpaCrc = 0x02;
 
 std::uint64_t field(const packets::HeaderDef& header, std::string_view key,
@@ -336,7 +338,7 @@ void IwarpSession::processSegment(int host, std::span<const std::uint8_t> ulpdu)
     const auto payload = ulpdu.subspan(packets::kDdpTaggedHeaderLength);
     const auto it = s.regions.find(stag);
     if (opcode != RdmapOpcode::Write && opcode != RdmapOpcode::ReadResponse) {
-      sendTerminate(host, kLayerRdmap, kRdmapRemoteOperation, kCodeInvalidOpcode, header);
+      sendTerminate(host, kLayerRdmap, kRdmapRemoteOperation, kCodeUnexpectedOpcode, header);
       return;
     }
     if (it == s.regions.end() || !it->second.valid) {
@@ -348,9 +350,12 @@ void IwarpSession::processSegment(int host, std::span<const std::uint8_t> ulpdu)
       return;
     }
     const bool readResponse = opcode == RdmapOpcode::ReadResponse;
-    if ((!readResponse && !(it->second.access & access::kRemoteWrite)) ||
-        (readResponse && (s.reads.empty() || s.reads.front().stag != stag))) {
-      sendTerminate(host, kLayerDdp, kDdpTaggedBuffer, kCodeAccessRights, header);
+    if (!readResponse && !(it->second.access & access::kRemoteWrite)) {
+      sendTerminate(host, kLayerRdmap, kRdmapRemoteProtection, kCodeAccessRights, header);
+      return;
+    }
+    if (readResponse && (s.reads.empty() || s.reads.front().stag != stag)) {
+      sendTerminate(host, kLayerDdp, kDdpTaggedBuffer, kCodeStagNotOfStream, header);
       return;
     }
     std::copy(payload.begin(), payload.end(), it->second.bytes.begin() + static_cast<long>(to));
@@ -389,7 +394,7 @@ void IwarpSession::processSegment(int host, std::span<const std::uint8_t> ulpdu)
   }
   if (qn == packets::kDdpQueueSend) {
     if (!isSend(opcode)) {
-      sendTerminate(host, kLayerRdmap, kRdmapRemoteOperation, kCodeInvalidOpcode, header);
+      sendTerminate(host, kLayerRdmap, kRdmapRemoteOperation, kCodeUnexpectedOpcode, header);
       return;
     }
     if (s.rq.empty()) {
@@ -420,7 +425,7 @@ void IwarpSession::processSegment(int host, std::span<const std::uint8_t> ulpdu)
           packets::readField(packets::kRdmapInvalidateStagField, ulpdu.subspan(2)));
       auto r = s.regions.find(inv);
       if (r == s.regions.end() || !r->second.valid) {
-        sendTerminate(host, kLayerRdmap, kRdmapRemoteProtection, kCodeInvalidStag, header);
+        sendTerminate(host, kLayerRdmap, kRdmapRemoteProtection, kCodeNotInvalidatable, header);
         return;
       }
       r->second.valid = false;
@@ -431,7 +436,7 @@ void IwarpSession::processSegment(int host, std::span<const std::uint8_t> ulpdu)
   }
   if (qn == packets::kDdpQueueReadRequest) {
     if (opcode != RdmapOpcode::ReadRequest || payload.size() < packets::kRdmaReadRequestLength) {
-      sendTerminate(host, kLayerRdmap, kRdmapRemoteOperation, kCodeInvalidOpcode, header);
+      sendTerminate(host, kLayerRdmap, kRdmapRemoteOperation, kCodeUnexpectedOpcode, header);
       return;
     }
     const auto& rr = packets::kRdmaReadRequestHeader;

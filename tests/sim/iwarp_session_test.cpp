@@ -197,6 +197,21 @@ TEST(IwarpSession, WriteToAnInvalidStagIsTerminated) {
   EXPECT_TRUE(rig.session.inError(1));
 }
 
+TEST(IwarpSession, WriteWithoutRemoteWriteAccessIsARemoteProtectionError) {
+  Rig rig;
+  const auto a = rig.session.registerMemory(0, 512, kAll);
+  const auto b = rig.session.registerMemory(1, 512, access::kLocalWrite | access::kRemoteRead);
+  rig.session.postWrite(0, 1, a, 0, 512, b, 0);
+  rig.sched.run();
+  ASSERT_FALSE(rig.session.terminates().empty());
+  const auto& t = rig.session.terminates().front();
+  EXPECT_EQ(t.layer, 0);      // RDMAP
+  EXPECT_EQ(t.errorType, 1);  // remote protection error
+  EXPECT_EQ(t.errorCode, 2);  // access rights violation
+  EXPECT_TRUE(std::all_of(rig.session.memory(1, b).begin(), rig.session.memory(1, b).end(),
+                          [](std::uint8_t v) { return v == 0; }));
+}
+
 TEST(IwarpSession, SendWithoutAPostedReceiveIsTerminated) {
   Rig rig;
   const auto a = rig.session.registerMemory(0, 100, kAll);
