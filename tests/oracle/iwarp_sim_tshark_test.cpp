@@ -193,3 +193,49 @@ INSTANTIATE_TEST_SUITE_P(Scenarios, IwarpSimTshark,
 
 }  // namespace
 }  // namespace rdmascope::sim
+
+namespace rdmascope::sim {
+namespace {
+
+// The socket path's frames: tshark verifies every IPv4 and TCP checksum and sees one clean
+// conversation (handshake, data, FIN) without retransmissions or other TCP warnings.
+TEST(TcpStreamTshark, ChecksumsAreGoodAndTheConversationIsClean) {
+  if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
+  TransportScenarioOptions o;
+  o.bytes = 300000;
+  std::string error;
+  const auto r = runTransportScenario("tcp-stream", o, error);
+  ASSERT_TRUE(r) << error;
+  const auto pcap =
+      (std::filesystem::temp_directory_path() / "rdmascope_sim_tcp_stream.pcap").string();
+  writePcap(pcap, r->frames);
+  const auto out =
+      run("tshark -r " + pcap +
+          " -o tcp.check_checksum:TRUE -o ip.check_checksum:TRUE -T fields"
+          " -e tcp.checksum.status -e ip.checksum.status -e tcp.analysis.retransmission"
+          " -e tcp.analysis.lost_segment -e tcp.analysis.duplicate_ack"
+          " -e tcp.analysis.out_of_order -e tcp.len 2>/dev/null");
+  std::istringstream rows(out);
+  std::string line;
+  std::size_t frames = 0;
+  std::uint64_t payload = 0;
+  while (std::getline(rows, line)) {
+    std::vector<std::string> cols;
+    std::stringstream ss(line);
+    for (std::string col; std::getline(ss, col, '\t');)
+      cols.push_back(col);
+    cols.resize(7);
+    ++frames;
+    EXPECT_EQ(cols[0], "1") << line;  // 1 = Good (0 Bad, 2 Unverified)
+    EXPECT_EQ(cols[1], "1") << line;
+    for (int i = 2; i < 6; ++i)
+      EXPECT_TRUE(cols[i].empty()) << line;
+    payload += cols[6].empty() ? 0 : std::stoull(cols[6]);
+  }
+  EXPECT_EQ(frames, r->frames.size());
+  EXPECT_EQ(payload, o.bytes);
+  if (!HasFailure()) std::filesystem::remove(pcap);
+}
+
+}  // namespace
+}  // namespace rdmascope::sim

@@ -182,7 +182,6 @@ class TcpControlBlock {
   std::uint32_t dupAcks_ = 0;
   std::uint64_t recoverPoint_ = 0;
   std::uint32_t retries_ = 0;
-  bool synAcked_ = false;
   // RTT sample: one timed segment at a time (Karn: not a retransmitted one).
   bool timing_ = false;
   std::uint64_t timedOffset_ = 0;
