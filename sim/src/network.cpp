@@ -45,7 +45,6 @@ class Link : public EventTarget {
     f.pad = 0;
     f.hdrLen = 0;
     f.trailerLen = 0;
-    f.owned.clear();
     return f;
   }
 
@@ -62,16 +61,7 @@ class Link : public EventTarget {
     stats_.bytesSent += f.size();
     const bool tracing = sim.tracing();
     if (cfg.captureFrames || tracing) f.flatten(flat_);
-    if (cfg.captureFrames) net_.capture(from, sim.now(), flat_);
     Host& src = net_.host(from);
-    if (tracing) {
-      TraceEvent e = frameEvent(src, TraceKind::FrameSent, f);
-      e.explanation = fmt::format("frame {} ({} bytes) {} PSN {:#x} -> {}{}", f.number, f.size(),
-                                  opcodeInfo(f.opcode).name, f.psn, net_.host(1 - from).name(),
-                                  why.empty() ? "" : ": " + why);
-      e.bytes = flat_;
-      sim.trace().emit(std::move(e));
-    }
 
     // serialization: Ethernet adds preamble, SFD, FCS and inter-frame gap (24 bytes)
     const std::uint64_t wireBytes = f.size() + (cfg.wire == WireFormat::InfiniBand ? 0 : 24);
@@ -83,6 +73,20 @@ class Link : public EventTarget {
     }
     const SimTime txEnd = start + SimTime::ps(txPs);
     nextFree_[from] = txEnd;
+    // captured as tcpdump at the sender would see it: when its first bit goes on the wire
+    if (cfg.captureFrames) net_.capture(from, start, flat_);
+    if (tracing) {
+      TraceEvent e = frameEvent(src, TraceKind::FrameSent, f);
+      e.explanation = fmt::format(
+          "frame {} ({} bytes) {} PSN {:#x} -> {}{}{}", f.number, f.size(),
+          opcodeInfo(f.opcode).name, f.psn, net_.host(1 - from).name(),
+          start > sim.now() ? fmt::format(", on the wire at {:.6f} us after the NIC queue",
+                                          static_cast<double>(start.picos()) / 1e6)
+                            : std::string(),
+          why.empty() ? "" : ": " + why);
+      e.bytes = flat_;
+      sim.trace().emit(std::move(e));
+    }
 
     // faults
     std::string lost;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rdmascope/sim/host.h"
+#include "rdmascope/sim/qp_state_machine.h"
 #include "rdmascope/sim/simulator.h"
 #include "rdmascope/sim/verbs_types.h"
 #include "wire_format.h"
@@ -212,15 +213,5 @@ class Qp : public EventTarget {
   std::uint32_t ipId_ = 0;
   WireAddress addr_;
 };
-
-/// ib_modify_qp_is_ok: the attribute masks required and allowed for a transition.
-struct TransitionRule {
-  bool valid = false;
-  unsigned required = 0;
-  unsigned optional = 0;
-};
-TransitionRule transitionRule(QpState from, QpState to, QpType type);
-/// EINVAL text for a bad transition or mask, or empty when the modify is allowed.
-std::string checkTransition(QpState from, QpState to, QpType type, unsigned mask);
 
 }  // namespace rdmascope::sim

@@ -4,6 +4,8 @@
 
 #include "opcodes.h"
 #include "rdmascope/packets/crc.h"
+#include "rdmascope/packets/ib_builder.h"
+#include "rdmascope/packets/ib_crc.h"
 #include "rdmascope/packets/net_headers.h"
 
 namespace rdmascope::sim {
@@ -15,74 +17,56 @@ void put16(std::uint8_t* p, std::uint32_t v) {
   p[0] = static_cast<std::uint8_t>(v >> 8);
   p[1] = static_cast<std::uint8_t>(v);
 }
-void put24(std::uint8_t* p, std::uint32_t v) {
-  p[0] = static_cast<std::uint8_t>(v >> 16);
-  p[1] = static_cast<std::uint8_t>(v >> 8);
-  p[2] = static_cast<std::uint8_t>(v);
-}
 void put32(std::uint8_t* p, std::uint32_t v) {
   put16(p, v >> 16);
   put16(p + 2, v);
 }
-void put64(std::uint8_t* p, std::uint64_t v) {
-  put32(p, static_cast<std::uint32_t>(v >> 32));
-  put32(p + 4, static_cast<std::uint32_t>(v));
-}
 std::uint32_t get16(const std::uint8_t* p) {
   return (std::uint32_t{p[0]} << 8) | p[1];
 }
-std::uint32_t get24(const std::uint8_t* p) {
-  return (get16(p) << 8) | p[2];
-}
 std::uint32_t get32(const std::uint8_t* p) {
   return (get16(p) << 16) | get16(p + 2);
-}
-std::uint64_t get64(const std::uint8_t* p) {
-  return (std::uint64_t{get32(p)} << 32) | get32(p + 4);
 }
 
 constexpr std::size_t kEth = 14, kIpv4 = 20, kIpv6 = 40, kUdp = 8, kLrhBytes = 8;
 constexpr std::uint8_t kGrhNextHeaderIba = 0x1b;
 
-/// Writes BTH and extension headers at `p`; returns their length.
+/// Writes BTH and extension headers at `p` through the packets module's IB encoders; returns
+/// their length.
 std::size_t writeTransport(const PacketDesc& k, std::uint8_t* p) {
   const OpcodeInfo& info = opcodeInfo(k.opcode);
-  p[0] = k.opcode;
-  p[1] = static_cast<std::uint8_t>((k.solicited ? 0x80 : 0) | (k.migReq ? 0x40 : 0) |
-                                   ((k.pad & 3) << 4));  // TVer 0
-  put16(p + 2, k.pkey);
-  p[4] = static_cast<std::uint8_t>((k.fecn ? 0x80 : 0) | (k.becn ? 0x40 : 0));
-  put24(p + 5, k.destQp);
-  p[8] = k.ackReq ? 0x80 : 0;
-  put24(p + 9, k.psn & 0xffffff);
+  packets::Bth bth;
+  bth.opcode = k.opcode;
+  bth.solicitedEvent = k.solicited;
+  bth.migReq = k.migReq;
+  bth.padCount = k.pad & 3;
+  bth.pkey = k.pkey;
+  bth.fecn = k.fecn;
+  bth.becn = k.becn;
+  bth.destQp = k.destQp & 0xffffff;
+  bth.ackReq = k.ackReq;
+  bth.psn = k.psn & 0xffffff;
+  packets::encodeBth(bth, {p, kBthBytes});
   std::size_t o = kBthBytes;
   const std::uint32_t m = info.mask;
   if (m & kDeth) {
-    put32(p + o, k.qkey);
-    p[o + 4] = 0;
-    put24(p + o + 5, k.srcQp);
+    packets::encodeDeth({k.qkey, k.srcQp & 0xffffff}, {p + o, kDethBytes});
     o += kDethBytes;
   }
   if (m & kReth) {
-    put64(p + o, k.va);
-    put32(p + o + 8, k.rkey);
-    put32(p + o + 12, k.dmaLen);
+    packets::encodeReth({k.va, k.rkey, k.dmaLen}, {p + o, kRethBytes});
     o += kRethBytes;
   }
   if (m & kAtmeth) {
-    put64(p + o, k.va);
-    put32(p + o + 8, k.rkey);
-    put64(p + o + 12, k.swapAdd);
-    put64(p + o + 20, k.compare);
+    packets::encodeAtomicEth({k.va, k.rkey, k.swapAdd, k.compare}, {p + o, kAtmethBytes});
     o += kAtmethBytes;
   }
   if (m & kAeth) {
-    p[o] = k.syndrome;
-    put24(p + o + 1, k.msn);
+    packets::encodeAeth({k.syndrome, k.msn & 0xffffff}, {p + o, kAethBytes});
     o += kAethBytes;
   }
   if (m & kAtmack) {
-    put64(p + o, k.origData);
+    packets::encodeAtomicAckEth({k.origData}, {p + o, kAtmackBytes});
     o += kAtmackBytes;
   }
   if (m & kImmdt) {
@@ -98,45 +82,50 @@ std::size_t writeTransport(const PacketDesc& k, std::uint8_t* p) {
 
 bool readTransport(const std::uint8_t* p, std::size_t avail, PacketDesc& k) {
   if (avail < kBthBytes) return false;
-  k.opcode = p[0];
-  const OpcodeInfo& info = opcodeInfo(k.opcode);
+  const OpcodeInfo& info = opcodeInfo(p[0]);
   if (info.mask == 0 || avail < info.length) return false;
-  k.solicited = (p[1] & 0x80) != 0;
-  k.migReq = (p[1] & 0x40) != 0;
-  k.pad = (p[1] >> 4) & 3;
-  k.pkey = static_cast<std::uint16_t>(get16(p + 2));
-  k.fecn = (p[4] & 0x80) != 0;
-  k.becn = (p[4] & 0x40) != 0;
-  k.destQp = get24(p + 5);
-  k.ackReq = (p[8] & 0x80) != 0;
-  k.psn = get24(p + 9);
+  const packets::Bth bth = packets::decodeBth({p, kBthBytes});
+  k.opcode = bth.opcode;
+  k.solicited = bth.solicitedEvent;
+  k.migReq = bth.migReq;
+  k.pad = bth.padCount;
+  k.pkey = bth.pkey;
+  k.fecn = bth.fecn;
+  k.becn = bth.becn;
+  k.destQp = bth.destQp;
+  k.ackReq = bth.ackReq;
+  k.psn = bth.psn;
   std::size_t o = kBthBytes;
   const std::uint32_t m = info.mask;
   if (m & kDeth) {
-    k.qkey = get32(p + o);
-    k.srcQp = get24(p + o + 5);
+    const packets::Deth d = packets::decodeDeth({p + o, kDethBytes});
+    k.qkey = d.qkey;
+    k.srcQp = d.srcQp;
     o += kDethBytes;
   }
   if (m & kReth) {
-    k.va = get64(p + o);
-    k.rkey = get32(p + o + 8);
-    k.dmaLen = get32(p + o + 12);
+    const packets::Reth r = packets::decodeReth({p + o, kRethBytes});
+    k.va = r.va;
+    k.rkey = r.rkey;
+    k.dmaLen = r.dmaLength;
     o += kRethBytes;
   }
   if (m & kAtmeth) {
-    k.va = get64(p + o);
-    k.rkey = get32(p + o + 8);
-    k.swapAdd = get64(p + o + 12);
-    k.compare = get64(p + o + 20);
+    const packets::AtomicEth a = packets::decodeAtomicEth({p + o, kAtmethBytes});
+    k.va = a.va;
+    k.rkey = a.rkey;
+    k.swapAdd = a.swapAdd;
+    k.compare = a.compare;
     o += kAtmethBytes;
   }
   if (m & kAeth) {
-    k.syndrome = p[o];
-    k.msn = get24(p + o + 1);
+    const packets::Aeth a = packets::decodeAeth({p + o, kAethBytes});
+    k.syndrome = a.syndrome;
+    k.msn = a.msn;
     o += kAethBytes;
   }
   if (m & kAtmack) {
-    k.origData = get64(p + o);
+    k.origData = packets::decodeAtomicAckEth({p + o, kAtmackBytes}).origRemoteData;
     o += kAtmackBytes;
   }
   if (m & kImmdt) {
@@ -158,12 +147,15 @@ void writeEthernet(std::uint8_t* p, const WireAddress& a, std::uint16_t type) {
 
 void writeGrhLike(std::uint8_t* p, const WireAddress& a, std::uint32_t payloadLength,
                   std::uint8_t nextHeader) {
-  put32(p, (6u << 28) | (std::uint32_t{a.trafficClass} << 20) | (a.flowLabel & 0xfffff));
-  put16(p + 4, payloadLength);
-  p[6] = nextHeader;
-  p[7] = a.hopLimit;
-  std::memcpy(p + 8, a.srcGid.data(), 16);
-  std::memcpy(p + 24, a.dstGid.data(), 16);
+  packets::Grh g;
+  g.trafficClass = a.trafficClass;
+  g.flowLabel = a.flowLabel & 0xfffff;
+  g.payLen = static_cast<std::uint16_t>(payloadLength);
+  g.nextHeader = nextHeader;
+  g.hopLimit = a.hopLimit;
+  g.sgid = a.srcGid;
+  g.dgid = a.dstGid;
+  packets::encodeGrh(g, {p, 40});
 }
 
 std::uint32_t ipv4Of(const Gid& g) {
@@ -337,12 +329,14 @@ void buildFrame(WireFormat format, const WireAddress& a, const PacketDesc& k, Fr
       writeGrhLike(p + kEth, a, l4, kGrhNextHeaderIba);
       break;
     case WireFormat::InfiniBand: {
-      // VL 0, LVer 0; SL, LNH 2 (IBA local: BTH follows); PktLen in 4-byte words LRH..ICRC.
-      p[0] = 0x00;
-      p[1] = static_cast<std::uint8_t>(((a.sl & 0xf) << 4) | 0x2);
-      put16(p + 2, a.dlid);
-      put16(p + 4, static_cast<std::uint32_t>((kLrhBytes + l4) / 4) & 0x7ff);
-      put16(p + 6, a.slid);
+      // VL 0, LNH 2 (IBA local: BTH follows); PktLen in 4-byte words LRH..ICRC.
+      packets::Lrh lrh;
+      lrh.sl = a.sl & 0xf;
+      lrh.lnh = 2;
+      lrh.dlid = a.dlid;
+      lrh.pktLen = static_cast<std::uint16_t>(((kLrhBytes + l4) / 4) & 0x7ff);
+      lrh.slid = a.slid;
+      packets::encodeLrh(lrh, {p, kLrhBytes});
       break;
     }
   }
