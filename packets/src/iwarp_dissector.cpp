@@ -24,12 +24,12 @@ void addPayload(DissectionBuilder& b, std::size_t offset, std::int32_t parent) {
   const auto f = b.frame();
   if (offset >= f.size()) return;
   const std::size_t n = f.size() - offset;
-  const auto data = b.addContainer("data", "Data (" + std::to_string(n) + " bytes)", offset, n,
-                                   parent);
-  b.addText("data.data",
-            "Data: " + hexBytes(f.subspan(offset, std::min<std::size_t>(n, 32))) +
-                (n > 32 ? "..." : ""),
-            hexBytes(f.subspan(offset, n)), offset, n, data);
+  const auto data =
+      b.addContainer("data", "Data (" + std::to_string(n) + " bytes)", offset, n, parent);
+  b.addText(
+      "data.data",
+      "Data: " + hexBytes(f.subspan(offset, std::min<std::size_t>(n, 32))) + (n > 32 ? "..." : ""),
+      hexBytes(f.subspan(offset, n)), offset, n, data);
   b.addNumber("data.len", "Length: " + std::to_string(n), n, std::to_string(n), offset, 0, data);
 }
 
@@ -75,12 +75,10 @@ void dissectTerminate(DissectionBuilder& b, std::int32_t rdma) {
       b.truncated("terminated DDP header", 2 + ddpLen, f.size() - pos, term);
       return;
     }
-    b.addText("iwarp_rdma.term_ddp_seg_len",
-              "DDP Segment Length: " + hexBytes(f.subspan(pos, 2)), hexBytes(f.subspan(pos, 2)),
-              pos, 2, term);
+    b.addText("iwarp_rdma.term_ddp_seg_len", "DDP Segment Length: " + hexBytes(f.subspan(pos, 2)),
+              hexBytes(f.subspan(pos, 2)), pos, 2, term);
     pos += 2;
-    b.addText("iwarp_rdma.term_ddp_h",
-              "Terminated DDP Header: " + hexBytes(f.subspan(pos, ddpLen)),
+    b.addText("iwarp_rdma.term_ddp_h", "Terminated DDP Header: " + hexBytes(f.subspan(pos, ddpLen)),
               hexBytes(f.subspan(pos, ddpLen)), pos, ddpLen, term);
     pos += ddpLen;
   }
@@ -91,8 +89,7 @@ void dissectTerminate(DissectionBuilder& b, std::int32_t rdma) {
     }
     b.addText("iwarp_rdma.term_rdma_h",
               "Terminated RDMA Header: " + hexBytes(f.subspan(pos, kRdmaReadRequestLength)),
-              hexBytes(f.subspan(pos, kRdmaReadRequestLength)), pos, kRdmaReadRequestLength,
-              term);
+              hexBytes(f.subspan(pos, kRdmaReadRequestLength)), pos, kRdmaReadRequestLength, term);
   }
 }
 
@@ -109,9 +106,9 @@ MpaStartInfo dissectMpaStartFrame(DissectionBuilder& b, std::int32_t parent) {
   const std::size_t pd = (std::size_t{f[18]} << 8) | f[19];
   const auto mpa = b.addContainer("iwarp_mpa", "iWARP Marker Protocol data unit Aligned framing", 0,
                                   f.size(), parent);
-  const auto hdr = b.addContainer(info.reply ? "iwarp_mpa.rep" : "iwarp_mpa.req",
-                                  info.reply ? "Reply frame header" : "Request frame header", 0,
-                                  f.size(), mpa);
+  const auto hdr =
+      b.addContainer(info.reply ? "iwarp_mpa.rep" : "iwarp_mpa.req",
+                     info.reply ? "Reply frame header" : "Request frame header", 0, f.size(), mpa);
   for (const auto& fd : (info.reply ? kMpaReplyHeader : kMpaRequestHeader).fields)
     b.addField(fd, 0, hdr);
   if (pd > 0 && f.size() >= kMpaStartHeaderLength + pd)
@@ -137,15 +134,22 @@ FpduLayout splitFpdu(std::span<const std::uint8_t> wire, bool markers,
   l.logical.reserve(wire.size());
   l.wireIndex.reserve(wire.size());
   for (std::size_t w = 0; w < wire.size();) {
-    if (markers && (relativeOffset + w) % kMpaMarkerInterval == 0 &&
-        w + kMpaMarkerLength <= wire.size()) {
+    const std::size_t toMarker =
+        markers
+            ? (kMpaMarkerInterval - (relativeOffset + w) % kMpaMarkerInterval) % kMpaMarkerInterval
+            : wire.size() - w;
+    if (markers && toMarker == 0 && w + kMpaMarkerLength <= wire.size()) {
       l.markers.push_back(static_cast<std::uint32_t>(w));
       w += kMpaMarkerLength;
       continue;
     }
-    l.logical.push_back(wire[w]);
-    l.wireIndex.push_back(static_cast<std::uint32_t>(w));
-    ++w;
+    // Copy up to the next marker position (or the end) in one go.
+    const std::size_t n = std::min(wire.size() - w, toMarker == 0 ? wire.size() - w : toMarker);
+    l.logical.insert(l.logical.end(), wire.begin() + static_cast<std::ptrdiff_t>(w),
+                     wire.begin() + static_cast<std::ptrdiff_t>(w + n));
+    for (std::size_t i = 0; i < n; ++i)
+      l.wireIndex.push_back(static_cast<std::uint32_t>(w + i));
+    w += n;
   }
   return l;
 }
@@ -162,8 +166,8 @@ std::int32_t dissectFpduFraming(DissectionBuilder& b, const FpduLayout& l, bool 
   const std::size_t ulpdu = (std::size_t{l.logical[0]} << 8) | l.logical[1];
   const std::size_t pad = (4 - (ulpdu + 2) % 4) % 4;
   const std::size_t crcAt = 2 + ulpdu + pad;
-  const auto fpdu = b.addContainer("iwarp_mpa.fpdu", "FPDU", l.wireIndex[0],
-                                   wire.size() - l.wireIndex[0], mpa);
+  const auto fpdu =
+      b.addContainer("iwarp_mpa.fpdu", "FPDU", l.wireIndex[0], wire.size() - l.wireIndex[0], mpa);
   b.addField(kMpaUlpduLengthField, l.wireIndex[0], fpdu);
   if (l.logical.size() < crcAt + kMpaCrcLength) {
     b.truncated("MPA FPDU", crcAt + kMpaCrcLength, l.logical.size(), fpdu);
@@ -191,8 +195,8 @@ std::int32_t dissectFpduFraming(DissectionBuilder& b, const FpduLayout& l, bool 
     const auto node = b.addNumber(
         "iwarp_mpa.crc_check",
         "CRC check: " + shown +
-            (good ? " [Good CRC32]" : " [Bad CRC32, should be " +
-                                          hex32(__builtin_bswap32(computed)) + "]"),
+            (good ? " [Good CRC32]"
+                  : " [Bad CRC32, should be " + hex32(__builtin_bswap32(computed)) + "]"),
         onWireBe, shown, crcWire, kMpaCrcLength, fpdu);
     b.crcResult(good);
     if (!good)
@@ -204,9 +208,9 @@ std::int32_t dissectFpduFraming(DissectionBuilder& b, const FpduLayout& l, bool 
     b.addField(kMpaCrcField, crcWire, fpdu);
   }
   if (!l.markers.empty()) {
-    const auto markers = b.addContainer("iwarp_mpa.markers", "Markers", l.markers.front(),
-                                        l.markers.back() + kMpaMarkerLength - l.markers.front(),
-                                        mpa);
+    const auto markers =
+        b.addContainer("iwarp_mpa.markers", "Markers", l.markers.front(),
+                       l.markers.back() + kMpaMarkerLength - l.markers.front(), mpa);
     const std::uint32_t header = l.wireIndex[0];
     for (auto m : l.markers) {
       b.addField(kMpaMarkerHeader.fields[0], m, markers);
@@ -238,8 +242,7 @@ std::string dissectDdpRdmap(DissectionBuilder& b, std::int32_t parent) {
   }
   const bool tagged = f[0] & 0x80, last = f[0] & 0x40;
   const std::uint8_t dv = f[0] & 0x03, rv = f[1] >> 6, op = f[1] & 0x0f;
-  std::string info =
-      rdmapOpcodeName(op) + (last ? " [last DDP segment]" : " [more DDP segments]");
+  std::string info = rdmapOpcodeName(op) + (last ? " [last DDP segment]" : " [more DDP segments]");
   const std::size_t hlen = tagged ? kDdpTaggedHeaderLength : kDdpUntaggedHeaderLength;
   if (f.size() < hlen) {
     b.truncated(tagged ? "DDP tagged header" : "DDP untagged header", hlen, f.size(), top);
@@ -248,11 +251,13 @@ std::string dissectDdpRdmap(DissectionBuilder& b, std::int32_t parent) {
   const HeaderDef& ddpDef = tagged ? kDdpTaggedHeader : kDdpUntaggedHeader;
   const auto ddp = b.addContainer("iwarp_ddp", "DDP header", 0, hlen, top);
   const auto ctrl = b.addContainer("iwarp_ddp.control_field", "DDP control field", 0, 1, ddp);
-  for (std::size_t i = 0; i < 4; ++i) b.addField(ddpDef.fields[i], 0, ctrl);
+  for (std::size_t i = 0; i < 4; ++i)
+    b.addField(ddpDef.fields[i], 0, ctrl);
   if (!tagged) b.addField(ddpDef.fields[4], 0, ddp);
   const auto rdma = b.addContainer("iwarp_rdma", "RDMAP header", 1, tagged ? 1 : 5, top);
   const auto rctl = b.addContainer("iwarp_rdma.control_field", "RDMAP control field", 1, 1, rdma);
-  for (const auto& fd : kRdmapControlHeader.fields) b.addField(fd, 1, rctl);
+  for (const auto& fd : kRdmapControlHeader.fields)
+    b.addField(fd, 1, rctl);
   const bool inv = op == 4 || op == 6;
   if (!tagged) b.addField(inv ? kRdmapInvalidateStagField : kRdmapReservedField, 2, rdma);
   const auto bm = b.addContainer(tagged ? "iwarp_ddp.tagged" : "iwarp_ddp.untagged",
@@ -276,8 +281,8 @@ std::string dissectDdpRdmap(DissectionBuilder& b, std::int32_t parent) {
   const bool wantTagged = op == 0 || op == 2;
   if (tagged != wantTagged)
     b.diagnose(Severity::Warning,
-               rdmapOpcodeName(op) + " must use the " +
-                   (wantTagged ? "tagged" : "untagged") + " buffer model (RFC 5040)",
+               rdmapOpcodeName(op) + " must use the " + (wantTagged ? "tagged" : "untagged") +
+                   " buffer model (RFC 5040)",
                ddp);
   if (!tagged) {
     const std::uint32_t qn = be32(f, 6);

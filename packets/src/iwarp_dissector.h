@@ -27,9 +27,9 @@ MpaStartInfo dissectMpaStartFrame(DissectionBuilder& b, std::int32_t parent);
 
 /// The layout of one FPDU as found on the wire.
 struct FpduLayout {
-  std::vector<std::uint8_t> logical;        ///< FPDU without markers (length .. CRC)
-  std::vector<std::uint32_t> wireIndex;     ///< wire offset of every logical byte
-  std::vector<std::uint32_t> markers;       ///< wire offsets of the markers
+  std::vector<std::uint8_t> logical;     ///< FPDU without markers (length .. CRC)
+  std::vector<std::uint32_t> wireIndex;  ///< wire offset of every logical byte
+  std::vector<std::uint32_t> markers;    ///< wire offsets of the markers
 };
 
 /// Splits the wire bytes of an FPDU that starts `relativeOffset` octets after the first FPDU

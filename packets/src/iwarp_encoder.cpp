@@ -46,16 +46,16 @@ std::vector<std::uint8_t> encodeDdpSegment(const DdpSegmentHeader& h,
   std::vector<std::uint8_t> v;
   v.reserve(kDdpUntaggedHeaderLength + payload.size());
   const bool tagged = h.tagged();
-  v.push_back(static_cast<std::uint8_t>((tagged ? 0x80 : 0) | (h.last ? 0x40 : 0) |
-                                        (h.ddpVersion & 0x03)));
+  v.push_back(
+      static_cast<std::uint8_t>((tagged ? 0x80 : 0) | (h.last ? 0x40 : 0) | (h.ddpVersion & 0x03)));
   v.push_back(static_cast<std::uint8_t>(((h.rdmapVersion & 0x03) << 6) |
                                         (static_cast<std::uint8_t>(h.opcode) & 0x0f)));
   if (tagged) {
     append32(v, h.stag);
     append64(v, h.taggedOffset);
   } else {
-    const bool inv = h.opcode == RdmapOpcode::SendInvalidate ||
-                     h.opcode == RdmapOpcode::SendSeInvalidate;
+    const bool inv =
+        h.opcode == RdmapOpcode::SendInvalidate || h.opcode == RdmapOpcode::SendSeInvalidate;
     append32(v, inv ? h.invalidateStag : 0);
     append32(v, h.queue);
     append32(v, h.msn);

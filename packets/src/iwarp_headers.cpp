@@ -15,9 +15,8 @@ constexpr ValueName kOpcodes[] = {
 };
 
 constexpr ValueName kLayers[] = {{0, "RDMA"}, {1, "DDP"}, {2, "LLP"}};
-constexpr ValueName kRdmaErrorTypes[] = {{0, "Local Catastrophic Error"},
-                                         {1, "Remote Protection Error"},
-                                         {2, "Remote Operation Error"}};
+constexpr ValueName kRdmaErrorTypes[] = {
+    {0, "Local Catastrophic Error"}, {1, "Remote Protection Error"}, {2, "Remote Operation Error"}};
 constexpr ValueName kRdmaErrorCodes[] = {{0x00, "Invalid STag"},
                                          {0x01, "Base or bounds violation"},
                                          {0x02, "Access rights violation"},
@@ -100,26 +99,54 @@ constexpr FieldDef kReadRequestFields[] = {
     {"iwarp_rdma.srcto", "Data Source Tagged Offset", 160, 64, FieldType::UInt, Base::Hex, 64},
 };
 
-constexpr FieldDef kEtypeRdma{"iwarp_rdma.term_etype_rdma", "Error Types for RDMA layer", 4, 4,
-                              FieldType::UInt, Base::Hex, 8, kRdmaErrorTypes};
-constexpr FieldDef kEtypeDdp{"iwarp_rdma.term_etype_ddp", "Error Types for DDP layer", 4, 4,
-                             FieldType::UInt, Base::Hex, 8, kDdpErrorTypes};
-constexpr FieldDef kEtypeLlp{"iwarp_rdma.term_etype_llp", "Error Types for LLP layer", 4, 4,
-                             FieldType::UInt, Base::Hex, 8};
-constexpr FieldDef kEtypeOther{"iwarp_rdma.term_etype", "Error Types", 4, 4, FieldType::UInt,
-                               Base::Hex, 8};
-constexpr FieldDef kErrcodeRdma{"iwarp_rdma.term_errcode_rdma", "Error Code for RDMA layer", 8, 8,
-                                FieldType::UInt, Base::Hex, 8, kRdmaErrorCodes};
+constexpr FieldDef kEtypeRdma{"iwarp_rdma.term_etype_rdma",
+                              "Error Types for RDMA layer",
+                              4,
+                              4,
+                              FieldType::UInt,
+                              Base::Hex,
+                              8,
+                              kRdmaErrorTypes};
+constexpr FieldDef kEtypeDdp{"iwarp_rdma.term_etype_ddp",
+                             "Error Types for DDP layer",
+                             4,
+                             4,
+                             FieldType::UInt,
+                             Base::Hex,
+                             8,
+                             kDdpErrorTypes};
+constexpr FieldDef kEtypeLlp{
+    "iwarp_rdma.term_etype_llp", "Error Types for LLP layer", 4, 4, FieldType::UInt, Base::Hex, 8};
+constexpr FieldDef kEtypeOther{"iwarp_rdma.term_etype", "Error Types", 4, 4,
+                               FieldType::UInt,         Base::Hex,     8};
+constexpr FieldDef kErrcodeRdma{"iwarp_rdma.term_errcode_rdma",
+                                "Error Code for RDMA layer",
+                                8,
+                                8,
+                                FieldType::UInt,
+                                Base::Hex,
+                                8,
+                                kRdmaErrorCodes};
 constexpr FieldDef kErrcodeDdpTagged{"iwarp_rdma.term_errcode_ddp_tagged",
-                                     "Error Code for DDP Tagged Buffer", 8, 8, FieldType::UInt,
-                                     Base::Hex, 8, kDdpTaggedErrorCodes};
+                                     "Error Code for DDP Tagged Buffer",
+                                     8,
+                                     8,
+                                     FieldType::UInt,
+                                     Base::Hex,
+                                     8,
+                                     kDdpTaggedErrorCodes};
 constexpr FieldDef kErrcodeDdpUntagged{"iwarp_rdma.term_errcode_ddp_untagged",
-                                       "Error Code for DDP Untagged Buffer", 8, 8, FieldType::UInt,
-                                       Base::Hex, 8, kDdpUntaggedErrorCodes};
-constexpr FieldDef kErrcodeLlp{"iwarp_rdma.term_errcode_llp", "Error Code for LLP layer", 8, 8,
-                               FieldType::UInt, Base::Hex, 8};
-constexpr FieldDef kErrcodeOther{"iwarp_rdma.term_errcode", "Error Code", 8, 8, FieldType::UInt,
-                                 Base::Hex, 8};
+                                       "Error Code for DDP Untagged Buffer",
+                                       8,
+                                       8,
+                                       FieldType::UInt,
+                                       Base::Hex,
+                                       8,
+                                       kDdpUntaggedErrorCodes};
+constexpr FieldDef kErrcodeLlp{
+    "iwarp_rdma.term_errcode_llp", "Error Code for LLP layer", 8, 8, FieldType::UInt, Base::Hex, 8};
+constexpr FieldDef kErrcodeOther{"iwarp_rdma.term_errcode", "Error Code", 8, 8,
+                                 FieldType::UInt,           Base::Hex,    8};
 
 }  // namespace
 
@@ -137,25 +164,25 @@ const HeaderDef kMpaReplyHeader{"iwarp_mpa.rep", "Reply frame header", "MPA Rep"
                                 kMpaReplyFields};
 const HeaderDef kMpaMarkerHeader{"iwarp_mpa.markers", "Marker", "Marker", 4, kMpaMarkerFields};
 const FieldDef kMpaUlpduLengthField{"iwarp_mpa.ulpdulength", "ULPDU length", 0, 16,
-                                    FieldType::UInt, Base::Dec, 16};
+                                    FieldType::UInt,         Base::Dec,      16};
 const FieldDef kMpaCrcField{"iwarp_mpa.crc", "CRC", 0, 32, FieldType::UInt, Base::Hex, 32};
 
 const HeaderDef kDdpTaggedHeader{"iwarp_ddp", "DDP header", "DDP", 14, kDdpTaggedFields};
 const HeaderDef kDdpUntaggedHeader{"iwarp_ddp", "DDP header", "DDP", 18, kDdpUntaggedFields};
-const HeaderDef kRdmapControlHeader{"iwarp_rdma.control_field", "RDMAP control field", "RDMAP",
-                                    1, kRdmapControlFields};
+const HeaderDef kRdmapControlHeader{"iwarp_rdma.control_field", "RDMAP control field", "RDMAP", 1,
+                                    kRdmapControlFields};
 const FieldDef kRdmapReservedField{"iwarp_rdma.reserved", "Reserved", 0, 32, FieldType::Bytes};
 const FieldDef kRdmapInvalidateStagField{"iwarp_rdma.inval_stag", "Invalidate STag", 0, 32,
-                                         FieldType::UInt, Base::Dec, 32};
+                                         FieldType::UInt,         Base::Dec,         32};
 const HeaderDef kRdmaReadRequestHeader{"iwarp_rdma.rr", "Read request", "RR", 28,
                                        kReadRequestFields};
-const FieldDef kRdmaTermLayerField{"iwarp_rdma.term_layer", "Layer", 0, 4, FieldType::UInt,
-                                   Base::Hex, 8, kLayers};
+const FieldDef kRdmaTermLayerField{"iwarp_rdma.term_layer", "Layer",   0, 4,
+                                   FieldType::UInt,         Base::Hex, 8, kLayers};
 const FieldDef kRdmaTermHdrctM{"iwarp_rdma.term_hdrct_m", "M bit", 16, 1, FieldType::Bool};
 const FieldDef kRdmaTermHdrctD{"iwarp_rdma.hdrct_d", "D bit", 17, 1, FieldType::Bool};
 const FieldDef kRdmaTermHdrctR{"iwarp_rdma.hdrct_r", "R bit", 18, 1, FieldType::Bool};
-const FieldDef kRdmaTermReserved{"iwarp_rdma.term_rsvd", "Reserved", 19, 13, FieldType::UInt,
-                                 Base::Hex, 16};
+const FieldDef kRdmaTermReserved{"iwarp_rdma.term_rsvd", "Reserved", 19, 13,
+                                 FieldType::UInt,        Base::Hex,  16};
 
 TerminateErrorFields terminateErrorFields(std::uint8_t layer, std::uint8_t etype) {
   switch (layer) {

@@ -80,8 +80,7 @@ std::vector<std::uint8_t> buildTcpFrame(const TcpSegmentSpec& spec,
     f[ip + 9] = kIpProtoTcp;
     std::copy_n(spec.src.ip.bytes.begin(), 4, f.begin() + ip + 12);
     std::copy_n(spec.dst.ip.bytes.begin(), 4, f.begin() + ip + 16);
-    put16(f, ip + 10,
-          static_cast<std::uint16_t>(~onesComplementSum(std::span(f).subspan(ip, 20))));
+    put16(f, ip + 10, static_cast<std::uint16_t>(~onesComplementSum(std::span(f).subspan(ip, 20))));
   }
   const std::size_t tcp = ip + ipLen;
   put16(f, tcp, spec.src.port);
@@ -96,8 +95,8 @@ std::vector<std::uint8_t> buildTcpFrame(const TcpSegmentSpec& spec,
   return f;
 }
 
-TcpConversation::TcpConversation(TcpEndpoint client, TcpEndpoint server,
-                                 std::uint32_t clientIsn, std::uint32_t serverIsn)
+TcpConversation::TcpConversation(TcpEndpoint client, TcpEndpoint server, std::uint32_t clientIsn,
+                                 std::uint32_t serverIsn)
     : client_(client), server_(server), clientSeq_(clientIsn), serverSeq_(serverIsn) {}
 
 std::vector<std::uint8_t> TcpConversation::segment(Side from, std::span<const std::uint8_t> data,
@@ -134,9 +133,9 @@ std::vector<std::vector<std::uint8_t>> TcpConversation::send(Side from,
   for (std::size_t at = 0; at < data.size(); at += mss) {
     const std::size_t n = std::min(mss, data.size() - at);
     const bool last = at + n == data.size();
-    frames.push_back(segment(from, data.subspan(at, n),
-                             static_cast<std::uint8_t>(tcp_flags::kAck |
-                                                       (last ? tcp_flags::kPsh : 0))));
+    frames.push_back(
+        segment(from, data.subspan(at, n),
+                static_cast<std::uint8_t>(tcp_flags::kAck | (last ? tcp_flags::kPsh : 0))));
   }
   return frames;
 }

@@ -18,9 +18,9 @@ namespace {
 using detail::DissectionBuilder;
 
 // Limits that keep hostile captures from growing memory without bound.
-constexpr std::uint64_t kMaxGap = 1u << 22;       // bytes a segment may start beyond the next
-constexpr std::size_t kMaxHeld = 1u << 22;        // out-of-order bytes held per direction
-constexpr std::size_t kMaxUnparsed = 1u << 24;    // reassembled bytes waiting for a PDU end
+constexpr std::uint64_t kMaxGap = 1u << 22;     // bytes a segment may start beyond the next
+constexpr std::size_t kMaxHeld = 1u << 22;      // out-of-order bytes held per direction
+constexpr std::size_t kMaxUnparsed = 1u << 24;  // reassembled bytes waiting for a PDU end
 constexpr std::size_t kMaxConnections = 1u << 16;
 
 std::uint16_t be16(std::span<const std::uint8_t> f, std::size_t at) {
@@ -178,15 +178,18 @@ void CaptureDecoder::Impl::dissect(detail::DecodeContext& ctx, const detail::Tcp
   }
   Connection& c = it->second;
   const int side = forward ? 0 : 1;
-  Direction& d = c.dir[side];
   const std::uint32_t dataSeq = seq + (syn ? 1u : 0u);
+  // A SYN with a new initial sequence number reuses the 4-tuple for a new connection.
+  if (syn && c.dir[side].started && c.dir[side].baseSeq != dataSeq) c = Connection{};
+  Direction& d = c.dir[side];
   if (!d.started) {
     d.started = true;
     d.baseSeq = dataSeq;
   }
   if (len == 0) return;
 
-  const auto delta = static_cast<std::int32_t>(dataSeq - (d.baseSeq + static_cast<std::uint32_t>(d.next)));
+  const auto delta =
+      static_cast<std::int32_t>(dataSeq - (d.baseSeq + static_cast<std::uint32_t>(d.next)));
   const std::int64_t start = static_cast<std::int64_t>(d.next) + delta;
   SegmentMap map;
   map.payloadOffset = seg.payloadOffset;
@@ -209,8 +212,9 @@ void CaptureDecoder::Impl::dissect(detail::DecodeContext& ctx, const detail::Tcp
   if (map.start > d.next) {
     const std::uint64_t gap = map.start - d.next;
     if (gap > kMaxGap || d.heldBytes + len > kMaxHeld) {
-      ctx.b.diagnose(Severity::Warning, "TCP segment " + std::to_string(gap) +
-                                            " bytes beyond the next expected byte; not reassembled");
+      ctx.b.diagnose(Severity::Warning,
+                     "TCP segment " + std::to_string(gap) +
+                         " bytes beyond the next expected byte; not reassembled");
       segmentData(ctx, map, map.start, "not reassembled");
       return;
     }
@@ -253,6 +257,10 @@ void CaptureDecoder::Impl::process(detail::DecodeContext& ctx, Connection& c, in
     const auto v = d.view();
     switch (d.phase) {
       case Phase::Start: {
+        if (v.empty()) {
+          more = false;
+          break;
+        }
         const std::size_t n = std::min<std::size_t>(v.size(), 16);
         const bool req = std::memcmp(v.data(), kMpaRequestKey, n) == 0;
         const bool rep = std::memcmp(v.data(), kMpaReplyKey, n) == 0;
@@ -328,7 +336,7 @@ void CaptureDecoder::Impl::process(detail::DecodeContext& ctx, Connection& c, in
         const std::uint64_t at = d.consumed;
         Dissection framing;
         DissectionBuilder fb(framing, wire);
-        detail::dissectFpduFraming(fb, layout, d.crc, -1);
+        detail::dissectFpduFraming(fb, layout, d.crc && options.verifyCrc, -1);
         graft(ctx.b, framing, wireLen, seg, [at](std::size_t i) { return at + i; });
         const std::size_t ulpduLen = std::min(ulpdu, layout.logical.size() - 2);
         Dissection ddp;
@@ -361,8 +369,9 @@ void CaptureDecoder::Impl::process(detail::DecodeContext& ctx, Connection& c, in
                 d.phase == Phase::AwaitReply ? "awaiting the MPA Reply"
                                              : "part of a PDU completed in a later frame");
     if (d.view().size() > kMaxUnparsed) {
-      ctx.b.diagnose(Severity::Warning, "more than 16 MiB without a complete MPA PDU; "
-                                        "stream no longer decoded as MPA");
+      ctx.b.diagnose(Severity::Warning,
+                     "more than 16 MiB without a complete MPA PDU; "
+                     "stream no longer decoded as MPA");
       d.phase = Phase::Raw;
       d.consumeAll();
     }
@@ -386,8 +395,12 @@ Dissection CaptureDecoder::decode(std::span<const std::uint8_t> frame, LinkType 
   return detail::decodeFrameWith(frame, link, info, impl_->options, impl_.get());
 }
 
-void CaptureDecoder::reset() { impl_->connections.clear(); }
+void CaptureDecoder::reset() {
+  impl_->connections.clear();
+}
 
-std::size_t CaptureDecoder::connectionCount() const { return impl_->connections.size(); }
+std::size_t CaptureDecoder::connectionCount() const {
+  return impl_->connections.size();
+}
 
 }  // namespace rdmascope::packets

@@ -36,7 +36,8 @@ struct Conversation {
 
 inline std::vector<std::uint8_t> pattern(std::size_t n, std::uint8_t seed) {
   std::vector<std::uint8_t> v(n);
-  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<std::uint8_t>(seed + i * 7);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = static_cast<std::uint8_t>(seed + i * 7);
   return v;
 }
 
@@ -83,15 +84,24 @@ inline std::vector<Message> sampleMessages() {
   return m;
 }
 
+inline constexpr std::uint32_t kClientIsn = 0xfffffe00u;  // the client's sequence wraps
+inline constexpr std::uint32_t kServerIsn = 1000;
+
+inline TcpEndpoint clientEndpoint(bool ipv6 = false) {
+  TcpEndpoint e{{0x02, 0, 0, 0, 0, 1}, IpAddress::v4(10, 0, 0, 1), 40000};
+  if (ipv6) e.ip = IpAddress::v6Address({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+  return e;
+}
+
+inline TcpEndpoint serverEndpoint(bool ipv6 = false) {
+  TcpEndpoint e{{0x02, 0, 0, 0, 0, 2}, IpAddress::v4(10, 0, 0, 2), 5001};
+  if (ipv6) e.ip = IpAddress::v6Address({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
+  return e;
+}
+
 inline Conversation buildConversation(const ConversationSpec& spec,
                                       std::vector<Message> messages = sampleMessages()) {
-  TcpEndpoint client{{0x02, 0, 0, 0, 0, 1}, IpAddress::v4(10, 0, 0, 1), 40000};
-  TcpEndpoint server{{0x02, 0, 0, 0, 0, 2}, IpAddress::v4(10, 0, 0, 2), 5001};
-  if (spec.ipv6) {
-    client.ip = IpAddress::v6Address({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
-    server.ip = IpAddress::v6Address({0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
-  }
-  TcpConversation tcp(client, server, 0xfffffe00u, 1000);  // the client's sequence wraps
+  TcpConversation tcp(clientEndpoint(spec.ipv6), serverEndpoint(spec.ipv6), kClientIsn, kServerIsn);
   Conversation conv;
   conv.messages = messages;
   conv.frames = tcp.handshake();
@@ -101,7 +111,8 @@ inline Conversation buildConversation(const ConversationSpec& spec,
     auto& stream = side == Side::Client ? conv.clientStream : conv.serverStream;
     stream.insert(stream.end(), bytes.begin(), bytes.end());
     if (spec.fpduPerSegment || startFrame) {
-      for (auto& f : tcp.send(side, bytes, spec.mss)) conv.frames.push_back(std::move(f));
+      for (auto& f : tcp.send(side, bytes, spec.mss))
+        conv.frames.push_back(std::move(f));
     } else {
       auto& fpdus = side == Side::Client ? clientFpdus : serverFpdus;
       fpdus.insert(fpdus.end(), bytes.begin(), bytes.end());
@@ -126,8 +137,10 @@ inline Conversation buildConversation(const ConversationSpec& spec,
   }
   if (!spec.fpduPerSegment) {
     // The FPDUs of each direction as one byte stream cut at the MSS, the client's first.
-    for (auto& f : tcp.send(Side::Client, clientFpdus, spec.mss)) conv.frames.push_back(std::move(f));
-    for (auto& f : tcp.send(Side::Server, serverFpdus, spec.mss)) conv.frames.push_back(std::move(f));
+    for (auto& f : tcp.send(Side::Client, clientFpdus, spec.mss))
+      conv.frames.push_back(std::move(f));
+    for (auto& f : tcp.send(Side::Server, serverFpdus, spec.mss))
+      conv.frames.push_back(std::move(f));
   }
   return conv;
 }

@@ -107,7 +107,9 @@ std::vector<std::uint8_t> encodeFpdu(std::span<const std::uint8_t> ulpdu, const 
 std::size_t fpduWireLength(std::size_t logicalLength, bool markers, std::uint64_t streamOffset);
 
 /// Pad length of an FPDU with the given ULPDU length.
-inline std::size_t mpaPadLength(std::size_t ulpduLength) { return (4 - (ulpduLength + 2) % 4) % 4; }
+inline std::size_t mpaPadLength(std::size_t ulpduLength) {
+  return (4 - (ulpduLength + 2) % 4) % 4;
+}
 
 /// Encodes the FPDUs of one direction in order, keeping the stream position for markers.
 class MpaStreamEncoder {

@@ -10,7 +10,10 @@
 /// either side asks) are in use. Then every FPDU is cut from the stream (markers removed,
 /// pad and CRC32c checked) and dissected in the frame whose bytes complete it. Node byte
 /// ranges that lie in earlier frames are shown with length 0 at the start of the payload.
-/// A connection whose MPA start frames were not seen is shown as TCP data.
+/// A connection whose MPA start frames were not seen is shown as TCP data. A SYN with a new
+/// initial sequence number starts the 4-tuple afresh. Out-of-order data is held up to 4 MiB
+/// per direction and at most 4 MiB ahead of the next expected byte; beyond that segments are
+/// shown, with a diagnostic, but not reassembled.
 
 #include <cstdint>
 #include <memory>
