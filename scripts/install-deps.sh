@@ -10,6 +10,8 @@ packages=(
   libpcap-dev libisal-dev libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev
   # test oracle
   tshark
+  # GUI (Qt 6 Widgets) and its screenshot runs
+  qt6-base-dev xvfb xauth
 )
 
 missing=()

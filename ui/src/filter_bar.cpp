@@ -1,0 +1,82 @@
+#include "rdmascope/ui/filter_bar.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+
+namespace rdmascope::ui {
+
+FilterBar::FilterBar(QWidget* parent) : QWidget(parent) {
+  edit_ = new QLineEdit(this);
+  edit_->setObjectName(QStringLiteral("displayFilterEdit"));
+  edit_->setPlaceholderText(
+      tr("Apply a display filter ... (e.g. infiniband.bth.opcode == 4) <Ctrl-F>"));
+  edit_->setClearButtonEnabled(true);
+  message_ = new QLabel(this);
+  message_->setObjectName(QStringLiteral("displayFilterMessage"));
+  message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  message_->hide();
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->setSpacing(1);
+  layout->addWidget(edit_);
+  layout->addWidget(message_);
+  connect(edit_, &QLineEdit::textChanged, this, [this] { check(); });
+  connect(edit_, &QLineEdit::returnPressed, this, &FilterBar::apply);
+}
+
+void FilterBar::setCompiler(FilterCompiler compiler) {
+  compiler_ = std::move(compiler);
+  check();
+}
+
+QString FilterBar::text() const {
+  return edit_->text().trimmed();
+}
+
+void FilterBar::setText(const QString& text) {
+  edit_->setText(text);
+}
+
+CompiledFilter FilterBar::check() {
+  const QString t = text();
+  CompiledFilter c;
+  if (!t.isEmpty()) {
+    if (compiler_)
+      c = compiler_(t);
+    else
+      c.error = tr("display filters are not available in this build");
+  }
+  showState(c, t.isEmpty());
+  return c;
+}
+
+void FilterBar::showState(const CompiledFilter& c, bool empty) {
+  hasError_ = !empty && !c.ok();
+  if (empty) {
+    edit_->setStyleSheet({});
+    message_->hide();
+    return;
+  }
+  if (hasError_) {
+    edit_->setStyleSheet(QStringLiteral("QLineEdit { background: #ffafaf; color: black; }"));
+    message_->setText(c.column > 0 ? tr("Column %1: %2").arg(c.column).arg(c.error) : c.error);
+    message_->setStyleSheet(QStringLiteral("QLabel { color: #a40000; }"));
+    message_->show();
+  } else {
+    edit_->setStyleSheet(QStringLiteral("QLineEdit { background: #afffaf; color: black; }"));
+    message_->hide();
+  }
+}
+
+void FilterBar::apply() {
+  if (text().isEmpty()) {
+    showState({}, true);
+    emit filterCleared();
+    return;
+  }
+  CompiledFilter c = check();
+  if (c.ok()) emit filterApplied(text(), c.predicate);
+}
+
+}  // namespace rdmascope::ui
