@@ -13,13 +13,17 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QSplitter>
 #include <QStatusBar>
+#include <QTextBrowser>
 #include <QThread>
 #include <QTimer>
 #include <atomic>
 
 #include "rdmascope/ui/capture_loader.h"
+#include "rdmascope/ui/data_path_pane.h"
 #include "rdmascope/ui/filter_bar.h"
+#include "rdmascope/ui/layer_stacks_view.h"
 #include "rdmascope/ui/packet_pane.h"
 
 namespace rdmascope::ui {
@@ -29,7 +33,27 @@ MainWindow::MainWindow(QWidget* parent)
   setWindowTitle(QStringLiteral("rdmascope"));
   setAcceptDrops(true);
   packets_ = new PacketPane(store_.get(), this);
-  setCentralWidget(packets_);
+  dataPath_ = new DataPathPane(this);
+  explanation_ = new QTextBrowser(this);
+  explanation_->setObjectName(QStringLiteral("explanation"));
+  explanation_->setOpenLinks(false);
+  rightSplit_ = new QSplitter(Qt::Vertical, this);
+  rightSplit_->addWidget(dataPath_);
+  rightSplit_->addWidget(explanation_);
+  rightSplit_->setStretchFactor(0, 5);
+  rightSplit_->setStretchFactor(1, 1);
+  mainSplit_ = new QSplitter(Qt::Horizontal, this);
+  mainSplit_->addWidget(packets_);
+  mainSplit_->addWidget(rightSplit_);
+  mainSplit_->setSizes({880, 720});
+  rightSplit_->setSizes({800, 130});
+  setCentralWidget(mainSplit_);
+  connect(packets_, &PacketPane::frameSelected, this, &MainWindow::onFrameSelected);
+  connect(dataPath_, &DataPathPane::explanationChanged, this,
+          [this](const QString& text) { explain(tr("Data path"), text); });
+  explain(tr("Welcome"),
+          tr("Open a capture (Ctrl+O, or drop a file here) to decode it, or walk the data "
+             "path of one message through each stack with the controls above."));
   statusFrames_ = new QLabel(this);
   statusBar()->addPermanentWidget(statusFrames_);
   createActions();
@@ -52,6 +76,27 @@ void MainWindow::createActions() {
     packets_->filterBar()->lineEdit()->selectAll();
   });
   filter->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+}
+
+void MainWindow::explain(const QString& title, const QString& text) {
+  explanation_->setHtml(
+      QStringLiteral("<h3 style='margin:2px'>%1</h3><p style='font-size:"
+                     "11pt'>%2</p>")
+          .arg(title.toHtmlEscaped(),
+               text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+}
+
+void MainWindow::onFrameSelected(qint64 frame) {
+  if (frame < 0) {
+    dataPath_->view()->setFrame(nullptr);
+    return;
+  }
+  const auto d = packets_->packetModel()->dissection(static_cast<std::size_t>(frame));
+  dataPath_->view()->setFrame(d.get());
+  QString text = QString::fromStdString(d->summary.protocol + "  " + d->summary.info);
+  for (const auto& diag : d->diagnostics)
+    text += QStringLiteral("\n") + QString::fromStdString(diag.message);
+  explain(tr("Frame %1").arg(frame + 1), text);
 }
 
 void MainWindow::openCaptureDialog() {

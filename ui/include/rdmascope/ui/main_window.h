@@ -10,9 +10,12 @@
 #include "rdmascope/ui/frame_store.h"
 
 class QLabel;
+class QSplitter;
+class QTextBrowser;
 
 namespace rdmascope::ui {
 
+class DataPathPane;
 class PacketPane;
 
 class MainWindow : public QMainWindow {
@@ -29,6 +32,10 @@ class MainWindow : public QMainWindow {
 
   PacketPane* packetPane() const { return packets_; }
   FrameStore& frameStore() { return *store_; }
+  DataPathPane* dataPathPane() const { return dataPath_; }
+  QTextBrowser* explanation() const { return explanation_; }
+  /// Shows text in the explanation pane (the current event's or step's explanation).
+  void explain(const QString& title, const QString& text);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -40,7 +47,13 @@ class MainWindow : public QMainWindow {
   void openCaptureDialog();
 
   std::unique_ptr<FrameStore> store_;
+  void onFrameSelected(qint64 frame);
+
   PacketPane* packets_ = nullptr;
+  DataPathPane* dataPath_ = nullptr;
+  QTextBrowser* explanation_ = nullptr;
+  QSplitter* mainSplit_ = nullptr;
+  QSplitter* rightSplit_ = nullptr;
   QLabel* statusFrames_ = nullptr;
   QString lastError_;
   QString capturePath_;
