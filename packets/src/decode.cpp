@@ -243,7 +243,7 @@ void dissectTcp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::in
   d.summary.protocol = "TCP";
   static constexpr const char* kFlagNames[] = {"FIN", "SYN", "RST", "PSH", "ACK", "URG"};
   std::string flags;
-  for (int i = 5; i >= 0; --i)
+  for (int i = 0; i < 6; ++i)  // tshark lists the flags from the lowest bit: [SYN, ACK]
     if (f[offset + 13] & (1 << i)) flags += std::string(flags.empty() ? "" : ", ") + kFlagNames[i];
   d.summary.info = std::to_string(sport) + " \u2192 " + std::to_string(dport) + " [" + flags +
                    "] Len=" + std::to_string(payload);

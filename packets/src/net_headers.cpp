@@ -48,7 +48,7 @@ constexpr FieldDef kIpv4Fields[] = {
 constexpr FieldDef kIpv6Fields[] = {
     {"ipv6.version", "Version", 0, 4},
     {"ipv6.tclass", "Traffic Class", 4, 8, FieldType::UInt, Base::Hex, 32},
-    {"ipv6.flow", "Flow Label", 12, 20, FieldType::UInt, Base::Hex, 20},
+    {"ipv6.flow", "Flow Label", 12, 20, FieldType::UInt, Base::Hex, 24},
     {"ipv6.plen", "Payload Length", 32, 16},
     {"ipv6.nxt", "Next Header", 48, 8, FieldType::UInt, Base::Dec, 8, kIpProtos},
     {"ipv6.hlim", "Hop Limit", 56, 8},
@@ -69,7 +69,7 @@ constexpr FieldDef kTcpFields[] = {
     {"tcp.seq", "Sequence Number (raw)", 32, 32},
     {"tcp.ack", "Acknowledgment Number (raw)", 64, 32},
     {"tcp.hdr_len", "Header Length", 96, 4, FieldType::UInt, Base::Dec, 8, {}, 2},
-    {"tcp.flags", "Flags", 100, 12, FieldType::UInt, Base::Hex, 12},
+    {"tcp.flags", "Flags", 100, 12, FieldType::UInt, Base::Hex, 16},
     {"tcp.flags.cwr", "Congestion Window Reduced", 104, 1, FieldType::Bool},
     {"tcp.flags.ece", "ECN-Echo", 105, 1, FieldType::Bool},
     {"tcp.flags.urg", "Urgent", 106, 1, FieldType::Bool},

@@ -1,0 +1,20 @@
+#pragma once
+/// @file cli.h
+/// rdmascope-cli: subcommands decode and capture (more join as they are written).
+
+#include <ostream>
+
+namespace rdmascope::cli {
+
+/// Exit codes of rdmascope-cli.
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitBadCrc = 1,  ///< decode --verify found a bad ICRC/CRC
+  kExitUsage = 2,   ///< bad arguments or unreadable input (one line on stderr)
+};
+
+/// Parses the arguments and runs the subcommand, writing results to `out` and errors
+/// ("rdmascope-cli: cannot open x.pcap: No such file or directory") to `err`.
+int run(int argc, char** argv, std::ostream& out, std::ostream& err);
+
+}  // namespace rdmascope::cli

@@ -1,0 +1,19 @@
+#pragma once
+// The subcommands of rdmascope-cli, each adding itself to the CLI11 application.
+
+#include <functional>
+#include <ostream>
+
+namespace CLI {
+class App;
+}
+
+namespace rdmascope::cli {
+
+/// Registered subcommands store their action here; run() calls the one selected.
+using Action = std::function<int(std::ostream& out, std::ostream& err)>;
+
+void addDecodeCommand(CLI::App& app, Action& action);
+void addCaptureCommand(CLI::App& app, Action& action);
+
+}  // namespace rdmascope::cli

@@ -1,0 +1,22 @@
+#include "frame_decoder.h"
+
+namespace rdmascope::cli {
+
+packets::Dissection FrameDecoder::decode(std::span<const std::uint8_t> frame,
+                                         packets::LinkType link, const packets::FrameInfo& info) {
+  return packets::decodeFrame(frame, link, info, options_);
+}
+
+packets::FrameInfo makeFrameInfo(std::uint64_t number, std::int64_t timestampNs,
+                                 std::int64_t firstTimestampNs, std::uint32_t originalLength) {
+  packets::FrameInfo info;
+  info.number = number;
+  // Differences in integer nanoseconds first: a double cannot hold epoch nanoseconds exactly.
+  info.timeRelative = static_cast<double>(timestampNs - firstTimestampNs) / 1e9;
+  info.timeEpoch = static_cast<double>(timestampNs / 1'000'000'000) +
+                   static_cast<double>(timestampNs % 1'000'000'000) / 1e9;
+  info.originalLength = originalLength;
+  return info;
+}
+
+}  // namespace rdmascope::cli

@@ -1,0 +1,193 @@
+#include "packet_printer.h"
+
+#include <cstdio>
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "rdmascope/packets/field_registry.h"
+
+namespace rdmascope::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string severityName(packets::Severity s) {
+  switch (s) {
+    case packets::Severity::Note:
+      return "Note";
+    case packets::Severity::Warning:
+      return "Warning";
+    case packets::Severity::Error:
+      return "Error";
+  }
+  return "Note";
+}
+
+// Adds a value to a JSON object, turning repeated keys into arrays.
+void addMember(Json& object, const std::string& key, Json value) {
+  auto it = object.find(key);
+  if (it == object.end()) {
+    object[key] = std::move(value);
+  } else if (it->is_array()) {
+    it->push_back(std::move(value));
+  } else {
+    Json array = Json::array({std::move(*it), std::move(value)});
+    *it = std::move(array);
+  }
+}
+
+Json subtree(const packets::Dissection& d, const std::vector<std::vector<std::int32_t>>& kids,
+             std::int32_t index) {
+  Json object = Json::object();
+  for (const std::int32_t c : kids[index]) {
+    const auto& n = d.nodes[c];
+    const std::string key(n.key);
+    if (kids[c].empty()) {
+      addMember(object, key, n.value);
+    } else if (n.value.empty()) {
+      addMember(object, key, subtree(d, kids, c));
+    } else {
+      addMember(object, key, n.value);
+      addMember(object, key + "_tree", subtree(d, kids, c));
+    }
+  }
+  return object;
+}
+
+}  // namespace
+
+std::string fieldText(const packets::Dissection& d, const std::string& key,
+                      const std::string& aggregator, char occurrence) {
+  const auto targets = packets::aliasTargets(key);
+  std::vector<const std::string*> values;
+  for (const auto& n : d.nodes) {
+    bool hit = n.key == key;
+    for (auto t : targets)
+      hit = hit || n.key == t;
+    if (hit) values.push_back(&n.value);
+  }
+  if (values.empty()) return {};
+  if (occurrence == 'f') return *values.front();
+  if (occurrence == 'l') return *values.back();
+  std::string out;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i) out += aggregator;
+    out += *values[i];
+  }
+  return out;
+}
+
+void PacketPrinter::begin() {
+  if (options_.format == PrintOptions::Format::Json) out_ << "[\n";
+  if (options_.format == PrintOptions::Format::Fields && options_.header) {
+    for (std::size_t i = 0; i < options_.fields.size(); ++i)
+      out_ << (i ? options_.separator : "") << options_.fields[i];
+    out_ << '\n';
+  }
+}
+
+void PacketPrinter::end() {
+  if (options_.format == PrintOptions::Format::Json) out_ << (printed_ ? "\n]\n" : "]\n");
+  out_.flush();
+}
+
+void PacketPrinter::print(const packets::Dissection& d, std::int64_t timestampNs) {
+  switch (options_.format) {
+    case PrintOptions::Format::Summary:
+      summary(d);
+      break;
+    case PrintOptions::Format::Tree:
+      tree(d);
+      break;
+    case PrintOptions::Format::Fields:
+      fields(d);
+      break;
+    case PrintOptions::Format::Json:
+      json(d, timestampNs);
+      break;
+  }
+  ++printed_;
+}
+
+void PacketPrinter::summary(const packets::Dissection& d) {
+  const auto* number = d.find("frame.number");
+  const auto* time = d.find("frame.time_relative");
+  const auto* len = d.find("frame.len");
+  char head[96];
+  std::snprintf(head, sizeof head, "%5s %s ", number ? number->value.c_str() : "?",
+                time ? time->value.c_str() : "?");
+  std::string line = head;
+  const auto& s = d.summary;
+  char addr[160];
+  std::snprintf(addr, sizeof addr, "%12s \u2192 %-12s ", s.source.c_str(), s.destination.c_str());
+  line += addr;
+  line += s.protocol.empty() ? "?" : s.protocol;
+  line += ' ';
+  line += len ? len->value : std::to_string(d.frameLength);
+  line += ' ';
+  line += s.info;
+  if (options_.showDiagnostics)
+    for (const auto& diag : d.diagnostics)
+      if (diag.severity == packets::Severity::Error) {
+        line += " [" + diag.message + "]";
+        break;
+      }
+  out_ << line << '\n';
+}
+
+void PacketPrinter::tree(const packets::Dissection& d) {
+  if (printed_) out_ << '\n';
+  for (const auto& n : d.nodes) {
+    if (n.label.empty()) continue;
+    out_ << std::string(4u * n.depth, ' ') << n.label << '\n';
+  }
+  if (options_.showDiagnostics && !d.diagnostics.empty()) {
+    out_ << "Diagnostics\n";
+    for (const auto& diag : d.diagnostics) {
+      out_ << "    [" << severityName(diag.severity) << ": " << diag.message;
+      if (diag.node >= 0 && static_cast<std::size_t>(diag.node) < d.nodes.size() &&
+          !d.nodes[diag.node].key.empty())
+        out_ << " (" << d.nodes[diag.node].key << ")";
+      out_ << "]\n";
+    }
+  }
+}
+
+void PacketPrinter::fields(const packets::Dissection& d) {
+  std::string line;
+  for (std::size_t i = 0; i < options_.fields.size(); ++i) {
+    if (i) line += options_.separator;
+    line += fieldText(d, options_.fields[i], options_.aggregator, options_.occurrence);
+  }
+  out_ << line << '\n';
+}
+
+void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs) {
+  std::vector<std::vector<std::int32_t>> kids(d.nodes.size() + 1);
+  for (std::size_t i = 0; i < d.nodes.size(); ++i) {
+    const std::int32_t p = d.nodes[i].parent;
+    kids[p < 0 ? d.nodes.size() : static_cast<std::size_t>(p)].push_back(
+        static_cast<std::int32_t>(i));
+  }
+  Json layers = subtree(d, kids, static_cast<std::int32_t>(d.nodes.size()));
+  if (!d.diagnostics.empty()) {
+    Json diags = Json::array();
+    for (const auto& diag : d.diagnostics)
+      diags.push_back({{"severity", severityName(diag.severity)}, {"message", diag.message}});
+    layers["_diagnostics"] = std::move(diags);
+  }
+  const std::time_t sec = static_cast<std::time_t>(timestampNs / 1'000'000'000);
+  std::tm tm{};
+  gmtime_r(&sec, &tm);
+  char index[32];
+  std::strftime(index, sizeof index, "packets-%Y-%m-%d", &tm);
+  Json packet;
+  packet["_index"] = index;
+  packet["_type"] = "doc";
+  packet["_score"] = nullptr;
+  packet["_source"] = {{"layers", std::move(layers)}};
+  if (printed_) out_ << ",\n";
+  out_ << packet.dump(2, ' ', false, Json::error_handler_t::replace);
+}
+
+}  // namespace rdmascope::cli

@@ -1,0 +1,49 @@
+#pragma once
+// Prints dissections the way tshark does: summary lines, the detail tree (-V), selected fields
+// (-T fields -e KEY) and JSON (-T json).
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "rdmascope/packets/dissection.h"
+
+namespace rdmascope::cli {
+
+struct PrintOptions {
+  enum class Format : std::uint8_t { Summary, Tree, Fields, Json } format = Format::Summary;
+  std::vector<std::string> fields;  ///< -e keys for Format::Fields
+  bool header = false;              ///< -E header=y
+  std::string separator = "\t";     ///< -E separator=
+  std::string aggregator = ",";     ///< -E aggregator=
+  char occurrence = 'a';            ///< -E occurrence=f|l|a
+  bool showDiagnostics = true;      ///< diagnostics under the tree and in summaries
+};
+
+class PacketPrinter {
+ public:
+  PacketPrinter(const PrintOptions& options, std::ostream& out) : options_(options), out_(out) {}
+
+  /// Before the first packet (the fields header, the JSON opening bracket).
+  void begin();
+  void print(const packets::Dissection& d, std::int64_t timestampNs);
+  /// After the last packet.
+  void end();
+
+ private:
+  void summary(const packets::Dissection& d);
+  void tree(const packets::Dissection& d);
+  void fields(const packets::Dissection& d);
+  void json(const packets::Dissection& d, std::int64_t timestampNs);
+
+  PrintOptions options_;
+  std::ostream& out_;
+  std::uint64_t printed_ = 0;
+};
+
+/// The value tshark prints for a key with -T fields (occurrences joined), or empty.
+std::string fieldText(const packets::Dissection& d, const std::string& key,
+                      const std::string& aggregator = ",", char occurrence = 'a');
+
+}  // namespace rdmascope::cli

@@ -1,0 +1,73 @@
+#pragma once
+/// @file display_filter.h
+/// Wireshark-style display filters over the field keys of a Dissection.
+///
+/// Syntax: comparisons `==` `!=` `<` `>` `<=` `>=` (or `eq ne lt gt le ge`), logic `&&` `||`
+/// `!` (or `and or not`; `!` binds tightest, then `&&`, then `||`), parentheses, and a bare
+/// field name for presence. Values: decimal, hex (0x..) and octal (0..) integers, decimal
+/// fractions, IPv4 addresses (with an optional /prefix), IPv6 addresses, MAC addresses and
+/// byte strings (aa:bb:cc), and "quoted strings". The aggregate keys ip.addr, ipv6.addr,
+/// eth.addr, udp.port and tcp.port stand for the source and destination fields.
+///
+/// Semantics follow Wireshark 4: a relation holds when any occurrence of the field satisfies
+/// it, except `!=`, which holds when no occurrence equals the value; a relation on a field
+/// that is absent is false.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rdmascope/packets/dissection.h"
+
+namespace rdmascope::packets {
+
+/// A compiled display filter. Cheap to copy; matches() is const and thread-safe.
+class DisplayFilter {
+ public:
+  /// Compiles a filter. On a syntax error or an unknown field returns nullopt and sets `error`
+  /// to one line naming the column (1-based), e.g.
+  /// "column 11: expected a value after '=='" or "column 1: unknown field 'ip.sorc'".
+  static std::optional<DisplayFilter> compile(std::string_view text, std::string& error);
+
+  /// True when the dissection satisfies the filter.
+  bool matches(const Dissection& dissection) const;
+
+  /// The text the filter was compiled from.
+  const std::string& text() const { return text_; }
+
+  enum class Op : std::uint8_t { Eq, Ne, Lt, Gt, Le, Ge };
+
+  /// A literal value, prepared for the field it is compared with.
+  struct Literal {
+    bool hasNumber = false;
+    std::uint64_t number = 0;
+    std::uint64_t mask = ~std::uint64_t{0};  ///< IPv4 prefixes: compare (value & mask)
+    bool hasReal = false;
+    double real = 0.0;
+    bool hasBytes16 = false;  ///< an IPv6 address
+    std::uint8_t bytes16[16] = {};
+    std::string text;     ///< compared with Node::value
+    std::string altText;  ///< a second accepted spelling (MAC as contiguous hex), or empty
+  };
+
+  /// One node of the expression tree (exposed for tests and tools that print filters).
+  struct Term {
+    enum class Kind : std::uint8_t { Or, And, Not, Exists, Compare } kind = Kind::Exists;
+    std::int32_t left = -1;   ///< Or/And/Not operand
+    std::int32_t right = -1;  ///< Or/And second operand
+    std::string key;
+    Op op = Op::Eq;
+    Literal literal;
+  };
+
+ private:
+  bool eval(std::int32_t term, const Dissection& d) const;
+
+  std::string text_;
+  std::vector<Term> terms_;
+  std::int32_t root_ = -1;
+};
+
+}  // namespace rdmascope::packets

@@ -1,0 +1,124 @@
+#include "rdmascope/packets_io/capture_writer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace rdmascope::packets_io {
+namespace {
+
+constexpr std::uint32_t kPcapMagicNs = 0xa1b23c4d;
+
+struct PcapFileHeader {
+  std::uint32_t magic;
+  std::uint16_t major, minor;
+  std::int32_t thiszone;
+  std::uint32_t sigfigs, snaplen, linktype;
+};
+static_assert(sizeof(PcapFileHeader) == 24);
+
+struct PcapRecordHeader {
+  std::uint32_t sec, nsec, incl, orig;
+};
+static_assert(sizeof(PcapRecordHeader) == 16);
+
+std::uint32_t pad4(std::size_t n) {
+  return static_cast<std::uint32_t>((n + 3) & ~std::size_t{3});
+}
+
+}  // namespace
+
+std::unique_ptr<CaptureWriter> CaptureWriter::open(const std::string& path, packets::LinkType link,
+                                                   std::string& error, CaptureFormat format,
+                                                   std::uint32_t snapLength) {
+  error.clear();
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) {
+    error = "cannot create " + path + ": " + std::strerror(errno);
+    return nullptr;
+  }
+  std::unique_ptr<CaptureWriter> w(new CaptureWriter(path, f, format, snapLength));
+  const auto linktype = static_cast<std::uint32_t>(link);
+  bool ok;
+  if (format == CaptureFormat::Pcap) {
+    const PcapFileHeader h{kPcapMagicNs, 2, 4, 0, 0, snapLength, linktype};
+    ok = w->put(&h, sizeof h);
+  } else {
+    // Section header block, then one interface description block with if_tsresol = 9
+    // (nanoseconds).
+    const std::uint32_t shb[7] = {0x0a0d0d0a, 28,         0x1a2b3c4d, 0x00000001,
+                                  0xffffffff, 0xffffffff, 28};
+    std::uint32_t idb[8] = {1, 32, linktype & 0xffff, snapLength, 0, 0, 0, 32};
+    const std::uint8_t tsresol[8] = {9, 0, 1, 0, 9, 0, 0, 0};  // code 9, length 1, value 9
+    std::memcpy(&idb[4], tsresol, sizeof tsresol);             // then opt_endofopt (zeros)
+    ok = w->put(shb, sizeof shb) && w->put(idb, sizeof idb);
+  }
+  if (!ok) {
+    error = w->error();
+    return nullptr;
+  }
+  return w;
+}
+
+CaptureWriter::~CaptureWriter() {
+  close();
+}
+
+bool CaptureWriter::put(const void* data, std::size_t size) {
+  if (!file_) return false;
+  if (std::fwrite(data, 1, size, file_) != size) {
+    if (error_.empty()) error_ = "cannot write " + path_ + ": " + std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+bool CaptureWriter::write(std::span<const std::uint8_t> bytes, std::int64_t timestampNs,
+                          std::uint32_t originalLength) {
+  if (!file_ || !error_.empty()) return false;
+  const auto incl = static_cast<std::uint32_t>(std::min<std::size_t>(bytes.size(), snap_));
+  const std::uint32_t orig =
+      originalLength ? originalLength : static_cast<std::uint32_t>(bytes.size());
+  std::int64_t sec = timestampNs / 1'000'000'000;
+  std::int64_t nsec = timestampNs % 1'000'000'000;
+  if (nsec < 0) {
+    nsec += 1'000'000'000;
+    --sec;
+  }
+  bool ok;
+  if (format_ == CaptureFormat::Pcap) {
+    const PcapRecordHeader h{static_cast<std::uint32_t>(sec), static_cast<std::uint32_t>(nsec),
+                             incl, orig};
+    ok = put(&h, sizeof h) && put(bytes.data(), incl);
+  } else {
+    const std::uint32_t total = 32 + pad4(incl);  // 28 bytes of fields, data, trailing length
+    const auto ts = static_cast<std::uint64_t>(timestampNs);
+    const std::uint32_t epb[7] = {
+        6,    total, 0, static_cast<std::uint32_t>(ts >> 32), static_cast<std::uint32_t>(ts),
+        incl, orig};
+    static constexpr std::uint8_t zeros[4] = {};
+    ok = put(epb, sizeof epb) && put(bytes.data(), incl) && put(zeros, pad4(incl) - incl) &&
+         put(&total, 4);
+  }
+  if (ok) ++frames_;
+  return ok;
+}
+
+bool CaptureWriter::flush() {
+  if (!file_) return error_.empty();
+  if (std::fflush(file_) != 0 && error_.empty())
+    error_ = "cannot write " + path_ + ": " + std::strerror(errno);
+  return error_.empty();
+}
+
+bool CaptureWriter::close() {
+  if (!file_) return error_.empty();
+  flush();
+  if (std::fclose(file_) != 0 && error_.empty())
+    error_ = "cannot write " + path_ + ": " + std::strerror(errno);
+  file_ = nullptr;
+  return error_.empty();
+}
+
+}  // namespace rdmascope::packets_io
