@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <QAbstractItemModelTester>
+#include <algorithm>
 
 #include "rdmascope/ui/frame_store.h"
 #include "test_frames.h"
@@ -22,6 +23,7 @@ TEST(DetailTreeModel, MirrorsTheNodeTree) {
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Warning);
   const auto d = decoded(test::roceFrame(5));
   model.setDissection(d);
+  EXPECT_EQ(d->crc, packets::CrcStatus::Good);
   EXPECT_EQ(model.rowCount(), static_cast<int>(d->children(-1).size()));
   for (std::size_t n = 0; n < d->nodes.size(); ++n) {
     const QModelIndex idx = model.indexOfNode(static_cast<std::int32_t>(n));
@@ -41,28 +43,30 @@ TEST(DetailTreeModel, MirrorsTheNodeTree) {
 TEST(DetailTreeModel, ShowsDiagnosticsAsExpertRows) {
   auto bytes = test::roceFrame(5);
   bytes.resize(14 + 20 + 4);  // UDP header cut short
-  const auto d = decoded(bytes);
-  ASSERT_FALSE(d->diagnostics.empty());
-  DetailTreeModel model;
-  test::ModelTestWarnings warnings;
-  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Warning);
-  model.setDissection(d);
-  int experts = 0;
-  std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
-    for (int r = 0; r < model.rowCount(parent); ++r) {
-      const QModelIndex idx = model.index(r, 0, parent);
-      if (idx.data(DetailTreeModel::ExpertRole).toBool()) {
-        ++experts;
-        EXPECT_TRUE(idx.data().toString().startsWith("[Expert Info ("));
-        EXPECT_EQ(model.rowCount(idx), 0);
-        EXPECT_TRUE(idx.data(Qt::BackgroundRole).isValid());
+  for (const auto& d : {decoded(bytes), decoded(test::roceFrame(5, 16, 0x04, true))}) {
+    ASSERT_FALSE(d->diagnostics.empty());
+    DetailTreeModel model;
+    test::ModelTestWarnings warnings;
+    QAbstractItemModelTester tester(&model,
+                                    QAbstractItemModelTester::FailureReportingMode::Warning);
+    model.setDissection(d);
+    int experts = 0;
+    std::function<void(const QModelIndex&)> walk = [&](const QModelIndex& parent) {
+      for (int r = 0; r < model.rowCount(parent); ++r) {
+        const QModelIndex idx = model.index(r, 0, parent);
+        if (idx.data(DetailTreeModel::ExpertRole).toBool()) {
+          ++experts;
+          EXPECT_TRUE(idx.data().toString().startsWith("[Expert Info ("));
+          EXPECT_EQ(model.rowCount(idx), 0);
+          EXPECT_TRUE(idx.data(Qt::BackgroundRole).isValid());
+        }
+        walk(idx);
       }
-      walk(idx);
-    }
-  };
-  walk({});
-  EXPECT_EQ(experts, static_cast<int>(d->diagnostics.size()));
-  EXPECT_TRUE(test::ModelTestWarnings::messages().empty());
+    };
+    walk({});
+    EXPECT_EQ(experts, static_cast<int>(d->diagnostics.size()));
+    EXPECT_TRUE(test::ModelTestWarnings::messages().empty());
+  }
 }
 
 TEST(DetailTreeModel, DeepestNodeAtAByte) {

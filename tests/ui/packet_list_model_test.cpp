@@ -21,6 +21,7 @@ FrameStore mixedStore() {
   auto cut = test::roceFrame(102);
   cut.resize(30);  // inside the IPv4 header
   store.append(cut, 3'000, 62);
+  store.append(test::roceFrame(103, 16, 0x04, true), 4'000);
   return store;
 }
 
@@ -30,7 +31,7 @@ TEST(PacketListModel, PassesTheModelTesterAndShowsTheColumns) {
   test::ModelTestWarnings warnings;
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Warning);
   EXPECT_TRUE(test::ModelTestWarnings::messages().empty());
-  ASSERT_EQ(model.rowCount(), 4);
+  ASSERT_EQ(model.rowCount(), 5);
   ASSERT_EQ(model.columnCount(), 7);
   EXPECT_EQ(model.headerData(0, Qt::Horizontal).toString(), "No.");
   EXPECT_EQ(model.headerData(6, Qt::Horizontal).toString(), "Info");
@@ -46,6 +47,13 @@ TEST(PacketListModel, PassesTheModelTesterAndShowsTheColumns) {
   EXPECT_EQ(bad.color(), QColor(0xa4, 0x00, 0x00));
   EXPECT_FALSE(model.index(3, 0).data(Qt::ToolTipRole).toString().isEmpty());
   EXPECT_NE(model.index(0, 0).data(Qt::BackgroundRole).value<QBrush>().color(), bad.color());
+  EXPECT_EQ(model.index(0, 0).data(PacketListModel::CrcRole).toInt(),
+            static_cast<int>(packets::CrcStatus::Good));
+  // A bad ICRC: red row, and the tooltip says so.
+  EXPECT_EQ(model.index(4, 0).data(PacketListModel::CrcRole).toInt(),
+            static_cast<int>(packets::CrcStatus::Bad));
+  EXPECT_EQ(model.index(4, 0).data(Qt::BackgroundRole).value<QBrush>().color(), bad.color());
+  EXPECT_TRUE(model.index(4, 0).data(Qt::ToolTipRole).toString().contains("Bad integrity"));
   EXPECT_TRUE(test::ModelTestWarnings::messages().empty());
 }
 
@@ -56,24 +64,24 @@ TEST(PacketListModel, FilterAndAppendKeepTheModelConsistent) {
   QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Warning);
   ASSERT_TRUE(
       model.applyFilter([](const packets::Dissection& d) { return d.summary.protocol != "TCP"; }));
-  EXPECT_EQ(model.rowCount(), 3);
+  EXPECT_EQ(model.rowCount(), 4);
   EXPECT_EQ(model.frameAt(1), 2u);
   EXPECT_EQ(model.rowOfFrame(1), -1);
   EXPECT_EQ(model.rowOfFrame(2), 1);
   store.append(test::tcpFrame(1, 2), 4'000);
   store.append(test::roceFrame(103), 5'000);
   model.storeAppended();
-  EXPECT_EQ(model.rowCount(), 4);
-  EXPECT_EQ(model.frameAt(3), 5u);
+  EXPECT_EQ(model.rowCount(), 5);
+  EXPECT_EQ(model.frameAt(4), 6u);
   model.clearFilter();
-  EXPECT_EQ(model.rowCount(), 6);
+  EXPECT_EQ(model.rowCount(), 7);
   store.append(test::roceFrame(104), 6'000);
   model.storeAppended();
-  EXPECT_EQ(model.rowCount(), 7);
+  EXPECT_EQ(model.rowCount(), 8);
   // A cancelled filter changes nothing.
   EXPECT_FALSE(model.applyFilter([](const packets::Dissection&) { return false; },
                                  [](std::size_t, std::size_t) { return false; }));
-  EXPECT_EQ(model.rowCount(), 7);
+  EXPECT_EQ(model.rowCount(), 8);
   EXPECT_TRUE(test::ModelTestWarnings::messages().empty());
 }
 

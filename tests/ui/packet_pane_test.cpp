@@ -93,3 +93,25 @@ TEST_F(PacketPaneTest, FilterBarMarksErrorsAndFilters) {
 
 }  // namespace
 }  // namespace rdmascope::ui
+
+namespace rdmascope::ui {
+namespace {
+
+TEST_F(PacketPaneTest, RealDisplayFilterMarksTheErrorColumn) {
+  FilterBar* bar = pane->filterBar();
+  bar->setText("udp.dstport == ");
+  EXPECT_TRUE(bar->hasError());
+  EXPECT_TRUE(bar->lineEdit()->styleSheet().contains("#ffafaf"));
+  EXPECT_TRUE(bar->messageLabel()->text().startsWith("Column 1"));
+  bar->setText("ip.sorc == 1.2.3.4");
+  EXPECT_TRUE(bar->hasError());
+  EXPECT_TRUE(bar->messageLabel()->text().contains("ip.sorc"));
+  bar->setText("udp.dstport == 4791");
+  EXPECT_FALSE(bar->hasError());
+  bar->apply();
+  EXPECT_EQ(pane->packetModel()->rowCount(), 1);
+  EXPECT_EQ(pane->packetModel()->frameAt(0), 0u);
+}
+
+}  // namespace
+}  // namespace rdmascope::ui

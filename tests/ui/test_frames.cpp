@@ -4,6 +4,8 @@
 #include <cstring>
 #include <fstream>
 
+#include "rdmascope/packets/ib_crc.h"
+
 namespace rdmascope::ui::test {
 
 namespace {
@@ -47,7 +49,7 @@ Bytes ethIpv4(std::uint8_t proto, std::size_t ipPayload) {
 
 }  // namespace
 
-Bytes roceFrame(std::uint32_t psn, std::size_t payload, std::uint8_t opcode) {
+Bytes roceFrame(std::uint32_t psn, std::size_t payload, std::uint8_t opcode, bool badIcrc) {
   const std::size_t udpLen = 8 + 12 + payload + 4;
   Bytes b = ethIpv4(17, udpLen);
   put16(b, 49152);
@@ -62,6 +64,13 @@ Bytes roceFrame(std::uint32_t psn, std::size_t payload, std::uint8_t opcode) {
   for (std::size_t i = 0; i < payload; ++i)
     b.push_back(static_cast<std::uint8_t>('a' + i % 26));
   putLe32(b, 0);
+  packets::IbCrcLocation loc;
+  if (packets::locateIbPacket(b, packets::LinkType::Ethernet, {}, loc)) {
+    std::uint32_t icrc = packets::computeIcrc(b, loc.layout);
+    if (badIcrc) icrc ^= 0xdeadbeef;
+    for (int i = 0; i < 4; ++i)
+      b[loc.layout.icrc + static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(icrc >> (8 * i));
+  }
   return b;
 }
 

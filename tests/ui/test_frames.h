@@ -10,8 +10,10 @@ namespace rdmascope::ui::test {
 
 using Bytes = std::vector<std::uint8_t>;
 
-/// Ethernet + IPv4 + UDP to port 4791 + BTH (RC SEND ONLY) + payload + ICRC (left zero).
-Bytes roceFrame(std::uint32_t psn, std::size_t payload = 16, std::uint8_t opcode = 0x04);
+/// Ethernet + IPv4 + UDP to port 4791 + BTH (RC SEND ONLY) + payload + ICRC (correct unless
+/// `badIcrc`).
+Bytes roceFrame(std::uint32_t psn, std::size_t payload = 16, std::uint8_t opcode = 0x04,
+                bool badIcrc = false);
 /// Ethernet + IPv4 + TCP with a payload.
 Bytes tcpFrame(std::uint16_t sport, std::uint16_t dport, std::size_t payload = 8);
 /// A classic pcap file (microsecond timestamps, Ethernet) holding the frames.

@@ -3,8 +3,31 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QRegularExpression>
+
+#include "rdmascope/packets/display_filter.h"
 
 namespace rdmascope::ui {
+
+CompiledFilter compileDisplayFilter(const QString& text) {
+  CompiledFilter c;
+  std::string error;
+  auto filter = packets::DisplayFilter::compile(text.toStdString(), error);
+  if (filter) {
+    c.predicate = [f = std::move(*filter)](const packets::Dissection& d) { return f.matches(d); };
+    return c;
+  }
+  static const QRegularExpression columnPrefix(QStringLiteral("^column (\\d+): (.*)$"));
+  const QString message = QString::fromStdString(error);
+  const auto m = columnPrefix.match(message);
+  if (m.hasMatch()) {
+    c.column = m.captured(1).toInt();
+    c.error = m.captured(2);
+  } else {
+    c.error = message.isEmpty() ? QStringLiteral("invalid display filter") : message;
+  }
+  return c;
+}
 
 FilterBar::FilterBar(QWidget* parent) : QWidget(parent) {
   edit_ = new QLineEdit(this);
@@ -21,6 +44,7 @@ FilterBar::FilterBar(QWidget* parent) : QWidget(parent) {
   layout->setSpacing(1);
   layout->addWidget(edit_);
   layout->addWidget(message_);
+  compiler_ = compileDisplayFilter;
   connect(edit_, &QLineEdit::textChanged, this, [this] { check(); });
   connect(edit_, &QLineEdit::returnPressed, this, &FilterBar::apply);
 }

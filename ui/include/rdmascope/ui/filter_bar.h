@@ -25,6 +25,9 @@ struct CompiledFilter {
 /// Compiles an expression (the display filter language of packets/display_filter.h).
 using FilterCompiler = std::function<CompiledFilter(const QString&)>;
 
+/// Compiles with packets::DisplayFilter; the column is taken from its "column N: ..." message.
+CompiledFilter compileDisplayFilter(const QString& text);
+
 class FilterBar : public QWidget {
   Q_OBJECT
  public:
