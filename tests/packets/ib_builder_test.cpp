@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ib_test_vectors.h"
+#include "rdmascope/packets/crc.h"
 #include "rdmascope/packets/decode.h"
 #include "rdmascope/packets/ib_crc.h"
 
@@ -199,8 +200,16 @@ TEST(IbBuilder, VerifyFrameCrcThroughput) {
     good += verifyFrameCrc(f, LinkType::Ethernet) == CrcStatus::Good;
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(good, n);
-  std::printf("verifyFrameCrc: %.2f GB/s (%d frames of %zu bytes in %.3f s)\n",
-              static_cast<double>(f.size()) * n / s / 1e9, n, f.size(), s);
+  const auto t1 = std::chrono::steady_clock::now();
+  volatile std::uint32_t sink = 0;
+  for (int i = 0; i < n; ++i)
+    sink = sink ^ crc32(f);
+  const double raw = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  std::printf(
+      "verifyFrameCrc: %.2f GB/s, raw crc32 over the same bytes: %.2f GB/s (%d frames of "
+      "%zu bytes)\n",
+      static_cast<double>(f.size()) * n / s / 1e9, static_cast<double>(f.size()) * n / raw / 1e9, n,
+      f.size());
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -71,7 +72,9 @@ enum class WcOpcode : std::uint8_t {
 enum class Mtu : std::uint8_t { Mtu256 = 1, Mtu512, Mtu1024, Mtu2048, Mtu4096 };
 
 /// Bytes of an MTU enum value (256..4096).
-constexpr std::uint32_t mtuBytes(Mtu m) { return 128u << static_cast<unsigned>(m); }
+constexpr std::uint32_t mtuBytes(Mtu m) {
+  return 128u << static_cast<unsigned>(m);
+}
 
 namespace access {
 inline constexpr unsigned kLocalWrite = 1;
@@ -200,9 +203,18 @@ struct QpAttr {
   std::uint8_t maxDestRdAtomic = 1;
   std::uint8_t minRnrTimer = 0;  ///< IBTA encoded (0..31)
   std::uint8_t portNum = 1;
-  std::uint8_t timeout = 14;     ///< 4.096 us x 2^timeout
+  std::uint8_t timeout = 14;  ///< 4.096 us x 2^timeout
   std::uint8_t retryCnt = 7;
-  std::uint8_t rnrRetry = 7;     ///< 7 means infinite
+  std::uint8_t rnrRetry = 7;  ///< 7 means infinite
+};
+
+/// ibv_qp_init_attr: CQs are named by their numbers on the same host.
+struct QpInitAttr {
+  QpType qpType = QpType::RC;
+  std::uint32_t sendCq = 0;
+  std::uint32_t recvCq = 0;
+  QpCap cap;
+  bool sqSigAll = false;
 };
 
 /// Text of a completion status, as ibv_wc_status_str prints it.
@@ -212,5 +224,8 @@ std::string_view toString(QpState state);
 std::string_view toString(WcOpcode opcode);
 std::string_view toString(WrOpcode opcode);
 std::string_view toString(QpType type);
+/// Names of ibv_qp_attr_mask bits as libibverbs spells them ("IBV_QP_DEST_QPN"), joined with
+/// ", " for every bit set in `mask`.
+std::string attrMaskNames(unsigned mask);
 
 }  // namespace rdmascope::sim

@@ -1,0 +1,171 @@
+#pragma once
+/// @file host.h
+/// A simulated host: byte-addressable memory and an HCA modelled on Linux Soft-RoCE (rdma_rxe):
+/// protection domains, memory regions, completion queues and queue pairs (RC, UC, UD), driven
+/// through verbs-shaped calls.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rdmascope/sim/trace.h"
+#include "rdmascope/sim/verbs_types.h"
+
+namespace rdmascope::sim {
+
+class Network;
+class Qp;
+struct ParsedPacket;
+
+using MacAddress = std::array<std::uint8_t, 6>;
+
+/// Outcome of a verbs call: errnum 0 on success, else an errno value and one sentence.
+struct VerbsStatus {
+  int errnum = 0;
+  std::string message;
+  bool ok() const { return errnum == 0; }
+};
+
+template <class T>
+struct VerbsResult {
+  T value{};
+  VerbsStatus status;
+  bool ok() const { return status.ok(); }
+};
+
+struct HostConfig {
+  std::string name;
+  MacAddress mac{};
+  std::uint32_t ipv4 = 0;  ///< host order, e.g. 0x0a090001 for 10.9.0.1
+  std::uint16_t lid = 0;   ///< native InfiniBand only
+  /// IPv6 address for the IPv6 wire format (the GID); empty: the IPv4-mapped address.
+  Gid ipv6{};
+  bool useIpv6Gid = false;
+};
+
+/// A registered memory region.
+struct MemoryRegionInfo {
+  std::uint32_t pd = 0;
+  std::uint64_t addr = 0;
+  std::uint64_t length = 0;
+  std::uint32_t lkey = 0;
+  std::uint32_t rkey = 0;
+  unsigned access = 0;
+};
+
+/// A send or receive WQE as views show it.
+struct WqeView {
+  std::uint64_t wrId = 0;
+  WrOpcode opcode = WrOpcode::Send;  ///< receive WQEs: Send
+  std::uint32_t length = 0;
+  std::string state;  ///< "posted", "processing", "pending", "done", "error"
+  std::uint32_t firstPsn = 0;
+  std::uint32_t lastPsn = 0;
+};
+
+/// Snapshot of a QP for views and tests.
+struct QpView {
+  std::uint32_t qpn = 0;
+  QpType type = QpType::RC;
+  QpState state = QpState::Reset;
+  std::uint32_t sendCq = 0;
+  std::uint32_t recvCq = 0;
+  std::uint32_t destQpn = 0;
+  std::uint32_t sqPsn = 0;    ///< next PSN the requester sends
+  std::uint32_t compPsn = 0;  ///< next PSN the completer expects acknowledged
+  std::uint32_t rqPsn = 0;    ///< next PSN the responder expects
+  std::uint32_t msn = 0;
+  std::vector<WqeView> sq;
+  std::vector<WqeView> rq;
+};
+
+class Host {
+ public:
+  Host(Network& network, int index, HostConfig config);
+  ~Host();
+  Host(const Host&) = delete;
+  Host& operator=(const Host&) = delete;
+
+  const std::string& name() const { return config_.name; }
+  int index() const { return index_; }
+  const HostConfig& config() const { return config_; }
+  /// The port GID at index 1 (IPv4-mapped, or the IPv6 address).
+  Gid gid() const;
+  Network& network() { return network_; }
+
+  // --- memory -----------------------------------------------------------------------
+  /// Reserves `length` zeroed bytes of host memory; returns their address.
+  std::uint64_t allocate(std::uint64_t length, std::uint64_t align = 4096);
+  /// The bytes at [addr, addr+length) or an empty span when outside allocated memory.
+  std::span<std::uint8_t> memory(std::uint64_t addr, std::uint64_t length);
+
+  // --- verbs ------------------------------------------------------------------------
+  VerbsResult<std::uint32_t> allocPd();
+  VerbsResult<MemoryRegionInfo> regMr(std::uint32_t pd, std::uint64_t addr, std::uint64_t length,
+                                      unsigned access);
+  VerbsStatus deregMr(std::uint32_t lkey);
+  VerbsResult<std::uint32_t> createCq(int depth);
+  /// Returns the QP number (rxe numbers user QPs from 17).
+  VerbsResult<std::uint32_t> createQp(std::uint32_t pd, const QpInitAttr& attr);
+  VerbsStatus modifyQp(std::uint32_t qpn, const QpAttr& attr, unsigned attrMask);
+  VerbsResult<QpAttr> queryQp(std::uint32_t qpn);
+  VerbsStatus postSend(std::uint32_t qpn, const SendWr& wr);
+  VerbsStatus postRecv(std::uint32_t qpn, const RecvWr& wr);
+  /// Removes and returns up to `max` completions.
+  std::vector<WorkCompletion> pollCq(std::uint32_t cq, int max);
+  /// Completions waiting in a CQ.
+  std::size_t cqCount(std::uint32_t cq) const;
+
+  // --- inspection -------------------------------------------------------------------
+  std::vector<std::uint32_t> qpNumbers() const;
+  QpView qpView(std::uint32_t qpn) const;
+  const std::vector<MemoryRegionInfo>& memoryRegions() const { return mrs_; }
+
+  // --- used by the transport (not by applications) -----------------------------------
+  struct Cq {
+    std::uint32_t id = 0;
+    int depth = 0;
+    std::vector<WorkCompletion> entries;  ///< FIFO: head_ is the next to poll
+    std::size_t head = 0;
+    bool overflowed = false;
+    std::size_t size() const { return entries.size() - head; }
+  };
+  Cq* cq(std::uint32_t id);
+  Qp* qp(std::uint32_t qpn);
+  /// Adds a completion; false (and the CQ marked overflowed) when the CQ is full.
+  bool postCqe(std::uint32_t cqId, const WorkCompletion& wc);
+  /// An MR by key (lkey when local, rkey when remote) in `pd`; null when none matches.
+  const MemoryRegionInfo* findMr(std::uint32_t pd, std::uint32_t key, bool remote) const;
+  /// Invalidates an rkey (SEND_WITH_INV); false when no MR has it.
+  bool invalidateRkey(std::uint32_t rkey);
+  /// Called by the network with a parsed, ICRC-checked packet addressed to this host.
+  void deliver(const ParsedPacket& packet);
+  /// Emits a trace line for this host (callers check network().sim().tracing() first).
+  void emit(TraceKind kind, std::uint32_t qpn, std::string explanation, std::uint32_t psn = 0,
+            std::uint64_t wrId = 0);
+  void emitMemory(bool write, std::uint64_t addr, std::uint32_t length, std::uint32_t qpn,
+                  std::string explanation);
+
+ private:
+  Network& network_;
+  int index_;
+  HostConfig config_;
+  struct Region;
+  std::map<std::uint64_t, std::unique_ptr<Region>> regions_;  ///< base -> bytes
+  std::uint64_t nextAddr_ = 0x7f0000000000ull;
+  std::uint32_t nextPd_ = 1;
+  std::uint32_t nextCq_ = 1;
+  std::uint32_t nextQpn_ = 17;
+  std::uint32_t nextMrIndex_ = 1;
+  std::vector<std::uint32_t> pds_;
+  std::vector<MemoryRegionInfo> mrs_;
+  std::vector<std::uint32_t> invalidRkeys_;
+  std::map<std::uint32_t, std::unique_ptr<Cq>> cqs_;
+  std::map<std::uint32_t, std::unique_ptr<Qp>> qps_;
+};
+
+}  // namespace rdmascope::sim

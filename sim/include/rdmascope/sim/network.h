@@ -1,0 +1,161 @@
+#pragma once
+/// @file network.h
+/// Two simulated hosts joined by one full-duplex link with latency, bandwidth, MTU and
+/// injected faults. Every frame is real bytes with a valid ICRC; the receiver parses what it
+/// gets and silently drops a frame whose ICRC does not verify, as hardware does.
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "rdmascope/sim/host.h"
+#include "rdmascope/sim/sim_time.h"
+#include "rdmascope/sim/simulator.h"
+
+namespace rdmascope::sim {
+
+/// How frames are put on the wire.
+enum class WireFormat : std::uint8_t {
+  RoceV2Ipv4,  ///< Ethernet / IPv4 / UDP 4791 / BTH ... / ICRC (default)
+  RoceV2Ipv6,  ///< Ethernet / IPv6 / UDP 4791 / BTH ... / ICRC
+  RoceV1,      ///< Ethernet (0x8915) / GRH / BTH ... / ICRC
+  InfiniBand,  ///< LRH / BTH ... / ICRC / VCRC (pcap link type 247)
+};
+
+std::string_view toString(WireFormat format);
+
+struct LinkConfig {
+  SimTime latency = SimTime::us(1);  ///< propagation delay, each direction
+  double gbps = 100.0;               ///< serialization rate
+  std::uint32_t mtu = 9000;          ///< largest L3 packet (IP or GRH+IB) the link carries
+};
+
+/// Frames to lose or otherwise mistreat. Rates are per frame, drawn from the seeded PRNG.
+struct FaultConfig {
+  double lossRate = 0.0;
+  double reorderRate = 0.0;  ///< chance a frame is held back by reorderDelay
+  SimTime reorderDelay = SimTime::us(5);
+  double duplicateRate = 0.0;             ///< chance a frame is delivered twice
+  double corruptRate = 0.0;               ///< chance one byte of a frame is flipped
+  std::vector<std::uint64_t> dropFrames;  ///< 1-based frame numbers (as in a capture) to lose
+  struct PsnDrop {
+    std::uint32_t psn = 0;
+    int fromHost = -1;  ///< -1: either direction
+    int count = 1;      ///< how many transmissions of that PSN to lose
+  };
+  std::vector<PsnDrop> dropPsns;
+  struct Pause {
+    SimTime start;
+    SimTime duration;
+  };
+  std::vector<Pause> pauses;  ///< the link transmits nothing during a pause (frames wait)
+  /// Restrict the rates to frames sent by one host (-1: both directions).
+  int onlyFromHost = -1;
+};
+
+struct NetworkConfig {
+  std::uint64_t seed = 1;
+  WireFormat wire = WireFormat::RoceV2Ipv4;
+  LinkConfig link;
+  FaultConfig faults;
+  HostConfig hosts[2];
+  /// Keep a copy of every frame sent (for pcap writing).
+  bool captureFrames = false;
+  /// Copy payload into each frame as rxe does into its skb (true), or reference host memory
+  /// (false; faster, used by the benchmark).
+  bool copyPayload = true;
+  /// Model rxe's per-QP limit of 64 in-flight skbs (requester waits until 16 remain).
+  bool limitInflight = true;
+};
+
+/// A frame as a capture sees it at the sender.
+struct CapturedFrame {
+  SimTime time;
+  int fromHost = 0;
+  std::vector<std::uint8_t> bytes;
+};
+
+struct LinkStats {
+  std::uint64_t framesSent = 0;
+  std::uint64_t framesDelivered = 0;
+  std::uint64_t framesLost = 0;
+  std::uint64_t framesCorrupted = 0;
+  std::uint64_t framesDuplicated = 0;
+  std::uint64_t framesReordered = 0;
+  std::uint64_t icrcDrops = 0;
+  std::uint64_t bytesSent = 0;
+};
+
+/// The transport fields of one frame, for ladder diagrams and tests.
+struct PacketSummary {
+  bool ok = false;    ///< parsed and ICRC (and VCRC) verified
+  std::string error;  ///< why not, when !ok
+  std::uint8_t opcode = 0;
+  std::string opcodeName;  ///< e.g. "RC SEND FIRST"
+  std::uint32_t psn = 0;
+  std::uint32_t destQp = 0;
+  bool ackReq = false;
+  std::uint8_t pad = 0;
+  bool hasReth = false, hasAeth = false, hasAtomicAck = false, hasImm = false, hasDeth = false;
+  std::uint64_t va = 0;
+  std::uint32_t rkey = 0;
+  std::uint32_t dmaLen = 0;
+  std::uint8_t syndrome = 0;
+  std::uint32_t msn = 0;
+  std::uint64_t origData = 0;
+  std::uint32_t imm = 0;
+  std::uint32_t qkey = 0;
+  std::uint32_t srcQp = 0;
+  std::uint32_t payloadLen = 0;
+};
+
+/// Parses one frame's bytes as the receiving NIC does.
+PacketSummary summarizeFrame(WireFormat format, std::span<const std::uint8_t> bytes);
+
+class Link;
+struct Frame;
+struct WireAddress;
+
+class Network {
+ public:
+  explicit Network(NetworkConfig config = defaultConfig());
+  ~Network();
+  Network(const Network&) = delete;
+  Network& operator=(const Network&) = delete;
+
+  /// Hosts "host-a" 10.9.0.1 and "host-b" 10.9.0.2, RoCEv2 over IPv4, 100 Gb/s, 1 us.
+  static NetworkConfig defaultConfig();
+
+  Simulator& sim() { return sim_; }
+  Host& host(int index) { return *hosts_[index]; }
+  const NetworkConfig& config() const { return config_; }
+  FaultConfig& faults();
+  const std::vector<CapturedFrame>& frames() const { return captured_; }
+  const LinkStats& stats() const;
+  /// Frames sent so far (the next frame gets number framesSent()+1).
+  std::uint64_t framesSent() const;
+
+  /// The port's active MTU in bytes: the largest IB MTU that fits the link MTU with rxe's
+  /// 80 bytes of headroom (1500 -> 1024, 9000 -> 4096).
+  std::uint32_t activeMtu() const;
+
+  // --- used by the transport ---------------------------------------------------------
+  Frame& allocFrame();
+  void releaseFrame(Frame& frame);
+  /// Puts a built frame on the wire; returns when its last bit has left the sender's NIC.
+  SimTime transmit(int fromHost, Frame& frame, const std::string& why);
+  /// Source and destination addresses for a packet from `fromHost` to the address vector.
+  WireAddress addressFor(int fromHost, const AhAttr& ah, std::uint32_t qpn) const;
+  void capture(int fromHost, SimTime time, const std::vector<std::uint8_t>& bytes);
+
+ private:
+  NetworkConfig config_;
+  Simulator sim_;
+  std::unique_ptr<Host> hosts_[2];
+  std::unique_ptr<Link> link_;
+  std::vector<CapturedFrame> captured_;
+};
+
+}  // namespace rdmascope::sim

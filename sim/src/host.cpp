@@ -1,0 +1,313 @@
+#include "rdmascope/sim/host.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+
+#include "opcodes.h"
+#include "qp.h"
+#include "rdmascope/sim/network.h"
+#include "strfmt.h"
+#include "wire_format.h"
+
+namespace rdmascope::sim {
+
+struct Host::Region {
+  std::uint8_t* data = nullptr;
+  std::uint64_t size = 0;
+  ~Region() { std::free(data); }
+};
+
+Host::Host(Network& network, int index, HostConfig config)
+    : network_(network), index_(index), config_(std::move(config)) {
+  mrs_.reserve(64);
+}
+
+Host::~Host() = default;
+
+Gid Host::gid() const {
+  return config_.useIpv6Gid ? config_.ipv6 : ipv4MappedGid(config_.ipv4);
+}
+
+std::uint64_t Host::allocate(std::uint64_t length, std::uint64_t align) {
+  if (align == 0) align = 1;
+  const std::uint64_t base = (nextAddr_ + align - 1) / align * align;
+  auto r = std::make_unique<Region>();
+  // calloc: large regions come zeroed from the OS without touching every page
+  r->data = static_cast<std::uint8_t*>(std::calloc(std::max<std::uint64_t>(length, 1), 1));
+  r->size = length;
+  regions_[base] = std::move(r);
+  nextAddr_ = base + length + 4096;  // a guard gap so overruns never reach the next region
+  return base;
+}
+
+std::span<std::uint8_t> Host::memory(std::uint64_t addr, std::uint64_t length) {
+  auto it = regions_.upper_bound(addr);
+  if (it == regions_.begin()) return {};
+  --it;
+  const Region& r = *it->second;
+  const std::uint64_t off = addr - it->first;
+  if (off > r.size || length > r.size - off) return {};
+  return {r.data + off, static_cast<std::size_t>(length)};
+}
+
+VerbsResult<std::uint32_t> Host::allocPd() {
+  const std::uint32_t pd = nextPd_++;
+  pds_.push_back(pd);
+  return {pd, {}};
+}
+
+VerbsResult<MemoryRegionInfo> Host::regMr(std::uint32_t pd, std::uint64_t addr,
+                                          std::uint64_t length, unsigned access) {
+  if (std::find(pds_.begin(), pds_.end(), pd) == pds_.end()) {
+    return {{}, {EINVAL, fmt::format("PD {} does not exist", pd)}};
+  }
+  if (memory(addr, length).size() != length) {
+    return {{}, {EFAULT, fmt::format("[{:#x}, +{}) is not allocated host memory", addr, length)}};
+  }
+  if ((access & (access::kRemoteWrite | access::kRemoteAtomic)) &&
+      !(access & access::kLocalWrite)) {
+    return {{}, {EINVAL, "IBV_ACCESS_REMOTE_WRITE/ATOMIC require IBV_ACCESS_LOCAL_WRITE"}};
+  }
+  MemoryRegionInfo mr;
+  mr.pd = pd;
+  mr.addr = addr;
+  mr.length = length;
+  mr.access = access;
+  // rxe: key = pool index << 8 | an 8-bit variant
+  const std::uint32_t key =
+      (nextMrIndex_++ << 8) | static_cast<std::uint32_t>(network_.sim().rng()() & 0xff);
+  mr.lkey = mr.rkey = key;
+  mrs_.push_back(mr);
+  return {mr, {}};
+}
+
+VerbsStatus Host::deregMr(std::uint32_t lkey) {
+  auto it = std::find_if(mrs_.begin(), mrs_.end(), [&](const auto& m) { return m.lkey == lkey; });
+  if (it == mrs_.end()) return {EINVAL, fmt::format("no MR with lkey {:#x}", lkey)};
+  invalidRkeys_.push_back(it->rkey);
+  return {};
+}
+
+VerbsResult<std::uint32_t> Host::createCq(int depth) {
+  if (depth < 1 || depth > 65536) {
+    return {0, {EINVAL, fmt::format("CQ depth {} outside 1..65536", depth)}};
+  }
+  auto cq = std::make_unique<Cq>();
+  cq->id = nextCq_++;
+  cq->depth = depth;
+  const std::uint32_t id = cq->id;
+  cqs_[id] = std::move(cq);
+  return {id, {}};
+}
+
+VerbsResult<std::uint32_t> Host::createQp(std::uint32_t pd, const QpInitAttr& attr) {
+  if (std::find(pds_.begin(), pds_.end(), pd) == pds_.end()) {
+    return {0, {EINVAL, fmt::format("PD {} does not exist", pd)}};
+  }
+  if (!cq(attr.sendCq) || !cq(attr.recvCq)) {
+    return {0,
+            {EINVAL,
+             fmt::format("send CQ {} or receive CQ {} does not exist", attr.sendCq, attr.recvCq)}};
+  }
+  if (attr.qpType != QpType::RC && attr.qpType != QpType::UC && attr.qpType != QpType::UD) {
+    return {0, {EINVAL, "QP type must be RC, UC or UD"}};
+  }
+  if (attr.cap.maxSendWr == 0 || attr.cap.maxSendWr > 16384 || attr.cap.maxRecvWr > 16384) {
+    return {0, {EINVAL, "max_send_wr must be 1..16384 and max_recv_wr at most 16384"}};
+  }
+  const std::uint32_t qpn = nextQpn_++;
+  qps_[qpn] = std::make_unique<Qp>(*this, qpn, pd, attr);
+  if (network_.sim().tracing()) {
+    emit(TraceKind::QpState, qpn,
+         fmt::format("create_qp: {} QP {:#x} in RESET (SQ {} WRs, RQ {} WRs)",
+                     toString(attr.qpType), qpn, attr.cap.maxSendWr, attr.cap.maxRecvWr));
+  }
+  return {qpn, {}};
+}
+
+VerbsStatus Host::modifyQp(std::uint32_t qpn, const QpAttr& attr, unsigned mask) {
+  Qp* q = qp(qpn);
+  if (!q) return {EINVAL, fmt::format("no QP {:#x}", qpn)};
+  return q->modify(attr, mask);
+}
+
+VerbsResult<QpAttr> Host::queryQp(std::uint32_t qpn) {
+  Qp* q = qp(qpn);
+  if (!q) return {{}, {EINVAL, fmt::format("no QP {:#x}", qpn)}};
+  QpAttr a = q->attr();
+  a.qpState = q->state();
+  a.curQpState = q->state();
+  const QpView v = q->view();
+  return {a, {}};
+}
+
+VerbsStatus Host::postSend(std::uint32_t qpn, const SendWr& wr) {
+  Qp* q = qp(qpn);
+  if (!q) return {EINVAL, fmt::format("no QP {:#x}", qpn)};
+  return q->postSend(wr);
+}
+
+VerbsStatus Host::postRecv(std::uint32_t qpn, const RecvWr& wr) {
+  Qp* q = qp(qpn);
+  if (!q) return {EINVAL, fmt::format("no QP {:#x}", qpn)};
+  return q->postRecv(wr);
+}
+
+std::vector<WorkCompletion> Host::pollCq(std::uint32_t id, int max) {
+  std::vector<WorkCompletion> out;
+  Cq* c = cq(id);
+  if (!c) return out;
+  while (max-- > 0 && c->head < c->entries.size())
+    out.push_back(c->entries[c->head++]);
+  if (c->head == c->entries.size()) {
+    c->entries.clear();
+    c->head = 0;
+  }
+  return out;
+}
+
+std::size_t Host::cqCount(std::uint32_t id) const {
+  auto it = cqs_.find(id);
+  return it == cqs_.end() ? 0 : it->second->size();
+}
+
+std::vector<std::uint32_t> Host::qpNumbers() const {
+  std::vector<std::uint32_t> out;
+  for (const auto& [n, q] : qps_)
+    out.push_back(n);
+  return out;
+}
+
+QpView Host::qpView(std::uint32_t qpn) const {
+  auto it = qps_.find(qpn);
+  return it == qps_.end() ? QpView{} : it->second->view();
+}
+
+Host::Cq* Host::cq(std::uint32_t id) {
+  auto it = cqs_.find(id);
+  return it == cqs_.end() ? nullptr : it->second.get();
+}
+
+Qp* Host::qp(std::uint32_t qpn) {
+  auto it = qps_.find(qpn);
+  return it == qps_.end() ? nullptr : it->second.get();
+}
+
+bool Host::postCqe(std::uint32_t cqId, const WorkCompletion& wc) {
+  Cq* c = cq(cqId);
+  if (!c) return false;
+  if (c->size() >= static_cast<std::size_t>(c->depth)) {
+    c->overflowed = true;
+    if (network_.sim().tracing()) {
+      emit(TraceKind::Note, wc.qpNum,
+           fmt::format("CQ {} overflow: {} entries already queued (IB_EVENT_CQ_ERR)", cqId,
+                       c->depth));
+    }
+    return false;
+  }
+  c->entries.push_back(wc);
+  if (network_.sim().tracing()) {
+    emit(TraceKind::CqeProduced, wc.qpNum,
+         fmt::format("CQ {}: wr_id {} {} {} byte_len {}{}", cqId, wc.wrId, toString(wc.opcode),
+                     toString(wc.status), wc.byteLen,
+                     (wc.wcFlags & wc_flags::kWithImm) ? fmt::format(" imm {:#x}", wc.immData)
+                                                       : std::string()),
+         0, wc.wrId);
+  }
+  return true;
+}
+
+const MemoryRegionInfo* Host::findMr(std::uint32_t pd, std::uint32_t key, bool remote) const {
+  for (const MemoryRegionInfo& m : mrs_) {
+    if ((remote ? m.rkey : m.lkey) != key || m.pd != pd) continue;
+    if (std::find(invalidRkeys_.begin(), invalidRkeys_.end(), m.rkey) != invalidRkeys_.end()) {
+      return nullptr;
+    }
+    return &m;
+  }
+  return nullptr;
+}
+
+bool Host::invalidateRkey(std::uint32_t rkey) {
+  for (const MemoryRegionInfo& m : mrs_) {
+    if (m.rkey == rkey) {
+      invalidRkeys_.push_back(rkey);
+      return true;
+    }
+  }
+  return false;
+}
+
+void Host::emit(TraceKind kind, std::uint32_t qpn, std::string explanation, std::uint32_t psn,
+                std::uint64_t wrId) {
+  Simulator& s = network_.sim();
+  TraceEvent e;
+  e.time = s.now();
+  e.step = s.eventsRun();
+  e.host = config_.name;
+  e.kind = kind;
+  e.qpn = qpn;
+  e.psn = psn;
+  e.wrId = wrId;
+  e.explanation = std::move(explanation);
+  s.trace().emit(std::move(e));
+}
+
+void Host::emitMemory(bool write, std::uint64_t addr, std::uint32_t length, std::uint32_t qpn,
+                      std::string explanation) {
+  Simulator& s = network_.sim();
+  TraceEvent e;
+  e.time = s.now();
+  e.step = s.eventsRun();
+  e.host = config_.name;
+  e.kind = write ? TraceKind::MemoryWritten : TraceKind::MemoryRead;
+  e.qpn = qpn;
+  e.address = addr;
+  e.length = length;
+  e.explanation = std::move(explanation);
+  s.trace().emit(std::move(e));
+}
+
+void Host::deliver(const ParsedPacket& in) {
+  const bool tracing = network_.sim().tracing();
+  auto drop = [&](const std::string& why) {
+    if (tracing) {
+      emit(TraceKind::FrameDropped, in.pkt.destQp,
+           fmt::format("frame {} ({} PSN {:#x}) dropped by the receiver: {}", in.frameNumber,
+                       opcodeInfo(in.pkt.opcode).name, in.pkt.psn, why),
+           in.pkt.psn);
+    }
+  };
+  if (network_.config().wire != WireFormat::InfiniBand) {
+    if (in.addr.dstGid != gid()) return drop("destination address is not this host's");
+  } else if (in.addr.dlid != config_.lid) {
+    return drop("destination LID is not this port's");
+  }
+  if ((in.pkt.pkey & 0x7fff) != 0x7fff) return drop("P_Key does not match the default 0xffff");
+  Qp* q = qp(in.pkt.destQp);
+  if (!q) return drop(fmt::format("no QP {:#x} on this host", in.pkt.destQp));
+  const std::uint8_t cls = in.pkt.opcode & 0xe0;
+  const QpType want = cls == 0x00 ? QpType::RC : cls == 0x20 ? QpType::UC : QpType::UD;
+  if (cls > 0x60 || q->type() != want) {
+    return drop(fmt::format("opcode class does not match the {} QP", toString(q->type())));
+  }
+  const bool isReq = (opcodeInfo(in.pkt.opcode).mask & kReq) != 0;
+  const QpState s = q->state();
+  const bool respReady = s == QpState::Rtr || s == QpState::Rts || s == QpState::Sqd;
+  const bool reqReady = s == QpState::Rts || s == QpState::Sqd;
+  if (isReq ? !respReady : !reqReady) {
+    return drop(fmt::format("QP {:#x} is in {}", q->qpn(), toString(s)));
+  }
+  if (q->type() != QpType::UD && network_.config().wire != WireFormat::InfiniBand &&
+      in.addr.srcGid != q->attr().ahAttr.dgid) {
+    return drop("source address differs from the connected QP's destination");
+  }
+  if (q->type() == QpType::UD && in.pkt.qkey != q->attr().qkey) {
+    return drop(
+        fmt::format("Q_Key {:#x} differs from the QP's {:#x}", in.pkt.qkey, q->attr().qkey));
+  }
+  q->receive(in);
+}
+
+}  // namespace rdmascope::sim

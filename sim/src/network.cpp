@@ -1,0 +1,349 @@
+#include "rdmascope/sim/network.h"
+
+#include <algorithm>
+
+#include "frame.h"
+#include "opcodes.h"
+#include "qp.h"
+#include "strfmt.h"
+#include "wire_format.h"
+
+namespace rdmascope::sim {
+
+std::string_view toString(WireFormat f) {
+  switch (f) {
+    case WireFormat::RoceV2Ipv4:
+      return "RoCEv2/IPv4";
+    case WireFormat::RoceV2Ipv6:
+      return "RoCEv2/IPv6";
+    case WireFormat::RoceV1:
+      return "RoCEv1";
+    case WireFormat::InfiniBand:
+      return "InfiniBand";
+  }
+  return "?";
+}
+
+/// The full-duplex link: a serializer per direction, propagation delay and fault injection.
+class Link : public EventTarget {
+ public:
+  explicit Link(Network& net) : net_(net) {}
+
+  Frame& alloc() {
+    std::uint32_t slot;
+    if (!free_.empty()) {
+      slot = free_.back();
+      free_.pop_back();
+    } else {
+      slot = static_cast<std::uint32_t>(pool_.size());
+      pool_.push_back(std::make_unique<Frame>());
+    }
+    Frame& f = *pool_[slot];
+    f.slot = slot;
+    f.payload = nullptr;
+    f.payloadLen = 0;
+    f.pad = 0;
+    f.hdrLen = 0;
+    f.trailerLen = 0;
+    f.owned.clear();
+    return f;
+  }
+
+  void release(Frame& f) { free_.push_back(f.slot); }
+
+  SimTime transmit(int from, Frame& f, const std::string& why) {
+    Simulator& sim = net_.sim();
+    const NetworkConfig& cfg = net_.config();
+    FaultConfig& faults = net_.faults();
+    f.number = ++framesSent_;
+    f.fromHost = from;
+    f.sentAt = sim.now();
+    ++stats_.framesSent;
+    stats_.bytesSent += f.size();
+    const bool tracing = sim.tracing();
+    if (cfg.captureFrames || tracing) f.flatten(flat_);
+    if (cfg.captureFrames) net_.capture(from, sim.now(), flat_);
+    Host& src = net_.host(from);
+    if (tracing) {
+      TraceEvent e = frameEvent(src, TraceKind::FrameSent, f);
+      e.explanation = fmt::format("frame {} ({} bytes) {} PSN {:#x} -> {}{}", f.number, f.size(),
+                                  opcodeInfo(f.opcode).name, f.psn, net_.host(1 - from).name(),
+                                  why.empty() ? "" : ": " + why);
+      e.bytes = flat_;
+      sim.trace().emit(std::move(e));
+    }
+
+    // serialization: Ethernet adds preamble, SFD, FCS and inter-frame gap (24 bytes)
+    const std::uint64_t wireBytes = f.size() + (cfg.wire == WireFormat::InfiniBand ? 0 : 24);
+    const auto txPs =
+        static_cast<std::int64_t>(static_cast<double>(wireBytes) * 8000.0 / cfg.link.gbps);
+    SimTime start = std::max(sim.now(), nextFree_[from]);
+    for (const auto& p : faults.pauses) {
+      if (start >= p.start && start < p.start + p.duration) start = p.start + p.duration;
+    }
+    const SimTime txEnd = start + SimTime::ps(txPs);
+    nextFree_[from] = txEnd;
+
+    // faults
+    std::string lost;
+    const std::size_t l3 = f.size() - (cfg.wire == WireFormat::InfiniBand ? 0 : 14);
+    if (l3 > cfg.link.mtu) {
+      lost = fmt::format("{} bytes exceed the link MTU {}", l3, cfg.link.mtu);
+    }
+    if (lost.empty()) {
+      auto it = std::find(faults.dropFrames.begin(), faults.dropFrames.end(), f.number);
+      if (it != faults.dropFrames.end())
+        lost = fmt::format("frame {} is on the drop list", f.number);
+    }
+    if (lost.empty()) {
+      for (auto& d : faults.dropPsns) {
+        if (d.count > 0 && d.psn == f.psn && (d.fromHost < 0 || d.fromHost == from) &&
+            (opcodeInfo(f.opcode).mask & kReq)) {
+          --d.count;
+          lost = fmt::format("PSN {:#x} is on the drop list", f.psn);
+          break;
+        }
+      }
+    }
+    const bool rated = faults.onlyFromHost < 0 || faults.onlyFromHost == from;
+    if (lost.empty() && rated && faults.lossRate > 0 && sim.uniform() < faults.lossRate) {
+      lost = fmt::format("random loss (rate {})", faults.lossRate);
+    }
+    if (!lost.empty()) {
+      ++stats_.framesLost;
+      if (tracing) {
+        TraceEvent e = frameEvent(src, TraceKind::FrameDropped, f);
+        e.explanation = fmt::format("frame {} lost on the link: {}", f.number, lost);
+        e.bytes = flat_;
+        sim.trace().emit(std::move(e));
+      }
+      release(f);
+      return txEnd;
+    }
+    SimTime arrive = txEnd + cfg.link.latency;
+    if (rated && faults.corruptRate > 0 && sim.uniform() < faults.corruptRate) {
+      const std::size_t i = static_cast<std::size_t>(sim.rng()() % f.size());
+      const auto bit = static_cast<std::uint8_t>(1u << (sim.rng()() % 8));
+      f.corrupt(i, bit);
+      ++stats_.framesCorrupted;
+      if (tracing) {
+        src.emit(TraceKind::Note, 0,
+                 fmt::format("frame {}: byte {} corrupted on the link (bit mask {:#04x})", f.number,
+                             i, bit));
+      }
+    }
+    if (rated && faults.reorderRate > 0 && sim.uniform() < faults.reorderRate) {
+      arrive += faults.reorderDelay;
+      ++stats_.framesReordered;
+      if (tracing) {
+        src.emit(TraceKind::Note, 0,
+                 fmt::format("frame {} delayed {} us on the link (reordering)", f.number,
+                             faults.reorderDelay.micros()));
+      }
+    }
+    if (rated && faults.duplicateRate > 0 && sim.uniform() < faults.duplicateRate) {
+      Frame& d = alloc();
+      const std::uint32_t slot = d.slot;
+      d.copyFrom(f);
+      d.slot = slot;
+      d.number = f.number;
+      ++stats_.framesDuplicated;
+      if (tracing) {
+        src.emit(TraceKind::Note, 0, fmt::format("frame {} duplicated on the link", f.number));
+      }
+      sim.schedule(arrive + SimTime::ns(1) - sim.now(), this, 1, slot);
+    }
+    sim.schedule(arrive - sim.now(), this, 1, f.slot);
+    return txEnd;
+  }
+
+  void onEvent(std::uint32_t, std::uint64_t arg) override {
+    Frame& f = *pool_[static_cast<std::size_t>(arg)];
+    const int to = 1 - f.fromHost;
+    Host& dst = net_.host(to);
+    Simulator& sim = net_.sim();
+    ParsedPacket parsed;
+    const ParseStatus st = parseFrame(net_.config().wire, f, parsed, scratch_);
+    if (st != ParseStatus::Ok) {
+      if (st == ParseStatus::BadIcrc) ++stats_.icrcDrops;
+      if (sim.tracing()) {
+        TraceEvent e = frameEvent(dst, TraceKind::FrameDropped, f);
+        f.flatten(e.bytes);
+        e.explanation = fmt::format("frame {} discarded silently by the receiving NIC: {}",
+                                    f.number, toString(st));
+        sim.trace().emit(std::move(e));
+      }
+      release(f);
+      return;
+    }
+    ++stats_.framesDelivered;
+    parsed.frameNumber = f.number;
+    if (sim.tracing()) {
+      TraceEvent e = frameEvent(dst, TraceKind::FrameReceived, f);
+      f.flatten(e.bytes);
+      e.psn = parsed.pkt.psn;
+      e.explanation = fmt::format("frame {} received: {} PSN {:#x} to QP {:#x}{}, ICRC ok",
+                                  f.number, opcodeInfo(parsed.pkt.opcode).name, parsed.pkt.psn,
+                                  parsed.pkt.destQp, parsed.pkt.ackReq ? ", AckReq" : "");
+      sim.trace().emit(std::move(e));
+    }
+    dst.deliver(parsed);
+    release(f);
+  }
+
+  LinkStats stats_;
+  std::uint64_t framesSent_ = 0;
+
+ private:
+  TraceEvent frameEvent(Host& h, TraceKind kind, const Frame& f) {
+    TraceEvent e;
+    e.time = net_.sim().now();
+    e.step = net_.sim().eventsRun();
+    e.host = h.name();
+    e.kind = kind;
+    e.psn = f.psn;
+    e.frameNumber = f.number;
+    e.length = static_cast<std::uint32_t>(f.size());
+    return e;
+  }
+
+  Network& net_;
+  std::vector<std::unique_ptr<Frame>> pool_;
+  std::vector<std::uint32_t> free_;
+  SimTime nextFree_[2];
+  std::vector<std::uint8_t> flat_;
+  std::vector<std::uint8_t> scratch_;
+};
+
+NetworkConfig Network::defaultConfig() {
+  NetworkConfig c;
+  c.hosts[0].name = "host-a";
+  c.hosts[0].mac = {0x02, 0x00, 0x0a, 0x09, 0x00, 0x01};
+  c.hosts[0].ipv4 = 0x0a090001;
+  c.hosts[0].lid = 1;
+  c.hosts[1].name = "host-b";
+  c.hosts[1].mac = {0x02, 0x00, 0x0a, 0x09, 0x00, 0x02};
+  c.hosts[1].ipv4 = 0x0a090002;
+  c.hosts[1].lid = 2;
+  for (int i = 0; i < 2; ++i) {
+    Gid g{};
+    g[0] = 0xfd;  // fd00::a09:1 style addresses for the IPv6 wire format
+    g[14] = 0;
+    g[15] = static_cast<std::uint8_t>(i + 1);
+    c.hosts[i].ipv6 = g;
+  }
+  return c;
+}
+
+Network::Network(NetworkConfig config) : config_(std::move(config)), sim_(config_.seed) {
+  const bool v6 = config_.wire == WireFormat::RoceV2Ipv6 || config_.wire == WireFormat::RoceV1;
+  for (int i = 0; i < 2; ++i) {
+    if (v6) config_.hosts[i].useIpv6Gid = true;
+    hosts_[i] = std::make_unique<Host>(*this, i, config_.hosts[i]);
+  }
+  link_ = std::make_unique<Link>(*this);
+}
+
+Network::~Network() {
+  hosts_[0].reset();
+  hosts_[1].reset();
+}
+
+FaultConfig& Network::faults() {
+  return config_.faults;
+}
+const LinkStats& Network::stats() const {
+  return link_->stats_;
+}
+std::uint64_t Network::framesSent() const {
+  return link_->framesSent_;
+}
+
+std::uint32_t Network::activeMtu() const {
+  const std::uint32_t room = config_.link.mtu > 80 ? config_.link.mtu - 80 : 0;
+  for (std::uint32_t m = 4096; m >= 256; m /= 2) {
+    if (m <= room) return m;
+  }
+  return 256;
+}
+
+Frame& Network::allocFrame() {
+  return link_->alloc();
+}
+void Network::releaseFrame(Frame& f) {
+  link_->release(f);
+}
+
+SimTime Network::transmit(int fromHost, Frame& frame, const std::string& why) {
+  return link_->transmit(fromHost, frame, why);
+}
+
+void Network::capture(int fromHost, SimTime time, const std::vector<std::uint8_t>& bytes) {
+  captured_.push_back(CapturedFrame{time, fromHost, bytes});
+}
+
+WireAddress Network::addressFor(int fromHost, const AhAttr& ah, std::uint32_t qpn) const {
+  WireAddress a;
+  const Host& src = *hosts_[fromHost];
+  a.srcMac = src.config().mac;
+  a.srcGid = src.gid();
+  a.dstGid = ah.dgid;
+  a.dstMac = {0x02, 0x00, ah.dgid[12], ah.dgid[13], ah.dgid[14], ah.dgid[15]};
+  for (int i = 0; i < 2; ++i) {  // neighbour resolution: the host that owns the GID
+    if (hosts_[i]->gid() == ah.dgid) a.dstMac = hosts_[i]->config().mac;
+  }
+  a.slid = src.config().lid;
+  a.dlid = ah.dlid;
+  a.sl = ah.sl;
+  a.trafficClass = ah.trafficClass;
+  a.flowLabel = ah.flowLabel;
+  a.hopLimit = ah.hopLimit;
+  // rxe: source port 0xc000 + hash_32(qpn, 14)
+  a.udpSport = static_cast<std::uint16_t>(0xc000 + ((qpn * 0x61c88647u) >> (32 - 14)));
+  return a;
+}
+
+}  // namespace rdmascope::sim
+
+namespace rdmascope::sim {
+
+PacketSummary summarizeFrame(WireFormat format, std::span<const std::uint8_t> bytes) {
+  PacketSummary s;
+  Frame f;
+  f.payload = bytes.data();
+  f.payloadLen = static_cast<std::uint32_t>(bytes.size());
+  ParsedPacket p;
+  std::vector<std::uint8_t> scratch;
+  const ParseStatus st = parseFrame(format, f, p, scratch);
+  if (st != ParseStatus::Ok) {
+    s.error = std::string(toString(st));
+    return s;
+  }
+  const PacketDesc& k = p.pkt;
+  const OpcodeInfo& info = opcodeInfo(k.opcode);
+  s.ok = true;
+  s.opcode = k.opcode;
+  s.opcodeName = std::string(info.name);
+  s.psn = k.psn;
+  s.destQp = k.destQp;
+  s.ackReq = k.ackReq;
+  s.pad = k.pad;
+  s.hasReth = (info.mask & kReth) != 0;
+  s.hasAeth = (info.mask & kAeth) != 0;
+  s.hasAtomicAck = (info.mask & kAtmack) != 0;
+  s.hasImm = (info.mask & kImmdt) != 0;
+  s.hasDeth = (info.mask & kDeth) != 0;
+  s.va = k.va;
+  s.rkey = k.rkey;
+  s.dmaLen = k.dmaLen;
+  s.syndrome = k.syndrome;
+  s.msn = k.msn;
+  s.origData = k.origData;
+  s.imm = k.imm;
+  s.qkey = k.qkey;
+  s.srcQp = k.srcQp;
+  s.payloadLen = k.payloadLen;
+  return s;
+}
+
+}  // namespace rdmascope::sim

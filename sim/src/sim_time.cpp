@@ -1,0 +1,11 @@
+#include "rdmascope/sim/sim_time.h"
+
+#include "strfmt.h"
+
+namespace rdmascope::sim {
+
+std::string SimTime::toString() const {
+  return fmt::format("{:.6f} us", static_cast<double>(ps_) / 1e6);
+}
+
+}  // namespace rdmascope::sim
