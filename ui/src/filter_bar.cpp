@@ -96,11 +96,11 @@ void FilterBar::showState(const CompiledFilter& c, bool empty) {
 void FilterBar::apply() {
   if (text().isEmpty()) {
     showState({}, true);
-    emit filterCleared();
+    Q_EMIT filterCleared();
     return;
   }
   CompiledFilter c = check();
-  if (c.ok()) emit filterApplied(text(), c.predicate);
+  if (c.ok()) Q_EMIT filterApplied(text(), c.predicate);
 }
 
 }  // namespace rdmascope::ui

@@ -111,7 +111,7 @@ QPoint HexView::pointOfByte(std::uint32_t offset) const {
 
 void HexView::mousePressEvent(QMouseEvent* event) {
   const qint64 b = byteAt(event->position().toPoint());
-  if (b >= 0) emit byteClicked(static_cast<std::uint32_t>(b));
+  if (b >= 0) Q_EMIT byteClicked(static_cast<std::uint32_t>(b));
   QAbstractScrollArea::mousePressEvent(event);
 }
 

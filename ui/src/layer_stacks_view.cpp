@@ -134,7 +134,7 @@ void LayerStacksView::setPathStep(Stack stack, int step) {
   progress_ = 1.0;
   if (forward && step >= 0) anim_->start();
   update();
-  emit explanationChanged(currentExplanation());
+  Q_EMIT explanationChanged(currentExplanation());
 }
 
 void LayerStacksView::clearPaths() {

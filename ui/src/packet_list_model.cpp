@@ -149,12 +149,37 @@ void PacketListModel::storeReset() {
   cache_.clear();
   predicate_ = {};
   visible_.clear();
-  known_ = store_->size();
+  known_ = std::min(store_->size(), limit_);
   endResetModel();
 }
 
+void PacketListModel::setFrameLimit(std::size_t limit) {
+  if (limit == limit_) return;
+  const std::size_t shownBefore = known_;
+  limit_ = limit;
+  const std::size_t target = std::min(store_->size(), limit_);
+  if (predicate_) {
+    beginResetModel();
+    known_ = target;
+    visible_.clear();
+    for (std::size_t f = 0; f < known_; ++f)
+      if (predicate_(*cache_.get(f))) visible_.push_back(static_cast<std::uint32_t>(f));
+    endResetModel();
+    return;
+  }
+  if (target > shownBefore) {
+    beginInsertRows({}, static_cast<int>(shownBefore), static_cast<int>(target - 1));
+    known_ = target;
+    endInsertRows();
+  } else if (target < shownBefore) {
+    beginRemoveRows({}, static_cast<int>(target), static_cast<int>(shownBefore - 1));
+    known_ = target;
+    endRemoveRows();
+  }
+}
+
 void PacketListModel::storeAppended() {
-  const std::size_t total = store_->size();
+  const std::size_t total = std::min(store_->size(), limit_);
   if (total <= known_) return;
   if (!predicate_) {
     beginInsertRows({}, static_cast<int>(known_), static_cast<int>(total - 1));

@@ -58,13 +58,18 @@ PacketPane::PacketPane(FrameStore* store, QWidget* parent) : QWidget(parent), st
   hex_ = new HexView(this);
   hex_->setObjectName(QStringLiteral("hexView"));
 
+  // Wireshark's layout with the details and the bytes side by side under the list.
+  auto* lower = new QSplitter(Qt::Horizontal, this);
+  lower->addWidget(tree_);
+  lower->addWidget(hex_);
+  lower->setStretchFactor(0, 5);
+  lower->setStretchFactor(1, 4);
+  lower->setChildrenCollapsible(false);
   vsplit_ = new QSplitter(Qt::Vertical, this);
   vsplit_->addWidget(list_);
-  vsplit_->addWidget(tree_);
-  vsplit_->addWidget(hex_);
-  vsplit_->setStretchFactor(0, 3);
+  vsplit_->addWidget(lower);
+  vsplit_->setStretchFactor(0, 2);
   vsplit_->setStretchFactor(1, 3);
-  vsplit_->setStretchFactor(2, 2);
   vsplit_->setChildrenCollapsible(false);
 
   auto* layout = new QVBoxLayout(this);
@@ -81,7 +86,7 @@ PacketPane::PacketPane(FrameStore* store, QWidget* parent) : QWidget(parent), st
           [this](const QModelIndex& cur) {
             const ByteRange r = detailModel_->byteRange(cur);
             hex_->setHighlight(r.offset, r.length);
-            emit fieldSelected(cur.data(DetailTreeModel::KeyRole).toString(), r);
+            Q_EMIT fieldSelected(cur.data(DetailTreeModel::KeyRole).toString(), r);
           });
   connect(hex_, &HexView::byteClicked, this, [this](std::uint32_t offset) {
     const QModelIndex idx = detailModel_->deepestAt(offset);
@@ -170,7 +175,7 @@ void PacketPane::showFrame(qint64 frame) {
   if (frame < 0 || static_cast<std::size_t>(frame) >= store_->size()) {
     detailModel_->setDissection(nullptr);
     hex_->setBytes({});
-    emit frameSelected(-1);
+    Q_EMIT frameSelected(-1);
     return;
   }
   const auto f = static_cast<std::size_t>(frame);
@@ -193,7 +198,7 @@ void PacketPane::showFrame(qint64 frame) {
       p = p.parent();
     }
   }
-  emit frameSelected(frame);
+  Q_EMIT frameSelected(frame);
 }
 
 }  // namespace rdmascope::ui

@@ -28,7 +28,7 @@ class DataPathPane : public QWidget {
   void play();
   bool playing() const;
 
- signals:
+ Q_SIGNALS:
   void explanationChanged(const QString& text);
 
  private:

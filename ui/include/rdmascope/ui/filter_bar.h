@@ -45,7 +45,7 @@ class FilterBar : public QWidget {
   /// Applies the current text, as pressing Enter does.
   void apply();
 
- signals:
+ Q_SIGNALS:
   /// A valid, non-empty filter was applied.
   void filterApplied(const QString& text, PacketListModel::Predicate predicate);
   /// The filter was emptied and applied.

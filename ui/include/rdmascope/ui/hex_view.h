@@ -30,7 +30,7 @@ class HexView : public QAbstractScrollArea {
 
   QSize sizeHint() const override;
 
- signals:
+ Q_SIGNALS:
   /// The user clicked a byte.
   void byteClicked(std::uint32_t offset);
 

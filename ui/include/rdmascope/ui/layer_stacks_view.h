@@ -43,7 +43,7 @@ class LayerStacksView : public QWidget {
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;
 
- signals:
+ Q_SIGNALS:
   void explanationChanged(const QString& text);
 
  protected:

@@ -1,7 +1,8 @@
 #pragma once
 /// @file main_window.h
-/// The rdmascope main window: scenario controls and views, the layer stacks, and the packet
-/// pane, all kept in step with one current event or frame.
+/// The rdmascope main window: scenario controls, the two hosts with the ladder between them,
+/// the packet pane, the layer stacks and the event list, all kept in step with one current
+/// event (a scenario) or frame (a capture).
 
 #include <QMainWindow>
 #include <QString>
@@ -9,24 +10,38 @@
 
 #include "rdmascope/ui/frame_store.h"
 
+class QAction;
+class QComboBox;
 class QLabel;
+class QSlider;
+class QSpinBox;
 class QSplitter;
+class QTabWidget;
+class QTableView;
 class QTextBrowser;
+class QTimer;
 
 namespace rdmascope::ui {
 
 class DataPathPane;
+class EventListModel;
+class HostPane;
+class LadderView;
 class PacketPane;
+class ScenarioController;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  explicit MainWindow(QWidget* parent = nullptr);
+  /// Opens on the built-in tour scenario unless `startScenario` is empty.
+  explicit MainWindow(QWidget* parent = nullptr, const QString& startScenario = "tour");
   ~MainWindow() override;
 
   /// Opens a pcap/pcapng file (progress dialog, cancellable). On failure shows a message box and
   /// the status line and returns false; the window stays usable and keeps what it showed.
   bool openCapture(const QString& path);
+  /// Runs a built-in scenario ("tour") and shows it before its first event.
+  bool openScenario(const QString& id);
   /// The last error shown to the user (empty when none).
   QString lastError() const { return lastError_; }
 
@@ -34,8 +49,15 @@ class MainWindow : public QMainWindow {
   FrameStore& frameStore() { return *store_; }
   DataPathPane* dataPathPane() const { return dataPath_; }
   QTextBrowser* explanation() const { return explanation_; }
+  ScenarioController* scenario() const { return scenario_; }
+  HostPane* hostPane(int host) const { return hosts_[host]; }
+  LadderView* ladder() const { return ladder_; }
+  EventListModel* eventModel() const { return eventModel_; }
   /// Shows text in the explanation pane (the current event's or step's explanation).
   void explain(const QString& title, const QString& text);
+  /// Starts or pauses running through the scenario's events.
+  void setRunning(bool run);
+  bool running() const;
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -43,17 +65,30 @@ class MainWindow : public QMainWindow {
 
  private:
   void createActions();
+  QWidget* createScenarioBar();
   void showError(const QString& title, const QString& message);
   void openCaptureDialog();
+  void onFrameSelected(qint64 frame);
+  void onEventChanged(int event);
 
   std::unique_ptr<FrameStore> store_;
-  void onFrameSelected(qint64 frame);
-
   PacketPane* packets_ = nullptr;
   DataPathPane* dataPath_ = nullptr;
   QTextBrowser* explanation_ = nullptr;
-  QSplitter* mainSplit_ = nullptr;
-  QSplitter* rightSplit_ = nullptr;
+  HostPane* hosts_[2] = {nullptr, nullptr};
+  LadderView* ladder_ = nullptr;
+  EventListModel* eventModel_ = nullptr;
+  QTableView* eventView_ = nullptr;
+  QTabWidget* lowerTabs_ = nullptr;
+  ScenarioController* scenario_ = nullptr;
+  QComboBox* scenarioBox_ = nullptr;
+  QComboBox* wireBox_ = nullptr;
+  QComboBox* backendBox_ = nullptr;
+  QSpinBox* eventSpin_ = nullptr;
+  QSlider* speed_ = nullptr;
+  QLabel* eventTotal_ = nullptr;
+  QAction* runAction_ = nullptr;
+  QTimer* runTimer_ = nullptr;
   QLabel* statusFrames_ = nullptr;
   QString lastError_;
   QString capturePath_;

@@ -49,6 +49,11 @@ class PacketListModel : public QAbstractTableModel {
   /// Call after frames were appended to the store (live capture, simulation).
   void storeAppended();
 
+  /// Shows at most the first `limit` frames of the store (a scenario shows the frames on the
+  /// wire by the current event); SIZE_MAX shows all.
+  void setFrameLimit(std::size_t limit);
+  std::size_t frameLimit() const { return limit_; }
+
   /// Shows only the frames the predicate accepts; false (and nothing changed) when cancelled.
   bool applyFilter(Predicate predicate, const Progress& progress = {});
   /// Shows every frame.
@@ -63,6 +68,7 @@ class PacketListModel : public QAbstractTableModel {
   Predicate predicate_;
   std::vector<std::uint32_t> visible_;  // frames shown when filtered
   std::size_t known_ = 0;               // frames of the store the model has announced
+  std::size_t limit_ = SIZE_MAX;
 };
 
 }  // namespace rdmascope::ui

@@ -47,7 +47,7 @@ class PacketPane : public QWidget {
   /// Selects the detail row of the first node with the key (e.g. "infiniband.bth.psn").
   bool selectField(const QString& key);
 
- signals:
+ Q_SIGNALS:
   /// The selected frame changed (-1: none).
   void frameSelected(qint64 frame);
   /// The selected detail row changed; `key` is its filter key.
