@@ -17,13 +17,15 @@ TEST(Look, CaptureFile) {
   MainWindow w(nullptr, {});
   w.resize(1600, 1000);
   w.show();
-  ASSERT_TRUE(w.openCapture(QStringLiteral(RDMASCOPE_SOURCE_DIR "/tests/golden/rocev2-mixed.pcap")));
+  ASSERT_TRUE(
+      w.openCapture(QStringLiteral(RDMASCOPE_SOURCE_DIR "/tests/golden/rocev2-mixed.pcap")));
   w.packetPane()->selectFrame(2);
   w.packetPane()->selectField("infiniband.bth.psn");
   w.dataPathPane()->stepForward();
   w.dataPathPane()->stepForward();
   QCoreApplication::processEvents();
-  EXPECT_TRUE(w.grab().toImage().save(QStringLiteral(RDMASCOPE_BINARY_DIR "/tests/ui/look_capture.png")));
+  EXPECT_TRUE(
+      w.grab().toImage().save(QStringLiteral(RDMASCOPE_BINARY_DIR "/tests/ui/look_capture.png")));
 }
 
 }  // namespace

@@ -36,7 +36,7 @@ TEST(PacketListModel, PassesTheModelTesterAndShowsTheColumns) {
   EXPECT_EQ(model.headerData(0, Qt::Horizontal).toString(), "No.");
   EXPECT_EQ(model.headerData(6, Qt::Horizontal).toString(), "Info");
   EXPECT_EQ(model.index(1, PacketListModel::Number).data().toULongLong(), 2u);
-  EXPECT_EQ(model.index(1, PacketListModel::Time).data().toString(), "0.000001");
+  EXPECT_EQ(model.index(1, PacketListModel::Time).data().toString(), "0.000001000");
   EXPECT_EQ(model.index(0, PacketListModel::Source).data().toString(), "10.9.0.1");
   EXPECT_EQ(model.index(0, PacketListModel::Destination).data().toString(), "10.9.0.2");
   EXPECT_EQ(model.index(1, PacketListModel::Protocol).data().toString(), "TCP");

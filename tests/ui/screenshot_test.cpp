@@ -26,14 +26,16 @@ QImage shoot(MainWindow& w, const char* name) {
 std::size_t distinctColours(const QImage& img) {
   std::set<QRgb> colours;
   for (int y = 0; y < img.height(); y += 3)
-    for (int x = 0; x < img.width(); x += 3) colours.insert(img.pixel(x, y));
+    for (int x = 0; x < img.width(); x += 3)
+      colours.insert(img.pixel(x, y));
   return colours.size();
 }
 
 std::size_t differingPixels(const QImage& a, const QImage& b) {
   std::size_t n = 0;
   for (int y = 0; y < a.height(); ++y)
-    for (int x = 0; x < a.width(); ++x) n += a.pixel(x, y) != b.pixel(x, y);
+    for (int x = 0; x < a.width(); ++x)
+      n += a.pixel(x, y) != b.pixel(x, y);
   return n;
 }
 

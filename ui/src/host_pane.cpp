@@ -69,13 +69,13 @@ HostPane::HostPane(const QString& title, QWidget* parent) : QWidget(parent) {
     qpTable->setColumnWidth(c, cw * (c == 2 ? 7 : 9));
 
   auto* sq = makeTable(sqModel_, this, QStringLiteral("sqTable"));
-  sq->setColumnWidth(0, cw * 6);
-  sq->setColumnWidth(1, cw * 11);
-  sq->setColumnWidth(2, cw * 6);
-  sq->setColumnWidth(3, cw * 10);
+  sq->setColumnWidth(0, cw * 5);
+  sq->setColumnWidth(1, cw * 10);
+  sq->setColumnWidth(2, cw * 5);
+  sq->setColumnWidth(3, cw * 9);
   auto* rq = makeTable(rqModel_, this, QStringLiteral("rqTable"));
-  rq->setColumnWidth(0, cw * 6);
-  rq->setColumnWidth(1, cw * 6);
+  rq->setColumnWidth(0, cw * 5);
+  rq->setColumnWidth(1, cw * 5);
   auto* cq = makeTable(cqModel_, this, QStringLiteral("cqTable"));
   cq->setColumnWidth(0, cw * 6);
   cq->setColumnWidth(1, cw * 11);
@@ -85,8 +85,7 @@ HostPane::HostPane(const QString& title, QWidget* parent) : QWidget(parent) {
   auto* queues = new QSplitter(Qt::Horizontal, this);
   queues->addWidget(titled(tr("Send queue"), sq, queues));
   queues->addWidget(titled(tr("Receive queue"), rq, queues));
-  queues->setStretchFactor(0, 3);
-  queues->setStretchFactor(1, 2);
+  queues->setSizes({330, 220});
 
   memoryLabel_ = new QLabel(tr("Registered memory"), this);
   QFont mf = memoryLabel_->font();
@@ -134,7 +133,7 @@ void HostPane::setSnapshot(const HostSnapshot* s, const HostSnapshot* previous) 
                          static_cast<qsizetype>(s->buffer.size()));
   if (bytes != memory_->bytes() || s->bufferAddr != bufferAddr_) {
     const std::uint32_t ho = memory_->highlightOffset(), hl = memory_->highlightLength();
-    memory_->setBytes(bytes, s->bufferAddr);
+    memory_->setBytes(bytes, 0);
     memory_->setHighlight(ho, hl);
   }
   bufferAddr_ = s->bufferAddr;
@@ -147,16 +146,16 @@ void HostPane::setQpState(sim::QpState current, sim::QpState from, bool lit) {
 
 void HostPane::setMemoryAccess(std::uint32_t offset, std::uint32_t length, bool write) {
   memory_->setHighlight(offset, length);
+  const QString mr = tr("Registered memory at 0x%1").arg(bufferAddr_, 0, 16);
   if (length == 0) {
-    memoryLabel_->setText(tr("Registered memory"));
+    memoryLabel_->setText(mr);
     return;
   }
-  memoryLabel_->setText(write ? tr("Registered memory: the NIC just wrote %1 bytes at +0x%2 (DMA)")
-                                    .arg(length)
-                                    .arg(offset, 0, 16)
-                              : tr("Registered memory: the NIC just read %1 bytes at +0x%2 (DMA)")
-                                    .arg(length)
-                                    .arg(offset, 0, 16));
+  memoryLabel_->setText((write ? tr("%1: the NIC just wrote %2 bytes at +0x%3 (DMA)")
+                               : tr("%1: the NIC just read %2 bytes at +0x%3 (DMA)"))
+                            .arg(mr)
+                            .arg(length)
+                            .arg(offset, 0, 16));
 }
 
 }  // namespace rdmascope::ui

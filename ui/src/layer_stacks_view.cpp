@@ -110,7 +110,7 @@ void LayerStacksView::setFrame(const packets::Dissection* d) {
     frameLayers_ = layersOfFrame(def, *d);
     QStringList names;
     for (const auto& n : d->nodes) {
-      if (n.depth != 0 || n.key == "frame" || n.key == "data") continue;
+      if (n.depth != 0 || n.key == "frame" || n.key == "data" || n.key == "infiniband") continue;
       names << headerShortName(n.key);
     }
     // Header rows of the IB transport sit under a protocol node; list them too.
@@ -182,9 +182,9 @@ LayerStacksView::Geometry LayerStacksView::geometryOf(std::size_t stack) const {
   const double w = (width() - gutter - 4) / static_cast<double>(kStackCount);
   Geometry g;
   g.panel = QRectF(gutter + w * static_cast<double>(stack), 0, w, height());
-  const double gap = std::max(26.0, w * 0.16);
-  g.colWidth = (w - gap - 12) / 2;
-  g.colA = g.panel.left() + 6;
+  const double gap = std::max(22.0, w * 0.12);
+  g.colWidth = (w - gap - 8) / 2;
+  g.colA = g.panel.left() + 4;
   g.colB = g.colA + g.colWidth + gap;
   return g;
 }

@@ -300,7 +300,7 @@ void MainWindow::onEventChanged(int event) {
 
 void MainWindow::explain(const QString& title, const QString& text) {
   explanation_->setHtml(
-      QStringLiteral("<h3 style='margin:2px'>%1</h3><p style='font-size:11pt'>%2</p>")
+      QStringLiteral("<h3 style='margin:2px'>%1</h3><p>%2</p>")
           .arg(title.toHtmlEscaped(),
                text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
 }

@@ -101,7 +101,7 @@ QVariant PacketListModel::data(const QModelIndex& index, int role) const {
     case Number:
       return QVariant::fromValue<qulonglong>(frame + 1);
     case Time:
-      return QString::number(store_->timeRelative(frame), 'f', 6);
+      return QString::number(store_->timeRelative(frame), 'f', 9);
     case Length:
       return store_->record(frame).originalLength;
     default:

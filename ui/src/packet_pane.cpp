@@ -185,9 +185,12 @@ void PacketPane::showFrame(qint64 frame) {
                             static_cast<qsizetype>(bytes.size())));
   for (int r = 0; r < detailModel_->rowCount(); ++r) {
     const QModelIndex idx = detailModel_->index(r, 0);
-    if (expandByDefault(idx.data(DetailTreeModel::KeyRole).toString()) ||
-        idx.data(DetailTreeModel::ExpertRole).toBool())
+    if (expandByDefault(idx.data(DetailTreeModel::KeyRole).toString())) {
       tree_->expand(idx);
+      // Its headers too (BTH, RETH, ...), which is what a learner came to see.
+      for (int c = 0; c < detailModel_->rowCount(idx); ++c)
+        tree_->expand(detailModel_->index(c, 0, idx));
+    }
   }
   // Expert rows under collapsed headers would hide a bad CRC; open their parents.
   const auto& d = detailModel_->dissection();

@@ -256,16 +256,27 @@ const std::map<std::string, void (*)(Script&)>& scripts() {
   return m;
 }
 
-HostSnapshot snapshotHost(sim::Host& host, const Side& s) {
+// Completions as an application sees them over time: the simulator forgets a CQE once every
+// queued one was polled, the view keeps it (greyed) so a learner sees what was taken.
+struct CqHistory {
+  std::vector<sim::WorkCompletion> all;
+  std::size_t cleared = 0;  // entries the simulator dropped after they were all polled
+};
+
+HostSnapshot snapshotHost(sim::Host& host, const Side& s, CqHistory& history) {
   HostSnapshot h;
   for (std::uint32_t q : host.qpNumbers())
     h.qps.push_back(host.qpView(q));
   if (s.cq) {
     if (sim::Host::Cq* cq = host.cq(s.cq)) {
+      if (cq->entries.size() < history.all.size() - history.cleared)
+        history.cleared = history.all.size();
+      for (std::size_t i = history.all.size() - history.cleared; i < cq->entries.size(); ++i)
+        history.all.push_back(cq->entries[i]);
       CqSnapshot c;
       c.id = cq->id;
-      c.entries = cq->entries;
-      c.polled = cq->head;
+      c.entries = history.all;
+      c.polled = history.cleared + cq->head;
       h.cqs.push_back(std::move(c));
     }
   }
@@ -333,11 +344,11 @@ bool recordScenario(const std::string& id, sim::WireFormat wire, ScenarioRecordi
   sim::Simulator& simulator = net->sim();
   simulator.trace().setEnabled(true);
   simulator.trace().setRetain(false);
+  CqHistory history[2];
   simulator.trace().subscribe([&](const sim::TraceEvent& e) {
     ScenarioEvent ev;
     ev.trace = e;
     ev.host = e.host == out.hostNames[0] ? 0 : e.host == out.hostNames[1] ? 1 : -1;
-    ev.snapshot = out.snapshots.size();
     ev.phase = currentPhase;
     if (e.kind == sim::TraceKind::FrameSent) {
       frames.append(e.bytes, e.time.picos() / 1000);
@@ -352,6 +363,14 @@ bool recordScenario(const std::string& id, sim::WireFormat wire, ScenarioRecordi
       ev.toState = net->host(ev.host).qpView(e.qpn).state;
       last = ev.toState;
     }
+    // The state as the event leaves it (the simulator emits after each change).
+    Snapshot snap;
+    for (int h = 0; h < 2; ++h)
+      snap.hosts[static_cast<std::size_t>(h)] =
+          snapshotHost(net->host(h), script.side[h], history[h]);
+    snap.frames = frames.size();
+    ev.snapshot = out.snapshots.size();
+    out.snapshots.push_back(std::move(snap));
     out.events.push_back(std::move(ev));
   });
 
@@ -366,14 +385,8 @@ bool recordScenario(const std::string& id, sim::WireFormat wire, ScenarioRecordi
         failure = out.phases[act->phase].title + ": " + act->what + " failed: " + st.message;
     });
   }
-  while (simulator.step()) {
-    Snapshot snap;
-    for (int h = 0; h < 2; ++h)
-      snap.hosts[static_cast<std::size_t>(h)] = snapshotHost(net->host(h), script.side[h]);
-    snap.frames = frames.size();
-    out.snapshots.push_back(std::move(snap));
-    if (simulator.now() > SimTime::ms(50)) break;  // a scenario is microseconds long
-  }
+  // A scenario lasts microseconds; the bound stops a script whose retries never end.
+  simulator.runUntil(SimTime::ms(50));
   if (!failure.empty()) {
     error = failure;
     return false;

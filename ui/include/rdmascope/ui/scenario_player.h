@@ -2,8 +2,8 @@
 /// @file scenario_player.h
 /// Runs a scenario (a script of verbs calls on two simulated hosts) once and records it as a
 /// timeline: every trace event of the simulator, the frames it put on the wire (into a
-/// FrameStore), and a snapshot of both hosts (QPs, WQEs, CQs, memory) after every simulator
-/// step, so that views can step forward and back through it without re-running. Qt-free.
+/// FrameStore), and a snapshot of both hosts (QPs, WQEs, CQs, memory) as each event leaves
+/// them, so that views can step forward and back through it without re-running. Qt-free.
 
 #include <array>
 #include <cstdint>
@@ -43,7 +43,7 @@ struct Snapshot {
 struct ScenarioEvent {
   sim::TraceEvent trace;     ///< frame bytes moved into the FrameStore (trace.bytes empty)
   int host = -1;             ///< 0 host A, 1 host B, -1 the link
-  std::size_t snapshot = 0;  ///< state after the simulator step of this event
+  std::size_t snapshot = 0;  ///< index of the state as this event left it
   std::int64_t frame = -1;   ///< frame events: 0-based index in the FrameStore
   std::size_t phase = 0;     ///< index into ScenarioRecording::phases
   sim::QpState fromState = sim::QpState::Reset;  ///< QpState events: the state left
