@@ -12,7 +12,7 @@ namespace rdmascope::ui {
 namespace {
 
 constexpr int kZoneRows[] = {2, 4, 6};  // user, kernel, NIC (iWARP has 6 NIC layers)
-constexpr const char* kZoneNames[] = {"User space", "Kernel", "NIC"};
+constexpr const char* kZoneNames[] = {"User", "Kernel", "NIC"};
 const QColor kZoneColors[] = {QColor(0xea, 0xf2, 0xff), QColor(0xff, 0xef, 0xe0),
                               QColor(0xe8, 0xf8, 0xe4)};
 

@@ -37,6 +37,7 @@
 #include "rdmascope/ui/host_state_models.h"
 #include "rdmascope/ui/ladder_view.h"
 #include "rdmascope/ui/layer_stacks_view.h"
+#include "rdmascope/ui/live_capture_dialog.h"
 #include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/scenario_controller.h"
 
@@ -133,6 +134,11 @@ void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(tr("&Open Capture..."), this, &MainWindow::openCaptureDialog);
   open->setShortcut(QKeySequence::Open);
+  QAction* live = file->addAction(tr("&Live Capture..."), this, [this] {
+    liveCaptureDialog()->show();
+    liveCaptureDialog()->raise();
+  });
+  live->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
   QMenu* scenarios = file->addMenu(tr("Built-in &Scenario"));
   for (const auto& s : builtInScenarios())
     scenarios->addAction(QString::fromStdString(s.title), this,
@@ -319,6 +325,31 @@ void MainWindow::onFrameSelected(qint64 frame) {
   explain(tr("Frame %1").arg(frame + 1), text);
 }
 
+LiveCaptureDialog* MainWindow::liveCaptureDialog() {
+  if (live_) return live_;
+  live_ = new LiveCaptureDialog(this);
+  live_->setTarget(store_.get());
+  connect(live_, &LiveCaptureDialog::captureStarting, this, [this] {
+    setRunning(false);
+    scenario_->unload();
+    packets_->storeReset();
+    capturePath_.clear();
+    eventSpin_->setRange(0, 0);
+    eventTotal_->setText(tr("(live capture)"));
+    setWindowTitle(tr("Live capture - rdmascope"));
+  });
+  connect(live_, &LiveCaptureDialog::framesArrived, this, [this] {
+    if (packets_->packetModel()->rowCount() == 0 && packets_->store().size() > 0) {
+      packets_->storeReset();
+      packets_->selectFrame(0);
+    } else {
+      packets_->storeAppended();
+    }
+    statusFrames_->setText(tr("Packets: %1").arg(packets_->store().size()));
+  });
+  return live_;
+}
+
 void MainWindow::openCaptureDialog() {
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Open Capture"), QFileInfo(capturePath_).absolutePath(),
@@ -337,6 +368,7 @@ void MainWindow::showError(const QString& title, const QString& message) {
 
 bool MainWindow::openCapture(const QString& path) {
   setRunning(false);
+  if (live_) live_->stop();
   auto loaded = std::make_unique<FrameStore>();
   std::atomic<bool> cancel{false};
   std::atomic<std::uint64_t> done{0}, total{0};

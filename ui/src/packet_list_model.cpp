@@ -14,7 +14,10 @@ QString qs(const std::string& s) {
   return QString::fromStdString(s);
 }
 
+// AETH syndrome bits 6:5: 00 ACK, 01 RNR NAK, 11 NAK (IBTA 9.7.5.2.1).
 bool isNak(const packets::Dissection& d) {
+  const packets::Node* syndrome = d.find("infiniband.aeth.syndrome");
+  if (syndrome && syndrome->hasNumber) return (syndrome->number & 0x60) != 0;
   return d.summary.info.find("NAK") != std::string::npos;
 }
 

@@ -27,6 +27,7 @@ class DataPathPane;
 class EventListModel;
 class HostPane;
 class LadderView;
+class LiveCaptureDialog;
 class PacketPane;
 class ScenarioController;
 
@@ -40,6 +41,8 @@ class MainWindow : public QMainWindow {
   /// Opens a pcap/pcapng file (progress dialog, cancellable). On failure shows a message box and
   /// the status line and returns false; the window stays usable and keeps what it showed.
   bool openCapture(const QString& path);
+  /// The live capture dialog (created on first use).
+  LiveCaptureDialog* liveCaptureDialog();
   /// Runs a built-in scenario ("tour") and shows it before its first event.
   bool openScenario(const QString& id);
   /// The last error shown to the user (empty when none).
@@ -81,6 +84,7 @@ class MainWindow : public QMainWindow {
   QTableView* eventView_ = nullptr;
   QTabWidget* lowerTabs_ = nullptr;
   ScenarioController* scenario_ = nullptr;
+  LiveCaptureDialog* live_ = nullptr;
   QComboBox* scenarioBox_ = nullptr;
   QComboBox* wireBox_ = nullptr;
   QComboBox* backendBox_ = nullptr;
