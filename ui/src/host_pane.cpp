@@ -146,6 +146,10 @@ void HostPane::setQpState(sim::QpState current, sim::QpState from, bool lit) {
 
 void HostPane::setMemoryAccess(std::uint32_t offset, std::uint32_t length, bool write) {
   memory_->setHighlight(offset, length);
+  if (bufferAddr_ == 0) {
+    memoryLabel_->setText(tr("Registered memory (none registered yet)"));
+    return;
+  }
   const QString mr = tr("Registered memory at 0x%1").arg(bufferAddr_, 0, 16);
   if (length == 0) {
     memoryLabel_->setText(mr);

@@ -125,6 +125,9 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   });
 
   resize(1600, 1000);
+  // Start with the focus on a view that leaves Left/Right/Space to the step actions.
+  ladder_->setFocusPolicy(Qt::StrongFocus);
+  ladder_->setFocus();
   if (!startScenario.isEmpty()) openScenario(startScenario);
 }
 

@@ -76,6 +76,8 @@ bool ScenarioController::load(const std::string& id, sim::WireFormat wire, QStri
     return false;
   }
   events_->setRecording(nullptr);
+  // Hide every row before the frames change underneath the packet list.
+  packets_->packetModel()->setFrameLimit(0);
   rec_ = std::move(rec);
   *store_ = std::move(frames);
   framesUpTo_.clear();
@@ -84,7 +86,6 @@ bool ScenarioController::load(const std::string& id, sim::WireFormat wire, QStri
     if (e.trace.kind == sim::TraceKind::FrameSent) ++sent;
     framesUpTo_.push_back(sent);
   }
-  packets_->packetModel()->setFrameLimit(0);
   packets_->storeReset();
   std::vector<LadderFrame> ladder;
   for (const auto& e : rec_->events) {
@@ -176,8 +177,12 @@ void ScenarioController::goToFrame(std::size_t frame) {
 
 QString ScenarioController::title() const {
   if (!rec_) return {};
-  if (current_ < 0)
-    return tr("%1: ready (%2 events)").arg(QString::fromStdString(rec_->name)).arg(eventCount());
+  if (current_ < 0) {
+    QString name = QString::fromStdString(rec_->name);
+    for (const auto& s : builtInScenarios())
+      if (s.id == rec_->name) name = QString::fromStdString(s.title);
+    return tr("%1  \u2014  ready, %2 events").arg(name).arg(eventCount());
+  }
   const auto& e = rec_->events[static_cast<std::size_t>(current_)];
   return tr("%1  \u2014  event %2 of %3")
       .arg(QString::fromStdString(rec_->phases[e.phase].title))
@@ -189,9 +194,10 @@ QString ScenarioController::explanation() const {
   if (!rec_) return {};
   if (current_ < 0)
     return tr(
-        "Press Right (or Space to run) to step through the scenario. Each step is one "
-        "event of the simulator: a verbs call, a WQE, a frame, a DMA access or a "
-        "completion.");
+        "Press Right to step (Left to step back, Space to run or pause). Each step is one "
+        "event of the simulator: a verbs call, a QP state change, a WQE, a frame, a DMA "
+        "access or a completion. Every view follows the current event; click a frame in "
+        "the ladder or the packet list to jump to it.");
   const auto& e = rec_->events[static_cast<std::size_t>(current_)];
   const QString who =
       e.host >= 0 ? QString::fromStdString(rec_->hostNames[static_cast<std::size_t>(e.host)])
