@@ -30,6 +30,12 @@ struct Frame {
 
   std::size_t size() const { return hdrLen + payloadLen + pad + trailerLen; }
 
+  /// Room for `n` payload bytes in `owned` without zero-filling it on every reuse.
+  std::uint8_t* ownedBuffer(std::size_t n) {
+    if (owned.size() < n) owned.resize(n);
+    return owned.data();
+  }
+
   void ownPayload() {
     if (payloadLen == 0 || (!owned.empty() && payload == owned.data())) return;
     owned.assign(payload, payload + payloadLen);

@@ -138,7 +138,6 @@ VerbsResult<QpAttr> Host::queryQp(std::uint32_t qpn) {
   QpAttr a = q->attr();
   a.qpState = q->state();
   a.curQpState = q->state();
-  const QpView v = q->view();
   return {a, {}};
 }
 

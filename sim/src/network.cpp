@@ -45,7 +45,6 @@ class Link : public EventTarget {
     f.pad = 0;
     f.hdrLen = 0;
     f.trailerLen = 0;
-    f.owned.clear();
     return f;
   }
 

@@ -830,9 +830,11 @@ void Qp::runRequester() {
         std::string error;
         const std::uint8_t* ref = nullptr;
         DmaState saved = w.dma;
-        f.owned.resize(payload);
-        if (!copyData(w.dma, f.owned.data(), payload, false, &error,
-                      net_.config().copyPayload ? nullptr : &ref)) {
+        const bool oneSge = w.dma.curSge < w.dma.sges.size() &&
+                            w.dma.sges[w.dma.curSge].length - w.dma.sgeOffset >= payload;
+        const bool refer = !net_.config().copyPayload && oneSge;
+        if (!copyData(w.dma, refer ? nullptr : f.ownedBuffer(payload), payload, false, &error,
+                      refer ? &ref : nullptr)) {
           w.dma = saved;
           net_.releaseFrame(f);
           if (tracing()) {
@@ -844,7 +846,7 @@ void Qp::runRequester() {
           runCompleter(nullptr);
           return;
         }
-        k.payload = ref ? ref : f.owned.data();
+        k.payload = ref ? ref : f.owned.data();  // copyData filled owned when it could not refer
       }
       k.payloadLen = payload;
     }

@@ -1,0 +1,274 @@
+#pragma once
+/// @file scenario.h
+/// Scenarios: two hosts, their link and faults, and the verbs calls of each host in order,
+/// including the out-of-band exchange of QPN/PSN/GID/rkey that rc_pingpong does over TCP.
+/// A scenario is JSON; it runs on two SimBackends (one simulated network) or on any two
+/// Backends. Built-in scenarios are generated in C++ as the same JSON.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "rdmascope/sim/network.h"
+#include "rdmascope/verbs_backend/backend.h"
+
+namespace rdmascope::verbs_backend {
+
+/// A scenario that cannot be read: "file: /json/path: expected ..., got ...".
+class ScenarioError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct MrSpec {
+  std::string name;
+  std::uint64_t size = 4096;
+  unsigned access = 0;
+  std::string fill = "zero";  ///< "zero", "pattern", "text:<text>"
+};
+
+struct CqSpec {
+  std::string name;
+  int depth = 16;
+};
+
+struct QpSpec {
+  std::string name;
+  QpType type = QpType::RC;
+  std::string sendCq, recvCq;
+  QpCap cap;
+  bool sqSigAll = false;
+  std::uint32_t psn = 0;  ///< the PSN this side publishes and sends from
+};
+
+struct HostSpec {
+  std::string name;
+  std::vector<MrSpec> mrs;
+  std::vector<CqSpec> cqs;
+  std::vector<QpSpec> qps;
+};
+
+struct SgeSpec {
+  std::string mr;
+  std::uint64_t offset = 0;
+  std::uint32_t length = 0;
+};
+
+/// modify_qp: the mask is the set of attributes given (or an explicit "mask" list).
+struct ModifyQpStep {
+  std::string qp;
+  QpAttr attr;
+  unsigned mask = 0;
+  bool destQpnFromPeer = false, rqPsnFromPeer = false, dgidFromPeer = false, sqPsnOwn = false,
+       dlidFromPeer = false;
+};
+
+struct PostSendStep {
+  std::string qp;
+  SendWr wr;  ///< sgList, remoteAddr and rkey are filled from `sges` and `remoteOffset`
+  std::vector<SgeSpec> sges;
+  std::optional<std::uint64_t> remoteOffset;  ///< into the peer's published MR
+  bool udToPeer = false;                      ///< UD: address the peer's published QP
+};
+
+struct PostRecvStep {
+  std::string qp;
+  std::uint64_t wrId = 0;
+  std::vector<SgeSpec> sges;
+};
+
+struct ExpectedCompletion {
+  std::optional<std::uint64_t> wrId;
+  std::optional<sim::WcStatus> status;
+  std::optional<sim::WcOpcode> opcode;
+  std::optional<std::uint32_t> byteLen;
+  std::optional<std::uint32_t> immData;
+};
+
+struct PollCqStep {
+  std::string cq;
+  int count = 1;
+  std::chrono::milliseconds timeout{1000};
+  std::vector<ExpectedCompletion> expect;
+};
+
+/// The out-of-band exchange (rc_pingpong's TCP socket): host `from` publishes its QP's
+/// number, PSN, GID and LID, and optionally an MR's address and rkey, to host `to`.
+struct ExchangeStep {
+  int from = 0;
+  std::string qp;
+  std::string mr;
+};
+
+/// Advance simulated time (SimBackend only; a real backend sleeps).
+struct RunStep {
+  std::chrono::microseconds duration{0};
+};
+
+/// Compare bytes of two MRs (data integrity at the end of a scenario).
+struct CompareMemoryStep {
+  int hostA = 0;
+  std::string mrA;
+  std::uint64_t offsetA = 0;
+  int hostB = 1;
+  std::string mrB;
+  std::uint64_t offsetB = 0;
+  std::uint64_t length = 0;
+};
+
+struct Step {
+  int host = 0;                    ///< who acts (exchange: the publisher)
+  std::string path;                ///< JSON path, for messages
+  std::string text;                ///< one-line description
+  std::optional<int> expectErrno;  ///< the call must fail with this errno
+  std::variant<ModifyQpStep, PostSendStep, PostRecvStep, PollCqStep, ExchangeStep, RunStep,
+               CompareMemoryStep>
+      action;
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string file;  ///< where it came from ("<builtin>" for built-ins)
+  std::uint64_t seed = 1;
+  sim::WireFormat wire = sim::WireFormat::RoceV2Ipv4;
+  sim::LinkConfig link;
+  sim::FaultConfig faults;
+  HostSpec hosts[2];
+  std::vector<Step> steps;
+  nlohmann::json json;  ///< the source
+};
+
+/// Parses a scenario; `file` names it in error messages. Throws ScenarioError.
+Scenario parseScenario(const nlohmann::json& json, const std::string& file);
+/// Reads and parses a JSON file. Throws ScenarioError.
+Scenario loadScenarioFile(const std::string& path);
+
+/// rc-send-recv, rc-write, rc-write-imm, rc-read, rc-atomic, uc-write, ud-send, rnr-retry,
+/// lossy-go-back-n, remote-access-error, retry-exceeded, tour.
+std::vector<std::string> builtinScenarioNames();
+/// The JSON of a built-in scenario; throws ScenarioError for an unknown name.
+nlohmann::json builtinScenarioJson(const std::string& name);
+Scenario builtinScenario(const std::string& name);
+
+/// What one step did.
+struct StepOutcome {
+  std::size_t index = 0;
+  int host = 0;
+  std::string text;
+  bool ok = true;
+  std::string message;  ///< error or result text
+  std::vector<WorkCompletion> completions;
+};
+
+/// Executes a scenario over two backends, one step at a time.
+class ScenarioRun {
+ public:
+  /// Creates each host's PD, MRs, CQs and QPs. `note` receives a line per call (may be empty).
+  ScenarioRun(const Scenario& scenario, Backend& host0, Backend& host1,
+              std::function<void(int host, const std::string& line)> note = {});
+
+  /// Setup failed (no step can run); the message says why.
+  const std::optional<std::string>& setupError() const { return setupError_; }
+  bool done() const { return setupError_.has_value() || next_ >= scenario_.steps.size(); }
+  std::size_t nextStep() const { return next_; }
+  /// Runs the next step.
+  StepOutcome step();
+  /// Every completion seen by either host, in order.
+  const std::vector<std::pair<int, WorkCompletion>>& completions() const { return completions_; }
+  const MemoryRegion* mr(int host, const std::string& name) const;
+  std::optional<std::uint32_t> qpNum(int host, const std::string& name) const;
+
+ private:
+  struct Peer {
+    bool valid = false;
+    std::uint32_t qpn = 0, psn = 0;
+    Gid gid{};
+    std::uint16_t lid = 0;
+    std::uint64_t addr = 0;
+    std::uint32_t rkey = 0;
+  };
+  struct HostState {
+    Backend* backend = nullptr;
+    Handle pd = 0;
+    std::map<std::string, MemoryRegion> mrs;
+    std::map<std::string, Handle> cqs;
+    std::map<std::string, QueuePair> qps;
+    std::map<std::string, std::uint32_t> psns;
+    Peer peer;  ///< what the other host published
+  };
+  Status runStep(const Step& s, StepOutcome& out);
+  Status resolveSges(HostState& h, const std::vector<SgeSpec>& in, std::vector<sim::Sge>& out);
+
+  const Scenario& scenario_;
+  HostState hosts_[2];
+  std::function<void(int, const std::string&)> note_;
+  std::optional<std::string> setupError_;
+  std::size_t next_ = 0;
+  std::vector<std::pair<int, WorkCompletion>> completions_;
+};
+
+/// Overrides for a simulated run.
+struct RunOptions {
+  std::optional<std::uint64_t> seed;
+  std::optional<double> loss;
+  std::optional<sim::WireFormat> wire;
+  bool trace = true;
+  bool captureFrames = true;
+};
+
+/// Everything a simulated run produced.
+struct RunResult {
+  bool ok = true;
+  std::string error;  ///< first failing step, if any
+  std::vector<StepOutcome> steps;
+  std::vector<std::pair<int, WorkCompletion>> completions;
+  std::vector<sim::TraceEvent> trace;
+  std::vector<sim::CapturedFrame> frames;
+  sim::WireFormat wire = sim::WireFormat::RoceV2Ipv4;
+  sim::LinkStats stats;
+  std::string hostNames[2];
+
+  /// One line per trace event: time, host, kind, explanation.
+  std::string traceText() const;
+  /// A JSON array of trace events.
+  std::string traceJson() const;
+  /// One line per completion: host, wr_id, status, opcode, byte_len.
+  std::string completionsText() const;
+};
+
+/// A scenario over two SimBackends sharing one simulated network, for stepping (GUI).
+class SimScenarioSession {
+ public:
+  explicit SimScenarioSession(const Scenario& scenario, const RunOptions& options = {});
+  sim::Network& network() { return *network_; }
+  std::shared_ptr<sim::Network> sharedNetwork() { return network_; }
+  Backend& backend(int host) { return *backends_[host]; }
+  ScenarioRun& run() { return *run_; }
+  const Scenario& scenario() const { return scenario_; }
+  /// Runs every remaining step, then lets the network go idle (at most `drain` more).
+  RunResult runToEnd(sim::SimTime drain = sim::SimTime::ms(100));
+
+ private:
+  Scenario scenario_;
+  std::shared_ptr<sim::Network> network_;
+  std::unique_ptr<Backend> backends_[2];
+  std::unique_ptr<ScenarioRun> run_;
+};
+
+/// Runs a scenario on the simulator with optional overrides.
+RunResult runScenarioInSim(const Scenario& scenario, const RunOptions& options = {});
+
+/// Names used in scenario JSON ("SUCCESS", "RDMA_WRITE", "RTS", "RC", "roce-v2-ipv4"...).
+std::optional<sim::WcStatus> wcStatusFromName(const std::string& name);
+std::string wcStatusName(sim::WcStatus status);
+
+}  // namespace rdmascope::verbs_backend
