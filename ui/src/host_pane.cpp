@@ -129,8 +129,9 @@ void HostPane::setSnapshot(const HostSnapshot* s, const HostSnapshot* previous) 
     bufferAddr_ = 0;
     return;
   }
-  const QByteArray bytes(reinterpret_cast<const char*>(s->buffer.data()),
-                         static_cast<qsizetype>(s->buffer.size()));
+  const QByteArray bytes = s->buffer ? QByteArray(reinterpret_cast<const char*>(s->buffer->data()),
+                                                  static_cast<qsizetype>(s->buffer->size()))
+                                     : QByteArray();
   if (bytes != memory_->bytes() || s->bufferAddr != bufferAddr_) {
     const std::uint32_t ho = memory_->highlightOffset(), hl = memory_->highlightLength();
     memory_->setBytes(bytes, 0);

@@ -142,6 +142,11 @@ void MainWindow::createActions() {
     liveCaptureDialog()->raise();
   });
   live->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+  file->addAction(tr("Open Sce&nario File..."), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), {},
+                                                      tr("Scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty()) openScenarioFile(path);
+  });
   QMenu* scenarios = file->addMenu(tr("Built-in &Scenario"));
   for (const auto& s : builtInScenarios())
     scenarios->addAction(QString::fromStdString(s.title), this,
@@ -274,7 +279,30 @@ bool MainWindow::openScenario(const QString& id) {
   setWindowTitle(tr("%1 - rdmascope").arg(id));
   lastError_.clear();
   onEventChanged(scenario_->current());
+  reportProblem();
   return true;
+}
+
+bool MainWindow::openScenarioFile(const QString& path) {
+  setRunning(false);
+  QString error;
+  const auto wire = static_cast<sim::WireFormat>(wireBox_->currentData().toInt());
+  if (!scenario_->loadFile(path.toStdString(), wire, error)) {
+    showError(tr("Cannot run scenario"), error);
+    return false;
+  }
+  capturePath_.clear();
+  setWindowTitle(tr("%1 - rdmascope").arg(QFileInfo(path).fileName()));
+  lastError_.clear();
+  onEventChanged(scenario_->current());
+  reportProblem();
+  return true;
+}
+
+void MainWindow::reportProblem() {
+  const auto* rec = scenario_->recording();
+  if (rec && !rec->problem.empty())
+    statusBar()->showMessage(tr("Scenario: %1").arg(QString::fromStdString(rec->problem)));
 }
 
 void MainWindow::setRunning(bool run) {

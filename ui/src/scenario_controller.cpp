@@ -75,6 +75,23 @@ bool ScenarioController::load(const std::string& id, sim::WireFormat wire, QStri
     error = QString::fromStdString(err);
     return false;
   }
+  adopt(std::move(rec), std::move(frames));
+  return true;
+}
+
+bool ScenarioController::loadFile(const std::string& path, sim::WireFormat wire, QString& error) {
+  auto rec = std::make_unique<ScenarioRecording>();
+  FrameStore frames;
+  std::string err;
+  if (!recordScenarioFile(path, wire, *rec, frames, err)) {
+    error = QString::fromStdString(err);
+    return false;
+  }
+  adopt(std::move(rec), std::move(frames));
+  return true;
+}
+
+void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStore frames) {
   events_->setRecording(nullptr);
   // Hide every row before the frames change underneath the packet list.
   packets_->packetModel()->setFrameLimit(0);
@@ -123,7 +140,6 @@ bool ScenarioController::load(const std::string& id, sim::WireFormat wire, QStri
   stacks_->clearPaths();
   current_ = -2;
   goTo(-1);
-  return true;
 }
 
 void ScenarioController::unload() {

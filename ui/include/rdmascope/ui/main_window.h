@@ -45,6 +45,8 @@ class MainWindow : public QMainWindow {
   LiveCaptureDialog* liveCaptureDialog();
   /// Runs a built-in scenario ("tour") and shows it before its first event.
   bool openScenario(const QString& id);
+  /// Runs a scenario JSON file (verbs_backend's format); errors are shown like capture errors.
+  bool openScenarioFile(const QString& path);
   /// The last error shown to the user (empty when none).
   QString lastError() const { return lastError_; }
 
@@ -73,6 +75,7 @@ class MainWindow : public QMainWindow {
   void openCaptureDialog();
   void onFrameSelected(qint64 frame);
   void onEventChanged(int event);
+  void reportProblem();
 
   std::unique_ptr<FrameStore> store_;
   PacketPane* packets_ = nullptr;

@@ -30,6 +30,8 @@ class ScenarioController : public QObject {
   /// Records a built-in scenario and shows it before its first event. False with `error` set
   /// when it cannot run.
   bool load(const std::string& id, sim::WireFormat wire, QString& error);
+  /// Records a scenario JSON file (verbs_backend's format) the same way.
+  bool loadFile(const std::string& path, sim::WireFormat wire, QString& error);
   /// Forgets the scenario (a capture file replaced the frames).
   void unload();
   bool loaded() const { return static_cast<bool>(rec_); }
@@ -58,6 +60,7 @@ class ScenarioController : public QObject {
 
  private:
   void update();
+  void adopt(std::unique_ptr<ScenarioRecording> rec, FrameStore frames);
 
   FrameStore* store_;
   PacketPane* packets_;

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,9 @@ struct CqSnapshot {
 struct HostSnapshot {
   std::vector<sim::QpView> qps;
   std::vector<CqSnapshot> cqs;
-  std::uint64_t bufferAddr = 0;  ///< the scenario buffer (registered as the host's MR)
-  std::vector<std::uint8_t> buffer;
+  std::uint64_t bufferAddr = 0;  ///< the host's (first) registered buffer
+  /// Its bytes; shared between consecutive snapshots while they do not change.
+  std::shared_ptr<const std::vector<std::uint8_t>> buffer;
 };
 
 struct Snapshot {
@@ -65,6 +67,7 @@ struct ScenarioRecording {
   std::vector<ScenarioEvent> events;
   std::vector<Snapshot> snapshots;
   std::uint64_t bufferSize = 0;
+  std::string problem;  ///< a step that did not do what the scenario expected, if any
 };
 
 /// A built-in scenario.
@@ -74,14 +77,17 @@ struct ScenarioInfo {
   std::string description;
 };
 
-/// The built-in scenarios, the tour first.
+/// The built-in scenarios: the tour first, then those of verbs_backend (rc-send-recv, ...).
 const std::vector<ScenarioInfo>& builtInScenarios();
 
 /// Runs a built-in scenario on the simulator with the given wire format, filling `frames`
 /// (cleared first) with every frame sent. Returns false and sets `error` for an unknown id or
-/// a verbs call that failed.
+/// a setup that failed.
 bool recordScenario(const std::string& id, sim::WireFormat wire, ScenarioRecording& out,
                     FrameStore& frames, std::string& error);
+/// The same for a scenario JSON file (verbs_backend's format); errors name the file.
+bool recordScenarioFile(const std::string& path, sim::WireFormat wire, ScenarioRecording& out,
+                        FrameStore& frames, std::string& error);
 
 /// Name of a QP state as the diagram shows it ("RESET", "INIT", ...).
 std::string_view qpStateName(sim::QpState state);
