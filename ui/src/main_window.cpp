@@ -95,13 +95,13 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   bottom->addWidget(packets_);
   bottom->addWidget(lowerTabs_);
   bottom->setSizes({820, 780});
-  auto* main = new QSplitter(Qt::Vertical, this);
-  main->setObjectName(QStringLiteral("mainSplit"));
-  main->addWidget(top);
-  main->addWidget(bottom);
-  main->setSizes({540, 420});
-  main->setChildrenCollapsible(false);
-  setCentralWidget(main);
+  mainSplit_ = new QSplitter(Qt::Vertical, this);
+  mainSplit_->setObjectName(QStringLiteral("mainSplit"));
+  mainSplit_->addWidget(top);
+  mainSplit_->addWidget(bottom);
+  mainSplit_->setSizes({540, 420});
+  mainSplit_->setChildrenCollapsible(false);
+  setCentralWidget(mainSplit_);
 
   statusFrames_ = new QLabel(this);
   statusBar()->addPermanentWidget(statusFrames_);
@@ -277,6 +277,7 @@ bool MainWindow::openScenario(const QString& id) {
   const int idx = scenarioBox_ ? scenarioBox_->findData(id) : -1;
   if (idx >= 0) scenarioBox_->setCurrentIndex(idx);
   setWindowTitle(tr("%1 - rdmascope").arg(id));
+  setScenarioMode(true);
   lastError_.clear();
   onEventChanged(scenario_->current());
   reportProblem();
@@ -293,10 +294,19 @@ bool MainWindow::openScenarioFile(const QString& path) {
   }
   capturePath_.clear();
   setWindowTitle(tr("%1 - rdmascope").arg(QFileInfo(path).fileName()));
+  setScenarioMode(true);
   lastError_.clear();
   onEventChanged(scenario_->current());
   reportProblem();
   return true;
+}
+
+void MainWindow::setScenarioMode(bool on) {
+  const bool was = hosts_[0]->isVisibleTo(this);
+  for (QWidget* v : {static_cast<QWidget*>(hosts_[0]), static_cast<QWidget*>(hosts_[1]),
+                     static_cast<QWidget*>(ladder_)})
+    v->setVisible(on);
+  if (on != was) mainSplit_->setSizes(on ? QList<int>{540, 420} : QList<int>{150, 810});
 }
 
 void MainWindow::reportProblem() {
@@ -363,6 +373,7 @@ LiveCaptureDialog* MainWindow::liveCaptureDialog() {
   connect(live_, &LiveCaptureDialog::captureStarting, this, [this] {
     setRunning(false);
     scenario_->unload();
+    setScenarioMode(false);
     packets_->storeReset();
     capturePath_.clear();
     eventSpin_->setRange(0, 0);
@@ -442,6 +453,11 @@ bool MainWindow::openCapture(const QString& path) {
     return false;
   }
   scenario_->unload();
+  setScenarioMode(false);
+  explain(tr("Capture"), tr("%1: %2 frames. Select a frame to see its headers, its bytes and "
+                            "the layers it has in each stack.")
+                             .arg(QFileInfo(path).fileName())
+                             .arg(outcome.frames));
   // The pane keeps a pointer to the store: replace its contents, not the object.
   *store_ = std::move(*loaded);
   packets_->storeReset();

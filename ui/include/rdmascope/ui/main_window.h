@@ -76,6 +76,8 @@ class MainWindow : public QMainWindow {
   void onFrameSelected(qint64 frame);
   void onEventChanged(int event);
   void reportProblem();
+  /// Scenario mode shows the hosts and the ladder; capture mode gives the packets the room.
+  void setScenarioMode(bool on);
 
   std::unique_ptr<FrameStore> store_;
   PacketPane* packets_ = nullptr;
@@ -86,6 +88,7 @@ class MainWindow : public QMainWindow {
   EventListModel* eventModel_ = nullptr;
   QTableView* eventView_ = nullptr;
   QTabWidget* lowerTabs_ = nullptr;
+  QSplitter* mainSplit_ = nullptr;
   ScenarioController* scenario_ = nullptr;
   LiveCaptureDialog* live_ = nullptr;
   QComboBox* scenarioBox_ = nullptr;
