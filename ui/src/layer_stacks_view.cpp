@@ -160,7 +160,7 @@ QString LayerStacksView::currentExplanation() const {
 double LayerStacksView::rowHeight() const {
   const double fh = fontMetrics().height();
   const double top = fh * 3.4;
-  const double bottom = fh * 4.2;
+  const double bottom = fh * 4.8;
   const int rows = kZoneRows[0] + kZoneRows[1] + kZoneRows[2] + 2;  // + wire row and gaps
   return std::max(fh * 1.15, (height() - top - bottom) / rows);
 }
@@ -377,7 +377,7 @@ void LayerStacksView::paintEvent(QPaintEvent*) {
     const PathCounts c = countPath(def);
     p.setFont(small);
     p.setPen(palette().color(QPalette::Text));
-    const QRectF counts(g.panel.left() + 4, wireY + rh * 0.35, g.panel.width() - 8, fh * 2.4);
+    const QRectF counts(g.panel.left() + 4, wireY + rh * 0.9, g.panel.width() - 8, fh * 2.4);
     p.drawText(counts, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
                tr("CPU copies %1 \u00b7 syscalls %2\nDMA %3 \u00b7 doorbells %4")
                    .arg(c.cpuCopies)
