@@ -113,7 +113,9 @@ void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStor
       f.fromHost = e.host == 1 ? 1 : 0;
       std::string name = s.opcodeName;
       if (name.rfind("RC ", 0) == 0) name = name.substr(3);
-      f.label = QStringLiteral("%1  PSN %2").arg(QString::fromStdString(name)).arg(s.psn, 0, 16);
+      f.label = QStringLiteral("%1  PSN %2")
+                    .arg(QString::fromStdString(name))
+                    .arg(s.psn);  // decimal, as the packet list and tshark show it
       if (s.hasAeth && (s.syndrome & 0x60) != 0) {
         f.nak = true;
         f.label +=
