@@ -32,9 +32,8 @@ const char* const kTsharkOptions =
     " --disable-protocol infiniband_sdp --disable-protocol fcoib";
 
 // Protocols whose keys are compared besides infiniband.*.
-const std::vector<std::string> kPrefixes = {"infiniband.", "frame.", "eth.", "vlan.",
-                                            "ip.",         "ipv6.",  "udp.", "erf.",
-                                            "data."};
+const std::vector<std::string> kPrefixes = {"infiniband.", "frame.", "eth.", "vlan.", "ip.",
+                                            "ipv6.",       "udp.",   "erf.", "data."};
 
 struct Output {
   int exitCode = -1;
@@ -114,8 +113,7 @@ std::set<std::string> tsharkFieldKeys() {
 }
 
 // Keys rdmascope emits with a value on these frames, limited to the compared protocols.
-std::set<std::string> ourKeys(const std::vector<std::vector<std::uint8_t>>& frames,
-                              LinkType link) {
+std::set<std::string> ourKeys(const std::vector<std::vector<std::uint8_t>>& frames, LinkType link) {
   std::set<std::string> keys;
   for (const auto& f : frames) {
     const auto d = decodeFrame(f, link);
@@ -312,8 +310,7 @@ void compareCapture(const std::string& name, LinkType link, const std::vector<Bu
       // tshark's data.data runs to the ICRC, so it includes the pad bytes; rdmascope's stops
       // at the end of the payload and shows the pad as infiniband.pad.
       const std::vector<std::uint8_t> pad(packet.bth.padCount, 0);
-      EXPECT_EQ(t.count("data.data") ? t.at("data.data") : "<absent>",
-                o.at("data.data") + hex(pad))
+      EXPECT_EQ(t.count("data.data") ? t.at("data.data") : "<absent>", o.at("data.data") + hex(pad))
           << where;
       EXPECT_EQ(t.count("data.len") ? t.at("data.len") : "<absent>",
                 std::to_string(std::stoul(o.at("data.len")) + pad.size()))
@@ -387,8 +384,8 @@ std::vector<Built> managementFrames() {
     p.payload[1] = 1;
     p.payload[2] = 1;
     p.payload[3] = 1;
-    out.push_back(built(buildRoceV2({}, p), "UD SEND Only to QP " + std::to_string(qp),
-                        LinkType::Ethernet));
+    out.push_back(
+        built(buildRoceV2({}, p), "UD SEND Only to QP " + std::to_string(qp), LinkType::Ethernet));
   }
   return out;
 }
@@ -405,14 +402,27 @@ TEST(RoceTshark, EthernetCarriersAgreeOnEverySharedKey) {
   Comparison c;
   compareCapture("ethernet", LinkType::Ethernet, frames, c);
   // The comparison covers every header of every carrier.
-  for (const char* k :
-       {"infiniband.bth.opcode", "infiniband.bth.psn", "infiniband.bth.destqp",
-        "infiniband.reth.va", "infiniband.reth.dmalen", "infiniband.aeth.syndrome",
-        "infiniband.aeth.msn", "infiniband.deth.q_key", "infiniband.deth.srcqp",
-        "infiniband.atomiceth.swapdt", "infiniband.atomiceth.cmpdt",
-        "infiniband.atomicacketh.origremdt", "infiniband.grh.sgid", "infiniband.grh.flowlabel",
-        "infiniband.invariant.crc", "ip.src", "ipv6.src", "udp.dstport", "vlan.id", "eth.src",
-        "data.data"})
+  for (const char* k : {"infiniband.bth.opcode",
+                        "infiniband.bth.psn",
+                        "infiniband.bth.destqp",
+                        "infiniband.reth.va",
+                        "infiniband.reth.dmalen",
+                        "infiniband.aeth.syndrome",
+                        "infiniband.aeth.msn",
+                        "infiniband.deth.q_key",
+                        "infiniband.deth.srcqp",
+                        "infiniband.atomiceth.swapdt",
+                        "infiniband.atomiceth.cmpdt",
+                        "infiniband.atomicacketh.origremdt",
+                        "infiniband.grh.sgid",
+                        "infiniband.grh.flowlabel",
+                        "infiniband.invariant.crc",
+                        "ip.src",
+                        "ipv6.src",
+                        "udp.dstport",
+                        "vlan.id",
+                        "eth.src",
+                        "data.data"})
     EXPECT_TRUE(c.keysCompared.count(k)) << k << " was never compared";
   std::printf("compared %zu cells over %zu keys:", c.cells, c.keysCompared.size());
   for (const auto& k : c.keysCompared)
@@ -433,6 +443,140 @@ TEST(RoceTshark, NativeIbInErfAgreesOnEverySharedKey) {
     std::printf(" %s", k.c_str());
   std::printf("\n");
 }
+
+std::string verifyCommand(const std::string& capture) {
+  return cli() + " decode --verify " + capture;
+}
+
+// Where the ICRC of a built frame starts: after the BTH, the extension headers, payload and pad.
+std::size_t icrcOffset(const Built& b) {
+  return b.parsed->bthOffset + encodeIbTransport(b.parsed->packet).size();
+}
+
+// tshark never checks the ICRC: a frame whose ICRC is wrong decodes exactly like the good
+// one (only the shown invariant.crc value differs), with no expert item. rdmascope-cli
+// --verify names the frame and exits 1.
+TEST(RoceTsharkIcrc, TsharkShowsNoSignOfABadIcrcVerifyNamesTheFrame) {
+  if (!ready()) GTEST_SKIP() << "tshark or rdmascope-cli is missing";
+  const auto frames = samples(LinkType::Ethernet);
+  std::vector<std::vector<std::uint8_t>> good, bad;
+  for (const auto& f : frames)
+    good.push_back(f.bytes);
+  bad = good;
+  const std::size_t target = 4;  // RC SEND Only
+  bad[target][icrcOffset(frames[target]) + 1] ^= 0x5a;
+  const auto goodPath = tempCapture("icrc_good"), badPath = tempCapture("icrc_bad");
+  writeCapture(goodPath, LinkType::Ethernet, good);
+  writeCapture(badPath, LinkType::Ethernet, bad);
+
+  const auto tsharkGood = run("tshark -r " + goodPath + kTsharkOptions + " -V");
+  const auto tsharkBad = run("tshark -r " + badPath + kTsharkOptions + " -V");
+  ASSERT_EQ(tsharkBad.exitCode, 0);
+  std::istringstream a(tsharkGood.out), b(tsharkBad.out);
+  std::vector<std::string> differing;
+  for (std::string la, lb; std::getline(a, la) && std::getline(b, lb);)
+    if (la != lb) differing.push_back(lb);
+  ASSERT_EQ(differing.size(), 1u) << "tshark now reacts to a bad ICRC?";
+  EXPECT_NE(differing[0].find("Invariant CRC: 0x"), std::string::npos) << differing[0];
+  // Expert items (e.g. the zero UDP checksum of RoCEv2 over IPv6) are the same for both.
+  const std::string expertArgs =
+      std::string(kTsharkOptions) + " -T fields -e frame.number -e _ws.expert -e _ws.malformed";
+  const auto expertGood = run("tshark -r " + goodPath + expertArgs);
+  const auto expertBad = run("tshark -r " + badPath + expertArgs);
+  EXPECT_FALSE(expertBad.out.empty());
+  EXPECT_EQ(expertBad.out, expertGood.out);
+
+  const auto okRun = run(verifyCommand(goodPath));
+  EXPECT_EQ(okRun.exitCode, 0) << okRun.out;
+  EXPECT_NE(okRun.out.find(std::to_string(good.size()) + " good CRC, 0 bad CRC"), std::string::npos)
+      << okRun.out;
+  const auto badRun = run(verifyCommand(badPath));
+  EXPECT_EQ(badRun.exitCode, 1) << badRun.out;
+  EXPECT_NE(badRun.out.find("frame " + std::to_string(target + 1) + ": bad CRC\n"),
+            std::string::npos)
+      << badRun.out;
+  EXPECT_NE(badRun.out.find(std::to_string(good.size() - 1) + " good CRC, 1 bad CRC"),
+            std::string::npos)
+      << badRun.out;
+  std::filesystem::remove(goodPath);
+  std::filesystem::remove(badPath);
+}
+
+struct Carrier {
+  const char* name;
+  LinkType link;
+  const char* prefix;         // of the sample descriptions
+  std::size_t networkOffset;  // a byte the ICRC covers before the BTH (IP or GRH address, LRH)
+};
+
+void PrintTo(const Carrier& c, std::ostream* os) {
+  *os << c.name;
+}
+
+class RoceCorruption : public ::testing::TestWithParam<Carrier> {};
+
+// Corrupting one byte of one frame among many (in the addresses, the BTH, the payload or the
+// ICRC itself) makes exactly that frame's ICRC (or VCRC) bad for rdmascope-cli --verify.
+TEST_P(RoceCorruption, OneCorruptedByteMakesExactlyThatFrameBad) {
+  if (cli().empty()) GTEST_SKIP() << "rdmascope-cli is not built";
+  const auto& c = GetParam();
+  std::vector<Built> frames;
+  for (auto& f : samples(c.link))
+    if (f.description.rfind(c.prefix, 0) == 0) frames.push_back(std::move(f));
+  ASSERT_GE(frames.size(), 5u) << c.name;
+  // Many frames: the carrier's samples four times over.
+  std::vector<Built> all;
+  for (int rep = 0; rep < 4; ++rep)
+    all.insert(all.end(), frames.begin(), frames.end());
+  std::vector<std::vector<std::uint8_t>> clean;
+  for (const auto& f : all)
+    clean.push_back(f.bytes);
+  const auto path = tempCapture(std::string("corrupt_") + c.name);
+  writeCapture(path, c.link, clean);
+  const auto okRun = run(verifyCommand(path));
+  EXPECT_EQ(okRun.exitCode, 0) << okRun.out;
+
+  std::size_t target = 3;
+  for (const char* where : {"network", "opcode", "psn", "payload", "icrc"}) {
+    target = (target * 7 + 5) % all.size();
+    const auto& f = all[target];
+    const std::size_t bth = f.parsed->bthOffset, icrc = icrcOffset(f);
+    const std::string w = where;
+    const std::size_t at = w == "network"   ? c.networkOffset
+                           : w == "opcode"  ? bth
+                           : w == "psn"     ? bth + 11
+                           : w == "payload" ? icrc - 1
+                                            : icrc + 2;
+    ASSERT_LT(at, f.bytes.size()) << c.name << " " << where;
+    auto corrupted = clean;
+    corrupted[target][at] ^= 0x01;
+    writeCapture(path, c.link, corrupted);
+    const auto r = run(verifyCommand(path));
+    EXPECT_EQ(r.exitCode, 1) << c.name << " " << where << "\n" << r.out;
+    // The only frame listed is the corrupted one.
+    const std::string listed = "frame " + std::to_string(target + 1) + ": bad CRC\n";
+    EXPECT_EQ(r.out.rfind(": bad CRC\n"), listed.size() - 10) << c.name << " " << where << "\n"
+                                                              << r.out;
+    EXPECT_EQ(r.out.rfind(listed, 0), 0u) << c.name << " " << where << "\n" << r.out;
+    EXPECT_NE(r.out.find(std::to_string(all.size() - 1) + " good CRC, 1 bad CRC"),
+              std::string::npos)
+        << c.name << " " << where << " (byte " << at << " of frame " << target + 1 << ")\n"
+        << r.out;
+  }
+  std::filesystem::remove(path);
+}
+
+// Offsets: Ethernet 14 bytes; IPv4 source address at 12, IPv6's at 8, the GRH's SGID at 8;
+// the ERF record header is 16 bytes and the LRH's DLID is at 2.
+INSTANTIATE_TEST_SUITE_P(
+    Carriers, RoceCorruption,
+    ::testing::Values(Carrier{"rocev2_ipv4", LinkType::Ethernet, "RoCEv2/IPv4 ", 14 + 12},
+                      Carrier{"rocev2_ipv6", LinkType::Ethernet, "RoCEv2/IPv6 ", 14 + 8},
+                      Carrier{"rocev2_vlan", LinkType::Ethernet, "RoCEv2/802.1Q/IPv4 ", 18 + 12},
+                      Carrier{"rocev1", LinkType::Ethernet, "RoCEv1 ", 14 + 8},
+                      Carrier{"native_ib_local", LinkType::Erf, "native IB local ", 16 + 2},
+                      Carrier{"native_ib_global", LinkType::Erf, "native IB global ", 16 + 8 + 8}),
+    [](const auto& p) { return std::string(p.param.name); });
 
 }  // namespace
 }  // namespace rdmascope::packets
