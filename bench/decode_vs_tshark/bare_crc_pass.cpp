@@ -1,6 +1,7 @@
 // The floor any verification pays: memory-map a file and run ISA-L's CRC-32 (packets::crc32,
 // as the ICRC uses) over every byte. Prints the best wall time of REPEAT passes in seconds,
-// each pass including open, mmap, the CRC and munmap.
+// each pass including open, mmap, the CRC and munmap, then the best time of the CRC alone on
+// the mapped memory, then the CRC.
 // Usage: bare_crc_pass FILE [REPEAT]   (default 3)
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -19,7 +20,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int repeat = argc > 2 ? std::stoi(argv[2]) : 3;
-  double best = 1e30;
+  double best = 1e30, bestCrc = 1e30;
   std::uint32_t crc = 0;
   for (int i = 0; i < repeat; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -37,12 +38,15 @@ int main(int argc, char** argv) {
       return 1;
     }
     ::madvise(base, size, MADV_SEQUENTIAL);
+    const auto c0 = std::chrono::steady_clock::now();
     crc = rdmascope::packets::crc32({static_cast<const std::uint8_t*>(base), size});
+    const std::chrono::duration<double> c = std::chrono::steady_clock::now() - c0;
+    if (c.count() < bestCrc) bestCrc = c.count();
     ::munmap(base, size);
     ::close(fd);
     const std::chrono::duration<double> t = std::chrono::steady_clock::now() - t0;
     if (t.count() < best) best = t.count();
   }
-  std::printf("%.6f %08x\n", best, crc);
+  std::printf("%.6f %.6f %08x\n", best, bestCrc, crc);
   return 0;
 }
