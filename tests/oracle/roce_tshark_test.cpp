@@ -12,7 +12,9 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -174,7 +176,7 @@ std::uint64_t numberOf(const Dissection& d, std::string_view key) {
   return n && n->hasNumber ? n->number : ~0ull;
 }
 
-// Compares every shared key on one capture; returns the number of cells compared.
+// What a comparison covered: cells compared and the keys they belong to.
 struct Comparison {
   std::size_t cells = 0;
   std::set<std::string> keysCompared;
