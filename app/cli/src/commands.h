@@ -16,5 +16,7 @@ using Action = std::function<int(std::ostream& out, std::ostream& err)>;
 void addDecodeCommand(CLI::App& app, Action& action);
 void addCaptureCommand(CLI::App& app, Action& action);
 void addAnalyzeCommand(CLI::App& app, Action& action);
+void addCompareCommand(CLI::App& app, Action& action);
+void addBenchCommand(CLI::App& app, Action& action);
 
 }  // namespace rdmascope::cli
