@@ -31,6 +31,7 @@
 #include <atomic>
 
 #include "rdmascope/ui/capture_loader.h"
+#include "rdmascope/ui/comparison_view.h"
 #include "rdmascope/ui/data_path_pane.h"
 #include "rdmascope/ui/filter_bar.h"
 #include "rdmascope/ui/host_pane.h"
@@ -91,6 +92,9 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   lowerTabs_ = new QTabWidget(this);
   lowerTabs_->addTab(dataPath_, tr("Layer stacks"));
   lowerTabs_->addTab(eventView_, tr("Events"));
+  comparison_ = new ComparisonView(this);
+  comparison_->setObjectName(QStringLiteral("comparisonView"));
+  lowerTabs_->addTab(comparison_, tr("Comparison"));
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->addWidget(packets_);
   bottom->addWidget(lowerTabs_);
@@ -182,6 +186,7 @@ void MainWindow::createActions() {
   filter->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
   view->addAction(tr("&Layer Stacks"), this, [this] { lowerTabs_->setCurrentWidget(dataPath_); });
   view->addAction(tr("&Events"), this, [this] { lowerTabs_->setCurrentWidget(eventView_); });
+  view->addAction(tr("&Comparison"), this, [this] { lowerTabs_->setCurrentWidget(comparison_); });
 }
 
 QWidget* MainWindow::createScenarioBar() {

@@ -23,6 +23,7 @@ class QTimer;
 
 namespace rdmascope::ui {
 
+class ComparisonView;
 class DataPathPane;
 class EventListModel;
 class HostPane;
@@ -53,6 +54,8 @@ class MainWindow : public QMainWindow {
   PacketPane* packetPane() const { return packets_; }
   FrameStore& frameStore() { return *store_; }
   DataPathPane* dataPathPane() const { return dataPath_; }
+  ComparisonView* comparisonView() const { return comparison_; }
+  QTabWidget* lowerTabs() const { return lowerTabs_; }
   QTextBrowser* explanation() const { return explanation_; }
   ScenarioController* scenario() const { return scenario_; }
   HostPane* hostPane(int host) const { return hosts_[host]; }
@@ -82,6 +85,7 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<FrameStore> store_;
   PacketPane* packets_ = nullptr;
   DataPathPane* dataPath_ = nullptr;
+  ComparisonView* comparison_ = nullptr;
   QTextBrowser* explanation_ = nullptr;
   HostPane* hosts_[2] = {nullptr, nullptr};
   LadderView* ladder_ = nullptr;

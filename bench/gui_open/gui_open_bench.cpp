@@ -1,0 +1,195 @@
+// Opens a capture of one million RoCEv2 frames the way the GUI does (loadCaptureFile into a
+// FrameStore, then the packet pane's model) and times it up to the first rows shown, reports the
+// memory held per frame, and times tshark's full read of the same file in the same run.
+//
+// Usage: gui_open_bench [--frames N] [--keep] [--no-tshark] [FILE]
+// FILE is read when it exists, otherwise generated (default: gui_open_<N>.pcap in the working
+// directory, deleted afterwards unless --keep).
+
+#include <QApplication>
+#include <QHeaderView>
+#include <QImage>
+#include <QTableView>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "rdmascope/packets/ib_builder.h"
+#include "rdmascope/packets/ib_opcodes.h"
+#include "rdmascope/packets_io/capture_writer.h"
+#include "rdmascope/ui/capture_loader.h"
+#include "rdmascope/ui/frame_store.h"
+#include "rdmascope/ui/packet_list_model.h"
+#include "rdmascope/ui/packet_pane.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace packets = rdmascope::packets;
+namespace ui = rdmascope::ui;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+/// Resident set size of this process in bytes (Linux /proc/self/status VmRSS).
+long long residentBytes() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmRSS:") {
+      long long kib = 0;
+      status >> kib;
+      return kib * 1024;
+    }
+    status.ignore(1 << 16, '\n');
+  }
+  return -1;
+}
+
+/// A request/response stream: SEND Only with 16 payload bytes, then the responder's ACK.
+bool generate(const std::string& path, std::size_t frames) {
+  std::string error;
+  auto writer =
+      rdmascope::packets_io::CaptureWriter::open(path, packets::LinkType::Ethernet, error);
+  if (!writer) {
+    std::fprintf(stderr, "gui_open_bench: %s\n", error.c_str());
+    return false;
+  }
+  packets::RoceAddressing there;
+  packets::RoceAddressing back = there;
+  std::swap(back.srcMac, back.dstMac);
+  std::swap(back.srcIp, back.dstIp);
+  for (std::size_t i = 0; i < frames; ++i) {
+    const std::uint32_t psn = static_cast<std::uint32_t>(i / 2) & 0xffffff;
+    packets::IbPacket p;
+    p.bth.psn = psn;
+    if (i % 2 == 0) {
+      p.bth.opcode = static_cast<std::uint8_t>(packets::IbOpcode::RcSendOnly);
+      p.bth.destQp = 0x12;
+      p.bth.ackReq = true;
+      p.payload.assign(16, static_cast<std::uint8_t>(i));
+    } else {
+      p.bth.opcode = static_cast<std::uint8_t>(packets::IbOpcode::RcAcknowledge);
+      p.bth.destQp = 0x11;
+      p.aeth = packets::Aeth::ack(psn);
+    }
+    const auto frame = packets::buildRoceV2(i % 2 == 0 ? there : back, p);
+    if (!writer->write(frame, static_cast<std::int64_t>(1'700'000'000'000'000'000LL + i * 1000))) {
+      std::fprintf(stderr, "gui_open_bench: %s\n", writer->error().c_str());
+      return false;
+    }
+  }
+  if (!writer->close()) {
+    std::fprintf(stderr, "gui_open_bench: %s\n", writer->error().c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+  QApplication app(argc, argv);
+  std::size_t frames = 1'000'000;
+  bool keep = false;
+  bool runTshark = true;
+  std::string path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--frames" && i + 1 < argc) {
+      frames = std::strtoull(argv[++i], nullptr, 10);
+    } else if (a == "--keep") {
+      keep = true;
+    } else if (a == "--no-tshark") {
+      runTshark = false;
+    } else if (!a.empty() && a[0] != '-' && path.empty()) {
+      path = a;
+    } else {
+      std::fprintf(stderr, "gui_open_bench: unknown argument '%s'\n", a.c_str());
+      return 2;
+    }
+  }
+  if (frames == 0) {
+    std::fprintf(stderr, "gui_open_bench: --frames must be a positive number\n");
+    return 2;
+  }
+  if (path.empty()) path = "gui_open_" + std::to_string(frames) + ".pcap";
+  const bool generated = !std::filesystem::exists(path);
+  if (generated) {
+    const auto start = Clock::now();
+    if (!generate(path, frames)) return 1;
+    std::printf("generated %s: %zu frames in %.2f s\n", path.c_str(), frames, secondsSince(start));
+  }
+  const auto fileBytes = std::filesystem::file_size(path);
+
+  // The GUI's path: the packet pane over a FrameStore, the file read by the loader, the pane
+  // told the store was refilled, then the first screenful of rows asked for every column (what
+  // the view does when it paints them) and painted.
+  ui::FrameStore store;
+  ui::PacketPane pane(&store);
+  pane.resize(1200, 900);
+  QTableView* list = pane.packetList();
+  const long long rssBefore = residentBytes();
+  const auto start = Clock::now();
+  const ui::LoadOutcome outcome = ui::loadCaptureFile(path, store);
+  const double loadSeconds = secondsSince(start);
+  if (!outcome.ok()) {
+    std::fprintf(stderr, "gui_open_bench: %s\n", outcome.error.c_str());
+    return 1;
+  }
+  pane.storeReset();
+  ui::PacketListModel* model = pane.packetModel();
+  constexpr int kFirstRows = 40;
+  std::size_t cells = 0;
+  for (int r = 0; r < std::min(kFirstRows, model->rowCount()); ++r)
+    for (int c = 0; c < model->columnCount(); ++c)
+      cells += model->index(r, c).data().toString().isEmpty() ? 0 : 1;
+  const double firstRowsSeconds = secondsSince(start);
+  pane.show();
+  const QImage shown = pane.grab().toImage();
+  const double paintedSeconds = secondsSince(start);
+  const long long rssAfter = residentBytes();
+  const int rowsVisible = list->rowAt(list->viewport()->height() - 1) - list->rowAt(0) + 1;
+
+  const double n = static_cast<double>(store.size());
+  const auto d = [](auto v) { return static_cast<double>(v); };
+  std::printf("file: %s, %zu frames, %.1f MB\n", path.c_str(), store.size(), d(fileBytes) / 1e6);
+  std::printf(
+      "rdmascope: loaded in %.3f s; first %d rows' data (%zu cells) at %.3f s; "
+      "pane painted (%d rows visible, %dx%d) at %.3f s\n",
+      loadSeconds, kFirstRows, cells, firstRowsSeconds, rowsVisible, shown.width(), shown.height(),
+      paintedSeconds);
+  std::printf(
+      "held per frame before decoding: index %.1f B, index + frame bytes %.1f B "
+      "(frame bytes alone %.1f B); decoded dissections cached: %zu\n",
+      d(store.indexBytes()) / n, d(store.indexBytes() + store.bufferBytes()) / n,
+      d(store.bufferBytes()) / n, model->cache().size());
+  std::printf(
+      "  (the index's records in use: %zu B each; the rest is the vector's spare "
+      "capacity)\n",
+      sizeof(ui::FrameRecord));
+  std::printf("process RSS grew by %.1f MB (%.1f B per frame)\n", d(rssAfter - rssBefore) / 1e6,
+              d(rssAfter - rssBefore) / n);
+
+  if (runTshark) {
+    const std::string command = "tshark -r '" + path + "' > /dev/null 2>&1";
+    const auto t0 = Clock::now();
+    const int rc = std::system(command.c_str());
+    const double tsharkSeconds = secondsSince(t0);
+    if (rc != 0) {
+      std::fprintf(stderr, "gui_open_bench: '%s' failed (status %d)\n", command.c_str(), rc);
+    } else {
+      std::printf("tshark -r (full read): %.3f s\n", tsharkSeconds);
+      std::printf("first rows / tshark: %.4f (goal < 0.1); painted / tshark: %.4f\n",
+                  firstRowsSeconds / tsharkSeconds, paintedSeconds / tsharkSeconds);
+    }
+  }
+  if (generated && !keep) std::filesystem::remove(path);
+  return 0;
+}
