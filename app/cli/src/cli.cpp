@@ -14,6 +14,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   addDecodeCommand(app, action);
   addCaptureCommand(app, action);
   addAnalyzeCommand(app, action);
+  addSimCommand(app, action);
+  addVerbsCommand(app, action);
+  addLabCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help: CLI11 prints the selected subcommand's help
@@ -24,7 +27,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   if (!action) {
-    reportError(err, "no command given (decode, capture or analyze; see --help)");
+    reportError(err, "no command given (decode, capture, analyze, sim, verbs or lab; see --help)");
     return kExitUsage;
   }
   return action(out, err);
