@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "output_options.h"
 #include "rdmascope/cli/cli.h"
+#include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets_io/capture_writer.h"
 #include "rdmascope/verbs_backend/scenario.h"
 #include "scenario_source.h"
@@ -38,9 +39,9 @@ int listScenarios(std::ostream& out) {
 }
 
 bool writePcap(const std::string& path, const verbs_backend::RunResult& r, std::ostream& err) {
-  const packets::LinkType link = r.wire == sim::WireFormat::InfiniBand
-                                     ? packets::LinkType::InfiniBand
-                                     : packets::LinkType::Ethernet;
+  // Native IB goes into ERF records as ibdump writes them: tshark refuses link type 247.
+  const bool ib = r.wire == sim::WireFormat::InfiniBand;
+  const packets::LinkType link = ib ? packets::LinkType::Erf : packets::LinkType::Ethernet;
   std::string error;
   auto writer = packets_io::CaptureWriter::open(path, link, error);
   if (!writer) {
@@ -48,7 +49,16 @@ bool writePcap(const std::string& path, const verbs_backend::RunResult& r, std::
     return false;
   }
   for (const auto& f : r.frames) {
-    if (!writer->write(f.bytes, f.time.picos() / 1000)) break;
+    const std::int64_t ns = f.time.picos() / 1000;
+    if (ib) {
+      // ERF's timestamp is 32.32 fixed-point seconds.
+      const auto secs = static_cast<std::uint64_t>(ns / 1000000000);
+      const auto frac = static_cast<std::uint64_t>(ns % 1000000000);
+      const std::uint64_t erfTime = (secs << 32) | ((frac << 32) / 1000000000u);
+      if (!writer->write(packets::wrapErfInfiniband(f.bytes, erfTime), ns)) break;
+    } else if (!writer->write(f.bytes, ns)) {
+      break;
+    }
   }
   if (!writer->close()) {
     reportError(err, writer->error());
