@@ -7,6 +7,7 @@
 #include "perftest_report.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/verbs_backend/oob_exchange.h"
+#include "real_bench.h"
 #include "scenario_side.h"
 #include "scenario_source.h"
 #include "sim_bench.h"
@@ -39,33 +40,43 @@ const std::map<std::string, BenchOp>& benchOps() {
   return ops;
 }
 
-int runSimBenchCommand(const VerbsArgs& a, std::ostream& out, std::ostream& err) {
+BenchConfig benchConfig(const VerbsArgs& a) {
   BenchConfig b;
   b.op = benchOps().at(a.bench);
   b.size = a.size;
   b.iterations = a.iters;
   b.latency = a.latency;
+  return b;
+}
+
+void printReport(const VerbsArgs& a, const std::string& banner, const std::vector<double>& posted,
+                 const std::vector<double>& completed, const std::vector<double>& latencies,
+                 std::ostream& out) {
+  const std::string rule(88, '-');
+  out << banner << '\n' << rule << '\n';
+  if (a.latency) {
+    out << latencyHeader() << '\n' << formatLatency(latencyReport(a.size, latencies)) << '\n';
+  } else {
+    out << bandwidthHeader() << '\n'
+        << formatBandwidth(bandwidthReport(a.size, posted, completed)) << '\n';
+  }
+  out << rule << '\n';
+}
+
+int runSimBenchCommand(const VerbsArgs& a, std::ostream& out, std::ostream& err) {
   const sim::NetworkConfig cfg = sim::Network::defaultConfig();
-  const SimBenchResult r = runSimBench(b, cfg);
+  const SimBenchResult r = runSimBench(benchConfig(a), cfg);
   if (!r.ok) {
     reportError(err, "simulated " + a.bench + " benchmark: " + r.error);
     return r.error.find("--size") != std::string::npos ? kExitUsage : kExitFailure;
   }
-  char link[160];
-  std::snprintf(link, sizeof link,
+  char banner[200];
+  std::snprintf(banner, sizeof banner,
                 "# simulated RC %s %s: %s, link %.0f Gb/s, latency %.2f us, path MTU 4096, "
                 "times in simulated microseconds",
                 a.bench.c_str(), a.latency ? "latency" : "bandwidth",
                 std::string(sim::toString(cfg.wire)).c_str(), r.link.gbps, r.link.latency.micros());
-  const std::string rule(88, '-');
-  out << link << '\n' << rule << '\n';
-  if (a.latency) {
-    out << latencyHeader() << '\n' << formatLatency(latencyReport(a.size, r.latenciesUs)) << '\n';
-  } else {
-    out << bandwidthHeader() << '\n'
-        << formatBandwidth(bandwidthReport(a.size, r.postedUs, r.completedUs)) << '\n';
-  }
-  out << rule << '\n';
+  printReport(a, banner, r.postedUs, r.completedUs, r.latenciesUs, out);
   return kExitOk;
 }
 
@@ -111,16 +122,30 @@ int runVerbs(const VerbsArgs& a, std::ostream& out, std::ostream& err) {
     reportError(err, dev.status.message);
     return kExitUsage;
   }
-  if (!a.bench.empty()) {
-    reportError(err,
-                "--bench on a real device is not available yet: use --sim, or perftest (e.g. "
-                "ib_write_bw) between the lab guests");
-    return kExitUsage;
-  }
   auto oob = connectPeer(a, err);
   if (!oob.ok()) {
     reportError(err, "out-of-band connection: " + oob.status.message);
     return kExitFailure;
+  }
+  if (!a.bench.empty()) {
+    if (a.bench == "atomic" && a.size != 8) {
+      reportError(err, "atomic operations are 8 bytes: use --size 8");
+      return kExitUsage;
+    }
+    const RealBenchResult r = runRealBench(benchConfig(a), *dev.value, oob.value, !a.server);
+    if (!r.ok) {
+      reportError(err, a.bench + " benchmark: " + r.error);
+      return kExitFailure;
+    }
+    if (a.server) {
+      err << "# served the " << a.bench << " benchmark; the client prints the report\n";
+    } else {
+      printReport(a,
+                  "# RC " + a.bench + (a.latency ? " latency" : " bandwidth") + " on " +
+                      dev.value->name() + ", wall-clock microseconds",
+                  r.postedUs, r.completedUs, r.latenciesUs, out);
+    }
+    return kExitOk;
   }
   const int side = a.server ? 0 : 1;
   const SideRunResult r = runScenarioSide(
