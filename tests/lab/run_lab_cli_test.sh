@@ -6,10 +6,11 @@
 #  - the completions each guest printed equal the simulator's for that host (`sim NAME`);
 #  - parity: the real packet sequence and the simulated one have the same shape
 #    (packet_shape.py: opcodes, payload lengths, relative PSNs, ACK/NAK syndromes; it says
-#    which fields it ignores and why).
+#    which fields it ignores and why);
+#  - verbs --bench write (bandwidth and --lat) between the guests prints perftest's columns.
 # Usage: run_lab_cli_test.sh RDMASCOPE_CLI OUT_DIR [SCENARIO...] (default rc-send-recv rc-read)
 set -uo pipefail
-cli=$1
+cli=$(realpath "$1")  # the guests run it by absolute path
 out=$2
 shift 2
 scenarios=("$@")
@@ -54,5 +55,19 @@ for s in "${scenarios[@]}"; do
   python3 "$here/packet_shape.py" "$dir/capture.pcap" "$dir/sim.pcap"
   check "$s: parity of the real and simulated packet sequences" test $? = 0
 done
+
+# verbs --bench on real rxe: the client prints perftest's columns with positive figures.
+bench=$out/bench
+rm -rf "$bench"
+specs="'write 65536' 'write 64 --lat'"
+g1="for spec in $specs; do set -- \$spec; $cli verbs --device rxe0 --bench \$1 --size \$2 \$3 --iters 200 --server --port 18710 || exit 1; done"
+g2="sleep 2; for spec in $specs; do set -- \$spec; $cli verbs --device rxe0 --bench \$1 --size \$2 \$3 --iters 200 --connect 10.9.0.1 --port 18710 || exit 1; sleep 1; done"
+"$here/../../lab/run-pair.sh" --out "$bench" --capture-on none --timeout 60 --guest1 "$g1" --guest2 "$g2"
+check "bench: both sides exit 0" test $? = 0
+report=$bench/guest2/output.txt
+check "bench: bandwidth columns" grep -qx ' #bytes     #iterations    BW peak\[MB/sec\]    BW average\[MB/sec\]   MsgRate\[Mpps\]' "$report"
+check "bench: latency columns" grep -q '^ #bytes #iterations    t_min\[usec\]    t_max\[usec\]  t_typical\[usec\]    t_avg\[usec\]    t_stdev\[usec\]   99% percentile\[usec\]   99.9% percentile\[usec\]$' "$report"
+check "bench: write bandwidth figures" awk '$1 == 65536 && $2 == 200 && $3 > 0 && $4 > 0 && $4 <= $3 + 0.01 && $5 > 0 {ok = 1} END {exit !ok}' "$report"
+check "bench: write latency figures" awk '$1 == 64 && $2 == 200 && NF == 9 && $3 > 0 && $3 <= $5 && $5 <= $4 {ok = 1} END {exit !ok}' "$report"
 if ((fail)); then echo "RESULT FAIL"; exit 1; fi
 echo "RESULT PASS"
