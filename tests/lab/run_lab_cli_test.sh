@@ -44,7 +44,7 @@ for s in "${scenarios[@]}"; do
   check "$s: simulated run" test $? = 0
   # Each guest prints its own host's completions; per host, in order, they must equal the
   # simulator's (the format leaves out QPNs, which differ between runs).
-  cat "$dir/guest1/output.txt" "$dir/guest2/output.txt" | grep ' wr_id ' | grep -v '^#' \
+  cat "$dir/guest1/output.txt" "$dir/guest2/output.txt" | grep -E '^[^ #]+ wr_id [0-9]+ [A-Z_]+' \
     >"$dir/real-completions.txt"
   check "$s: real rxe produced completions" test -s "$dir/real-completions.txt"
   for h in $(cut -d' ' -f1 "$dir/sim-completions.txt" "$dir/real-completions.txt" | sort -u); do

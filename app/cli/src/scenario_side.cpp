@@ -96,7 +96,8 @@ class SideRun {
             SendWr wr = a.wr;
             if (Status st = sges(a.sges, wr.sgList); !st.ok()) return st;
             if (a.remoteOffset) {
-              if (!peerValid_ || peer_.rkey == 0)
+              // rxe gives an MR without remote access rkey 0, so the MR's presence is its length.
+              if (!peerValid_ || peer_.length == 0)
                 return Status::error(EINVAL, "remote_offset needs the peer's MR from an exchange");
               wr.remoteAddr = peer_.addr + *a.remoteOffset;
               if (wr.rkey == 0) wr.rkey = peer_.rkey;

@@ -106,6 +106,10 @@ int runVerbs(const VerbsArgs& a, std::ostream& out, std::ostream& err) {
     reportError(err, "verbs needs either --scenario NAME or --bench write|read|send|atomic");
     return kExitUsage;
   }
+  if (a.bench == "atomic" && a.size != 8) {
+    reportError(err, "atomic operations are 8 bytes: use --size 8");
+    return kExitUsage;
+  }
   if (!a.bench.empty() && a.sim) return runSimBenchCommand(a, out, err);
   if (a.server == !a.connect.empty()) {
     reportError(err, "verbs needs one of --server or --connect HOST");
@@ -128,10 +132,6 @@ int runVerbs(const VerbsArgs& a, std::ostream& out, std::ostream& err) {
     return kExitFailure;
   }
   if (!a.bench.empty()) {
-    if (a.bench == "atomic" && a.size != 8) {
-      reportError(err, "atomic operations are 8 bytes: use --size 8");
-      return kExitUsage;
-    }
     const RealBenchResult r = runRealBench(benchConfig(a), *dev.value, oob.value, !a.server);
     if (!r.ok) {
       reportError(err, a.bench + " benchmark: " + r.error);
