@@ -1,5 +1,6 @@
 #include "rdmascope/packets/ib_crc.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 
@@ -113,6 +114,11 @@ bool locateEthernet(std::span<const std::uint8_t> f, std::size_t at, const Decod
 }  // namespace
 
 std::uint32_t computeIcrc(std::span<const std::uint8_t> frame, const IcrcLayout& l) {
+  return computeIcrc(frame.first(std::min(l.icrc, frame.size())), l, {});
+}
+
+std::uint32_t computeIcrc(std::span<const std::uint8_t> frame, const IcrcLayout& l,
+                          std::initializer_list<std::span<const std::uint8_t>> tail) {
   // The masked copy holds at most 8 ones + 60 (IPv4 with options) + 8 (UDP) + 12 (BTH).
   std::array<std::uint8_t, 96> buf;
   std::size_t n = 0;
@@ -148,7 +154,10 @@ std::uint32_t computeIcrc(std::span<const std::uint8_t> frame, const IcrcLayout&
   }
   buf[n + headLen - 12 + 4] = 0xff;  // BTH byte 4: FECN, BECN, reserved
   std::uint32_t crc = crc32(std::span<const std::uint8_t>(buf.data(), n + headLen));
-  if (l.icrc > l.bth + 12) crc = crc32(frame.subspan(l.bth + 12, l.icrc - l.bth - 12), crc);
+  const std::size_t headEnd = std::min(l.icrc, frame.size());
+  if (headEnd > l.bth + 12) crc = crc32(frame.subspan(l.bth + 12, headEnd - l.bth - 12), crc);
+  for (const auto& piece : tail)
+    if (!piece.empty()) crc = crc32(piece, crc);
   return crc;
 }
 

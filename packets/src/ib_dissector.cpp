@@ -103,7 +103,9 @@ void summarize(DecodeContext& ctx, const IbOpcodeInfo* info, std::size_t bth, st
       s += buf;
       break;
     case IbExt::Aeth:
-      s += " " + describeAethSyndrome(f[ext]) + " MSN=" + std::to_string(be24(f, ext + 1));
+      // Appended piecewise: gcc 12 at -O3 warns falsely (-Wrestrict) on literal + string&&.
+      s.append(" ").append(describeAethSyndrome(f[ext])).append(" MSN=");
+      s.append(std::to_string(be24(f, ext + 1)));
       break;
     case IbExt::Deth:
       std::snprintf(buf, sizeof buf, " SrcQP=0x%06x Q_Key=0x%08x", be24(f, ext + 5), be32(f, ext));

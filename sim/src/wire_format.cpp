@@ -3,15 +3,12 @@
 #include <cstring>
 
 #include "opcodes.h"
-#include "rdmascope/packets/crc.h"
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets/ib_crc.h"
 #include "rdmascope/packets/net_headers.h"
 
 namespace rdmascope::sim {
 namespace {
-
-using packets::crc32;
 
 void put16(std::uint8_t* p, std::uint32_t v) {
   p[0] = static_cast<std::uint8_t>(v >> 8);
@@ -186,42 +183,19 @@ Layout layoutOf(WireFormat f) {
   return {};
 }
 
-/// ICRC over the masked headers [l3, headerEnd), the payload and the pad (IBTA 14.6.4 and
-/// RoCEv2 Annex 17: variant fields set to ones; RoCE adds 8 bytes of ones for the absent LRH).
+/// ICRC over the headers [0, headerEnd), the payload and the pad, by the packet layer's rule.
 std::uint32_t computeIcrc(const Layout& lay, const std::uint8_t* hdr, std::size_t headerEnd,
                           const std::uint8_t* payload, std::size_t payloadLen, std::size_t pad) {
-  std::uint8_t buf[8 + 128];
-  std::size_t n = 0;
-  if (!lay.lrh) {
-    std::memset(buf, 0xff, 8);
-    n = 8;
-  }
-  const std::size_t len = headerEnd - lay.l3;
-  std::memcpy(buf + n, hdr + lay.l3, len);
-  std::uint8_t* h = buf + n;
-  if (lay.lrh) {
-    h[0] |= 0xf0;  // VL
-  } else if (lay.ipv4) {
-    h[1] = 0xff;           // TOS
-    h[8] = 0xff;           // TTL
-    h[10] = h[11] = 0xff;  // header checksum
-  } else {
-    h[0] |= 0x0f;  // traffic class and flow label
-    h[1] = h[2] = h[3] = 0xff;
-    h[7] = 0xff;  // hop limit
-  }
-  std::size_t bth = lay.transport - lay.l3;
-  if (lay.udp) {
-    h[bth - 2] = h[bth - 1] = 0xff;  // UDP checksum
-  }
-  h[bth + 4] = 0xff;  // BTH FECN/BECN/reserved
-  std::uint32_t crc = crc32({buf, n + len});
-  if (payloadLen) crc = crc32({payload, payloadLen}, crc);
-  if (pad) {
-    static constexpr std::uint8_t kZeros[4] = {};
-    crc = crc32({kZeros, pad}, crc);
-  }
-  return crc;
+  using Kind = packets::IcrcLayout::Kind;
+  packets::IcrcLayout l;
+  l.kind = lay.lrh ? Kind::NativeLocal
+                   : (lay.ipv4 ? Kind::RoceV2Ipv4 : (lay.udp ? Kind::RoceV2Ipv6 : Kind::RoceV1));
+  l.start = lay.l3;
+  l.ipHeaderLength = lay.l3Len;
+  l.bth = lay.transport;
+  l.icrc = headerEnd;
+  static constexpr std::uint8_t kZeros[4] = {};
+  return packets::computeIcrc({hdr, headerEnd}, l, {{payload, payloadLen}, {kZeros, pad}});
 }
 
 void storeLe32(std::uint8_t* p, std::uint32_t v) {

@@ -14,6 +14,8 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   addDecodeCommand(app, action);
   addCaptureCommand(app, action);
   addAnalyzeCommand(app, action);
+  addCompareCommand(app, action);
+  addBenchCommand(app, action);
   addSimCommand(app, action);
   addVerbsCommand(app, action);
   addLabCommand(app, action);
@@ -27,7 +29,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   if (!action) {
-    reportError(err, "no command given (decode, capture, analyze, sim, verbs or lab; see --help)");
+    reportError(err,
+                "no command given (decode, capture, analyze, compare, bench, sim, verbs or lab; "
+                "see --help)");
     return kExitUsage;
   }
   return action(out, err);

@@ -16,6 +16,8 @@ using Action = std::function<int(std::ostream& out, std::ostream& err)>;
 void addDecodeCommand(CLI::App& app, Action& action);
 void addCaptureCommand(CLI::App& app, Action& action);
 void addAnalyzeCommand(CLI::App& app, Action& action);
+void addCompareCommand(CLI::App& app, Action& action);
+void addBenchCommand(CLI::App& app, Action& action);
 void addSimCommand(CLI::App& app, Action& action);
 void addVerbsCommand(CLI::App& app, Action& action);
 void addLabCommand(CLI::App& app, Action& action);

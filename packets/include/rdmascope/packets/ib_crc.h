@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <span>
 
 #include "rdmascope/packets/decode.h"
@@ -34,6 +35,12 @@ struct IcrcLayout {
 /// Computes the ICRC of the packet described by `layout`. The caller guarantees that
 /// `layout.icrc <= frame.size()` and that the headers lie before it. Allocates nothing.
 std::uint32_t computeIcrc(std::span<const std::uint8_t> frame, const IcrcLayout& layout);
+
+/// The same ICRC over a packet held in pieces (as the simulator keeps headers apart from the
+/// payload it references): `head` holds the frame from its start through at least the BTH and
+/// at most to `layout.icrc`; `tail` holds the remaining covered bytes (payload, pad) in order.
+std::uint32_t computeIcrc(std::span<const std::uint8_t> head, const IcrcLayout& layout,
+                          std::initializer_list<std::span<const std::uint8_t>> tail);
 
 /// The VCRC of `bytes` (LRH to the end of the ICRC).
 std::uint16_t computeVcrc(std::span<const std::uint8_t> bytes);

@@ -1,0 +1,41 @@
+// rdmascope: the Qt GUI. Opens on the built-in tour scenario, or on the capture given.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include "rdmascope/ui/main_window.h"
+#include "rdmascope/ui/scenario_controller.h"
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setApplicationName(QStringLiteral("rdmascope"));
+  QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QStringLiteral("See RDMA from the verbs call down to the bytes on the wire."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("capture"),
+                               QStringLiteral("A pcap or pcapng file to open."), "[capture]");
+  const QCommandLineOption step(QStringLiteral("event"),
+                                QStringLiteral("Start the scenario at event N (1-based)."),
+                                QStringLiteral("N"));
+  const QCommandLineOption shot(QStringLiteral("screenshot"),
+                                QStringLiteral("Save the window as a PNG and quit."),
+                                QStringLiteral("file"));
+  parser.addOption(step);
+  parser.addOption(shot);
+  parser.process(app);
+
+  rdmascope::ui::MainWindow window;
+  window.show();
+  if (!parser.positionalArguments().isEmpty()) window.openCapture(parser.positionalArguments()[0]);
+  if (parser.isSet(step)) window.scenario()->goTo(parser.value(step).toInt() - 1);
+  if (parser.isSet(shot)) {
+    QTimer::singleShot(800, &window, [&window, file = parser.value(shot)] {
+      const bool ok = window.grab().save(file);
+      QApplication::exit(ok ? 0 : 1);
+    });
+  }
+  return QApplication::exec();
+}

@@ -1,0 +1,88 @@
+#include "rdmascope/ui/layer_stacks.h"
+
+#include <gtest/gtest.h>
+
+#include "rdmascope/ui/frame_store.h"
+#include "rdmascope/ui/layer_stacks_view.h"
+#include "test_frames.h"
+
+namespace rdmascope::ui {
+namespace {
+
+packets::Dissection decoded(const test::Bytes& bytes) {
+  FrameStore store;
+  store.append(bytes, 0);
+  return store.decode(0);
+}
+
+int layerIndex(const StackDef& def, std::string_view name) {
+  for (std::size_t i = 0; i < def.layers.size(); ++i)
+    if (def.layers[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+TEST(LayerStacks, SocketPathCopiesTwiceAndRdmaNever) {
+  const PathCounts tcp = countPath(stackDef(Stack::TcpIp));
+  EXPECT_EQ(tcp.cpuCopies, 2);
+  EXPECT_EQ(tcp.syscalls, 2);
+  EXPECT_EQ(tcp.dmas, 2);
+  for (Stack s : {Stack::RoceV2, Stack::InfiniBand, Stack::Iwarp}) {
+    const PathCounts c = countPath(stackDef(s));
+    EXPECT_EQ(c.cpuCopies, 0);
+    EXPECT_EQ(c.syscalls, 0);
+    EXPECT_EQ(c.dmas, 2);
+    EXPECT_EQ(c.doorbells, 1);
+    // No RDMA layer runs in the kernel.
+    for (const auto& l : stackDef(s).layers)
+      EXPECT_NE(l.zone, Zone::Kernel) << l.name;
+  }
+  // Every path step names layers that exist.
+  for (const auto& def : stackDefs())
+    for (const auto& step : def.path) {
+      EXPECT_LT(step.from, def.layers.size());
+      EXPECT_LT(step.to, def.layers.size());
+      EXPECT_FALSE(step.text.empty());
+    }
+}
+
+TEST(LayerStacks, FrameHeadersMapOntoTheirStack) {
+  const auto roce = decoded(test::roceFrame(1));
+  ASSERT_EQ(stackOfFrame(roce), static_cast<int>(Stack::RoceV2));
+  const StackDef& rd = stackDef(Stack::RoceV2);
+  const std::uint32_t lit = layersOfFrame(rd, roce);
+  for (const char* name : {"IB transport", "UDP :4791", "IP", "Ethernet"})
+    EXPECT_TRUE(lit >> layerIndex(rd, name) & 1u) << name;
+  EXPECT_FALSE(lit >> layerIndex(rd, "Verbs") & 1u);
+
+  const auto tcp = decoded(test::tcpFrame(1, 2));
+  ASSERT_EQ(stackOfFrame(tcp), static_cast<int>(Stack::TcpIp));
+  const StackDef& td = stackDef(Stack::TcpIp);
+  const std::uint32_t tl = layersOfFrame(td, tcp);
+  EXPECT_TRUE(tl >> layerIndex(td, "TCP") & 1u);
+  EXPECT_FALSE(tl >> layerIndex(td, "Socket buffer") & 1u);
+}
+
+TEST(LayerStacksView, StepsClampAndExplain) {
+  LayerStacksView view;
+  view.resize(900, 520);
+  const auto roce = decoded(test::roceFrame(1));
+  view.setFrame(&roce);
+  EXPECT_EQ(view.frameStack(), static_cast<int>(Stack::RoceV2));
+  QString text;
+  QObject::connect(&view, &LayerStacksView::explanationChanged,
+                   [&text](const QString& t) { text = t; });
+  view.setPathStep(Stack::TcpIp, 1);
+  EXPECT_TRUE(text.contains("CPU copy")) << text.toStdString();
+  view.setPathStep(Stack::TcpIp, 100);
+  EXPECT_EQ(view.pathStep(Stack::TcpIp), static_cast<int>(stackDef(Stack::TcpIp).path.size()) - 1);
+  view.setPathStep(Stack::TcpIp, -5);
+  EXPECT_EQ(view.pathStep(Stack::TcpIp), -1);
+  // Host A's and host B's boxes of a layer sit side by side, B to the right.
+  const QRectF a = view.layerRect(Stack::RoceV2, false, 2);
+  const QRectF b = view.layerRect(Stack::RoceV2, true, 2);
+  EXPECT_DOUBLE_EQ(a.top(), b.top());
+  EXPECT_LT(a.right(), b.left());
+}
+
+}  // namespace
+}  // namespace rdmascope::ui

@@ -1,0 +1,32 @@
+#pragma once
+// Frames and captures built byte by byte for the UI tests.
+
+#include <QObject>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rdmascope::ui::test {
+
+using Bytes = std::vector<std::uint8_t>;
+
+/// Ethernet + IPv4 + UDP to port 4791 + BTH (RC SEND ONLY) + payload + ICRC (correct unless
+/// `badIcrc`).
+Bytes roceFrame(std::uint32_t psn, std::size_t payload = 16, std::uint8_t opcode = 0x04,
+                bool badIcrc = false);
+/// Ethernet + IPv4 + TCP with a payload.
+Bytes tcpFrame(std::uint16_t sport, std::uint16_t dport, std::size_t payload = 8);
+/// A classic pcap file (microsecond timestamps, Ethernet) holding the frames.
+Bytes pcapFile(const std::vector<Bytes>& frames);
+/// Writes bytes to a file in the build folder; returns its path.
+std::string writeFile(const std::string& name, const Bytes& bytes);
+
+/// Collects warnings of QAbstractItemModelTester (category qt.modeltest) while alive.
+class ModelTestWarnings {
+ public:
+  ModelTestWarnings();
+  ~ModelTestWarnings();
+  static std::vector<std::string>& messages();
+};
+
+}  // namespace rdmascope::ui::test

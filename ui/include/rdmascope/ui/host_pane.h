@@ -1,0 +1,53 @@
+#pragma once
+/// @file host_pane.h
+/// One simulated host at the current event: its QP (state, PSNs, counters) with the QP state
+/// diagram, the send and receive queues with each WQE's state, the completion queue, and its
+/// registered memory as hex with the bytes the NIC just wrote or read highlighted.
+
+#include <QWidget>
+
+#include "rdmascope/ui/scenario_player.h"
+
+class QLabel;
+class QTableView;
+
+namespace rdmascope::ui {
+
+class HexView;
+class HostTableModel;
+class QpStateDiagram;
+
+class HostPane : public QWidget {
+  Q_OBJECT
+ public:
+  explicit HostPane(const QString& title, QWidget* parent = nullptr);
+
+  /// Shows a snapshot (null: nothing) and marks what changed since `previous`.
+  void setSnapshot(const HostSnapshot* snapshot, const HostSnapshot* previous);
+  /// Lights the QP state diagram (`lit`: the transition from `from` just happened).
+  void setQpState(sim::QpState current, sim::QpState from, bool lit);
+  /// Highlights the bytes of the buffer the NIC just accessed (length 0: none).
+  void setMemoryAccess(std::uint32_t offset, std::uint32_t length, bool write);
+  void setTitle(const QString& title);
+
+  HostTableModel* qpModel() const { return qpModel_; }
+  HostTableModel* sendQueueModel() const { return sqModel_; }
+  HostTableModel* recvQueueModel() const { return rqModel_; }
+  HostTableModel* completionModel() const { return cqModel_; }
+  HexView* memoryView() const { return memory_; }
+  QpStateDiagram* stateDiagram() const { return diagram_; }
+  QLabel* memoryLabel() const { return memoryLabel_; }
+
+ private:
+  QLabel* title_;
+  QLabel* memoryLabel_;
+  HostTableModel* qpModel_;
+  HostTableModel* sqModel_;
+  HostTableModel* rqModel_;
+  HostTableModel* cqModel_;
+  QpStateDiagram* diagram_;
+  HexView* memory_;
+  std::uint64_t bufferAddr_ = 0;
+};
+
+}  // namespace rdmascope::ui

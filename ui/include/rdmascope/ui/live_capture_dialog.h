@@ -1,0 +1,83 @@
+#pragma once
+/// @file live_capture_dialog.h
+/// Live capture: lists libpcap's interfaces, captures on one (with a BPF capture filter) on a
+/// worker thread, and appends the frames to a FrameStore as they arrive so the packet list
+/// decodes them live. When capturing is not permitted it says so plainly.
+
+#include <QDialog>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "rdmascope/ui/frame_store.h"
+
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+class QTimer;
+
+namespace rdmascope::packets_io {
+class LiveCapture;
+}
+
+namespace rdmascope::ui {
+
+class LiveCaptureDialog : public QDialog {
+  Q_OBJECT
+ public:
+  explicit LiveCaptureDialog(QWidget* parent = nullptr);
+  ~LiveCaptureDialog() override;
+
+  /// Reads the interfaces again; false (with the reason shown) when libpcap cannot list them.
+  bool refreshInterfaces();
+  /// Starts capturing on an interface into `store` (cleared first, link type set from the
+  /// interface). False with a one-line reason shown in the dialog.
+  bool start(const QString& interfaceName, FrameStore* store);
+  /// Stops the capture (the frames stay in the store).
+  void stop();
+  bool capturing() const { return capture_ != nullptr; }
+  /// Moves frames the worker has captured into the store; returns how many.
+  std::size_t drain();
+
+  QListWidget* interfaceList() const { return list_; }
+  QLineEdit* filterEdit() const { return filter_; }
+  QLabel* statusLabel() const { return status_; }
+  QString lastError() const { return lastError_; }
+  /// Where Start puts frames (set by the main window).
+  void setTarget(FrameStore* store) { target_ = store; }
+
+ Q_SIGNALS:
+  /// The store was cleared for a new capture.
+  void captureStarting();
+  /// Frames were appended to the store.
+  void framesArrived(std::size_t count);
+  void captureStopped();
+
+ private:
+  void showError(const QString& message);
+
+  QListWidget* list_;
+  QLineEdit* filter_;
+  QLabel* status_;
+  QPushButton* startButton_;
+  QPushButton* stopButton_;
+  QTimer* drainTimer_;
+  FrameStore* target_ = nullptr;
+  FrameStore* store_ = nullptr;
+  std::unique_ptr<packets_io::LiveCapture> capture_;
+  std::thread worker_;
+  std::mutex mutex_;
+  struct Pending {
+    std::vector<std::uint8_t> bytes;
+    std::int64_t timestampNs;
+    std::uint32_t originalLength;
+  };
+  std::vector<Pending> pending_;
+  std::string workerError_;
+  QString lastError_;
+};
+
+}  // namespace rdmascope::ui

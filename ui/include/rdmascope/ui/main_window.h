@@ -1,0 +1,107 @@
+#pragma once
+/// @file main_window.h
+/// The rdmascope main window: scenario controls, the two hosts with the ladder between them,
+/// the packet pane, the layer stacks and the event list, all kept in step with one current
+/// event (a scenario) or frame (a capture).
+
+#include <QMainWindow>
+#include <QString>
+#include <memory>
+
+#include "rdmascope/ui/frame_store.h"
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+class QSplitter;
+class QTabWidget;
+class QTableView;
+class QTextBrowser;
+class QTimer;
+
+namespace rdmascope::ui {
+
+class DataPathPane;
+class EventListModel;
+class HostPane;
+class LadderView;
+class LiveCaptureDialog;
+class PacketPane;
+class ScenarioController;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  /// Opens on the built-in tour scenario unless `startScenario` is empty.
+  explicit MainWindow(QWidget* parent = nullptr, const QString& startScenario = "tour");
+  ~MainWindow() override;
+
+  /// Opens a pcap/pcapng file (progress dialog, cancellable). On failure shows a message box and
+  /// the status line and returns false; the window stays usable and keeps what it showed.
+  bool openCapture(const QString& path);
+  /// The live capture dialog (created on first use).
+  LiveCaptureDialog* liveCaptureDialog();
+  /// Runs a built-in scenario ("tour") and shows it before its first event.
+  bool openScenario(const QString& id);
+  /// Runs a scenario JSON file (verbs_backend's format); errors are shown like capture errors.
+  bool openScenarioFile(const QString& path);
+  /// The last error shown to the user (empty when none).
+  QString lastError() const { return lastError_; }
+
+  PacketPane* packetPane() const { return packets_; }
+  FrameStore& frameStore() { return *store_; }
+  DataPathPane* dataPathPane() const { return dataPath_; }
+  QTextBrowser* explanation() const { return explanation_; }
+  ScenarioController* scenario() const { return scenario_; }
+  HostPane* hostPane(int host) const { return hosts_[host]; }
+  LadderView* ladder() const { return ladder_; }
+  EventListModel* eventModel() const { return eventModel_; }
+  /// Shows text in the explanation pane (the current event's or step's explanation).
+  void explain(const QString& title, const QString& text);
+  /// Starts or pauses running through the scenario's events.
+  void setRunning(bool run);
+  bool running() const;
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void createActions();
+  QWidget* createScenarioBar();
+  void showError(const QString& title, const QString& message);
+  void openCaptureDialog();
+  void onFrameSelected(qint64 frame);
+  void onEventChanged(int event);
+  void reportProblem();
+  /// Scenario mode shows the hosts and the ladder; capture mode gives the packets the room.
+  void setScenarioMode(bool on);
+
+  std::unique_ptr<FrameStore> store_;
+  PacketPane* packets_ = nullptr;
+  DataPathPane* dataPath_ = nullptr;
+  QTextBrowser* explanation_ = nullptr;
+  HostPane* hosts_[2] = {nullptr, nullptr};
+  LadderView* ladder_ = nullptr;
+  EventListModel* eventModel_ = nullptr;
+  QTableView* eventView_ = nullptr;
+  QTabWidget* lowerTabs_ = nullptr;
+  QSplitter* mainSplit_ = nullptr;
+  ScenarioController* scenario_ = nullptr;
+  LiveCaptureDialog* live_ = nullptr;
+  QComboBox* scenarioBox_ = nullptr;
+  QComboBox* wireBox_ = nullptr;
+  QComboBox* backendBox_ = nullptr;
+  QSpinBox* eventSpin_ = nullptr;
+  QSlider* speed_ = nullptr;
+  QLabel* eventTotal_ = nullptr;
+  QAction* runAction_ = nullptr;
+  QTimer* runTimer_ = nullptr;
+  QLabel* statusFrames_ = nullptr;
+  QString lastError_;
+  QString capturePath_;
+};
+
+}  // namespace rdmascope::ui

@@ -1,0 +1,78 @@
+#pragma once
+/// @file scenario_controller.h
+/// Keeps every view in step with one current event of a scenario recording: host panes (QP,
+/// WQEs, CQ, memory, state diagram), ladder, packet pane (frames on the wire so far, the
+/// frame of the event selected), layer stacks and the event list.
+
+#include <QObject>
+#include <QString>
+#include <array>
+#include <memory>
+
+#include "rdmascope/ui/scenario_player.h"
+
+namespace rdmascope::ui {
+
+class EventListModel;
+class HostPane;
+class LadderView;
+class LayerStacksView;
+class PacketPane;
+
+class ScenarioController : public QObject {
+  Q_OBJECT
+ public:
+  ScenarioController(FrameStore* store, PacketPane* packets, std::array<HostPane*, 2> hosts,
+                     LadderView* ladder, LayerStacksView* stacks, EventListModel* events,
+                     QObject* parent = nullptr);
+  ~ScenarioController() override;
+
+  /// Records a built-in scenario and shows it before its first event. False with `error` set
+  /// when it cannot run.
+  bool load(const std::string& id, sim::WireFormat wire, QString& error);
+  /// Records a scenario JSON file (verbs_backend's format) the same way.
+  bool loadFile(const std::string& path, sim::WireFormat wire, QString& error);
+  /// Forgets the scenario (a capture file replaced the frames).
+  void unload();
+  bool loaded() const { return static_cast<bool>(rec_); }
+  const ScenarioRecording* recording() const { return rec_.get(); }
+
+  int eventCount() const;
+  /// The current event, -1 before the first.
+  int current() const { return current_; }
+  /// Makes `event` current (clamped to -1 .. eventCount()-1) and updates every view.
+  void goTo(int event);
+  bool stepForward();
+  bool stepBack();
+  /// Makes the event that sent `frame` current (a frame clicked in a view).
+  void goToFrame(std::size_t frame);
+  /// The frame the views show for the current event (-1 none).
+  std::int64_t currentFrame() const { return currentFrame_; }
+  /// Frames on the wire by the current event.
+  std::size_t framesShown() const;
+
+  /// Title and text of the current event, as the explanation pane shows them.
+  QString title() const;
+  QString explanation() const;
+
+ Q_SIGNALS:
+  void currentChanged(int event);
+
+ private:
+  void update();
+  void adopt(std::unique_ptr<ScenarioRecording> rec, FrameStore frames);
+
+  FrameStore* store_;
+  PacketPane* packets_;
+  std::array<HostPane*, 2> hosts_;
+  LadderView* ladder_;
+  LayerStacksView* stacks_;
+  EventListModel* events_;
+  std::unique_ptr<ScenarioRecording> rec_;
+  std::vector<std::size_t> framesUpTo_;  // frames sent by each event (inclusive)
+  int current_ = -1;
+  std::int64_t currentFrame_ = -1;
+  bool syncing_ = false;
+};
+
+}  // namespace rdmascope::ui

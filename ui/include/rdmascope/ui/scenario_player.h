@@ -1,0 +1,95 @@
+#pragma once
+/// @file scenario_player.h
+/// Runs a scenario (a script of verbs calls on two simulated hosts) once and records it as a
+/// timeline: every trace event of the simulator, the frames it put on the wire (into a
+/// FrameStore), and a snapshot of both hosts (QPs, WQEs, CQs, memory) as each event leaves
+/// them, so that views can step forward and back through it without re-running. Qt-free.
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rdmascope/sim/host.h"
+#include "rdmascope/sim/network.h"
+#include "rdmascope/sim/trace.h"
+#include "rdmascope/ui/frame_store.h"
+
+namespace rdmascope::ui {
+
+/// A completion queue as a view shows it: every CQE produced, the first `polled` of them
+/// already taken by ibv_poll_cq.
+struct CqSnapshot {
+  std::uint32_t id = 0;
+  std::vector<sim::WorkCompletion> entries;
+  std::size_t polled = 0;
+};
+
+/// One host after a simulator step.
+struct HostSnapshot {
+  std::vector<sim::QpView> qps;
+  std::vector<CqSnapshot> cqs;
+  std::uint64_t bufferAddr = 0;  ///< the host's (first) registered buffer
+  /// Its bytes; shared between consecutive snapshots while they do not change.
+  std::shared_ptr<const std::vector<std::uint8_t>> buffer;
+};
+
+struct Snapshot {
+  std::array<HostSnapshot, 2> hosts;
+  std::size_t frames = 0;  ///< frames on the wire so far
+};
+
+/// One event of the timeline.
+struct ScenarioEvent {
+  sim::TraceEvent trace;     ///< frame bytes moved into the FrameStore (trace.bytes empty)
+  int host = -1;             ///< 0 host A, 1 host B, -1 the link
+  std::size_t snapshot = 0;  ///< index of the state as this event left it
+  std::int64_t frame = -1;   ///< frame events: 0-based index in the FrameStore
+  std::size_t phase = 0;     ///< index into ScenarioRecording::phases
+  sim::QpState fromState = sim::QpState::Reset;  ///< QpState events: the state left
+  sim::QpState toState = sim::QpState::Reset;    ///< QpState events: the state entered
+};
+
+/// A named part of a scenario ("Connect the QPs", "A multi-packet SEND", ...).
+struct ScenarioPhase {
+  std::string title;
+  std::string text;  ///< what the phase shows, for the explanation pane
+};
+
+/// Everything a run produced.
+struct ScenarioRecording {
+  std::string name;
+  sim::WireFormat wire = sim::WireFormat::RoceV2Ipv4;
+  std::array<std::string, 2> hostNames;
+  std::vector<ScenarioPhase> phases;
+  std::vector<ScenarioEvent> events;
+  std::vector<Snapshot> snapshots;
+  std::uint64_t bufferSize = 0;
+  std::string problem;  ///< a step that did not do what the scenario expected, if any
+};
+
+/// A built-in scenario.
+struct ScenarioInfo {
+  std::string id;     ///< e.g. "tour"
+  std::string title;  ///< e.g. "Tour: SEND, WRITE, READ, RNR"
+  std::string description;
+};
+
+/// The built-in scenarios: the tour first, then those of verbs_backend (rc-send-recv, ...).
+const std::vector<ScenarioInfo>& builtInScenarios();
+
+/// Runs a built-in scenario on the simulator with the given wire format, filling `frames`
+/// (cleared first) with every frame sent. Returns false and sets `error` for an unknown id or
+/// a setup that failed.
+bool recordScenario(const std::string& id, sim::WireFormat wire, ScenarioRecording& out,
+                    FrameStore& frames, std::string& error);
+/// The same for a scenario JSON file (verbs_backend's format); errors name the file.
+bool recordScenarioFile(const std::string& path, sim::WireFormat wire, ScenarioRecording& out,
+                        FrameStore& frames, std::string& error);
+
+/// Name of a QP state as the diagram shows it ("RESET", "INIT", ...).
+std::string_view qpStateName(sim::QpState state);
+
+}  // namespace rdmascope::ui

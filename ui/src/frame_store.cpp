@@ -1,0 +1,49 @@
+#include "rdmascope/ui/frame_store.h"
+
+namespace rdmascope::ui {
+
+void FrameStore::clear(packets::LinkType link) {
+  link_ = link;
+  buffer_.clear();
+  records_.clear();
+}
+
+void FrameStore::reserve(std::size_t frames, std::size_t bytes) {
+  records_.reserve(frames);
+  buffer_.reserve(bytes);
+}
+
+std::size_t FrameStore::append(std::span<const std::uint8_t> bytes, std::int64_t timestampNs,
+                               std::uint32_t originalLength) {
+  FrameRecord r;
+  r.offset = buffer_.size();
+  r.timestampNs = timestampNs;
+  r.capturedLength = static_cast<std::uint32_t>(bytes.size());
+  r.originalLength = originalLength ? originalLength : r.capturedLength;
+  buffer_.insert(buffer_.end(), bytes.begin(), bytes.end());
+  records_.push_back(r);
+  return records_.size() - 1;
+}
+
+std::span<const std::uint8_t> FrameStore::bytes(std::size_t frame) const {
+  const FrameRecord& r = records_[frame];
+  return {buffer_.data() + r.offset, r.capturedLength};
+}
+
+double FrameStore::timeRelative(std::size_t frame) const {
+  if (records_.empty()) return 0.0;
+  return static_cast<double>(records_[frame].timestampNs - records_.front().timestampNs) * 1e-9;
+}
+
+packets::Dissection FrameStore::decode(std::size_t frame,
+                                       const packets::DecodeOptions& options) const {
+  const FrameRecord& r = records_[frame];
+  packets::FrameInfo info;
+  info.number = frame + 1;
+  info.timeRelative = timeRelative(frame);
+  info.timeEpoch = static_cast<double>(r.timestampNs) * 1e-9;
+  info.originalLength = r.originalLength;
+  return packets::decodeFrame(bytes(frame), link_, info, options);
+}
+
+}  // namespace rdmascope::ui

@@ -1,0 +1,166 @@
+#include "rdmascope/ui/host_pane.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "rdmascope/ui/hex_view.h"
+#include "rdmascope/ui/host_state_models.h"
+#include "rdmascope/ui/qp_state_diagram.h"
+
+namespace rdmascope::ui {
+
+namespace {
+
+QTableView* makeTable(QAbstractItemModel* model, QWidget* parent, const QString& name) {
+  auto* t = new QTableView(parent);
+  t->setObjectName(name);
+  t->setModel(model);
+  t->verticalHeader()->hide();
+  t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 4);
+  t->horizontalHeader()->setStretchLastSection(true);
+  t->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  t->setSelectionMode(QAbstractItemView::NoSelection);
+  t->setFocusPolicy(Qt::NoFocus);
+  t->setShowGrid(false);
+  t->setWordWrap(false);
+  return t;
+}
+
+QWidget* titled(const QString& title, QWidget* body, QWidget* parent) {
+  auto* w = new QWidget(parent);
+  auto* l = new QVBoxLayout(w);
+  l->setContentsMargins(0, 0, 0, 0);
+  l->setSpacing(1);
+  auto* label = new QLabel(title, w);
+  QFont f = label->font();
+  f.setBold(true);
+  label->setFont(f);
+  l->addWidget(label);
+  l->addWidget(body, 1);
+  return w;
+}
+
+}  // namespace
+
+HostPane::HostPane(const QString& title, QWidget* parent) : QWidget(parent) {
+  title_ = new QLabel(title, this);
+  QFont tf = title_->font();
+  tf.setBold(true);
+  tf.setPointSizeF(tf.pointSizeF() * 1.2);
+  title_->setFont(tf);
+  title_->setStyleSheet(QStringLiteral("QLabel { background: #dfe8f5; padding: 3px; }"));
+
+  qpModel_ = new HostTableModel(HostTable::Qps, this);
+  sqModel_ = new HostTableModel(HostTable::SendQueue, this);
+  rqModel_ = new HostTableModel(HostTable::RecvQueue, this);
+  cqModel_ = new HostTableModel(HostTable::Completions, this);
+  diagram_ = new QpStateDiagram(this);
+  memory_ = new HexView(this);
+  memory_->setObjectName(QStringLiteral("memoryView"));
+
+  auto* qpTable = makeTable(qpModel_, this, QStringLiteral("qpTable"));
+  qpTable->setMaximumHeight(qpTable->fontMetrics().height() * 3 + 8);
+  qpTable->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  const int cw = qpTable->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+  for (int c = 0; c < 6; ++c)
+    qpTable->setColumnWidth(c, cw * (c == 2 ? 7 : 9));
+
+  auto* sq = makeTable(sqModel_, this, QStringLiteral("sqTable"));
+  sq->setColumnWidth(0, cw * 5);
+  sq->setColumnWidth(1, cw * 10);
+  sq->setColumnWidth(2, cw * 5);
+  sq->setColumnWidth(3, cw * 9);
+  auto* rq = makeTable(rqModel_, this, QStringLiteral("rqTable"));
+  rq->setColumnWidth(0, cw * 5);
+  rq->setColumnWidth(1, cw * 5);
+  auto* cq = makeTable(cqModel_, this, QStringLiteral("cqTable"));
+  cq->setColumnWidth(0, cw * 6);
+  cq->setColumnWidth(1, cw * 11);
+  cq->setColumnWidth(2, cw * 9);
+  cq->setColumnWidth(3, cw * 6);
+
+  auto* queues = new QSplitter(Qt::Horizontal, this);
+  queues->addWidget(titled(tr("Send queue"), sq, queues));
+  queues->addWidget(titled(tr("Receive queue"), rq, queues));
+  queues->setSizes({330, 220});
+
+  memoryLabel_ = new QLabel(tr("Registered memory"), this);
+  QFont mf = memoryLabel_->font();
+  mf.setBold(true);
+  memoryLabel_->setFont(mf);
+  auto* memBox = new QWidget(this);
+  auto* ml = new QVBoxLayout(memBox);
+  ml->setContentsMargins(0, 0, 0, 0);
+  ml->setSpacing(1);
+  ml->addWidget(memoryLabel_);
+  ml->addWidget(memory_, 1);
+
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->addWidget(titled(tr("Queue pair"), qpTable, split));
+  split->addWidget(diagram_);
+  split->addWidget(queues);
+  split->addWidget(titled(tr("Completion queue"), cq, split));
+  split->addWidget(memBox);
+  split->setChildrenCollapsible(false);
+  split->setSizes({60, 140, 110, 100, 180});
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->setSpacing(2);
+  layout->addWidget(title_);
+  layout->addWidget(split, 1);
+}
+
+void HostPane::setTitle(const QString& title) {
+  title_->setText(title);
+}
+
+void HostPane::setSnapshot(const HostSnapshot* s, const HostSnapshot* previous) {
+  qpModel_->setSnapshot(s, previous);
+  sqModel_->setSnapshot(s, previous);
+  rqModel_->setSnapshot(s, previous);
+  cqModel_->setSnapshot(s, previous);
+  if (!s) {
+    memory_->setBytes({});
+    diagram_->clearState();
+    bufferAddr_ = 0;
+    return;
+  }
+  const QByteArray bytes = s->buffer ? QByteArray(reinterpret_cast<const char*>(s->buffer->data()),
+                                                  static_cast<qsizetype>(s->buffer->size()))
+                                     : QByteArray();
+  if (bytes != memory_->bytes() || s->bufferAddr != bufferAddr_) {
+    const std::uint32_t ho = memory_->highlightOffset(), hl = memory_->highlightLength();
+    memory_->setBytes(bytes, 0);
+    memory_->setHighlight(ho, hl);
+  }
+  bufferAddr_ = s->bufferAddr;
+  if (s->qps.empty()) diagram_->clearState();
+}
+
+void HostPane::setQpState(sim::QpState current, sim::QpState from, bool lit) {
+  diagram_->setState(current, from, lit);
+}
+
+void HostPane::setMemoryAccess(std::uint32_t offset, std::uint32_t length, bool write) {
+  memory_->setHighlight(offset, length);
+  if (bufferAddr_ == 0) {
+    memoryLabel_->setText(tr("Registered memory (none registered yet)"));
+    return;
+  }
+  const QString mr = tr("Registered memory at 0x%1").arg(bufferAddr_, 0, 16);
+  if (length == 0) {
+    memoryLabel_->setText(mr);
+    return;
+  }
+  memoryLabel_->setText((write ? tr("%1: the NIC just wrote %2 bytes at +0x%3 (DMA)")
+                               : tr("%1: the NIC just read %2 bytes at +0x%3 (DMA)"))
+                            .arg(mr)
+                            .arg(length)
+                            .arg(offset, 0, 16));
+}
+
+}  // namespace rdmascope::ui

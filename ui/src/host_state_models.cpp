@@ -1,0 +1,294 @@
+#include "rdmascope/ui/host_state_models.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+namespace rdmascope::ui {
+
+namespace {
+
+QString sv(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+QString hex(std::uint64_t v) {
+  return QStringLiteral("0x%1").arg(v, 0, 16);
+}
+
+QColor wqeColor(const std::string& state) {
+  if (state == "done") return {0xd8, 0xf5, 0xd0};
+  if (state == "error") return {0xff, 0xb3, 0xb3};
+  if (state == "processing" || state == "pending") return {0xff, 0xec, 0xa8};
+  return {};
+}
+
+}  // namespace
+
+HostTableModel::HostTableModel(HostTable table, QObject* parent)
+    : QAbstractTableModel(parent), table_(table) {}
+
+const std::vector<sim::WqeView>* HostTableModel::queue(const HostSnapshot* s) const {
+  if (!s || s->qps.empty()) return nullptr;
+  return table_ == HostTable::SendQueue ? &s->qps.front().sq : &s->qps.front().rq;
+}
+
+void HostTableModel::setSnapshot(const HostSnapshot* snapshot, const HostSnapshot* previous) {
+  beginResetModel();
+  snapshot_ = snapshot;
+  previous_ = previous;
+  endResetModel();
+}
+
+int HostTableModel::rowCount(const QModelIndex& parent) const {
+  if (parent.isValid() || !snapshot_) return 0;
+  switch (table_) {
+    case HostTable::Qps:
+      return static_cast<int>(snapshot_->qps.size());
+    case HostTable::SendQueue:
+    case HostTable::RecvQueue: {
+      const auto* q = queue(snapshot_);
+      return q ? static_cast<int>(q->size()) : 0;
+    }
+    case HostTable::Completions:
+      return snapshot_->cqs.empty() ? 0 : static_cast<int>(snapshot_->cqs.front().entries.size());
+  }
+  return 0;
+}
+
+int HostTableModel::columnCount(const QModelIndex& parent) const {
+  if (parent.isValid()) return 0;
+  switch (table_) {
+    case HostTable::Qps:
+      return 7;
+    case HostTable::SendQueue:
+      return 5;
+    case HostTable::RecvQueue:
+      return 3;
+    case HostTable::Completions:
+      return 5;
+  }
+  return 0;
+}
+
+QVariant HostTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  static const char* qp[] = {"QPN", "Type", "State", "SQ PSN", "RQ PSN", "Acked PSN", "MSN"};
+  static const char* sq[] = {"wr_id", "Opcode", "Bytes", "State", "PSNs"};
+  static const char* rq[] = {"wr_id", "Bytes", "State"};
+  static const char* cq[] = {"wr_id", "Opcode", "Status", "Bytes", "Polled"};
+  if (section < 0 || section >= columnCount()) return {};
+  const auto i = static_cast<std::size_t>(section);
+  switch (table_) {
+    case HostTable::Qps:
+      return tr(qp[i]);
+    case HostTable::SendQueue:
+      return tr(sq[i]);
+    case HostTable::RecvQueue:
+      return tr(rq[i]);
+    case HostTable::Completions:
+      return tr(cq[i]);
+  }
+  return {};
+}
+
+bool HostTableModel::rowChanged(int row) const {
+  if (!previous_) return false;
+  const auto r = static_cast<std::size_t>(row);
+  switch (table_) {
+    case HostTable::Qps: {
+      if (r >= previous_->qps.size()) return true;
+      const auto& a = snapshot_->qps[r];
+      const auto& b = previous_->qps[r];
+      return a.state != b.state || a.sqPsn != b.sqPsn || a.rqPsn != b.rqPsn ||
+             a.compPsn != b.compPsn || a.msn != b.msn;
+    }
+    case HostTable::SendQueue:
+    case HostTable::RecvQueue: {
+      const auto* q = queue(previous_);
+      if (!q || r >= q->size()) return true;
+      return (*q)[r].state != (*queue(snapshot_))[r].state;
+    }
+    case HostTable::Completions:
+      if (previous_->cqs.empty() || r >= previous_->cqs.front().entries.size()) return true;
+      return (r < snapshot_->cqs.front().polled) != (r < previous_->cqs.front().polled);
+  }
+  return false;
+}
+
+QVariant HostTableModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return {};
+  const auto r = static_cast<std::size_t>(index.row());
+  const int c = index.column();
+  if (role == Qt::FontRole && rowChanged(index.row())) {
+    QFont f;
+    f.setBold(true);
+    return f;
+  }
+  switch (table_) {
+    case HostTable::Qps: {
+      const auto& q = snapshot_->qps[r];
+      if (role == Qt::BackgroundRole && c == 2) {
+        if (q.state == sim::QpState::Rts) return QBrush(QColor(0xd8, 0xf5, 0xd0));
+        if (q.state == sim::QpState::Err || q.state == sim::QpState::Sqe)
+          return QBrush(QColor(0xff, 0xb3, 0xb3));
+        return QBrush(QColor(0xff, 0xec, 0xa8));
+      }
+      if (role != Qt::DisplayRole) return {};
+      switch (c) {
+        case 0:
+          return hex(q.qpn);
+        case 1:
+          return sv(sim::toString(q.type));
+        case 2:
+          return sv(qpStateName(q.state));
+        case 3:
+          return hex(q.sqPsn);
+        case 4:
+          return hex(q.rqPsn);
+        case 5:
+          return hex(q.compPsn);
+        case 6:
+          return q.msn;
+      }
+      return {};
+    }
+    case HostTable::SendQueue:
+    case HostTable::RecvQueue: {
+      const auto& w = (*queue(snapshot_))[r];
+      if (role == Qt::BackgroundRole) {
+        const QColor col = wqeColor(w.state);
+        return col.isValid() ? QVariant(QBrush(col)) : QVariant();
+      }
+      if (role != Qt::DisplayRole) return {};
+      if (table_ == HostTable::RecvQueue) {
+        switch (c) {
+          case 0:
+            return QVariant::fromValue<qulonglong>(w.wrId);
+          case 1:
+            return w.length;
+          case 2:
+            return QString::fromStdString(w.state);
+        }
+        return {};
+      }
+      switch (c) {
+        case 0:
+          return QVariant::fromValue<qulonglong>(w.wrId);
+        case 1:
+          return sv(sim::toString(w.opcode));
+        case 2:
+          return w.length;
+        case 3:
+          return QString::fromStdString(w.state);
+        case 4:
+          return w.firstPsn == w.lastPsn ? hex(w.firstPsn)
+                                         : hex(w.firstPsn) + QStringLiteral("-") + hex(w.lastPsn);
+      }
+      return {};
+    }
+    case HostTable::Completions: {
+      const CqSnapshot& cq = snapshot_->cqs.front();
+      const auto& wc = cq.entries[r];
+      const bool polled = r < cq.polled;
+      if (role == Qt::BackgroundRole) {
+        if (wc.status != sim::WcStatus::Success) return QBrush(QColor(0xff, 0xb3, 0xb3));
+        return polled ? QVariant() : QVariant(QBrush(QColor(0xd8, 0xf5, 0xd0)));
+      }
+      if (role == Qt::ForegroundRole && polled) return QBrush(QColor(0x80, 0x80, 0x80));
+      if (role != Qt::DisplayRole) return {};
+      switch (c) {
+        case 0:
+          return QVariant::fromValue<qulonglong>(wc.wrId);
+        case 1:
+          return sv(sim::toString(wc.opcode));
+        case 2:
+          return sv(sim::toString(wc.status));
+        case 3:
+          return wc.byteLen;
+        case 4:
+          return polled ? tr("yes") : tr("no");
+      }
+      return {};
+    }
+  }
+  return {};
+}
+
+EventListModel::EventListModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void EventListModel::setRecording(const ScenarioRecording* recording) {
+  beginResetModel();
+  rec_ = recording;
+  current_ = -1;
+  endResetModel();
+}
+
+void EventListModel::setCurrent(int event) {
+  const int old = current_;
+  current_ = event;
+  if (old >= 0 && old < rowCount()) Q_EMIT dataChanged(index(old, 0), index(old, ColumnCount - 1));
+  if (event >= 0 && event < rowCount())
+    Q_EMIT dataChanged(index(event, 0), index(event, ColumnCount - 1));
+}
+
+int EventListModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() || !rec_ ? 0 : static_cast<int>(rec_->events.size());
+}
+
+int EventListModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant EventListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Index:
+      return tr("#");
+    case Time:
+      return tr("Time (us)");
+    case Host:
+      return tr("Host");
+    case Kind:
+      return tr("Event");
+    case Explanation:
+      return tr("What happens");
+    default:
+      return {};
+  }
+}
+
+QVariant EventListModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return {};
+  const auto& e = rec_->events[static_cast<std::size_t>(index.row())];
+  if (role == Qt::FontRole && index.row() == current_) {
+    QFont f;
+    f.setBold(true);
+    return f;
+  }
+  if (role == Qt::BackgroundRole) {
+    if (index.row() == current_) return QBrush(QColor(0xff, 0xe0, 0x8a));
+    if (index.row() > current_) return QBrush(QColor(0xf4, 0xf4, 0xf4));
+    return {};
+  }
+  if (role == Qt::ForegroundRole && index.row() > current_) return QBrush(QColor(0x90, 0x90, 0x90));
+  if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+  switch (index.column()) {
+    case Index:
+      return index.row() + 1;
+    case Time:
+      return QString::number(e.trace.time.micros(), 'f', 3);
+    case Host:
+      return e.host >= 0 ? QString::fromStdString(rec_->hostNames[static_cast<std::size_t>(e.host)])
+                         : tr("link");
+    case Kind:
+      return sv(sim::toString(e.trace.kind));
+    case Explanation:
+      return QString::fromStdString(e.trace.explanation);
+    default:
+      return {};
+  }
+}
+
+}  // namespace rdmascope::ui

@@ -1,0 +1,430 @@
+#include "rdmascope/ui/layer_stacks_view.h"
+
+#include <QEvent>
+#include <QHelpEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+#include <QVariantAnimation>
+
+namespace rdmascope::ui {
+
+namespace {
+
+constexpr int kZoneRows[] = {2, 4, 6};  // user, kernel, NIC (iWARP has 6 NIC layers)
+constexpr const char* kZoneNames[] = {"User", "Kernel", "NIC"};
+const QColor kZoneColors[] = {QColor(0xea, 0xf2, 0xff), QColor(0xff, 0xef, 0xe0),
+                              QColor(0xe8, 0xf8, 0xe4)};
+
+QColor kindColor(PathKind k) {
+  switch (k) {
+    case PathKind::Syscall:
+      return {0xc0, 0x39, 0x2b};
+    case PathKind::CpuCopy:
+      return {0xe6, 0x7e, 0x22};
+    case PathKind::Processing:
+      return {0x7f, 0x8c, 0x8d};
+    case PathKind::Doorbell:
+      return {0x8e, 0x44, 0xad};
+    case PathKind::Dma:
+      return {0x1f, 0x6f, 0xb5};
+    case PathKind::Wire:
+      return {0x22, 0x22, 0x22};
+    case PathKind::Completion:
+      return {0x1e, 0x84, 0x49};
+  }
+  return Qt::black;
+}
+
+QString kindName(PathKind k) {
+  switch (k) {
+    case PathKind::Syscall:
+      return QStringLiteral("syscall");
+    case PathKind::CpuCopy:
+      return QStringLiteral("CPU copy");
+    case PathKind::Processing:
+      return QStringLiteral("headers");
+    case PathKind::Doorbell:
+      return QStringLiteral("doorbell");
+    case PathKind::Dma:
+      return QStringLiteral("DMA");
+    case PathKind::Wire:
+      return QStringLiteral("wire");
+    case PathKind::Completion:
+      return QStringLiteral("CQE");
+  }
+  return {};
+}
+
+int indexInZone(const StackDef& def, std::size_t layer) {
+  int n = 0;
+  for (std::size_t i = 0; i < layer; ++i)
+    if (def.layers[i].zone == def.layers[layer].zone) ++n;
+  return n;
+}
+
+QString headerShortName(std::string_view key) {
+  if (key == "eth") return QStringLiteral("Eth");
+  if (key == "vlan") return QStringLiteral("VLAN");
+  if (key == "ip") return QStringLiteral("IPv4");
+  if (key == "ipv6") return QStringLiteral("IPv6");
+  const auto dot = key.rfind('.');
+  std::string_view last = dot == std::string_view::npos ? key : key.substr(dot + 1);
+  if (last.starts_with("iwarp_")) last.remove_prefix(6);
+  QString s = QString::fromUtf8(last.data(), static_cast<qsizetype>(last.size())).toUpper();
+  if (s == QLatin1String("IMMDT")) return QStringLiteral("ImmDt");
+  if (s == QLatin1String("RDMA")) return QStringLiteral("RDMAP");
+  return s;
+}
+
+}  // namespace
+
+LayerStacksView::LayerStacksView(QWidget* parent) : QWidget(parent) {
+  setObjectName(QStringLiteral("layerStacks"));
+  anim_ = new QVariantAnimation(this);
+  anim_->setStartValue(0.0);
+  anim_->setEndValue(1.0);
+  anim_->setDuration(650);
+  anim_->setEasingCurve(QEasingCurve::InOutQuad);
+  connect(anim_, &QVariantAnimation::valueChanged, this, [this](const QVariant& v) {
+    progress_ = v.toDouble();
+    update();
+  });
+  setMouseTracking(true);
+  setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
+}
+
+QSize LayerStacksView::sizeHint() const {
+  return {900, 520};
+}
+QSize LayerStacksView::minimumSizeHint() const {
+  return {560, 360};
+}
+
+void LayerStacksView::setFrame(const packets::Dissection* d) {
+  frameStack_ = d ? stackOfFrame(*d) : -1;
+  frameLayers_ = 0;
+  frameHeaders_.clear();
+  if (frameStack_ >= 0) {
+    const StackDef& def = stackDefs()[static_cast<std::size_t>(frameStack_)];
+    frameLayers_ = layersOfFrame(def, *d);
+    QStringList names;
+    for (const auto& n : d->nodes) {
+      if (n.depth != 0 || n.key == "frame" || n.key == "data" || n.key == "infiniband") continue;
+      names << headerShortName(n.key);
+    }
+    // Header rows of the IB transport sit under a protocol node; list them too.
+    for (const auto& n : d->nodes)
+      if (n.depth == 1 && n.key.starts_with("infiniband.") && n.key != "infiniband.invariant.crc")
+        names << headerShortName(n.key);
+    names.removeDuplicates();
+    frameHeaders_ = names.join(QStringLiteral(" / "));
+  }
+  update();
+}
+
+void LayerStacksView::setPathStep(Stack stack, int step) {
+  auto& cur = steps_[static_cast<std::size_t>(stack)];
+  const int last = static_cast<int>(stackDef(stack).path.size()) - 1;
+  step = std::clamp(step, -1, last);
+  const bool forward = step > cur || active_ != stack;
+  cur = step;
+  active_ = stack;
+  anim_->stop();
+  progress_ = 1.0;
+  if (forward && step >= 0) anim_->start();
+  update();
+  Q_EMIT explanationChanged(currentExplanation());
+}
+
+void LayerStacksView::clearPaths() {
+  steps_.fill(-1);
+  anim_->stop();
+  progress_ = 1.0;
+  update();
+}
+
+QString LayerStacksView::currentExplanation() const {
+  const StackDef& def = stackDef(active_);
+  const int s = steps_[static_cast<std::size_t>(active_)];
+  if (s < 0) return {};
+  const PathStep& step = def.path[static_cast<std::size_t>(s)];
+  return QStringLiteral("%1, step %2 of %3 (%4): %5")
+      .arg(QString::fromUtf8(def.name.data(), static_cast<qsizetype>(def.name.size())))
+      .arg(s + 1)
+      .arg(def.path.size())
+      .arg(kindName(step.kind))
+      .arg(QString::fromUtf8(step.text.data(), static_cast<qsizetype>(step.text.size())));
+}
+
+double LayerStacksView::rowHeight() const {
+  const double fh = fontMetrics().height();
+  const double top = fh * 3.4;
+  const double bottom = fh * 4.8;
+  const int rows = kZoneRows[0] + kZoneRows[1] + kZoneRows[2] + 2;  // + wire row and gaps
+  return std::max(fh * 1.15, (height() - top - bottom) / rows);
+}
+
+double LayerStacksView::zoneTop(int zone) const {
+  const double fh = fontMetrics().height();
+  double y = fh * 3.4;
+  for (int z = 0; z < zone; ++z)
+    y += kZoneRows[z] * rowHeight() + rowHeight() * 0.25;
+  return y;
+}
+
+double LayerStacksView::rowTop(Zone zone, int i) const {
+  return zoneTop(static_cast<int>(zone)) + i * rowHeight();
+}
+
+LayerStacksView::Geometry LayerStacksView::geometryOf(std::size_t stack) const {
+  const double gutter = fontMetrics().height() * 1.6;
+  const double w = (width() - gutter - 4) / static_cast<double>(kStackCount);
+  Geometry g;
+  g.panel = QRectF(gutter + w * static_cast<double>(stack), 0, w, height());
+  const double gap = std::max(22.0, w * 0.12);
+  g.colWidth = (w - gap - 8) / 2;
+  g.colA = g.panel.left() + 4;
+  g.colB = g.colA + g.colWidth + gap;
+  return g;
+}
+
+QRectF LayerStacksView::layerRect(Stack stack, bool hostB, int layer) const {
+  const auto si = static_cast<std::size_t>(stack);
+  const StackDef& def = stackDefs()[si];
+  const Geometry g = geometryOf(si);
+  const auto li = static_cast<std::size_t>(layer);
+  const double rh = rowHeight();
+  return QRectF(hostB ? g.colB : g.colA, rowTop(def.layers[li].zone, indexInZone(def, li)) + 2,
+                g.colWidth, rh - 4);
+}
+
+void LayerStacksView::drawStep(QPainter& p, std::size_t stack, const PathStep& s, double progress,
+                               bool current) const {
+  const auto st = static_cast<Stack>(stack);
+  const QRectF a = layerRect(st, s.fromHostB, s.from);
+  const QRectF b = layerRect(st, s.toHostB, s.to);
+  QColor c = kindColor(s.kind);
+  if (!current) c.setAlpha(110);
+  QPen pen(c, current ? 3.2 : 2.0);
+  if (s.kind == PathKind::Syscall || s.kind == PathKind::Doorbell) pen.setStyle(Qt::DashLine);
+  if (s.kind == PathKind::Processing) pen.setWidthF(current ? 2.2 : 1.4);
+  p.setPen(pen);
+  p.setBrush(Qt::NoBrush);
+
+  QPainterPath path;
+  if (s.kind == PathKind::Wire) {
+    const double y = a.bottom() + rowHeight() * 0.55;
+    path.moveTo(a.center().x(), a.bottom());
+    path.lineTo(a.center().x(), y);
+    path.lineTo(b.center().x(), y);
+    path.lineTo(b.center().x(), b.bottom());
+  } else {
+    // Same host: run along the inner edge of the column (towards the other host), bulging out.
+    const bool right = !s.fromHostB;
+    const double x0 = right ? a.right() : a.left();
+    const double bulge = (right ? 1 : -1) * (8.0 + 4.0 * static_cast<double>(s.kind));
+    const QPointF p0(x0, a.center().y());
+    const QPointF p1(x0, b.center().y());
+    path.moveTo(p0);
+    path.cubicTo(p0 + QPointF(bulge * 1.6, 0), p1 + QPointF(bulge * 1.6, 0), p1);
+  }
+  const double t = std::clamp(progress, 0.0, 1.0);
+  p.drawPath(path);
+  // Arrow head at the end of the path.
+  const QPointF tip = path.pointAtPercent(1.0);
+  const double ang = path.angleAtPercent(0.97) * M_PI / 180.0;
+  const QPointF d(std::cos(ang), -std::sin(ang));
+  const QPointF n(-d.y(), d.x());
+  const double hs = current ? 9 : 6;
+  QPolygonF head{tip, tip - d * hs + n * hs * 0.5, tip - d * hs - n * hs * 0.5};
+  p.setBrush(c);
+  p.setPen(Qt::NoPen);
+  p.drawPolygon(head);
+  if (current) {
+    const QPointF token = path.pointAtPercent(t);
+    p.setBrush(c);
+    p.setPen(QPen(Qt::white, 1.5));
+    p.drawEllipse(token, 6, 6);
+    QFont f = font();
+    f.setBold(true);
+    p.setFont(f);
+    const QString label = kindName(s.kind);
+    const QPointF mid = path.pointAtPercent(0.5);
+    const QFontMetricsF fm(f);
+    QRectF box(0, 0, fm.horizontalAdvance(label) + 8, fm.height() + 2);
+    box.moveCenter(mid + QPointF(0, s.kind == PathKind::Wire ? fm.height() * 0.9 : 0));
+    p.setBrush(QColor(255, 255, 255, 230));
+    p.setPen(QPen(c, 1.2));
+    p.drawRoundedRect(box, 4, 4);
+    p.setPen(c.darker(120));
+    p.drawText(box, Qt::AlignCenter, label);
+    p.setFont(font());
+  }
+}
+
+void LayerStacksView::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  p.setRenderHint(QPainter::Antialiasing);
+  p.fillRect(rect(), palette().color(QPalette::Base));
+  const QFontMetricsF fm(font());
+  const double fh = fm.height();
+  const double rh = rowHeight();
+  const double gutter = fh * 1.6;
+
+  // Zone bands across every stack, named in the left gutter.
+  for (int z = 0; z < 3; ++z) {
+    const QRectF band(0, zoneTop(z) - 1, width(), kZoneRows[z] * rh + 2);
+    p.fillRect(band, kZoneColors[z]);
+    p.save();
+    p.translate(fh * 0.3, band.bottom());
+    p.rotate(-90);
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(QRectF(0, 0, band.height(), gutter - fh * 0.3), Qt::AlignCenter,
+               QString::fromLatin1(kZoneNames[z]));
+    p.restore();
+  }
+  const double wireY = zoneTop(2) + kZoneRows[2] * rh;
+
+  QFont bold = font();
+  bold.setBold(true);
+  QFont small = font();
+  small.setPointSizeF(std::max(7.0, font().pointSizeF() * 0.9));
+
+  // Top line: what the selected frame carries.
+  p.setPen(palette().color(QPalette::Text));
+  const QString frameLine =
+      frameStack_ >= 0
+          ? tr("Selected frame: %1  \u2192  %2")
+                .arg(frameHeaders_,
+                     QString::fromUtf8(
+                         stackDefs()[static_cast<std::size_t>(frameStack_)].name.data(),
+                         static_cast<qsizetype>(
+                             stackDefs()[static_cast<std::size_t>(frameStack_)].name.size())))
+          : tr("Select a frame to see which layers it has headers for.");
+  p.drawText(QRectF(gutter, 0, width() - gutter, fh * 1.3), Qt::AlignLeft | Qt::AlignVCenter,
+             frameLine);
+
+  for (std::size_t si = 0; si < kStackCount; ++si) {
+    const StackDef& def = stackDefs()[si];
+    const Geometry g = geometryOf(si);
+    const bool frameHere = frameStack_ == static_cast<int>(si);
+    const bool activeHere = active_ == def.stack && steps_[si] >= 0;
+    // Panel title and host labels.
+    p.setFont(bold);
+    p.setPen(frameHere || activeHere ? QColor(0x1f, 0x4e, 0x9a) : palette().color(QPalette::Text));
+    p.drawText(QRectF(g.panel.left(), fh * 1.25, g.panel.width(), fh * 1.2), Qt::AlignCenter,
+               QString::fromUtf8(def.name.data(), static_cast<qsizetype>(def.name.size())));
+    p.setFont(small);
+    p.setPen(palette().color(QPalette::PlaceholderText));
+    p.drawText(QRectF(g.colA, fh * 2.35, g.colWidth, fh), Qt::AlignCenter, tr("Host A"));
+    p.drawText(QRectF(g.colB, fh * 2.35, g.colWidth, fh), Qt::AlignCenter, tr("Host B"));
+    // Separator between panels.
+    p.setPen(QPen(palette().color(QPalette::Mid), 1));
+    if (si > 0) p.drawLine(QPointF(g.panel.left(), fh * 1.2), QPointF(g.panel.left(), height()));
+
+    // The kernel is bypassed on the RDMA data path.
+    const bool rdma = def.stack != Stack::TcpIp;
+    if (rdma) {
+      const QRectF k(g.colA, zoneTop(1) + 3, g.colB + g.colWidth - g.colA, kZoneRows[1] * rh - 6);
+      p.setBrush(QBrush(QColor(0xd0, 0xb8, 0xa0), Qt::BDiagPattern));
+      p.setPen(QPen(QColor(0xb0, 0x90, 0x70), 1, Qt::DashLine));
+      p.drawRoundedRect(k, 5, 5);
+      p.setPen(QColor(0x80, 0x60, 0x40));
+      p.setFont(small);
+      QRectF label = k.adjusted(4, 4, -4, -4);
+      p.fillRect(QRectF(0, 0, fm.horizontalAdvance(tr("kernel bypassed")) + 10, fh * 2.3)
+                     .translated(k.center() -
+                                 QPointF((fm.horizontalAdvance(tr("kernel bypassed")) + 10) / 2,
+                                         fh * 1.15)),
+                 QColor(255, 255, 255, 220));
+      p.drawText(label, Qt::AlignCenter | Qt::TextWordWrap, tr("kernel bypassed\n(data path)"));
+    }
+
+    // Layer boxes for both hosts.
+    for (int side = 0; side < 2; ++side) {
+      for (std::size_t li = 0; li < def.layers.size(); ++li) {
+        const QRectF r = layerRect(def.stack, side == 1, static_cast<int>(li));
+        const bool lit = frameHere && (frameLayers_ >> li & 1u);
+        p.setBrush(lit ? QColor(0xff, 0xd9, 0x66) : QColor(Qt::white));
+        p.setPen(QPen(lit ? QColor(0xb3, 0x80, 0x00) : QColor(0x9a, 0xa5, 0xb1), lit ? 2.0 : 1.0));
+        p.drawRoundedRect(r, 4, 4);
+        p.setPen(palette().color(QPalette::Text));
+        p.setFont(lit ? bold : font());
+        const QString name = QString::fromUtf8(def.layers[li].name.data(),
+                                               static_cast<qsizetype>(def.layers[li].name.size()));
+        p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignCenter,
+                   QFontMetrics(p.font()).elidedText(name, Qt::ElideRight,
+                                                     static_cast<int>(r.width()) - 6));
+      }
+    }
+    p.setFont(font());
+
+    // The wire between the hosts' bottom layers.
+    p.setPen(QPen(QColor(0x55, 0x55, 0x55), 1, Qt::DotLine));
+    const QRectF lastA = layerRect(def.stack, false, static_cast<int>(def.layers.size()) - 1);
+    const QRectF lastB = layerRect(def.stack, true, static_cast<int>(def.layers.size()) - 1);
+    const double wy = lastA.bottom() + rh * 0.55;
+    p.drawLine(QPointF(lastA.center().x(), wy), QPointF(lastB.center().x(), wy));
+
+    // The data path so far: older steps faint, the current one bold and animated.
+    const int upto = steps_[si];
+    for (int s = 0; s <= upto; ++s)
+      drawStep(p, si, def.path[static_cast<std::size_t>(s)], s == upto ? progress_ : 1.0,
+               s == upto && active_ == def.stack);
+
+    // What one message costs on this path.
+    const PathCounts c = countPath(def);
+    p.setFont(small);
+    p.setPen(palette().color(QPalette::Text));
+    const QRectF counts(g.panel.left() + 4, wireY + rh * 0.9, g.panel.width() - 8, fh * 2.4);
+    p.drawText(counts, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
+               tr("CPU copies %1 \u00b7 syscalls %2\nDMA %3 \u00b7 doorbells %4")
+                   .arg(c.cpuCopies)
+                   .arg(c.syscalls)
+                   .arg(c.dmas)
+                   .arg(c.doorbells));
+  }
+
+  // Legend.
+  p.setFont(small);
+  double x = gutter;
+  const double ly = height() - fh * 1.2;
+  for (PathKind k : {PathKind::CpuCopy, PathKind::Dma, PathKind::Syscall, PathKind::Doorbell,
+                     PathKind::Processing, PathKind::Wire, PathKind::Completion}) {
+    QPen pen(kindColor(k), 3);
+    if (k == PathKind::Syscall || k == PathKind::Doorbell) pen.setStyle(Qt::DashLine);
+    p.setPen(pen);
+    p.drawLine(QPointF(x, ly + fh * 0.5), QPointF(x + 22, ly + fh * 0.5));
+    p.setPen(palette().color(QPalette::Text));
+    const QString name = kindName(k);
+    p.drawText(QPointF(x + 26, ly + fh * 0.8), name);
+    x += 26 + QFontMetricsF(small).horizontalAdvance(name) + 18;
+  }
+}
+
+bool LayerStacksView::event(QEvent* e) {
+  if (e->type() == QEvent::ToolTip) {
+    auto* he = static_cast<QHelpEvent*>(e);
+    for (const StackDef& def : stackDefs())
+      for (int side = 0; side < 2; ++side)
+        for (std::size_t li = 0; li < def.layers.size(); ++li)
+          if (layerRect(def.stack, side == 1, static_cast<int>(li)).contains(he->pos())) {
+            const auto& l = def.layers[li];
+            QToolTip::showText(
+                he->globalPos(),
+                QStringLiteral("<b>%1</b><br>%2")
+                    .arg(QString::fromUtf8(l.name.data(), static_cast<qsizetype>(l.name.size())),
+                         QString::fromUtf8(l.detail.data(),
+                                           static_cast<qsizetype>(l.detail.size()))),
+                this);
+            return true;
+          }
+    QToolTip::hideText();
+    e->ignore();
+    return true;
+  }
+  return QWidget::event(e);
+}
+
+}  // namespace rdmascope::ui

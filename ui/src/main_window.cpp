@@ -1,0 +1,493 @@
+#include "rdmascope/ui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QEventLoop>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressDialog>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QThread>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
+#include <atomic>
+
+#include "rdmascope/ui/capture_loader.h"
+#include "rdmascope/ui/data_path_pane.h"
+#include "rdmascope/ui/filter_bar.h"
+#include "rdmascope/ui/host_pane.h"
+#include "rdmascope/ui/host_state_models.h"
+#include "rdmascope/ui/ladder_view.h"
+#include "rdmascope/ui/layer_stacks_view.h"
+#include "rdmascope/ui/live_capture_dialog.h"
+#include "rdmascope/ui/packet_pane.h"
+#include "rdmascope/ui/scenario_controller.h"
+
+namespace rdmascope::ui {
+
+MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
+    : QMainWindow(parent), store_(std::make_unique<FrameStore>()) {
+  setWindowTitle(QStringLiteral("rdmascope"));
+  setAcceptDrops(true);
+  packets_ = new PacketPane(store_.get(), this);
+  dataPath_ = new DataPathPane(this);
+  explanation_ = new QTextBrowser(this);
+  explanation_->setObjectName(QStringLiteral("explanation"));
+  explanation_->setOpenLinks(false);
+  hosts_[0] = new HostPane(tr("Host A"), this);
+  hosts_[1] = new HostPane(tr("Host B"), this);
+  ladder_ = new LadderView(this);
+  eventModel_ = new EventListModel(this);
+  eventView_ = new QTableView(this);
+  eventView_->setObjectName(QStringLiteral("eventList"));
+  eventView_->setModel(eventModel_);
+  eventView_->verticalHeader()->hide();
+  eventView_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  eventView_->verticalHeader()->setDefaultSectionSize(eventView_->fontMetrics().height() + 4);
+  eventView_->horizontalHeader()->setStretchLastSection(true);
+  eventView_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  eventView_->setSelectionMode(QAbstractItemView::SingleSelection);
+  eventView_->setShowGrid(false);
+  eventView_->setWordWrap(false);
+  const int cw = eventView_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+  eventView_->setColumnWidth(EventListModel::Index, cw * 5);
+  eventView_->setColumnWidth(EventListModel::Time, cw * 9);
+  eventView_->setColumnWidth(EventListModel::Host, cw * 8);
+  eventView_->setColumnWidth(EventListModel::Kind, cw * 14);
+
+  scenario_ = new ScenarioController(store_.get(), packets_, {hosts_[0], hosts_[1]}, ladder_,
+                                     dataPath_->view(), eventModel_, this);
+
+  // Hosts on both sides with the ladder of frames between them; below, the packets and the
+  // layer stacks.
+  auto* middle = new QSplitter(Qt::Vertical, this);
+  middle->addWidget(ladder_);
+  middle->addWidget(explanation_);
+  middle->setSizes({380, 170});
+  middle->setChildrenCollapsible(false);
+  auto* top = new QSplitter(Qt::Horizontal, this);
+  top->addWidget(hosts_[0]);
+  top->addWidget(middle);
+  top->addWidget(hosts_[1]);
+  top->setSizes({560, 480, 560});
+  lowerTabs_ = new QTabWidget(this);
+  lowerTabs_->addTab(dataPath_, tr("Layer stacks"));
+  lowerTabs_->addTab(eventView_, tr("Events"));
+  auto* bottom = new QSplitter(Qt::Horizontal, this);
+  bottom->addWidget(packets_);
+  bottom->addWidget(lowerTabs_);
+  bottom->setSizes({820, 780});
+  mainSplit_ = new QSplitter(Qt::Vertical, this);
+  mainSplit_->setObjectName(QStringLiteral("mainSplit"));
+  mainSplit_->addWidget(top);
+  mainSplit_->addWidget(bottom);
+  mainSplit_->setSizes({540, 420});
+  mainSplit_->setChildrenCollapsible(false);
+  setCentralWidget(mainSplit_);
+
+  statusFrames_ = new QLabel(this);
+  statusBar()->addPermanentWidget(statusFrames_);
+  runTimer_ = new QTimer(this);
+  createActions();
+  auto* bar = addToolBar(tr("Scenario"));
+  bar->setObjectName(QStringLiteral("scenarioBar"));
+  bar->setMovable(false);
+  bar->addWidget(createScenarioBar());
+
+  connect(packets_, &PacketPane::frameSelected, this, &MainWindow::onFrameSelected);
+  connect(dataPath_, &DataPathPane::explanationChanged, this,
+          [this](const QString& text) { explain(tr("Data path"), text); });
+  connect(scenario_, &ScenarioController::currentChanged, this, &MainWindow::onEventChanged);
+  connect(eventView_, &QTableView::activated, this,
+          [this](const QModelIndex& idx) { scenario_->goTo(idx.row()); });
+  connect(eventView_, &QTableView::clicked, this,
+          [this](const QModelIndex& idx) { scenario_->goTo(idx.row()); });
+  connect(runTimer_, &QTimer::timeout, this, [this] {
+    if (!scenario_->stepForward()) setRunning(false);
+  });
+
+  resize(1600, 1000);
+  // Start with the focus on a view that leaves Left/Right/Space to the step actions.
+  ladder_->setFocusPolicy(Qt::StrongFocus);
+  ladder_->setFocus();
+  if (!startScenario.isEmpty()) openScenario(startScenario);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* open = file->addAction(tr("&Open Capture..."), this, &MainWindow::openCaptureDialog);
+  open->setShortcut(QKeySequence::Open);
+  QAction* live = file->addAction(tr("&Live Capture..."), this, [this] {
+    liveCaptureDialog()->show();
+    liveCaptureDialog()->raise();
+  });
+  live->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+  file->addAction(tr("Open Sce&nario File..."), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Scenario"), {},
+                                                      tr("Scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty()) openScenarioFile(path);
+  });
+  QMenu* scenarios = file->addMenu(tr("Built-in &Scenario"));
+  for (const auto& s : builtInScenarios())
+    scenarios->addAction(QString::fromStdString(s.title), this,
+                         [this, id = s.id] { openScenario(QString::fromStdString(id)); });
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+
+  QMenu* go = menuBar()->addMenu(tr("&Go"));
+  runAction_ = go->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run / Pause"), this,
+                             [this] { setRunning(!running()); });
+  runAction_->setShortcut(QKeySequence(Qt::Key_Space));
+  QAction* next = go->addAction(style()->standardIcon(QStyle::SP_MediaSeekForward),
+                                tr("Step &Forward"), this, [this] { scenario_->stepForward(); });
+  next->setShortcut(QKeySequence(Qt::Key_Right));
+  QAction* back = go->addAction(style()->standardIcon(QStyle::SP_MediaSeekBackward),
+                                tr("Step &Back"), this, [this] { scenario_->stepBack(); });
+  back->setShortcut(QKeySequence(Qt::Key_Left));
+  QAction* restart = go->addAction(style()->standardIcon(QStyle::SP_MediaSkipBackward),
+                                   tr("&Restart"), this, [this] { scenario_->goTo(-1); });
+  restart->setShortcut(QKeySequence(Qt::Key_Home));
+  QAction* end = go->addAction(style()->standardIcon(QStyle::SP_MediaSkipForward), tr("&End"), this,
+                               [this] { scenario_->goTo(scenario_->eventCount() - 1); });
+  end->setShortcut(QKeySequence(Qt::Key_End));
+  for (QAction* a : {runAction_, next, back, restart, end})
+    addAction(a);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  QAction* filter = view->addAction(tr("Display &Filter"), this, [this] {
+    packets_->filterBar()->lineEdit()->setFocus();
+    packets_->filterBar()->lineEdit()->selectAll();
+  });
+  filter->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F));
+  view->addAction(tr("&Layer Stacks"), this, [this] { lowerTabs_->setCurrentWidget(dataPath_); });
+  view->addAction(tr("&Events"), this, [this] { lowerTabs_->setCurrentWidget(eventView_); });
+}
+
+QWidget* MainWindow::createScenarioBar() {
+  auto* w = new QWidget(this);
+  auto* l = new QHBoxLayout(w);
+  l->setContentsMargins(4, 2, 4, 2);
+  l->setSpacing(6);
+  scenarioBox_ = new QComboBox(w);
+  scenarioBox_->setObjectName(QStringLiteral("scenarioBox"));
+  for (const auto& s : builtInScenarios())
+    scenarioBox_->addItem(QString::fromStdString(s.title), QString::fromStdString(s.id));
+  scenarioBox_->setToolTip(QString::fromStdString(builtInScenarios().front().description));
+  wireBox_ = new QComboBox(w);
+  wireBox_->setObjectName(QStringLiteral("wireBox"));
+  wireBox_->addItem(tr("RoCEv2 (IPv4)"), static_cast<int>(sim::WireFormat::RoceV2Ipv4));
+  wireBox_->addItem(tr("RoCEv2 (IPv6)"), static_cast<int>(sim::WireFormat::RoceV2Ipv6));
+  wireBox_->addItem(tr("RoCEv1"), static_cast<int>(sim::WireFormat::RoceV1));
+  wireBox_->addItem(tr("InfiniBand"), static_cast<int>(sim::WireFormat::InfiniBand));
+  backendBox_ = new QComboBox(w);
+  backendBox_->setObjectName(QStringLiteral("backendBox"));
+  backendBox_->addItem(tr("Simulator"));
+  backendBox_->setToolTip(
+      tr("Scenarios run on the simulator. Real devices are driven from "
+         "rdmascope-cli verbs and the Soft-RoCE lab."));
+  auto tool = [w](QAction* a) {
+    auto* b = new QToolButton(w);
+    b->setDefaultAction(a);
+    b->setAutoRaise(true);
+    return b;
+  };
+  const auto acts = actions();
+  eventSpin_ = new QSpinBox(w);
+  eventSpin_->setObjectName(QStringLiteral("eventSpin"));
+  eventSpin_->setKeyboardTracking(false);
+  eventSpin_->setToolTip(tr("Jump to an event (0: before the first)"));
+  eventTotal_ = new QLabel(w);
+  speed_ = new QSlider(Qt::Horizontal, w);
+  speed_->setRange(1, 40);
+  speed_->setValue(4);
+  speed_->setFixedWidth(110);
+  speed_->setToolTip(tr("Events per second when running"));
+  auto* speedLabel = new QLabel(tr("4 events/s"), w);
+  speedLabel->setMinimumWidth(speedLabel->fontMetrics().horizontalAdvance(tr("40 events/s")) + 4);
+
+  l->addWidget(new QLabel(tr("Scenario:"), w));
+  l->addWidget(scenarioBox_);
+  l->addWidget(new QLabel(tr("Transport:"), w));
+  l->addWidget(wireBox_);
+  l->addWidget(new QLabel(tr("Backend:"), w));
+  l->addWidget(backendBox_);
+  l->addSpacing(12);
+  for (QAction* a : acts) {
+    if (a == runAction_) continue;
+    if (a->text().contains(tr("Forward")) || a->text().contains(tr("&End"))) continue;
+    l->addWidget(tool(a));
+  }
+  l->addWidget(tool(runAction_));
+  for (QAction* a : acts)
+    if (a->text().contains(tr("Forward")) || a->text().contains(tr("&End"))) l->addWidget(tool(a));
+  l->addSpacing(8);
+  l->addWidget(new QLabel(tr("Event:"), w));
+  l->addWidget(eventSpin_);
+  l->addWidget(eventTotal_);
+  l->addSpacing(8);
+  l->addWidget(new QLabel(tr("Speed:"), w));
+  l->addWidget(speed_);
+  l->addWidget(speedLabel);
+  l->addStretch(1);
+
+  auto reload = [this] { openScenario(scenarioBox_->currentData().toString()); };
+  connect(scenarioBox_, &QComboBox::activated, this, reload);
+  connect(wireBox_, &QComboBox::activated, this, reload);
+  connect(eventSpin_, &QSpinBox::valueChanged, this, [this](int v) {
+    if (v - 1 != scenario_->current()) scenario_->goTo(v - 1);
+  });
+  connect(speed_, &QSlider::valueChanged, this, [this, speedLabel](int v) {
+    speedLabel->setText(tr("%1 events/s").arg(v));
+    runTimer_->setInterval(1000 / v);
+  });
+  runTimer_->setInterval(1000 / speed_->value());
+  return w;
+}
+
+bool MainWindow::openScenario(const QString& id) {
+  setRunning(false);
+  QString error;
+  const auto wire = static_cast<sim::WireFormat>(wireBox_ ? wireBox_->currentData().toInt() : 0);
+  if (!scenario_->load(id.toStdString(), wire, error)) {
+    showError(tr("Cannot run scenario"), error);
+    return false;
+  }
+  capturePath_.clear();
+  const int idx = scenarioBox_ ? scenarioBox_->findData(id) : -1;
+  if (idx >= 0) scenarioBox_->setCurrentIndex(idx);
+  setWindowTitle(tr("%1 - rdmascope").arg(id));
+  setScenarioMode(true);
+  lastError_.clear();
+  onEventChanged(scenario_->current());
+  reportProblem();
+  return true;
+}
+
+bool MainWindow::openScenarioFile(const QString& path) {
+  setRunning(false);
+  QString error;
+  const auto wire = static_cast<sim::WireFormat>(wireBox_->currentData().toInt());
+  if (!scenario_->loadFile(path.toStdString(), wire, error)) {
+    showError(tr("Cannot run scenario"), error);
+    return false;
+  }
+  capturePath_.clear();
+  setWindowTitle(tr("%1 - rdmascope").arg(QFileInfo(path).fileName()));
+  setScenarioMode(true);
+  lastError_.clear();
+  onEventChanged(scenario_->current());
+  reportProblem();
+  return true;
+}
+
+void MainWindow::setScenarioMode(bool on) {
+  const bool was = hosts_[0]->isVisibleTo(this);
+  for (QWidget* v : {static_cast<QWidget*>(hosts_[0]), static_cast<QWidget*>(hosts_[1]),
+                     static_cast<QWidget*>(ladder_)})
+    v->setVisible(on);
+  if (on != was) mainSplit_->setSizes(on ? QList<int>{540, 420} : QList<int>{150, 810});
+}
+
+void MainWindow::reportProblem() {
+  const auto* rec = scenario_->recording();
+  if (rec && !rec->problem.empty())
+    statusBar()->showMessage(tr("Scenario: %1").arg(QString::fromStdString(rec->problem)));
+}
+
+void MainWindow::setRunning(bool run) {
+  if (run && scenario_->loaded()) {
+    if (scenario_->current() + 1 >= scenario_->eventCount()) scenario_->goTo(-1);
+    runTimer_->start();
+  } else {
+    runTimer_->stop();
+  }
+  if (runAction_)
+    runAction_->setIcon(style()->standardIcon(runTimer_->isActive() ? QStyle::SP_MediaPause
+                                                                    : QStyle::SP_MediaPlay));
+}
+
+bool MainWindow::running() const {
+  return runTimer_->isActive();
+}
+
+void MainWindow::onEventChanged(int event) {
+  if (eventSpin_) {
+    const QSignalBlocker block(eventSpin_);
+    eventSpin_->setRange(0, scenario_->eventCount());
+    eventSpin_->setValue(event + 1);
+    eventTotal_->setText(tr("of %1").arg(scenario_->eventCount()));
+  }
+  if (event >= 0) {
+    eventView_->scrollTo(eventModel_->index(event, 0), QAbstractItemView::PositionAtCenter);
+  }
+  explain(scenario_->title(), scenario_->explanation());
+  statusFrames_->setText(tr("Frames on the wire: %1").arg(scenario_->framesShown()));
+}
+
+void MainWindow::explain(const QString& title, const QString& text) {
+  explanation_->setHtml(
+      QStringLiteral("<h3 style='margin:2px'>%1</h3><p>%2</p>")
+          .arg(title.toHtmlEscaped(),
+               text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+}
+
+void MainWindow::onFrameSelected(qint64 frame) {
+  if (frame < 0) {
+    dataPath_->view()->setFrame(nullptr);
+    return;
+  }
+  const auto d = packets_->packetModel()->dissection(static_cast<std::size_t>(frame));
+  dataPath_->view()->setFrame(d.get());
+  if (scenario_->loaded()) return;  // the scenario's explanation stays
+  QString text = QString::fromStdString(d->summary.protocol + "  " + d->summary.info);
+  for (const auto& diag : d->diagnostics)
+    text += QStringLiteral("\n") + QString::fromStdString(diag.message);
+  explain(tr("Frame %1").arg(frame + 1), text);
+}
+
+LiveCaptureDialog* MainWindow::liveCaptureDialog() {
+  if (live_) return live_;
+  live_ = new LiveCaptureDialog(this);
+  live_->setTarget(store_.get());
+  connect(live_, &LiveCaptureDialog::captureStarting, this, [this] {
+    setRunning(false);
+    scenario_->unload();
+    setScenarioMode(false);
+    packets_->storeReset();
+    capturePath_.clear();
+    eventSpin_->setRange(0, 0);
+    eventTotal_->setText(tr("(live capture)"));
+    setWindowTitle(tr("Live capture - rdmascope"));
+  });
+  connect(live_, &LiveCaptureDialog::framesArrived, this, [this] {
+    if (packets_->packetModel()->rowCount() == 0 && packets_->store().size() > 0) {
+      packets_->storeReset();
+      packets_->selectFrame(0);
+    } else {
+      packets_->storeAppended();
+    }
+    statusFrames_->setText(tr("Packets: %1").arg(packets_->store().size()));
+  });
+  return live_;
+}
+
+void MainWindow::openCaptureDialog() {
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open Capture"), QFileInfo(capturePath_).absolutePath(),
+                                   tr("Captures (*.pcap *.pcapng *.cap);;All files (*)"));
+  if (!path.isEmpty()) openCapture(path);
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+  lastError_ = message;
+  statusBar()->showMessage(message);
+  auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+  box->setObjectName(QStringLiteral("errorBox"));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();
+}
+
+bool MainWindow::openCapture(const QString& path) {
+  setRunning(false);
+  if (live_) live_->stop();
+  auto loaded = std::make_unique<FrameStore>();
+  std::atomic<bool> cancel{false};
+  std::atomic<std::uint64_t> done{0}, total{0};
+  LoadOutcome outcome;
+  const std::string file = path.toStdString();
+  QThread* worker = QThread::create([&] {
+    outcome = loadCaptureFile(file, *loaded, &cancel, [&](std::uint64_t d, std::uint64_t t) {
+      done = d;
+      total = t;
+    });
+  });
+  QProgressDialog progress(tr("Loading %1").arg(QFileInfo(path).fileName()), tr("Cancel"), 0, 1000,
+                           this);
+  progress.setWindowModality(Qt::WindowModal);
+  progress.setMinimumDuration(300);
+  progress.setValue(0);
+  connect(&progress, &QProgressDialog::canceled, [&cancel] { cancel = true; });
+  QTimer tick;
+  connect(&tick, &QTimer::timeout, [&] {
+    const auto t = total.load();
+    if (t) progress.setValue(static_cast<int>(std::min<std::uint64_t>(999, done * 1000 / t)));
+  });
+  QEventLoop loop;
+  connect(worker, &QThread::finished, &loop, &QEventLoop::quit);
+  tick.start(50);
+  worker->start();
+  loop.exec(QEventLoop::ExcludeUserInputEvents);
+  worker->wait();
+  delete worker;
+  tick.stop();
+  progress.reset();
+
+  if (outcome.cancelled) {
+    statusBar()->showMessage(tr("Loading %1 cancelled").arg(path), 5000);
+    return false;
+  }
+  const QString error = QString::fromStdString(outcome.error);
+  if (outcome.frames == 0 && !error.isEmpty()) {
+    showError(tr("Cannot open capture"), error);
+    return false;
+  }
+  scenario_->unload();
+  setScenarioMode(false);
+  explain(tr("Capture"), tr("%1: %2 frames. Select a frame to see its headers, its bytes and "
+                            "the layers it has in each stack.")
+                             .arg(QFileInfo(path).fileName())
+                             .arg(outcome.frames));
+  // The pane keeps a pointer to the store: replace its contents, not the object.
+  *store_ = std::move(*loaded);
+  packets_->storeReset();
+  capturePath_ = path;
+  setWindowTitle(QStringLiteral("%1 - rdmascope").arg(QFileInfo(path).fileName()));
+  statusFrames_->setText(tr("Packets: %1").arg(packets_->store().size()));
+  eventSpin_->setRange(0, 0);
+  eventTotal_->setText(tr("(capture)"));
+  if (!packets_->store().empty()) packets_->selectFrame(0);
+  if (!error.isEmpty()) {
+    showError(tr("Capture damaged"),
+              tr("%1\nThe %2 frames before the damage are shown.").arg(error).arg(outcome.frames));
+    return false;
+  }
+  lastError_.clear();
+  statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+  return true;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (urls.isEmpty() || !urls.front().isLocalFile()) return;
+  event->acceptProposedAction();
+  const QString path = urls.front().toLocalFile();
+  // Opening runs a local event loop; leave the drop handler first.
+  QTimer::singleShot(0, this, [this, path] { openCapture(path); });
+}
+
+}  // namespace rdmascope::ui

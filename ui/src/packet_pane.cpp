@@ -1,0 +1,207 @@
+#include "rdmascope/ui/packet_pane.h"
+
+#include <QApplication>
+#include <QHeaderView>
+#include <QProgressDialog>
+#include <QSplitter>
+#include <QTableView>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include "rdmascope/ui/hex_view.h"
+
+namespace rdmascope::ui {
+
+namespace {
+
+// Expands the protocol rows a learner cares about: RDMA headers and expert info.
+bool expandByDefault(const QString& key) {
+  return key.startsWith(QLatin1String("infiniband")) || key.startsWith(QLatin1String("iwarp")) ||
+         key.startsWith(QLatin1String("rroce")) || key.startsWith(QLatin1String("roce"));
+}
+
+}  // namespace
+
+PacketPane::PacketPane(FrameStore* store, QWidget* parent) : QWidget(parent), store_(store) {
+  packetModel_ = new PacketListModel(store_, this);
+  detailModel_ = new DetailTreeModel(this);
+  filter_ = new FilterBar(this);
+
+  list_ = new QTableView(this);
+  list_->setObjectName(QStringLiteral("packetList"));
+  list_->setModel(packetModel_);
+  list_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  list_->setSelectionMode(QAbstractItemView::SingleSelection);
+  list_->setShowGrid(false);
+  list_->setWordWrap(false);
+  list_->verticalHeader()->hide();
+  // Fixed row heights keep a million-row list from measuring every row.
+  list_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+  list_->verticalHeader()->setDefaultSectionSize(list_->fontMetrics().height() + 4);
+  list_->horizontalHeader()->setStretchLastSection(true);
+  list_->horizontalHeader()->setHighlightSections(false);
+  const int cw = list_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+  list_->setColumnWidth(PacketListModel::Number, cw * 7);
+  list_->setColumnWidth(PacketListModel::Time, cw * 11);
+  list_->setColumnWidth(PacketListModel::Source, cw * 17);
+  list_->setColumnWidth(PacketListModel::Destination, cw * 17);
+  list_->setColumnWidth(PacketListModel::Protocol, cw * 9);
+  list_->setColumnWidth(PacketListModel::Length, cw * 7);
+
+  tree_ = new QTreeView(this);
+  tree_->setObjectName(QStringLiteral("detailTree"));
+  tree_->setModel(detailModel_);
+  tree_->setHeaderHidden(true);
+  tree_->setUniformRowHeights(true);
+  tree_->setExpandsOnDoubleClick(true);
+
+  hex_ = new HexView(this);
+  hex_->setObjectName(QStringLiteral("hexView"));
+
+  // Wireshark's layout with the details and the bytes side by side under the list.
+  auto* lower = new QSplitter(Qt::Horizontal, this);
+  lower->addWidget(tree_);
+  lower->addWidget(hex_);
+  lower->setStretchFactor(0, 5);
+  lower->setStretchFactor(1, 4);
+  lower->setChildrenCollapsible(false);
+  vsplit_ = new QSplitter(Qt::Vertical, this);
+  vsplit_->addWidget(list_);
+  vsplit_->addWidget(lower);
+  vsplit_->setStretchFactor(0, 2);
+  vsplit_->setStretchFactor(1, 3);
+  vsplit_->setChildrenCollapsible(false);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  layout->addWidget(filter_);
+  layout->addWidget(vsplit_, 1);
+
+  connect(list_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          [this](const QModelIndex& cur) {
+            showFrame(cur.isValid() ? static_cast<qint64>(packetModel_->frameAt(cur.row())) : -1);
+          });
+  connect(tree_->selectionModel(), &QItemSelectionModel::currentChanged, this,
+          [this](const QModelIndex& cur) {
+            const ByteRange r = detailModel_->byteRange(cur);
+            hex_->setHighlight(r.offset, r.length);
+            Q_EMIT fieldSelected(cur.data(DetailTreeModel::KeyRole).toString(), r);
+          });
+  connect(hex_, &HexView::byteClicked, this, [this](std::uint32_t offset) {
+    const QModelIndex idx = detailModel_->deepestAt(offset);
+    if (!idx.isValid()) return;
+    tree_->scrollTo(idx);
+    tree_->setCurrentIndex(idx);
+  });
+  connect(filter_, &FilterBar::filterApplied, this,
+          [this](const QString&, PacketListModel::Predicate p) { applyFilter(std::move(p)); });
+  connect(filter_, &FilterBar::filterCleared, this, [this] {
+    const qint64 keep = current_;
+    packetModel_->clearFilter();
+    if (keep >= 0) selectFrame(static_cast<std::size_t>(keep));
+  });
+}
+
+void PacketPane::applyFilter(PacketListModel::Predicate predicate) {
+  const qint64 keep = current_;
+  QProgressDialog progress(tr("Filtering packets..."), tr("Cancel"), 0, 1000, this);
+  progress.setWindowModality(Qt::WindowModal);
+  progress.setMinimumDuration(400);
+  const bool done = packetModel_->applyFilter(
+      std::move(predicate), [&progress](std::size_t doneFrames, std::size_t total) {
+        progress.setValue(total ? static_cast<int>(doneFrames * 1000 / total) : 1000);
+        QApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
+        return !progress.wasCanceled();
+      });
+  if (!done) return;
+  const int row = keep >= 0 ? packetModel_->rowOfFrame(static_cast<std::size_t>(keep)) : -1;
+  if (row >= 0) {
+    list_->selectRow(row);
+    list_->scrollTo(packetModel_->index(row, 0));
+  } else if (packetModel_->rowCount() > 0) {
+    list_->selectRow(0);
+  } else {
+    showFrame(-1);
+  }
+}
+
+void PacketPane::storeReset() {
+  packetModel_->storeReset();
+  filter_->setText({});
+  current_ = -2;
+  showFrame(-1);
+}
+
+void PacketPane::storeAppended() {
+  packetModel_->storeAppended();
+}
+
+bool PacketPane::selectFrame(std::size_t frame) {
+  if (frame >= store_->size()) return false;
+  int row = packetModel_->rowOfFrame(frame);
+  if (row < 0 && packetModel_->filtered()) {
+    filter_->setText({});
+    packetModel_->clearFilter();
+    row = packetModel_->rowOfFrame(frame);
+  }
+  if (row < 0) return false;
+  const QModelIndex idx = packetModel_->index(row, 0);
+  list_->setCurrentIndex(idx);
+  list_->selectionModel()->select(idx,
+                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  list_->scrollTo(idx);
+  showFrame(static_cast<qint64>(frame));
+  return true;
+}
+
+bool PacketPane::selectField(const QString& key) {
+  const auto& d = detailModel_->dissection();
+  if (!d) return false;
+  const std::string k = key.toStdString();
+  for (std::size_t n = 0; n < d->nodes.size(); ++n) {
+    if (d->nodes[n].key != k) continue;
+    const QModelIndex idx = detailModel_->indexOfNode(static_cast<std::int32_t>(n));
+    tree_->scrollTo(idx);
+    tree_->setCurrentIndex(idx);
+    return true;
+  }
+  return false;
+}
+
+void PacketPane::showFrame(qint64 frame) {
+  if (frame == current_) return;
+  current_ = frame;
+  if (frame < 0 || static_cast<std::size_t>(frame) >= store_->size()) {
+    detailModel_->setDissection(nullptr);
+    hex_->setBytes({});
+    Q_EMIT frameSelected(-1);
+    return;
+  }
+  const auto f = static_cast<std::size_t>(frame);
+  detailModel_->setDissection(packetModel_->dissection(f));
+  const auto bytes = store_->bytes(f);
+  hex_->setBytes(QByteArray(reinterpret_cast<const char*>(bytes.data()),
+                            static_cast<qsizetype>(bytes.size())));
+  for (int r = 0; r < detailModel_->rowCount(); ++r) {
+    const QModelIndex idx = detailModel_->index(r, 0);
+    if (expandByDefault(idx.data(DetailTreeModel::KeyRole).toString())) {
+      tree_->expand(idx);
+      // Its headers too (BTH, RETH, ...), which is what a learner came to see.
+      for (int c = 0; c < detailModel_->rowCount(idx); ++c)
+        tree_->expand(detailModel_->index(c, 0, idx));
+    }
+  }
+  // Expert rows under collapsed headers would hide a bad CRC; open their parents.
+  const auto& d = detailModel_->dissection();
+  for (const auto& diag : d->diagnostics) {
+    QModelIndex p = detailModel_->indexOfNode(diag.node);
+    while (p.isValid()) {
+      tree_->expand(p);
+      p = p.parent();
+    }
+  }
+  Q_EMIT frameSelected(frame);
+}
+
+}  // namespace rdmascope::ui
