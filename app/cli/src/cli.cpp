@@ -16,6 +16,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   addAnalyzeCommand(app, action);
   addCompareCommand(app, action);
   addBenchCommand(app, action);
+  addSimCommand(app, action);
+  addVerbsCommand(app, action);
+  addLabCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help: CLI11 prints the selected subcommand's help
@@ -26,7 +29,9 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   if (!action) {
-    reportError(err, "no command given (decode, capture, analyze, compare or bench; see --help)");
+    reportError(err,
+                "no command given (decode, capture, analyze, compare, bench, sim, verbs or lab; "
+                "see --help)");
     return kExitUsage;
   }
   return action(out, err);

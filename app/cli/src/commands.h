@@ -18,5 +18,8 @@ void addCaptureCommand(CLI::App& app, Action& action);
 void addAnalyzeCommand(CLI::App& app, Action& action);
 void addCompareCommand(CLI::App& app, Action& action);
 void addBenchCommand(CLI::App& app, Action& action);
+void addSimCommand(CLI::App& app, Action& action);
+void addVerbsCommand(CLI::App& app, Action& action);
+void addLabCommand(CLI::App& app, Action& action);
 
 }  // namespace rdmascope::cli

@@ -1,6 +1,6 @@
 #pragma once
 /// @file cli.h
-/// rdmascope-cli: subcommands decode and capture (more join as they are written).
+/// rdmascope-cli: subcommands decode, capture, analyze, sim, verbs and lab.
 
 #include <ostream>
 
@@ -9,8 +9,9 @@ namespace rdmascope::cli {
 /// Exit codes of rdmascope-cli.
 enum ExitCode : int {
   kExitOk = 0,
-  kExitBadCrc = 1,  ///< decode --verify found a bad ICRC/CRC
-  kExitUsage = 2,   ///< bad arguments or unreadable input (one line on stderr)
+  kExitBadCrc = 1,   ///< decode --verify found a bad ICRC/CRC
+  kExitFailure = 1,  ///< sim, verbs or lab: a scenario step or run failed (reason on stderr)
+  kExitUsage = 2,    ///< bad arguments or unreadable input (one line on stderr)
 };
 
 /// Parses the arguments and runs the subcommand, writing results to `out` and errors

@@ -1,0 +1,187 @@
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "commands.h"
+#include "output_options.h"
+#include "rdmascope/cli/cli.h"
+#include "rdmascope/verbs_backend/scenario.h"
+
+namespace rdmascope::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct LabArgs {
+  std::string name;
+  std::string outDir;
+  double loss = 0;
+  unsigned timeout = 120;
+};
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s)
+    q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string selfPath() {
+  std::error_code ec;
+  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string("rdmascope-cli") : p.string();
+}
+
+// lab/ of the source tree this binary was built from, else ../../lab next to the binary
+// (build/<preset>/app/cli/rdmascope-cli -> <source>/lab is four levels up).
+std::optional<fs::path> findLabDir() {
+  std::vector<fs::path> candidates;
+#ifdef RDMASCOPE_SOURCE_DIR
+  candidates.emplace_back(fs::path(RDMASCOPE_SOURCE_DIR) / "lab");
+#endif
+  const fs::path self = fs::path(selfPath()).parent_path();
+  candidates.push_back(self / ".." / ".." / "lab");
+  candidates.push_back(self / ".." / ".." / ".." / ".." / "lab");
+  for (const auto& c : candidates) {
+    std::error_code ec;
+    if (fs::exists(c / "run-pair.sh", ec)) return fs::weakly_canonical(c, ec);
+  }
+  return std::nullopt;
+}
+
+int shellStatus(int status) {
+  if (status == -1) return 127;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+bool isBuiltin(const std::string& name) {
+  for (const auto& n : verbs_backend::builtinScenarioNames()) {
+    if (n == name) return true;
+  }
+  return false;
+}
+
+int labList(std::ostream& out, std::ostream& err) {
+  const auto lab = findLabDir();
+  if (!lab) {
+    reportError(err,
+                "lab/run-pair.sh not found (looked in the source tree and next to the binary)");
+    return kExitUsage;
+  }
+  out << "# lab scenarios (lab/scenarios/*.sh: rdma-core and perftest tools)\n" << std::flush;
+  const int st =
+      shellStatus(std::system((quote((*lab / "run-pair.sh").string()) + " --list").c_str()));
+  out << "# rdmascope scenarios (rdmascope-cli verbs on both guests)\n";
+  for (const auto& n : verbs_backend::builtinScenarioNames())
+    out << n << '\t' << verbs_backend::builtinScenario(n).description << '\n';
+  return st == 0 ? kExitOk : kExitFailure;
+}
+
+std::string readText(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+int labRun(const LabArgs& a, std::ostream& out, std::ostream& err) {
+  const auto lab = findLabDir();
+  if (!lab) {
+    reportError(err,
+                "lab/run-pair.sh not found (looked in the source tree and next to the binary)");
+    return kExitUsage;
+  }
+  if (a.name.empty() || a.outDir.empty()) {
+    reportError(err, "lab run needs a scenario NAME and --out DIR (lab list shows the names)");
+    return kExitUsage;
+  }
+  const bool rdmascope = isBuiltin(a.name);
+  char loss[32];
+  std::snprintf(loss, sizeof loss, "%g", a.loss * 100.0);
+  std::string cmd = quote((*lab / "run-pair.sh").string()) + " --out " + quote(a.outDir) +
+                    " --loss " + loss + " --timeout " + std::to_string(a.timeout);
+  if (!rdmascope) {
+    // run-pair.sh's own scenarios capture with tcpdump on guest 1.
+    cmd += " --scenario " + quote(a.name);
+  } else {
+    // Guest 1 captures on eth0 with this build's own capture command, then runs the server.
+    const std::string cli = quote(selfPath());
+    const std::string guest1 =
+        cli + " capture -i eth0 -q -w /results/capture.pcap >/results/capture.log 2>&1 & cap=$!; " +
+        "sleep 1; " + cli + " verbs --device rxe0 --scenario " + quote(a.name) +
+        " --server; rc=$?; sleep 1; kill -INT $cap; wait $cap; exit $rc";
+    const std::string guest2 = "sleep 2; " + cli + " verbs --device rxe0 --scenario " +
+                               quote(a.name) + " --connect 10.9.0.1";
+    cmd += " --capture-on none --guest1 " + quote(guest1) + " --guest2 " + quote(guest2);
+  }
+  out << "# " << (rdmascope ? "rdmascope scenario " : "lab scenario ") << a.name << " -> "
+      << a.outDir << '\n'
+      << std::flush;
+  const int labStatus = shellStatus(std::system(cmd.c_str()));
+  const fs::path dir(a.outDir);
+  std::error_code ec;
+  if (rdmascope && fs::exists(dir / "guest1" / "capture.pcap", ec))
+    fs::rename(dir / "guest1" / "capture.pcap", dir / "capture.pcap", ec);
+  for (int g = 1; g <= 2; ++g) {
+    out << "# guest " << g << " output ("
+        << (dir / ("guest" + std::to_string(g)) / "output.txt").string() << ")\n"
+        << readText(dir / ("guest" + std::to_string(g)) / "output.txt");
+  }
+  int verifyStatus = 0;
+  if (fs::exists(dir / "capture.pcap", ec)) {
+    out << "# decode --verify " << (dir / "capture.pcap").string() << '\n' << std::flush;
+    verifyStatus = shellStatus(std::system((quote(selfPath()) + " decode --verify " +
+                                            quote((dir / "capture.pcap").string()) + " >" +
+                                            quote((dir / "decode.txt").string()) + " 2>&1")
+                                               .c_str()));
+    // decode --verify ends with "N frames: G good CRC, B bad CRC, U without CRC".
+    std::istringstream lines(readText(dir / "decode.txt"));
+    std::string line, last;
+    while (std::getline(lines, line))
+      last = line;
+    out << last << (verifyStatus == 0 ? "" : " (see decode.txt)") << '\n';
+  } else {
+    out << "# no capture was brought back\n";
+    verifyStatus = 1;
+  }
+  if (labStatus != 0) {
+    reportError(err, "lab run " + a.name + " failed (exit " + std::to_string(labStatus) +
+                         "); see " + a.outDir + "/guest*/console.log and output.txt");
+    return kExitFailure;
+  }
+  if (verifyStatus != 0) {
+    reportError(err,
+                "the capture has frames whose ICRC does not verify: " + a.outDir + "/decode.txt");
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void addLabCommand(CLI::App& app, Action& action) {
+  CLI::App* lab = app.add_subcommand("lab", "Run scenarios between two qemu Soft-RoCE guests");
+  lab->require_subcommand(1);
+  auto args = std::make_shared<LabArgs>();
+  CLI::App* run = lab->add_subcommand("run", "Boot the two guests, run NAME, capture and decode");
+  run->add_option("name", args->name, "Lab scenario or rdmascope built-in scenario")->required();
+  run->add_option("--out", args->outDir, "Folder for the results")->required();
+  run->add_option("--loss", args->loss, "Loss probability on guest 2's egress (0 to below 1)")
+      ->check(CLI::Range(0.0, 0.99));
+  run->add_option("--timeout", args->timeout, "Bound on each guest's command, seconds")
+      ->check(CLI::Range(10u, 3600u));
+  run->callback([args, &action] {
+    action = [args](std::ostream& out, std::ostream& err) { return labRun(*args, out, err); };
+  });
+  CLI::App* list = lab->add_subcommand("list", "List the lab and rdmascope scenarios");
+  list->callback([&action] {
+    action = [](std::ostream& out, std::ostream& err) { return labList(out, err); };
+  });
+}
+
+}  // namespace rdmascope::cli

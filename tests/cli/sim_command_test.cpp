@@ -1,0 +1,163 @@
+// rdmascope-cli sim: every built-in scenario runs, its pcap verifies in our decoder and reads
+// in tshark without malformed packets; bad scenario files get a one-line error.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "cli_runner.h"
+
+namespace rdmascope::cli::test {
+namespace {
+
+const std::vector<std::string> kBuiltins = {
+    "rc-send-recv",   "rc-write", "rc-write-imm", "rc-read",         "rc-atomic",
+    "uc-write",       "ud-send",  "rnr-retry",    "lossy-go-back-n", "remote-access-error",
+    "retry-exceeded", "tour"};
+
+bool haveTshark() {
+  return std::system("tshark --version >/dev/null 2>&1") == 0;
+}
+
+// Heuristic dissectors that claim RDMA payloads (ORACLES.md).
+std::vector<std::string> tsharkArgs(const std::string& pcap) {
+  std::vector<std::string> a = {"-r", pcap};
+  for (const char* p :
+       {"rpcordma", "nvme-rdma", "iser", "smb_direct", "smc", "lnet", "infiniband_sdp", "fcoib"}) {
+    a.push_back("--disable-protocol");
+    a.push_back(p);
+  }
+  return a;
+}
+
+TEST(SimCommand, ListNamesEveryBuiltin) {
+  const auto r = runCli({"sim", "--list"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const auto l = lines(r.out);
+  ASSERT_EQ(l.size(), kBuiltins.size()) << r.out;
+  for (std::size_t i = 0; i < l.size(); ++i) {
+    EXPECT_EQ(l[i].substr(0, l[i].find('\t')), kBuiltins[i]);
+    EXPECT_GT(l[i].size(), kBuiltins[i].size() + 10) << "no description: " << l[i];
+  }
+}
+
+class EveryBuiltin : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(EveryBuiltin, RunsAndWritesAVerifiedPcap) {
+  const std::string pcap = tempPath(GetParam() + ".pcap");
+  const auto r = runCli({"sim", GetParam(), "--pcap", pcap});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("frame-sent"), std::string::npos) << "no trace";
+  const auto pos = r.out.find("# completions\n");
+  ASSERT_NE(pos, std::string::npos);
+  const auto completions = lines(r.out.substr(pos + 14));
+  ASSERT_FALSE(completions.empty());
+  for (const auto& c : completions)
+    EXPECT_NE(c.find(" wr_id "), std::string::npos) << c;
+  const auto v = runCli({"decode", "--verify", pcap});
+  EXPECT_EQ(v.exitCode, 0) << v.out << v.err;
+  EXPECT_NE(v.out.find(" 0 bad CRC"), std::string::npos) << v.out;
+  if (haveTshark()) {
+    const auto t = runProgram("tshark", tsharkArgs(pcap));
+    EXPECT_EQ(t.exitCode, 0) << t.err;
+    EXPECT_FALSE(t.out.empty());
+    EXPECT_EQ(t.out.find("Malformed"), std::string::npos) << t.out;
+  }
+  std::remove(pcap.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(Sim, EveryBuiltin, ::testing::ValuesIn(kBuiltins), [](const auto& p) {
+  std::string n = p.param;
+  for (char& c : n)
+    if (c == '-') c = '_';
+  return n;
+});
+
+TEST(SimCommand, EveryWireFormatVerifies) {
+  for (const std::string wire : {"rocev2", "rocev2-ipv6", "rocev1", "ib"}) {
+    const std::string pcap = tempPath("wire-" + wire + ".pcap");
+    const auto r = runCli({"sim", "tour", "--trace", "none", "--wire", wire, "--pcap", pcap});
+    ASSERT_EQ(r.exitCode, 0) << wire << ": " << r.err;
+    const auto v = runCli({"decode", "--verify", pcap});
+    EXPECT_EQ(v.exitCode, 0) << wire << ": " << v.out;
+    if (haveTshark()) {
+      const auto t = runProgram("tshark", tsharkArgs(pcap));
+      EXPECT_EQ(t.out.find("Malformed"), std::string::npos) << wire << ": " << t.out;
+      // tshark recognises the transport: InfiniBand BTH opcodes by name.
+      EXPECT_NE(t.out.find("RC Send"), std::string::npos) << wire << ": " << t.out;
+    }
+    std::remove(pcap.c_str());
+  }
+}
+
+TEST(SimCommand, TraceNonePrintsOnlyTheCompletions) {
+  const auto r = runCli({"sim", "rc-send-recv", "--trace", "none"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out,
+            "host-a wr_id 1 SUCCESS SEND byte_len 3000\n"
+            "host-b wr_id 100 SUCCESS RECV byte_len 3000\n");
+}
+
+TEST(SimCommand, TraceJsonIsAnArray) {
+  const auto r = runCli({"sim", "rc-write", "--trace", "json"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  ASSERT_FALSE(r.out.empty());
+  EXPECT_EQ(r.out[0], '[');
+  EXPECT_NE(r.out.find("\"kind\""), std::string::npos) << r.out.substr(0, 300);
+}
+
+TEST(SimCommand, LossAndSeedChangeTheRun) {
+  const auto clean = runCli({"sim", "rc-write", "--trace", "text"});
+  const auto lossy = runCli({"sim", "rc-write", "--trace", "text", "--loss", "0.3", "--seed", "7"});
+  ASSERT_EQ(clean.exitCode, 0) << clean.err;
+  ASSERT_EQ(lossy.exitCode, 0) << lossy.err;
+  EXPECT_EQ(clean.out.find("dropped"), std::string::npos);
+  EXPECT_NE(lossy.out.find("frame-dropped"), std::string::npos) << lossy.out;
+}
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+  const std::string p = tempPath(name);
+  std::ofstream(p) << text;
+  return p;
+}
+
+TEST(SimCommand, UnknownNameIsAUsageError) {
+  const auto r = runCli({"sim", "no-such-scenario"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find("'no-such-scenario' is neither a built-in scenario nor a file"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(SimCommand, InvalidJsonNamesTheFile) {
+  const std::string p = writeTemp("bad.json", "{\"name\": ");
+  const auto r = runCli({"sim", p});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find(p + ": not valid JSON"), std::string::npos) << r.err;
+  std::remove(p.c_str());
+}
+
+TEST(SimCommand, WrongTypeNamesFileAndJsonPath) {
+  // A built-in's JSON with one field of the wrong type.
+  const std::string p = writeTemp("wrong.json", R"({"name": "x", "hosts": 5, "steps": []})");
+  const auto r = runCli({"sim", p});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
+  EXPECT_NE(r.err.find(p + ": /hosts"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("expected"), std::string::npos) << r.err;
+  std::remove(p.c_str());
+}
+
+TEST(SimCommand, BadOptionValues) {
+  EXPECT_EQ(runCli({"sim", "tour", "--wire", "ethernet"}).exitCode, 2);
+  EXPECT_EQ(runCli({"sim", "tour", "--loss", "1.5"}).exitCode, 2);
+  EXPECT_EQ(runCli({"sim", "tour", "--trace", "xml"}).exitCode, 2);
+  const auto r = runCli({"sim", "tour", "--pcap", "/nonexistent-dir/x.pcap"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("/nonexistent-dir/x.pcap"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace rdmascope::cli::test

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# ctest driver of lab.cli: `rdmascope-cli lab run NAME` for rdmascope scenarios on real rxe
+# between the two qemu guests, then for each:
+#  - the run succeeds (both sides' scenario steps, with their completion expectations, passed,
+#    and `decode --verify` found every ICRC of the capture valid);
+#  - the completions each guest printed equal the simulator's for that host (`sim NAME`);
+#  - parity: the real packet sequence and the simulated one have the same shape
+#    (packet_shape.py: opcodes, payload lengths, relative PSNs, ACK/NAK syndromes; it says
+#    which fields it ignores and why);
+#  - verbs --bench write (bandwidth and --lat) between the guests prints perftest's columns.
+# Usage: run_lab_cli_test.sh RDMASCOPE_CLI OUT_DIR [SCENARIO...] (default rc-send-recv rc-read)
+set -uo pipefail
+cli=$(realpath "$1")  # the guests run it by absolute path
+out=$2
+shift 2
+scenarios=("$@")
+((${#scenarios[@]})) || scenarios=(rc-send-recv rc-read)
+here=$(cd "$(dirname "$0")" && pwd)
+
+if [ "${RDMASCOPE_SKIP_LAB:-0}" = 1 ]; then
+  echo "lab test skipped: RDMASCOPE_SKIP_LAB=1"
+  exit 77
+fi
+[ -x "$cli" ] || { echo "lab test: $cli is not built"; exit 1; }
+
+fail=0
+check() { # check DESCRIPTION COMMAND...
+  local what=$1
+  shift
+  if "$@"; then echo "CHECK $what ok"; else echo "CHECK $what FAIL"; fail=1; fi
+}
+
+for s in "${scenarios[@]}"; do
+  dir=$out/$s
+  rm -rf "$dir"
+  start=$(date +%s)
+  "$cli" lab run "$s" --out "$dir" --timeout 60
+  status=$?
+  echo "lab test: lab run $s took $(($(date +%s) - start)) s, status $status"
+  check "$s: lab run (steps, expectations, ICRC of every captured frame)" test "$status" = 0
+  check "$s: capture verifies" "$cli" decode --verify "$dir/capture.pcap"
+
+  "$cli" sim "$s" --trace none --pcap "$dir/sim.pcap" >"$dir/sim-completions.txt"
+  check "$s: simulated run" test $? = 0
+  # Each guest prints its own host's completions; per host, in order, they must equal the
+  # simulator's (the format leaves out QPNs, which differ between runs).
+  cat "$dir/guest1/output.txt" "$dir/guest2/output.txt" | grep -E '^[^ #]+ wr_id [0-9]+ [A-Z_]+' \
+    >"$dir/real-completions.txt"
+  check "$s: real rxe produced completions" test -s "$dir/real-completions.txt"
+  for h in $(cut -d' ' -f1 "$dir/sim-completions.txt" "$dir/real-completions.txt" | sort -u); do
+    check "$s: completions of $h equal the simulator's" \
+      diff <(grep "^$h wr_id " "$dir/sim-completions.txt") \
+      <(grep "^$h wr_id " "$dir/real-completions.txt")
+  done
+  python3 "$here/packet_shape.py" "$dir/capture.pcap" "$dir/sim.pcap"
+  check "$s: parity of the real and simulated packet sequences" test $? = 0
+done
+
+# verbs --bench on real rxe: the client prints perftest's columns with positive figures.
+bench=$out/bench
+rm -rf "$bench"
+specs="'write 65536' 'write 64 --lat'"
+g1="for spec in $specs; do set -- \$spec; $cli verbs --device rxe0 --bench \$1 --size \$2 \$3 --iters 200 --server --port 18710 || exit 1; done"
+g2="sleep 2; for spec in $specs; do set -- \$spec; $cli verbs --device rxe0 --bench \$1 --size \$2 \$3 --iters 200 --connect 10.9.0.1 --port 18710 || exit 1; sleep 1; done"
+"$here/../../lab/run-pair.sh" --out "$bench" --capture-on none --timeout 60 --guest1 "$g1" --guest2 "$g2"
+check "bench: both sides exit 0" test $? = 0
+report=$bench/guest2/output.txt
+check "bench: bandwidth columns" grep -qx ' #bytes     #iterations    BW peak\[MB/sec\]    BW average\[MB/sec\]   MsgRate\[Mpps\]' "$report"
+check "bench: latency columns" grep -q '^ #bytes #iterations    t_min\[usec\]    t_max\[usec\]  t_typical\[usec\]    t_avg\[usec\]    t_stdev\[usec\]   99% percentile\[usec\]   99.9% percentile\[usec\]$' "$report"
+check "bench: write bandwidth figures" awk '$1 == 65536 && $2 == 200 && $3 > 0 && $4 > 0 && $4 <= $3 + 0.01 && $5 > 0 {ok = 1} END {exit !ok}' "$report"
+check "bench: write latency figures" awk '$1 == 64 && $2 == 200 && NF == 9 && $3 > 0 && $3 <= $5 && $5 <= $4 {ok = 1} END {exit !ok}' "$report"
+if ((fail)); then echo "RESULT FAIL"; exit 1; fi
+echo "RESULT PASS"
