@@ -40,8 +40,7 @@ int main(int argc, char** argv) {
   client.SetAttribute("MaxPackets", ns3::UintegerValue(packets));
   // Send at the link's pace: one packet per serialization time.
   const double bitsPerSecond = ns3::DataRate(rate).GetBitRate();
-  client.SetAttribute("Interval",
-                      ns3::TimeValue(ns3::Seconds((size + 100) * 8.0 / bitsPerSecond)));
+  client.SetAttribute("Interval", ns3::TimeValue(ns3::Seconds((size + 100) * 8.0 / bitsPerSecond)));
   client.SetAttribute("PacketSize", ns3::UintegerValue(size));
   ns3::ApplicationContainer clientApp = client.Install(nodes.Get(0));
   clientApp.Start(ns3::Seconds(0));

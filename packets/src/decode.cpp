@@ -42,9 +42,10 @@ void dissectEtherPayload(DecodeContext& ctx, std::uint16_t type, std::size_t off
 void dissectFrameInfo(DecodeContext& ctx) {
   auto& d = ctx.b.dissection();
   const auto len = ctx.info.originalLength ? ctx.info.originalLength : d.frameLength;
-  const auto frame = ctx.b.addContainer("frame", "Frame " + std::to_string(ctx.info.number) + ": " +
-                                                     std::to_string(len) + " bytes on wire",
-                                        0, ctx.b.frame().size(), -1);
+  const auto frame = ctx.b.addContainer(
+      "frame",
+      "Frame " + std::to_string(ctx.info.number) + ": " + std::to_string(len) + " bytes on wire", 0,
+      ctx.b.frame().size(), -1);
   ctx.b.addNumber("frame.number", "Frame Number: " + std::to_string(ctx.info.number),
                   ctx.info.number, std::to_string(ctx.info.number), 0, 0, frame);
   ctx.b.addNumber("frame.len", "Frame Length: " + std::to_string(len) + " bytes", len,
@@ -105,7 +106,8 @@ void dissectIpv4(DecodeContext& ctx, std::size_t offset, std::int32_t parent) {
   const std::size_t ihl = (f[offset] & 0x0f) * 4u;
   const std::size_t totalLen = be16(f, offset + 2);
   const auto ip = ctx.b.addContainer("ip", {}, offset, std::min(ihl, f.size() - offset), -1);
-  for (const auto& fd : kIpv4Header.fields) ctx.b.addField(fd, offset, ip);
+  for (const auto& fd : kIpv4Header.fields)
+    ctx.b.addField(fd, offset, ip);
   auto& d = ctx.b.dissection();
   d.nodes[ip].label = "Internet Protocol Version 4, Src: " + formatIpv4(f.subspan(offset + 12, 4)) +
                       ", Dst: " + formatIpv4(f.subspan(offset + 16, 4));
@@ -127,14 +129,15 @@ void dissectIpv4(DecodeContext& ctx, std::size_t offset, std::int32_t parent) {
     char buf[96];
     std::snprintf(buf, sizeof buf, "IPv4 header checksum 0x%04x is wrong (correct: 0x%04x)",
                   be16(f, offset + 10),
-                  static_cast<unsigned>(static_cast<std::uint16_t>(
-                      ~onesComplementSum(f.subspan(offset, ihl), 0x10000u - be16(f, offset + 10)))));
+                  static_cast<unsigned>(static_cast<std::uint16_t>(~onesComplementSum(
+                      f.subspan(offset, ihl), 0x10000u - be16(f, offset + 10)))));
     ctx.b.diagnose(Severity::Warning, buf, ip);
   }
   std::size_t end = offset + totalLen;
   if (totalLen < ihl) {
-    ctx.b.diagnose(Severity::Error, "IPv4 total length " + std::to_string(totalLen) +
-                                        " is shorter than its header", ip);
+    ctx.b.diagnose(Severity::Error,
+                   "IPv4 total length " + std::to_string(totalLen) + " is shorter than its header",
+                   ip);
     return;
   }
   if (end > f.size()) {
@@ -174,8 +177,8 @@ void dissectIpv6(DecodeContext& ctx, std::size_t offset, std::int32_t parent) {
   d.summary.source = formatIpv6(f.subspan(offset + 8, 16));
   d.summary.destination = formatIpv6(f.subspan(offset + 24, 16));
   d.summary.protocol = "IPv6";
-  d.nodes[ip].label = "Internet Protocol Version 6, Src: " + d.summary.source +
-                      ", Dst: " + d.summary.destination;
+  d.nodes[ip].label =
+      "Internet Protocol Version 6, Src: " + d.summary.source + ", Dst: " + d.summary.destination;
   if ((f[offset] >> 4) != 6) ctx.b.diagnose(Severity::Error, "IPv6 version field is not 6", ip);
   std::size_t end = offset + 40 + be16(f, offset + 4);
   if (end > f.size()) {
@@ -211,8 +214,8 @@ void dissectUdp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::in
   d.nodes[udp].label = "User Datagram Protocol, Src Port: " + std::to_string(sport) +
                        ", Dst Port: " + std::to_string(dport);
   d.summary.protocol = "UDP";
-  d.summary.info = std::to_string(sport) + " \u2192 " + std::to_string(dport) + " Len=" +
-                   std::to_string(len >= 8 ? len - 8 : 0);
+  d.summary.info = std::to_string(sport) + " \u2192 " + std::to_string(dport) +
+                   " Len=" + std::to_string(len >= 8 ? len - 8 : 0);
   if (len < 8) {
     ctx.b.diagnose(Severity::Error, "UDP length " + std::to_string(len) + " is below 8", udp);
     return;
@@ -240,7 +243,8 @@ void dissectTcp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::in
   }
   const std::size_t hlen = (f[offset + 12] >> 4) * 4u;
   const auto tcp = ctx.b.addContainer("tcp", {}, offset, std::min(hlen, end - offset), -1);
-  for (const auto& fd : kTcpHeader.fields) ctx.b.addField(fd, offset, tcp);
+  for (const auto& fd : kTcpHeader.fields)
+    ctx.b.addField(fd, offset, tcp);
   const std::uint16_t sport = be16(f, offset), dport = be16(f, offset + 2);
   auto& d = ctx.b.dissection();
   const std::size_t payload = end > offset + hlen ? end - offset - hlen : 0;
@@ -279,8 +283,9 @@ void dissectData(DecodeContext& ctx, std::size_t offset, std::size_t end, std::i
   const auto f = ctx.b.frame();
   const auto data = ctx.b.addContainer("data", "Data (" + std::to_string(end - offset) + " bytes)",
                                        offset, end - offset, parent);
-  ctx.b.addText("data.data", "Data: " + hexBytes(f.subspan(offset, std::min<std::size_t>(end - offset, 32))) +
-                                 (end - offset > 32 ? "..." : ""),
+  ctx.b.addText("data.data",
+                "Data: " + hexBytes(f.subspan(offset, std::min<std::size_t>(end - offset, 32))) +
+                    (end - offset > 32 ? "..." : ""),
                 hexBytes(f.subspan(offset, end - offset)), offset, end - offset, data);
   ctx.b.addNumber("data.len", "Length: " + std::to_string(end - offset), end - offset,
                   std::to_string(end - offset), offset, 0, data);
@@ -318,8 +323,8 @@ Dissection decodeFrameWith(std::span<const std::uint8_t> frame, LinkType link,
       detail::dissectErf(ctx, 0);
       break;
     default:
-      b.diagnose(Severity::Error, "unsupported link type " +
-                                      std::to_string(static_cast<unsigned>(link)));
+      b.diagnose(Severity::Error,
+                 "unsupported link type " + std::to_string(static_cast<unsigned>(link)));
       detail::dissectData(ctx, 0, frame.size(), -1);
   }
   return d;

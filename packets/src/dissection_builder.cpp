@@ -22,9 +22,10 @@ std::int32_t DissectionBuilder::addContainer(std::string_view key, std::string l
 
 std::int32_t DissectionBuilder::addHeader(const HeaderDef& header, std::size_t offset,
                                           std::int32_t parent) {
-  const std::int32_t self = addContainer(header.key, std::string(header.name), offset,
-                                         header.length, parent);
-  for (const auto& f : header.fields) addField(f, offset, self);
+  const std::int32_t self =
+      addContainer(header.key, std::string(header.name), offset, header.length, parent);
+  for (const auto& f : header.fields)
+    addField(f, offset, self);
   return self;
 }
 
@@ -88,9 +89,9 @@ std::int32_t DissectionBuilder::addField(const FieldDef& f, std::size_t headerOf
   return static_cast<std::int32_t>(out_.nodes.size() - 1);
 }
 
-std::int32_t DissectionBuilder::addText(std::string_view key, std::string label,
-                                        std::string value, std::size_t offset,
-                                        std::size_t length, std::int32_t parent) {
+std::int32_t DissectionBuilder::addText(std::string_view key, std::string label, std::string value,
+                                        std::size_t offset, std::size_t length,
+                                        std::int32_t parent) {
   const std::int32_t self = addContainer(key, std::move(label), offset, length, parent);
   out_.nodes[self].value = std::move(value);
   return self;
@@ -100,7 +101,8 @@ std::int32_t DissectionBuilder::addNumber(std::string_view key, std::string labe
                                           std::uint64_t number, std::string value,
                                           std::size_t offset, std::size_t length,
                                           std::int32_t parent) {
-  const std::int32_t self = addText(key, std::move(label), std::move(value), offset, length, parent);
+  const std::int32_t self =
+      addText(key, std::move(label), std::move(value), offset, length, parent);
   out_.nodes[self].number = number;
   out_.nodes[self].hasNumber = true;
   return self;

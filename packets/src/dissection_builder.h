@@ -14,7 +14,8 @@ namespace rdmascope::packets::detail {
 
 class DissectionBuilder {
  public:
-  DissectionBuilder(Dissection& out, std::span<const std::uint8_t> frame) : out_(out), frame_(frame) {}
+  DissectionBuilder(Dissection& out, std::span<const std::uint8_t> frame)
+      : out_(out), frame_(frame) {}
 
   std::span<const std::uint8_t> frame() const { return frame_; }
   Dissection& dissection() { return out_; }

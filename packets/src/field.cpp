@@ -15,7 +15,8 @@ std::uint64_t readField(const FieldDef& field, std::span<const std::uint8_t> hea
   if (last >= header.size() || field.bitWidth == 0 || field.bitWidth > 64) return 0;
   // Accumulate the covering bytes (at most 9 for an unaligned 64-bit field) into 128 bits.
   Wide acc = 0;
-  for (unsigned i = first; i <= last; ++i) acc = (acc << 8) | header[i];
+  for (unsigned i = first; i <= last; ++i)
+    acc = (acc << 8) | header[i];
   const unsigned trailing = (last + 1) * 8 - (field.bitOffset + field.bitWidth);
   acc >>= trailing;
   const Wide mask = (static_cast<Wide>(1) << field.bitWidth) - 1;
@@ -27,10 +28,10 @@ void writeField(const FieldDef& field, std::span<std::uint8_t> header, std::uint
   const unsigned last = (field.bitOffset + field.bitWidth - 1) / 8;
   if (last >= header.size() || field.bitWidth == 0 || field.bitWidth > 64) return;
   const unsigned trailing = (last + 1) * 8 - (field.bitOffset + field.bitWidth);
-  const Wide mask = ((static_cast<Wide>(1) << field.bitWidth) - 1)
-                                 << trailing;
+  const Wide mask = ((static_cast<Wide>(1) << field.bitWidth) - 1) << trailing;
   Wide acc = 0;
-  for (unsigned i = first; i <= last; ++i) acc = (acc << 8) | header[i];
+  for (unsigned i = first; i <= last; ++i)
+    acc = (acc << 8) | header[i];
   acc = (acc & ~mask) | ((static_cast<Wide>(value) << trailing) & mask);
   for (unsigned i = last + 1; i-- > first;) {
     header[i] = static_cast<std::uint8_t>(acc & 0xff);

@@ -95,9 +95,11 @@ const HeaderDef kTcpHeader{"tcp", "Transmission Control Protocol", "TCP", 20, kT
 std::uint16_t onesComplementSum(std::span<const std::uint8_t> bytes, std::uint32_t initial) {
   std::uint32_t sum = initial;
   std::size_t i = 0;
-  for (; i + 1 < bytes.size(); i += 2) sum += (std::uint32_t{bytes[i]} << 8) | bytes[i + 1];
+  for (; i + 1 < bytes.size(); i += 2)
+    sum += (std::uint32_t{bytes[i]} << 8) | bytes[i + 1];
   if (i < bytes.size()) sum += std::uint32_t{bytes[i]} << 8;
-  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  while (sum >> 16)
+    sum = (sum & 0xffff) + (sum >> 16);
   return static_cast<std::uint16_t>(sum);
 }
 
