@@ -175,9 +175,11 @@ bool locateIbPacket(std::span<const std::uint8_t> f, LinkType link, const Decode
     case LinkType::Ethernet:
       return locateEthernet(f, 0, o, out);
     case LinkType::Raw:
-    case LinkType::Ipv4:
-    case LinkType::Ipv6:
       return locateIp(f, 0, o, out);
+    case LinkType::Ipv4:  // the link fixes the version, as in the decoder
+      return !f.empty() && (f[0] >> 4) == 4 && locateIp(f, 0, o, out);
+    case LinkType::Ipv6:
+      return !f.empty() && (f[0] >> 4) == 6 && locateIp(f, 0, o, out);
     case LinkType::InfiniBand:
       return locateNative(f, 0, out);
     case LinkType::Erf: {

@@ -146,3 +146,22 @@ TEST(VerifyFrameCrc, AgreesWithTheDecoderWhereItVerifies) {
 
 }  // namespace
 }  // namespace rdmascope::packets
+
+namespace rdmascope::packets {
+namespace {
+
+// Found by fuzz_frame_decode: an IPv4 RoCEv2 packet on an IPv6 link. The decoder reads it as
+// (broken) IPv6, so the fast check must not verify it as IPv4.
+TEST(VerifyFrameCrc, TheLinkTypeFixesTheIpVersion) {
+  const auto frames = roceFrames();
+  const Bytes v4(frames[0].begin() + 14, frames[0].end());
+  EXPECT_EQ(verifyFrameCrc(v4, LinkType::Ipv4), CrcStatus::Good);
+  EXPECT_EQ(verifyFrameCrc(v4, LinkType::Ipv6), CrcStatus::Absent);
+  EXPECT_EQ(decodeFrame(v4, LinkType::Ipv6).crc, CrcStatus::Absent);
+  const Bytes v6(frames[6].begin() + 14, frames[6].end());
+  EXPECT_EQ(verifyFrameCrc(v6, LinkType::Ipv6), CrcStatus::Good);
+  EXPECT_EQ(verifyFrameCrc(v6, LinkType::Ipv4), CrcStatus::Absent);
+}
+
+}  // namespace
+}  // namespace rdmascope::packets
