@@ -368,11 +368,16 @@ int main(int argc, char** argv) {
     const QueuePair ud = need(b.createQp(pd, udInit), "create_ud_qp");
     need(modifyQpToInit(b, ud.handle, sim::QpType::UD, dev.port, 0, kQkey), "modify_ud_qp_init");
     need(activateUdQp(b, ud.handle, local.psn), "activate_ud_qp");
+    // UD has no retransmission: on the lossy link one datagram may be lost for good, so the
+    // sender sends kUdCopies identical datagrams and the receiver checks the first to arrive.
+    constexpr int kUdCopies = 8;
     if (server) {
-      RecvWr rw;
-      rw.wrId = 200;
-      rw.sgList = {{mr.addr + kUdArea, kGrhLen + kUdLen, mr.lkey}};
-      need(b.postRecv(ud.handle, rw), "post_ud_recv");
+      for (int i = 0; i < kUdCopies; ++i) {
+        RecvWr rw;
+        rw.wrId = 200 + static_cast<std::uint64_t>(i);
+        rw.sgList = {{mr.addr + kUdArea, kGrhLen + kUdLen, mr.lkey}};
+        need(b.postRecv(ud.handle, rw), "post_ud_recv");
+      }
     } else {
       fill(mem, kUdArea, kUdLen, 6);
     }
@@ -394,11 +399,13 @@ int main(int argc, char** argv) {
       send.ah.portNum = dev.port;
       send.remoteQpn = udPeer.qpn;
       send.remoteQkey = kQkey;
-      need(b.postSend(ud.handle, send), "post_ud_send");
-      const WorkCompletion wc = waitOne(b, udCq, "ud_send");
-      check(
-          wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Send && wc.wrId == 20,
-          "ud_send_completion", describe(wc));
+      for (int i = 0; i < kUdCopies; ++i) {
+        need(b.postSend(ud.handle, send), "post_ud_send");
+        const WorkCompletion wc = waitOne(b, udCq, "ud_send");
+        check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Send &&
+                  wc.wrId == 20,
+              "ud_send_completion", describe(wc));
+      }
     } else {
       const WorkCompletion wc = waitOne(b, udCq, "ud_recv");
       check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Recv &&
