@@ -15,24 +15,15 @@
 
 #include "rdmascope/sim/tcp_control_block.h"
 #include "rdmascope/sim/transport_scenarios.h"
+#include "tshark_runner.h"
 
 namespace rdmascope::sim {
 namespace {
 
-bool haveTshark() {
-  return std::system("tshark -v > /dev/null 2>&1") == 0;
-}
+using rdmascope::testing::haveTshark;
 
 std::string run(const std::string& cmd) {
-  std::string out;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-      out.append(buf, n);
-    pclose(p);
-  }
-  return out;
+  return rdmascope::testing::runCommand(cmd);
 }
 
 void put32(std::ofstream& o, std::uint32_t v) {

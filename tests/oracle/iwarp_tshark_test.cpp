@@ -15,6 +15,7 @@
 
 #include "packets/iwarp_conversation.h"
 #include "rdmascope/packets/stream_decoder.h"
+#include "tshark_runner.h"
 
 namespace rdmascope::packets {
 namespace {
@@ -71,20 +72,10 @@ const std::vector<std::string> kKeys = {
     "iwarp_rdma.term_ddp_h",
 };
 
-bool haveTshark() {
-  return std::system("tshark -v > /dev/null 2>&1") == 0;
-}
+using rdmascope::testing::haveTshark;
 
 std::string run(const std::string& cmd) {
-  std::string out;
-  if (FILE* p = popen(cmd.c_str(), "r")) {
-    char buf[4096];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, p)) > 0)
-      out.append(buf, n);
-    pclose(p);
-  }
-  return out;
+  return rdmascope::testing::runCommand(cmd);
 }
 
 void put32le(std::ofstream& o, std::uint32_t v) {
