@@ -26,30 +26,17 @@ std::string run(const std::string& cmd) {
   return rdmascope::testing::runCommand(cmd);
 }
 
-void put32(std::ofstream& o, std::uint32_t v) {
-  const char b[4] = {static_cast<char>(v), static_cast<char>(v >> 8), static_cast<char>(v >> 16),
-                     static_cast<char>(v >> 24)};
-  o.write(b, 4);
-}
-
-// Classic pcap with nanosecond timestamps (magic 0xa1b23c4d), link type 1 (Ethernet).
+// Writes the simulated frames at their wire times to a pcap for tshark.
 void writePcap(const std::string& path, const std::vector<TcpCapturedFrame>& frames) {
-  std::ofstream o(path, std::ios::binary);
-  put32(o, 0xa1b23c4d);
-  put32(o, 0x00040002);
-  put32(o, 0);
-  put32(o, 0);
-  put32(o, 262144);
-  put32(o, 1);
-  for (const auto& f : frames) {
-    const std::int64_t ns = f.timePs / 1000;
-    put32(o, static_cast<std::uint32_t>(1700000000 + ns / 1'000'000'000));
-    put32(o, static_cast<std::uint32_t>(ns % 1'000'000'000));
-    put32(o, static_cast<std::uint32_t>(f.bytes.size()));
-    put32(o, static_cast<std::uint32_t>(f.bytes.size()));
-    o.write(reinterpret_cast<const char*>(f.bytes.data()),
-            static_cast<std::streamsize>(f.bytes.size()));
-  }
+  std::string error;
+  ASSERT_TRUE(rdmascope::testing::writeEthernetPcap(
+      path, frames,
+      [](const TcpCapturedFrame& f) { return std::span<const std::uint8_t>(f.bytes); },
+      [](const TcpCapturedFrame& f, std::int64_t) {
+        return 1'700'000'000'000'000'000 + f.timePs / 1000;
+      },
+      error))
+      << error;
 }
 
 int count(const std::string& hay, const std::string& needle) {
@@ -116,9 +103,7 @@ TEST_P(IwarpSimTshark, EveryFpduDecodesWithAGoodCrc) {
   ASSERT_EQ(startFrames, 2);
   ASSERT_GT(fpduFrames, 0);
 
-  const auto pcap =
-      (std::filesystem::temp_directory_path() / ("rdmascope_sim_" + caseName({c, 0}) + ".pcap"))
-          .string();
+  const auto pcap = rdmascope::testing::tempCapturePath("sim_" + caseName({c, 0}));
   writePcap(pcap, r->frames);
   const std::string tshark = "tshark -r " + pcap +
                              " -o tcp.check_checksum:TRUE --disable-protocol rpcordma"
@@ -197,8 +182,7 @@ TEST(TcpStreamTshark, ChecksumsAreGoodAndTheConversationIsClean) {
   std::string error;
   const auto r = runTransportScenario("tcp-stream", o, error);
   ASSERT_TRUE(r) << error;
-  const auto pcap =
-      (std::filesystem::temp_directory_path() / "rdmascope_sim_tcp_stream.pcap").string();
+  const auto pcap = rdmascope::testing::tempCapturePath("sim_tcp_stream");
   writePcap(pcap, r->frames);
   const auto out =
       run("tshark -r " + pcap +

@@ -78,29 +78,13 @@ std::string run(const std::string& cmd) {
   return rdmascope::testing::runCommand(cmd);
 }
 
-void put32le(std::ofstream& o, std::uint32_t v) {
-  const char b[4] = {static_cast<char>(v), static_cast<char>(v >> 8), static_cast<char>(v >> 16),
-                     static_cast<char>(v >> 24)};
-  o.write(b, 4);
-}
-
-// The classic pcap format: 24-byte global header, then a 16-byte header per record.
+// Writes the frames, a microsecond apart, to a pcap for tshark.
 void writePcap(const std::string& path, const std::vector<std::vector<std::uint8_t>>& frames) {
-  std::ofstream o(path, std::ios::binary);
-  put32le(o, 0xa1b2c3d4);
-  put32le(o, 0x00040002);  // version 2.4
-  put32le(o, 0);
-  put32le(o, 0);
-  put32le(o, 65535);
-  put32le(o, 1);  // Ethernet
-  std::uint32_t t = 0;
-  for (const auto& f : frames) {
-    put32le(o, 1700000000);
-    put32le(o, t++);
-    put32le(o, static_cast<std::uint32_t>(f.size()));
-    put32le(o, static_cast<std::uint32_t>(f.size()));
-    o.write(reinterpret_cast<const char*>(f.data()), static_cast<std::streamsize>(f.size()));
-  }
+  std::string error;
+  ASSERT_TRUE(rdmascope::testing::writeEthernetPcap(
+      path, frames, [](const auto& f) { return std::span<const std::uint8_t>(f); },
+      [](const auto&, std::int64_t i) { return 1'700'000'000'000'000'000 + i * 1000; }, error))
+      << error;
 }
 
 std::string tsharkCmd(const std::string& pcap) {
@@ -174,10 +158,7 @@ int count(const std::string& hay, const std::string& needle) {
 }
 
 std::string tempPcap(const std::string& name) {
-  // The process id keeps concurrent runs (ctest -j, several build trees) apart.
-  return (std::filesystem::temp_directory_path() /
-          ("rdmascope_" + name + "_" + std::to_string(getpid()) + ".pcap"))
-      .string();
+  return rdmascope::testing::tempCapturePath("iwarp_" + name);
 }
 
 struct Case {

@@ -1,7 +1,10 @@
 #include "test_frames.h"
 
+#include <unistd.h>
+
 #include <QtGlobal>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "rdmascope/packets/ib_crc.h"
@@ -112,10 +115,18 @@ Bytes pcapFile(const std::vector<Bytes>& frames) {
 }
 
 std::string writeFile(const std::string& name, const Bytes& bytes) {
-  const std::string path = std::string(RDMASCOPE_BINARY_DIR) + "/tests/ui/" + name;
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
+  // ctest runs each test case as its own process, two at a time: a name shared by two cases
+  // would let one truncate the file while the other has it mapped (SIGBUS). The process id keeps
+  // them apart, and the rename makes the file appear whole.
+  const std::string path =
+      std::string(RDMASCOPE_BINARY_DIR) + "/tests/ui/" + std::to_string(::getpid()) + "_" + name;
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream out(partial, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+  }
+  std::filesystem::rename(partial, path);
   return path;
 }
 
