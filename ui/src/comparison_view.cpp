@@ -291,9 +291,10 @@ ComparisonView::ComparisonView(QWidget* parent, std::uint64_t initialBytes)
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Transfer size:"), this));
   top->addWidget(sizeBox_);
-  auto* note = new QLabel(tr("one message, host A to host B, from the host cost model"), this);
-  note->setEnabled(false);
-  top->addWidget(note);
+  caption_ = new QLabel(this);
+  caption_->setObjectName(QStringLiteral("comparisonCaption"));
+  setCaption({});
+  top->addWidget(caption_);
   top->addStretch(1);
 
   auto* chartRow = new QHBoxLayout;
@@ -323,6 +324,16 @@ ComparisonView::ComparisonView(QWidget* parent, std::uint64_t initialBytes)
     if (i >= 0) model_->setTransferSize(sizeBox_->itemData(i).toULongLong());
   });
   setTransferSize(initialBytes);
+}
+
+void ComparisonView::setCaption(const QString& text) {
+  caption_->setText(text.isEmpty() ? tr("one message, host A to host B, from the host cost model")
+                                   : text);
+  caption_->setEnabled(!text.isEmpty());
+}
+
+QString ComparisonView::caption() const {
+  return caption_->text();
 }
 
 void ComparisonView::setTransferSize(std::uint64_t bytes) {

@@ -13,6 +13,7 @@
 #include "rdmascope/sim/transfer_cost.h"
 
 class QComboBox;
+class QLabel;
 class QTableView;
 
 namespace rdmascope::ui {
@@ -98,6 +99,9 @@ class ComparisonView : public QWidget {
   void setTransferSize(std::uint64_t bytes);
   std::uint64_t transferSize() const { return model_->transferSize(); }
   ComparisonModel* model() const { return model_; }
+  /// Says which transfer the comparison shows (empty: the default note).
+  void setCaption(const QString& text);
+  QString caption() const;
   QComboBox* sizeBox() const { return sizeBox_; }
   QTableView* table() const { return table_; }
   const std::array<ComparisonBarChart*, 3>& charts() const { return charts_; }
@@ -106,6 +110,7 @@ class ComparisonView : public QWidget {
   ComparisonModel* model_;
   QComboBox* sizeBox_;
   QTableView* table_;
+  QLabel* caption_;
   std::array<ComparisonBarChart*, 3> charts_{};
 };
 
