@@ -162,7 +162,7 @@ TEST(LabRun, RcSendRecvThroughTheGui) {
                                              << run->output().toStdString();
   EXPECT_GT(progress.size(), 0);
   // The capture is in the packet list; every frame is RoCEv2 with a good ICRC.
-  ASSERT_GT(w.frameStore().size(), 4u);
+  ASSERT_GE(w.frameStore().size(), 2u);  // at least a request and its ACK
   for (std::size_t i = 0; i < w.frameStore().size(); ++i)
     EXPECT_EQ(w.frameStore().decode(i).crc, packets::CrcStatus::Good) << "frame " << i + 1;
   // Both sides' completions are shown, and equal the simulator's but for the QPNs.

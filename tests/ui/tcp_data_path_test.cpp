@@ -4,6 +4,7 @@
 
 #include <QRegularExpression>
 #include <QTextBrowser>
+#include <set>
 
 #include "rdmascope/sim/transport_scenarios.h"
 #include "rdmascope/ui/comparison_view.h"
@@ -105,6 +106,7 @@ TEST(TransferFollower, ComparisonAndTcpPathFollowTheCurrentTransfer) {
   EXPECT_FALSE(w.transferFollower()->transfer().has_value());
   EXPECT_TRUE(w.comparisonView()->caption().contains("No transfer yet"));
   std::set<std::uint64_t> sizes;
+  std::set<sim::RdmaOp> ops;
   int checked = 0;
   for (int i = 0; i < static_cast<int>(rec.events.size()); ++i) {
     const auto bytes = postedBytes(rec.events[static_cast<std::size_t>(i)].trace);
@@ -112,6 +114,12 @@ TEST(TransferFollower, ComparisonAndTcpPathFollowTheCurrentTransfer) {
     w.scenario()->goTo(i);
     EXPECT_EQ(w.comparisonView()->transferSize(), *bytes) << i;
     EXPECT_EQ(w.comparisonView()->model()->transferSize(), *bytes);
+    const std::string& posted = rec.events[static_cast<std::size_t>(i)].trace.explanation;
+    const sim::RdmaOp op = posted.starts_with("post_send RDMA_READ")    ? sim::RdmaOp::Read
+                           : posted.starts_with("post_send RDMA_WRITE") ? sim::RdmaOp::Write
+                                                                        : sim::RdmaOp::Send;
+    EXPECT_EQ(w.comparisonView()->model()->rdmaOp(), op) << posted;
+    ops.insert(op);
     EXPECT_TRUE(w.comparisonView()->caption().contains(QStringLiteral("%1 bytes").arg(*bytes)))
         << w.comparisonView()->caption().toStdString();
     EXPECT_EQ(w.dataPathPane()->view()->tcpPathBytes(), *bytes);
@@ -126,6 +134,7 @@ TEST(TransferFollower, ComparisonAndTcpPathFollowTheCurrentTransfer) {
   }
   EXPECT_GE(checked, 3);
   EXPECT_GE(sizes.size(), 2u) << "the tour moves messages of different sizes";
+  EXPECT_EQ(ops.size(), 3u) << "the tour sends, writes and reads";
   // The scenario's explanation stays in the pane: the TCP side follows silently.
   w.scenario()->goTo(5);
   EXPECT_TRUE(w.explanation()->toPlainText().contains(w.scenario()->explanation().left(20)));

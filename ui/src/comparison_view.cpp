@@ -114,8 +114,20 @@ void ComparisonModel::setTransferSize(std::uint64_t bytes) {
   bytes = std::max<std::uint64_t>(bytes, 1);
   if (bytes == bytes_) return;
   bytes_ = bytes;
+  recompute();
+}
+
+void ComparisonModel::setRdmaOp(sim::RdmaOp op) {
+  if (op == op_) return;
+  op_ = op;
+  recompute();
+}
+
+void ComparisonModel::recompute() {
+  sim::TransferOptions options;
+  options.op = op_;
   for (std::size_t i = 0; i < kComparedTransports.size(); ++i)
-    estimates_[i] = sim::estimateTransfer(kComparedTransports[i], bytes_, settings_);
+    estimates_[i] = sim::estimateTransfer(kComparedTransports[i], bytes_, settings_, options);
   if (rowCount() > 0) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
 }
 

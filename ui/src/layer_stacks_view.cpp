@@ -7,8 +7,6 @@
 #include <QToolTip>
 #include <QVariantAnimation>
 
-#include "rdmascope/ui/comparison_view.h"
-
 namespace rdmascope::ui {
 
 namespace {
@@ -387,13 +385,14 @@ void LayerStacksView::paintEvent(QPaintEvent*) {
         QFont f = lit ? bold : font();
         const QString name = QString::fromUtf8(def.layers[li].name.data(),
                                                static_cast<qsizetype>(def.layers[li].name.size()));
-        // A narrow box gets a smaller font before the label is cut.
-        const double room = r.width() - 6;
+        // A narrow box gets a smaller font before the label is cut (with a little slack: the
+        // integer metrics of the eliding round up).
+        const double room = r.width() - 4;
         const double need = QFontMetricsF(f).horizontalAdvance(name);
         if (need > room && f.pointSizeF() > 0)
-          f.setPointSizeF(std::max(6.5, f.pointSizeF() * room / need));
+          f.setPointSizeF(std::max(6.0, f.pointSizeF() * room / need * 0.94));
         p.setFont(f);
-        p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignCenter,
+        p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignCenter,
                    QFontMetrics(f).elidedText(name, Qt::ElideRight, static_cast<int>(room)));
       }
     }
@@ -418,16 +417,14 @@ void LayerStacksView::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::Text));
     const QRectF counts(g.panel.left() + 4, wireY + rh * 0.9, g.panel.width() - 8, fh * 2.4);
     if (def.stack == Stack::TcpIp && tcpBytes_ > 0) {
+      // The TCP model's counts for the current transfer (both hosts).
       const auto& t = tcpCounts_;
       p.drawText(counts, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
-                 tr("%1: CPU copies %2 (%3 B) \u00b7 syscalls %4\nsegments %5 \u00b7 ACKs %6 "
-                    "\u00b7 interrupts %7")
-                     .arg(formatTransferSize(tcpBytes_))
+                 tr("copies %1 (%2 B) \u00b7 syscalls %3\nsegments %4 \u00b7 interrupts %5")
                      .arg(t.copiesA + t.copiesB)
                      .arg(t.bytesCopiedA + t.bytesCopiedB)
                      .arg(t.sendCalls + t.recvCalls)
                      .arg(t.dataSegments)
-                     .arg(t.ackFrames)
                      .arg(t.interruptsA + t.interruptsB));
       continue;
     }

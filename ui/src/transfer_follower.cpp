@@ -16,6 +16,18 @@ bool namesWqe(sim::TraceKind k) {
 
 }  // namespace
 
+sim::RdmaOp rdmaOpOf(sim::WrOpcode opcode) {
+  switch (opcode) {
+    case sim::WrOpcode::RdmaWrite:
+    case sim::WrOpcode::RdmaWriteWithImm:
+      return sim::RdmaOp::Write;
+    case sim::WrOpcode::RdmaRead:
+      return sim::RdmaOp::Read;
+    default:
+      return sim::RdmaOp::Send;
+  }
+}
+
 std::optional<CurrentTransfer> currentTransfer(const ScenarioRecording& rec, int event) {
   for (int i = std::min<int>(event, static_cast<int>(rec.events.size()) - 1); i >= 0; --i) {
     const ScenarioEvent& e = rec.events[static_cast<std::size_t>(i)];
@@ -55,6 +67,7 @@ void TransferFollower::follow(int event) {
   if (stacks_->tcpPathBytes() != bytes) stacks_->setTcpPath(it->second);
   tcpPath_ = it->second;
   comparison_->setTransferSize(bytes);
+  comparison_->model()->setRdmaOp(rdmaOpOf(t.opcode));
   const QString host = QString::fromStdString(rec->hostNames[static_cast<std::size_t>(t.host)]);
   const auto op = sim::toString(t.opcode);
   caption_ = tr("Showing %1's %2 wr_id %3: %4 bytes (event %5)")

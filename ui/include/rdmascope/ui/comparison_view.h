@@ -54,6 +54,9 @@ class ComparisonModel : public QAbstractTableModel {
   /// Recomputes the three estimates for a message of `bytes` (at least 1).
   void setTransferSize(std::uint64_t bytes);
   std::uint64_t transferSize() const { return bytes_; }
+  /// The RDMA operation RoCEv2 and iWARP move the message with (TCP always sends).
+  void setRdmaOp(sim::RdmaOp op);
+  sim::RdmaOp rdmaOp() const { return op_; }
   /// The estimate shown in a column.
   const sim::TransferEstimate& estimate(int column) const;
 
@@ -65,7 +68,10 @@ class ComparisonModel : public QAbstractTableModel {
 
  private:
   sim::HostCostSettings settings_;
+  void recompute();
+
   std::uint64_t bytes_ = 0;
+  sim::RdmaOp op_ = sim::RdmaOp::Send;
   std::array<sim::TransferEstimate, kComparedTransports.size()> estimates_;
 };
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 
+#include "rdmascope/sim/transfer_cost.h"
 #include "rdmascope/ui/scenario_player.h"
 #include "rdmascope/ui/tcp_data_path.h"
 
@@ -29,6 +30,9 @@ struct CurrentTransfer {
   sim::WrOpcode opcode = sim::WrOpcode::Send;
   int event = -1;  ///< the event that names the WQE
 };
+
+/// The operation the comparison models a work request with (atomics and sends: Send).
+sim::RdmaOp rdmaOpOf(sim::WrOpcode opcode);
 
 /// The send WQE of `event`, or of the last WQE event before it; nullopt before any.
 std::optional<CurrentTransfer> currentTransfer(const ScenarioRecording& recording, int event);
