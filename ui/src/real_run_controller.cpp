@@ -232,10 +232,14 @@ void RealRunController::labFinished(int exitCode, bool crashed) {
     Q_EMIT finished(false);
     return;
   }
-  window_->statusBar()->showMessage(tr("Lab run of %1: %2 frames captured, %3 completions")
-                                        .arg(scenario_)
-                                        .arg(window_->frameStore().size())
-                                        .arg(realCompletions_.size()));
+  window_->statusBar()->showMessage(
+      tr("Lab run of %1: %2 captured, %3 on real verbs")
+          .arg(scenario_,
+               window_->frameStore().size() == 1
+                   ? tr("1 frame")
+                   : tr("%1 frames").arg(window_->frameStore().size()),
+               realCompletions_.size() == 1 ? tr("1 completion")
+                                            : tr("%1 completions").arg(realCompletions_.size())));
   Q_EMIT finished(true);
 }
 
