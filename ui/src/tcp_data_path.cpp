@@ -108,7 +108,9 @@ TcpDataPath runTcpDataPath(std::uint64_t bytes, const sim::HostCostSettings& cos
                      std::uint8_t to, std::string text) {
     path.steps.push_back({stage, kind, fromB, from, toB, to, std::move(text)});
   };
-  const std::string size = std::to_string(path.modelled) + " bytes";
+  std::string size = std::to_string(path.modelled) + " bytes";
+  if (path.modelled < path.bytes)
+    size += " (the model's largest message; the transfer has " + std::to_string(path.bytes) + ")";
   add(TcpStage::SendCall, PathKind::Syscall, false, kApi, false, kSock,
       "send() for " + size + ": " + plural(c.sendCalls, "system call", "system calls") +
           " (at most " + std::to_string(o.ioSize) + " bytes each) enter the kernel.");
