@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTextBrowser>
+#include <QTimer>
 
 #include "rdmascope/ui/backend_choice.h"
 #include "rdmascope/ui/main_window.h"
@@ -157,7 +158,18 @@ TEST(LabRun, RcSendRecvThroughTheGui) {
   EXPECT_TRUE(run->busy());
   ASSERT_NE(run->progressDialog(), nullptr);
   EXPECT_TRUE(run->progressDialog()->isVisible());
+  // The dialog says what the guests are doing while they boot and run.
+  QStringList phases;
+  QTimer watch;
+  QObject::connect(&watch, &QTimer::timeout, [&] {
+    if (run->progressDialog()) phases << run->progressDialog()->labelText();
+  });
+  watch.start(1000);
   ASSERT_TRUE(done.wait(360000)) << run->output().toStdString();
+  watch.stop();
+  EXPECT_TRUE(phases.join('\n').contains("guest 1 booting")) << phases.join('\n').toStdString();
+  EXPECT_TRUE(phases.join('\n').contains("guest 2 running the scenario"))
+      << phases.join('\n').toStdString();
   EXPECT_TRUE(done.front().front().toBool()) << run->lastError().toStdString() << "\n"
                                              << run->output().toStdString();
   EXPECT_GT(progress.size(), 0);

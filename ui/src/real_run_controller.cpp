@@ -121,7 +121,8 @@ void RealRunController::startProgress(const QString& title) {
   auto* tick = new QTimer(progress_);
   connect(tick, &QTimer::timeout, this, [this, title] {
     if (!progress_ || !clock_) return;
-    QString line = lastLine(output_);
+    QString line =
+        process_ && process_->state() != QProcess::NotRunning ? labPhase() : lastLine(output_);
     if (line.size() > 90) line = line.left(87) + QStringLiteral("...");
     progress_->setLabelText(tr("%1\n%2 s elapsed%3")
                                 .arg(title)
@@ -183,6 +184,25 @@ bool RealRunController::runInLab(const QString& id) {
   process_->start(cli, {QStringLiteral("lab"), QStringLiteral("run"), id, QStringLiteral("--out"),
                         outDir_, QStringLiteral("--timeout"), QStringLiteral("60")});
   return true;
+}
+
+QString RealRunController::labPhase() const {
+  QStringList guests;
+  for (int g = 1; g <= 2; ++g) {
+    const QString dir = QStringLiteral("%1/guest%2/").arg(outDir_).arg(g);
+    QString state;
+    if (QFileInfo::exists(dir + QStringLiteral("exit-code")))
+      state = tr("done");
+    else if (!QFileInfo::exists(dir + QStringLiteral("console.log")))
+      state = tr("preparing");
+    else if (readText(dir + QStringLiteral("console.log"))
+                 .contains(QStringLiteral("lab-init: guest %1 ready").arg(g)))
+      state = tr("running the scenario");
+    else
+      state = tr("booting");
+    guests << tr("guest %1 %2").arg(g).arg(state);
+  }
+  return guests.join(QStringLiteral(", "));
 }
 
 QString RealRunController::labFailureLine(int exitCode) const {

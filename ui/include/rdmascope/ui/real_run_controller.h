@@ -78,6 +78,8 @@ class RealRunController : public QObject {
   void deviceFinished(const QString& error, const QStringList& completions);
   void showCompletions(const QString& title, const QString& id, const QString& where);
   QString labFailureLine(int exitCode) const;
+  /// What each guest is doing, from the files run-pair.sh and the guests write.
+  QString labPhase() const;
 
   MainWindow* window_;
   QComboBox* box_;
