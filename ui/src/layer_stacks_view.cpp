@@ -101,6 +101,15 @@ QSize LayerStacksView::minimumSizeHint() const {
   return {560, 360};
 }
 
+QFont LayerStacksView::labelFont(QFont font, const QString& text, double width) {
+  // A narrow box gets a smaller font before the label is cut (with a little slack: the integer
+  // metrics of the eliding round up).
+  const double need = QFontMetricsF(font).horizontalAdvance(text);
+  if (need > width && font.pointSizeF() > 0)
+    font.setPointSizeF(std::max(6.0, font.pointSizeF() * width / need * 0.94));
+  return font;
+}
+
 void LayerStacksView::setFrame(const packets::Dissection* d) {
   frameStack_ = d ? stackOfFrame(*d) : -1;
   frameLayers_ = 0;
@@ -382,15 +391,10 @@ void LayerStacksView::paintEvent(QPaintEvent*) {
         p.setPen(QPen(lit ? QColor(0xb3, 0x80, 0x00) : QColor(0x9a, 0xa5, 0xb1), lit ? 2.0 : 1.0));
         p.drawRoundedRect(r, 4, 4);
         p.setPen(palette().color(QPalette::Text));
-        QFont f = lit ? bold : font();
         const QString name = QString::fromUtf8(def.layers[li].name.data(),
                                                static_cast<qsizetype>(def.layers[li].name.size()));
-        // A narrow box gets a smaller font before the label is cut (with a little slack: the
-        // integer metrics of the eliding round up).
         const double room = r.width() - 4;
-        const double need = QFontMetricsF(f).horizontalAdvance(name);
-        if (need > room && f.pointSizeF() > 0)
-          f.setPointSizeF(std::max(6.0, f.pointSizeF() * room / need * 0.94));
+        const QFont f = labelFont(lit ? bold : font(), name, room);
         p.setFont(f);
         p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignCenter,
                    QFontMetrics(f).elidedText(name, Qt::ElideRight, static_cast<int>(room)));

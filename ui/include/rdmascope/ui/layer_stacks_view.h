@@ -52,6 +52,10 @@ class LayerStacksView : public QWidget {
   /// Text of the current step of the active stack (for the explanation pane).
   QString currentExplanation() const;
 
+  /// The font a layer box of `width` pixels labels `text` with: `font`, or smaller (down to
+  /// 6 pt) when the text would not fit.
+  static QFont labelFont(QFont font, const QString& text, double width);
+
   /// Centre of a layer box (for tests and tooltips).
   QRectF layerRect(Stack stack, bool hostB, int layer) const;
 
