@@ -110,6 +110,10 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   setCentralWidget(mainSplit_);
 
   statusFrames_ = new QLabel(this);
+  // Wide enough for any count up front: a permanent status-bar widget is not re-laid out
+  // when its text grows, so "Frames on the wire: 10" showed only its first digit.
+  statusFrames_->setMinimumWidth(
+      statusFrames_->fontMetrics().horizontalAdvance(tr("Frames on the wire: 00000000")) + 8);
   statusBar()->addPermanentWidget(statusFrames_);
   runTimer_ = new QTimer(this);
   createActions();
