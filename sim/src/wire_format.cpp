@@ -434,8 +434,8 @@ ParseStatus parseFrame(WireFormat format, const Frame& f, ParsedPacket& out,
   if (!(opcodeInfo(k.opcode).mask & kPayload) && payloadLen != 0) return ParseStatus::BadHeader;
   k.payload = payload;
   k.payloadLen = static_cast<std::uint32_t>(payloadLen);
-  // A frame changed since it was built has no valid ICRC; one that nothing could change has
-  // the ICRC buildFrame computed over these bytes, and a second CRC pass would only repeat it.
+  // Only a frame the link may have corrupted needs the check: any other holds exactly the bytes
+  // buildFrame computed its ICRC over, and a second CRC pass would only repeat that result.
   if (!f.mayBeCorrupt && !flat) return ParseStatus::Ok;
   const std::uint32_t icrc = flat ? computeIcrc(lay, h, headerEnd, payload, payloadLen + k.pad, 0)
                                   : computeIcrc(lay, h, headerEnd, payload, payloadLen, k.pad);
