@@ -13,11 +13,18 @@ std::uint64_t readField(const FieldDef& field, std::span<const std::uint8_t> hea
   const unsigned first = field.bitOffset / 8;
   const unsigned last = (field.bitOffset + field.bitWidth - 1) / 8;
   if (last >= header.size() || field.bitWidth == 0 || field.bitWidth > 64) return 0;
-  // Accumulate the covering bytes (at most 9 for an unaligned 64-bit field) into 128 bits.
+  const unsigned trailing = (last + 1) * 8 - (field.bitOffset + field.bitWidth);
+  if (last - first < 8) {  // every field but an unaligned 64-bit one: 64 bits suffice
+    std::uint64_t acc = 0;
+    for (unsigned i = first; i <= last; ++i)
+      acc = (acc << 8) | header[i];
+    acc >>= trailing;
+    return field.bitWidth == 64 ? acc : acc & ((std::uint64_t{1} << field.bitWidth) - 1);
+  }
+  // An unaligned 64-bit field spans nine bytes: accumulate them into 128 bits.
   Wide acc = 0;
   for (unsigned i = first; i <= last; ++i)
     acc = (acc << 8) | header[i];
-  const unsigned trailing = (last + 1) * 8 - (field.bitOffset + field.bitWidth);
   acc >>= trailing;
   const Wide mask = (static_cast<Wide>(1) << field.bitWidth) - 1;
   return static_cast<std::uint64_t>(acc & mask);
@@ -28,6 +35,19 @@ void writeField(const FieldDef& field, std::span<std::uint8_t> header, std::uint
   const unsigned last = (field.bitOffset + field.bitWidth - 1) / 8;
   if (last >= header.size() || field.bitWidth == 0 || field.bitWidth > 64) return;
   const unsigned trailing = (last + 1) * 8 - (field.bitOffset + field.bitWidth);
+  if (trailing == 0 && field.bitWidth % 8 == 0) {  // whole bytes: store them, nothing to keep
+    for (unsigned i = last + 1; i-- > first;) {
+      header[i] = static_cast<std::uint8_t>(value);
+      value >>= 8;
+    }
+    return;
+  }
+  if (first == last) {  // bits of one byte
+    const auto mask = static_cast<std::uint8_t>(((1u << field.bitWidth) - 1) << trailing);
+    header[first] =
+        static_cast<std::uint8_t>((header[first] & ~mask) | ((value << trailing) & mask));
+    return;
+  }
   const Wide mask = ((static_cast<Wide>(1) << field.bitWidth) - 1) << trailing;
   Wide acc = 0;
   for (unsigned i = first; i <= last; ++i)

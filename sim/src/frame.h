@@ -26,6 +26,10 @@ struct Frame {
   std::uint32_t slot = 0;
   std::uint32_t psn = 0;
   std::uint8_t opcode = 0;
+  /// The receiver verifies the ICRC (and VCRC): true unless the link that carries the frame
+  /// can change no byte of it (no corruption configured for its direction), so that its bytes
+  /// are exactly those the sender's ICRC was computed over.
+  bool mayBeCorrupt = true;
   SimTime sentAt;
 
   std::size_t size() const { return hdrLen + payloadLen + pad + trailerLen; }
@@ -95,6 +99,7 @@ struct Frame {
     }
     psn = o.psn;
     opcode = o.opcode;
+    mayBeCorrupt = o.mayBeCorrupt;
     fromHost = o.fromHost;
   }
 };

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "dma_write.h"
 #include "opcodes.h"
 #include "qp.h"
 #include "rdmascope/sim/network.h"
@@ -205,6 +206,7 @@ bool Host::postCqe(std::uint32_t cqId, const WorkCompletion& wc) {
     }
     return false;
   }
+  dmaFence();  // the data of the work request reaches memory before its completion
   c->entries.push_back(wc);
   if (network_.sim().tracing()) {
     emit(TraceKind::CqeProduced, wc.qpNum,

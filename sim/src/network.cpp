@@ -45,6 +45,7 @@ class Link : public EventTarget {
     f.pad = 0;
     f.hdrLen = 0;
     f.trailerLen = 0;
+    f.mayBeCorrupt = true;
     return f;
   }
 
@@ -125,7 +126,10 @@ class Link : public EventTarget {
       return txEnd;
     }
     SimTime arrive = txEnd + cfg.link.latency;
-    if (rated && faults.corruptRate > 0 && sim.uniform() < faults.corruptRate) {
+    // Only the corruption below changes a frame's bytes on the way: where it cannot strike,
+    // the receiver gets exactly the bytes the sender's ICRC covers.
+    f.mayBeCorrupt = rated && faults.corruptRate > 0;
+    if (f.mayBeCorrupt && sim.uniform() < faults.corruptRate) {
       const std::size_t i = static_cast<std::size_t>(sim.rng()() % f.size());
       const auto bit = static_cast<std::uint8_t>(1u << (sim.rng()() % 8));
       f.corrupt(i, bit);
@@ -167,6 +171,7 @@ class Link : public EventTarget {
     Host& dst = net_.host(to);
     Simulator& sim = net_.sim();
     ParsedPacket parsed;
+    if (f.mayBeCorrupt) ++stats_.icrcChecked;
     const ParseStatus st = parseFrame(net_.config().wire, f, parsed, scratch_);
     if (st != ParseStatus::Ok) {
       if (st == ParseStatus::BadIcrc) ++stats_.icrcDrops;

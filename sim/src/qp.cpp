@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "dma_write.h"
 #include "opcodes.h"
 #include "rdmascope/sim/network.h"
 #include "strfmt.h"
@@ -663,7 +664,7 @@ bool Qp::copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemo
     if (reference && !toMemory && n == len) {
       *reference = mem.data();
     } else if (toMemory) {
-      std::memcpy(mem.data(), buf + done, n);
+      dmaWrite(mem.data(), buf + done, n);
     } else {
       std::memcpy(buf + done, mem.data(), n);
     }
@@ -1713,7 +1714,7 @@ void Qp::responderRun(const ParsedPacket* first) {
           } else if (m & kWrite) {
             if (pkt->payloadLen) {
               auto mem = host_.memory(resp_.va, pkt->payloadLen);
-              std::memcpy(mem.data(), pkt->payload, pkt->payloadLen);
+              dmaWrite(mem.data(), pkt->payload, pkt->payloadLen);
               if (tracing()) {
                 host_.emitMemory(true, resp_.va, pkt->payloadLen, qpn_,
                                  fmt::format("NIC writes {} bytes of {} PSN {:#x}", pkt->payloadLen,

@@ -17,8 +17,7 @@ EventId Simulator::schedule(SimTime delay, std::function<void()> fn) {
     functions_.push_back(std::move(fn));
   }
   const EventId id = nextSeq_++;
-  heap_.push_back(Event{now_ + delay, id, nullptr, 0, slot});
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
+  push(Event{now_ + delay, id, nullptr, 0, slot});
   pendingFunctions_.insert(id);
   return id;
 }
@@ -26,9 +25,47 @@ EventId Simulator::schedule(SimTime delay, std::function<void()> fn) {
 EventId Simulator::schedule(SimTime delay, EventTarget* target, std::uint32_t code,
                             std::uint64_t arg) {
   const EventId id = nextSeq_++;
-  heap_.push_back(Event{now_ + delay, id, target, code, arg});
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
+  push(Event{now_ + delay, id, target, code, arg});
   return id;
+}
+
+void Simulator::push(const Event& e) {
+  // Sequence numbers only grow, so an event no earlier than the last of a lane is that lane's
+  // latest: lanes stay sorted without any work.
+  for (std::deque<Event>& lane : lanes_) {
+    if (lane.empty() || e.at >= lane.back().at) {
+      lane.push_back(e);
+      return;
+    }
+  }
+  heap_.push_back(e);
+  std::push_heap(heap_.begin(), heap_.end(), Later{});
+}
+
+int Simulator::earliest() const {
+  int best = heap_.empty() ? kNone : kHeap;
+  const Event* bestEvent = heap_.empty() ? nullptr : &heap_.front();
+  for (int i = 0; i < kLanes; ++i) {
+    const std::deque<Event>& lane = lanes_[static_cast<std::size_t>(i)];
+    if (!lane.empty() && (!bestEvent || Later{}(*bestEvent, lane.front()))) {
+      best = i;
+      bestEvent = &lane.front();
+    }
+  }
+  return best;
+}
+
+const Simulator::Event& Simulator::eventAt(int source) const {
+  return source == kHeap ? heap_.front() : lanes_[static_cast<std::size_t>(source)].front();
+}
+
+void Simulator::pop(int source) {
+  if (source == kHeap) {
+    std::pop_heap(heap_.begin(), heap_.end(), Later{});
+    heap_.pop_back();
+  } else {
+    lanes_[static_cast<std::size_t>(source)].pop_front();
+  }
 }
 
 bool Simulator::cancel(EventId id) {
@@ -38,27 +75,30 @@ bool Simulator::cancel(EventId id) {
 }
 
 void Simulator::popCancelled() {
-  while (!heap_.empty() && !heap_.front().target && cancelled_.count(heap_.front().seq)) {
-    cancelled_.erase(heap_.front().seq);
-    const auto slot = static_cast<std::uint32_t>(heap_.front().arg);
+  if (cancelled_.empty()) return;
+  for (int src = earliest(); src != kNone; src = earliest()) {
+    const Event& e = eventAt(src);
+    if (e.target || !cancelled_.count(e.seq)) return;
+    cancelled_.erase(e.seq);
+    const auto slot = static_cast<std::uint32_t>(e.arg);
     functions_[slot] = nullptr;
     freeFunctions_.push_back(slot);
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    heap_.pop_back();
+    pop(src);
   }
 }
 
 SimTime Simulator::nextEventTime() {
   popCancelled();
-  return heap_.empty() ? SimTime::max() : heap_.front().at;
+  const int src = earliest();
+  return src == kNone ? SimTime::max() : eventAt(src).at;
 }
 
 bool Simulator::step() {
   popCancelled();
-  if (heap_.empty()) return false;
-  std::pop_heap(heap_.begin(), heap_.end(), Later{});
-  const Event e = heap_.back();
-  heap_.pop_back();
+  const int src = earliest();
+  if (src == kNone) return false;
+  const Event e = eventAt(src);
+  pop(src);
   now_ = e.at;
   ++eventsRun_;
   if (e.target) {
@@ -94,7 +134,10 @@ bool Simulator::runWhile(const std::function<bool()>& done, SimTime limit) {
 }
 
 std::size_t Simulator::pendingEvents() const {
-  return heap_.size() - cancelled_.size();
+  std::size_t n = heap_.size();
+  for (const std::deque<Event>& lane : lanes_)
+    n += lane.size();
+  return n - cancelled_.size();
 }
 
 double Simulator::uniform() {

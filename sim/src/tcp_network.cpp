@@ -193,6 +193,26 @@ void TcpNetwork::cpu(int host, double costNs, std::function<void()> then) {
   scheduler_.schedule(h.cpuFreeAtPs - now, std::move(then));
 }
 
+void TcpNetwork::appCopy(int host, std::size_t n, double work, bool& asleep, bool& busy,
+                         std::string_view sleepNote, std::string_view where,
+                         std::function<void()> copied) {
+  if (n == 0) {
+    asleep = true;
+    note(host, TraceKind::Note, std::string(sleepNote));
+    if (work > 0) cpu(host, work, [] {});
+    return;
+  }
+  Host& h = *hosts_[host];
+  h.counters.cpuBytesCopied += n;
+  ++h.counters.copyOperations;
+  if (scheduler_.trace() != nullptr) {
+    note(host, TraceKind::Note, "CPU copies " + std::to_string(n) + " bytes " + std::string(where));
+  }
+  work += static_cast<double>(n) * 1e9 / config_.costs.memcpyBytesPerSec;
+  busy = true;
+  cpu(host, work, std::move(copied));
+}
+
 void TcpNetwork::transmit(int host, const TcpSegment& segment) {
   Host& h = *hosts_[host];
   const auto& c = config_.costs;
@@ -405,29 +425,17 @@ void TcpNetwork::sendStep(int host) {
          "application calls send() for " + std::to_string(job.callLeft) + " bytes (system call)");
   }
   const std::size_t n = std::min(job.callLeft, h.tcb->sendSpace());
-  if (n == 0) {
-    job.blocked = true;
-    note(host, TraceKind::Note, "socket send buffer is full: send() sleeps");
-    if (work > 0) cpu(host, work, [] {});
-    return;
-  }
-  h.counters.cpuBytesCopied += n;
-  ++h.counters.copyOperations;
-  note(host, TraceKind::Note,
-       "CPU copies " + std::to_string(n) +
-           " bytes from the application buffer into the socket send buffer");
-  work += static_cast<double>(n) * 1e9 / c.memcpyBytesPerSec;
-  job.busy = true;
-  cpu(host, work, [this, host, n] {
-    Host& hh = *hosts_[host];
-    auto& j = *hh.sendJob;
-    j.busy = false;
-    const std::span<const std::uint8_t> chunk(j.data.data() + j.offset, n);
-    const std::size_t took = hh.tcb->write(chunk);
-    j.offset += took;
-    j.callLeft -= took;
-    sendStep(host);
-  });
+  appCopy(host, n, work, job.blocked, job.busy, "socket send buffer is full: send() sleeps",
+          "from the application buffer into the socket send buffer", [this, host, n] {
+            Host& hh = *hosts_[host];
+            auto& j = *hh.sendJob;
+            j.busy = false;
+            const std::span<const std::uint8_t> chunk(j.data.data() + j.offset, n);
+            const std::size_t took = hh.tcb->write(chunk);
+            j.offset += took;
+            j.callLeft -= took;
+            sendStep(host);
+          });
 }
 
 void TcpNetwork::appReceive(int host, std::uint64_t bytes, std::uint32_t ioSize,
@@ -461,30 +469,19 @@ void TcpNetwork::recvStep(int host) {
       std::min<std::size_t>({static_cast<std::size_t>(job.io), h.tcb->readable(),
                              static_cast<std::size_t>(job.want - job.got.size())});
   if (work > 0) note(host, TraceKind::Note, "application calls recv() (system call)");
-  if (n == 0) {
-    job.sleeping = true;
-    note(host, TraceKind::Note, "nothing to read: recv() sleeps");
-    if (work > 0) cpu(host, work, [] {});
-    return;
-  }
-  h.counters.cpuBytesCopied += n;
-  ++h.counters.copyOperations;
-  note(host, TraceKind::Note,
-       "CPU copies " + std::to_string(n) +
-           " bytes from the socket receive buffer into the application buffer");
-  work += static_cast<double>(n) * 1e9 / c.memcpyBytesPerSec;
-  job.busy = true;
-  cpu(host, work, [this, host, n] {
-    Host& hh = *hosts_[host];
-    auto& j = *hh.recvJob;
-    j.busy = false;
-    const std::size_t before = j.got.size();
-    j.got.resize(before + n);
-    const std::size_t took = hh.tcb->read(std::span<std::uint8_t>(j.got.data() + before, n));
-    j.got.resize(before + took);
-    j.inCall = false;
-    recvStep(host);
-  });
+  appCopy(host, n, work, job.sleeping, job.busy, "nothing to read: recv() sleeps",
+          "from the socket receive buffer into the application buffer", [this, host, n] {
+            Host& hh = *hosts_[host];
+            auto& j = *hh.recvJob;
+            j.busy = false;
+            const std::size_t before = j.got.size();
+            j.got.resize(before + n);
+            const std::size_t took =
+                hh.tcb->read(std::span<std::uint8_t>(j.got.data() + before, n));
+            j.got.resize(before + took);
+            j.inCall = false;
+            recvStep(host);
+          });
 }
 
 }  // namespace rdmascope::sim

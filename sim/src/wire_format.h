@@ -76,7 +76,8 @@ std::string_view toString(ParseStatus status);
 void buildFrame(WireFormat format, const WireAddress& addr, const PacketDesc& pkt, Frame& frame);
 
 /// Parses and checks the bytes of `frame`. Payload of `out` points into the frame (or into
-/// `scratch` when the frame had to be flattened).
+/// `scratch` when the frame had to be flattened). The ICRC (and VCRC) is verified when
+/// `frame.mayBeCorrupt`; otherwise the frame's bytes are those its ICRC was computed over.
 ParseStatus parseFrame(WireFormat format, const Frame& frame, ParsedPacket& out,
                        std::vector<std::uint8_t>& scratch);
 

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -148,6 +149,15 @@ inline RecvWr recvWr(std::uint64_t id, const Side& s, std::uint64_t off, std::ui
 inline void fill(std::span<std::uint8_t> m, std::uint8_t seed) {
   for (std::size_t i = 0; i < m.size(); ++i)
     m[i] = static_cast<std::uint8_t>(seed + i * 7);
+}
+
+/// A's one completion is a success and B's first `len` bytes equal A's (a WRITE that landed).
+inline void expectWriteLanded(Pair& p, std::uint64_t len) {
+  auto wc = p.ha().pollCq(p.a.cq, 4);
+  ASSERT_EQ(wc.size(), 1u);
+  EXPECT_EQ(wc[0].status, WcStatus::Success);
+  auto a = p.mem(0, 0, len), b = p.mem(1, 0, len);
+  EXPECT_TRUE(std::equal(a.begin(), a.end(), b.begin()));
 }
 
 }  // namespace rdmascope::sim::testing

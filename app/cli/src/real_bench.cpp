@@ -107,29 +107,7 @@ class RealBench {
   }
 
   SendWr makeWr(std::uint64_t id) const {
-    SendWr wr;
-    wr.wrId = id;
-    wr.sendFlags = sim::send_flags::kSignaled;
-    const auto len = static_cast<std::uint32_t>(b_.op == BenchOp::Atomic ? 8 : b_.size);
-    wr.sgList = {sim::Sge{mr_.addr, len, mr_.lkey}};
-    wr.remoteAddr = peer_.addr;
-    wr.rkey = peer_.rkey;
-    switch (b_.op) {
-      case BenchOp::Write:
-        wr.opcode = sim::WrOpcode::RdmaWrite;
-        break;
-      case BenchOp::Read:
-        wr.opcode = sim::WrOpcode::RdmaRead;
-        break;
-      case BenchOp::Send:
-        wr.opcode = sim::WrOpcode::Send;
-        break;
-      case BenchOp::Atomic:
-        wr.opcode = sim::WrOpcode::AtomicFetchAndAdd;
-        wr.compareAdd = 1;
-        break;
-    }
-    return wr;
+    return benchWr(b_, id, mr_.addr, mr_.lkey, peer_.addr, peer_.rkey);
   }
 
   // Waits for completions; counts sends and receives; an error status ends the run.
@@ -138,18 +116,7 @@ class RealBench {
     auto r = block ? be_.waitCq(cq_, 64, 5000ms) : be_.pollCq(cq_, 64);
     if (!r.ok()) return r.status.message;
     if (block && r.value.empty()) return "no completion within 5 s";
-    for (const auto& wc : r.value) {
-      if (wc.status != sim::WcStatus::Success)
-        return "completion of wr_id " + std::to_string(wc.wrId) + ": " +
-               std::string(sim::toString(wc.status));
-      if (wc.opcode == sim::WcOpcode::Recv) {
-        ++recvs;
-      } else {
-        ++sends;
-        if (completed) completed->push_back(nowUs());
-      }
-    }
-    return {};
+    return countCompletions(r.value, sends, recvs, completed, [this] { return nowUs(); });
   }
 
   std::string bandwidthClient(std::vector<double>& posted, std::vector<double>& completed) {

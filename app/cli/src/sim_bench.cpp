@@ -103,29 +103,7 @@ class Bench {
   }
 
   sim::SendWr makeWr(const Side& s, const Side& peer, std::uint64_t id) const {
-    sim::SendWr wr;
-    wr.wrId = id;
-    wr.sendFlags = sim::send_flags::kSignaled;
-    const auto len = static_cast<std::uint32_t>(b_.op == BenchOp::Atomic ? 8 : b_.size);
-    wr.sgList = {sim::Sge{s.mr.addr, len, s.mr.lkey}};
-    wr.remoteAddr = peer.mr.addr;
-    wr.rkey = peer.mr.rkey;
-    switch (b_.op) {
-      case BenchOp::Write:
-        wr.opcode = sim::WrOpcode::RdmaWrite;
-        break;
-      case BenchOp::Read:
-        wr.opcode = sim::WrOpcode::RdmaRead;
-        break;
-      case BenchOp::Send:
-        wr.opcode = sim::WrOpcode::Send;
-        break;
-      case BenchOp::Atomic:
-        wr.opcode = sim::WrOpcode::AtomicFetchAndAdd;
-        wr.compareAdd = 1;
-        break;
-    }
-    return wr;
+    return benchWr(b_, id, s.mr.addr, s.mr.lkey, peer.mr.addr, peer.mr.rkey);
   }
 
   sim::VerbsStatus postRecv(Side& s) {
@@ -137,19 +115,8 @@ class Bench {
   // Polls every completion of `s`; counts receives and sends, fails on an error status.
   std::string drain(Side& s, std::uint64_t& sends, std::uint64_t& recvs,
                     std::vector<double>* completed) {
-    for (const auto& wc : s.host->pollCq(s.cq, 1 << 14)) {
-      if (wc.status != sim::WcStatus::Success) {
-        return "completion of wr_id " + std::to_string(wc.wrId) + ": " +
-               std::string(sim::toString(wc.status));
-      }
-      if (wc.opcode == sim::WcOpcode::Recv) {
-        ++recvs;
-      } else {
-        ++sends;
-        if (completed) completed->push_back(nowUs());
-      }
-    }
-    return {};
+    return countCompletions(s.host->pollCq(s.cq, 1 << 14), sends, recvs, completed,
+                            [this] { return nowUs(); });
   }
 
   std::string runBandwidth(std::vector<double>& posted, std::vector<double>& completed) {
@@ -244,6 +211,51 @@ class Bench {
 };
 
 }  // namespace
+
+sim::SendWr benchWr(const BenchConfig& bench, std::uint64_t id, std::uint64_t localAddr,
+                    std::uint32_t lkey, std::uint64_t remoteAddr, std::uint32_t rkey) {
+  sim::SendWr wr;
+  wr.wrId = id;
+  wr.sendFlags = sim::send_flags::kSignaled;
+  const auto len = static_cast<std::uint32_t>(bench.op == BenchOp::Atomic ? 8 : bench.size);
+  wr.sgList = {sim::Sge{localAddr, len, lkey}};
+  wr.remoteAddr = remoteAddr;
+  wr.rkey = rkey;
+  switch (bench.op) {
+    case BenchOp::Write:
+      wr.opcode = sim::WrOpcode::RdmaWrite;
+      break;
+    case BenchOp::Read:
+      wr.opcode = sim::WrOpcode::RdmaRead;
+      break;
+    case BenchOp::Send:
+      wr.opcode = sim::WrOpcode::Send;
+      break;
+    case BenchOp::Atomic:
+      wr.opcode = sim::WrOpcode::AtomicFetchAndAdd;
+      wr.compareAdd = 1;
+      break;
+  }
+  return wr;
+}
+
+std::string countCompletions(std::span<const sim::WorkCompletion> completions, std::uint64_t& sends,
+                             std::uint64_t& recvs, std::vector<double>* completed,
+                             const std::function<double()>& nowUs) {
+  for (const auto& wc : completions) {
+    if (wc.status != sim::WcStatus::Success) {
+      return "completion of wr_id " + std::to_string(wc.wrId) + ": " +
+             std::string(sim::toString(wc.status));
+    }
+    if (wc.opcode == sim::WcOpcode::Recv) {
+      ++recvs;
+    } else {
+      ++sends;
+      if (completed) completed->push_back(nowUs());
+    }
+  }
+  return {};
+}
 
 SimBenchResult runSimBench(const BenchConfig& bench, const sim::NetworkConfig& config) {
   if (bench.size == 0 || (bench.op == BenchOp::Atomic && bench.size != 8)) {

@@ -3,6 +3,8 @@
 // microseconds, so the figures follow from the link settings (rate, latency, MTU).
 
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,5 +34,17 @@ struct SimBenchResult {
 
 /// Runs the benchmark on a fresh simulated network with `config`.
 SimBenchResult runSimBench(const BenchConfig& bench, const sim::NetworkConfig& config);
+
+/// The signaled work request of iteration `id`, as perftest posts it: `bench.op` over
+/// bench.size bytes (8 for an atomic) at `localAddr` (key `lkey`), aimed at the peer's buffer.
+sim::SendWr benchWr(const BenchConfig& bench, std::uint64_t id, std::uint64_t localAddr,
+                    std::uint32_t lkey, std::uint64_t remoteAddr, std::uint32_t rkey);
+
+/// Counts polled completions as the benchmarks do: receives and sends apart, and the time
+/// `nowUs()` of each send in `completed` when given. Returns what the first unsuccessful
+/// completion says (counting stops there), else an empty string.
+std::string countCompletions(std::span<const sim::WorkCompletion> completions, std::uint64_t& sends,
+                             std::uint64_t& recvs, std::vector<double>* completed,
+                             const std::function<double()>& nowUs);
 
 }  // namespace rdmascope::cli

@@ -2,7 +2,11 @@
 /// @file network.h
 /// Two simulated hosts joined by one full-duplex link with latency, bandwidth, MTU and
 /// injected faults. Every frame is real bytes with a valid ICRC; the receiver parses what it
-/// gets and silently drops a frame whose ICRC does not verify, as hardware does.
+/// gets and silently drops a frame whose ICRC does not verify, as hardware does. Corruption
+/// (FaultConfig::corruptRate) is the only fault that changes bytes: a frame sent while it is
+/// configured for its direction has its ICRC verified by the receiver; any other frame arrives
+/// with exactly the bytes its ICRC was computed over, and the receiver skips that second CRC
+/// pass (LinkStats::icrcChecked counts the verified frames).
 ///
 /// The transport follows Linux Soft-RoCE (rdma_rxe: rxe_req.c, rxe_comp.c, rxe_resp.c): AckReq
 /// on the last packet of a message and after 65 unacknowledged packets, at most 128
@@ -75,7 +79,8 @@ struct NetworkConfig {
   /// Keep a copy of every frame sent (for pcap writing).
   bool captureFrames = false;
   /// Copy payload into each frame as rxe does into its skb (true), or reference host memory
-  /// (false; faster, used by the benchmark).
+  /// (false; faster, used by the benchmark: the referenced bytes must stay unchanged until
+  /// the frame is received, as verbs require of a buffer until its work request completes).
   bool copyPayload = true;
   /// Model rxe's per-QP limit of 64 in-flight skbs (requester waits until 16 remain).
   bool limitInflight = true;
@@ -96,6 +101,10 @@ struct LinkStats {
   std::uint64_t framesDuplicated = 0;
   std::uint64_t framesReordered = 0;
   std::uint64_t icrcDrops = 0;
+  /// Frames whose ICRC (and VCRC) the receiver verified: those sent while corruption was
+  /// configured for their direction. The others reach it with exactly the bytes the sender's
+  /// ICRC covers (nothing on this link rewrites a frame), so a second CRC pass is skipped.
+  std::uint64_t icrcChecked = 0;
   std::uint64_t bytesSent = 0;
 };
 

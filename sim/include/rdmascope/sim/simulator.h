@@ -1,9 +1,11 @@
 #pragma once
 /// @file simulator.h
-/// The discrete-event engine: a binary heap of small event records, one seeded PRNG, a trace.
+/// The discrete-event engine: small event records in time order, one seeded PRNG, a trace.
 /// Deterministic for a seed: events at the same time run in the order they were scheduled.
 
+#include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <random>
 #include <unordered_set>
@@ -72,12 +74,23 @@ class Simulator {
       return a.at != b.at ? a.at > b.at : a.seq > b.seq;
     }
   };
+  static constexpr int kLanes = 4, kHeap = -1, kNone = -2;
+  void push(const Event& e);
+  /// Where the earliest pending event (cancelled or not) waits: a lane, kHeap or kNone.
+  int earliest() const;
+  const Event& eventAt(int source) const;
+  void pop(int source);
   void popCancelled();
 
   SimTime now_;
   std::uint64_t seed_;
   std::uint64_t nextSeq_ = 1;
   std::uint64_t eventsRun_ = 0;
+  // Most events come in time order per source (frame arrivals in each direction, timers, work
+  // run now): an event is appended to the first lane whose last event is no later, else it
+  // goes to the binary heap. The earliest front of them all runs next, so the order is exactly
+  // (time, sequence) as with one heap, at the cost of a few comparisons.
+  std::array<std::deque<Event>, kLanes> lanes_;
   std::vector<Event> heap_;
   std::unordered_set<EventId> cancelled_;
   std::unordered_set<EventId> pendingFunctions_;
