@@ -139,6 +139,9 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   connect(analysis_, &AnalysisController::frameActivated, this, &MainWindow::showFrame);
   connect(analysis_, &AnalysisController::connectionChosen, this,
           [this](int, const QString& filter) {
+            // A click on a new row also changes the current row: filter once.
+            if (packets_->packetModel()->filtered() && packets_->filterBar()->text() == filter)
+              return;
             packets_->filterBar()->setText(filter);
             packets_->filterBar()->apply();
           });
