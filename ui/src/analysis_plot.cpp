@@ -62,7 +62,7 @@ AnalysisPlot::Layout AnalysisPlot::layout() const {
   const double right = 16;
   const double top = fontMetrics().height() * 2.2;
   const double axis = fontMetrics().height() * 1.6;
-  const double h = height() - top - axis - kMarkerStrip - 8;
+  const double h = height() - top - axis - kMarkerStrip - fontMetrics().height() - 10;
   const double w = std::max(10.0, width() - left - right);
   const double gap = fontMetrics().height() * 1.4;
   const double each = std::max(20.0, (h - gap) / 2);
@@ -230,7 +230,7 @@ void AnalysisPlot::paintEvent(QPaintEvent*) {
   p.setPen(text);
   p.drawText(QRectF(l.latency.left(), l.latency.top() - lh - 2, l.latency.width(), lh),
              Qt::AlignLeft | Qt::AlignBottom,
-             tr("Latency: request to ACK/response (dots: messages, line: mean)"));
+             tr("Latency: request to ACK/response (dots: messages, bars: mean per interval)"));
   p.save();
   p.setClipRect(l.latency.adjusted(-4, -4, 4, 4));
   p.setPen(Qt::NoPen);
@@ -238,20 +238,18 @@ void AnalysisPlot::paintEvent(QPaintEvent*) {
   for (const auto& [t, v] : latencies_)
     p.drawEllipse(QPointF(xOf(t, l.latency), l.latency.bottom() - v / maxLat * l.latency.height()),
                   2.6, 2.6);
-  for (int d = 0; d < 2; ++d) {
-    const auto& dir = c.dir[d];
-    QPolygonF line;
+  // The mean of each bucket as a bar across the bucket (no line across silent stretches).
+  p.setPen(QPen(kLatency.darker(140), 2));
+  for (const auto& dir : c.dir)
     for (const auto& b : dir.series)
-      if (b.latencyCount)
-        line << QPointF(xOf(b.start + dir.seriesWidth / 2, l.latency),
-                        l.latency.bottom() - b.latencySum / static_cast<double>(b.latencyCount) /
-                                                 maxLat * l.latency.height());
-    if (line.size() > 1) {
-      p.setPen(QPen(kLatency.darker(130), 1.4));
-      p.setBrush(Qt::NoBrush);
-      p.drawPolyline(line);
-    }
-  }
+      if (b.latencyCount) {
+        const double y = l.latency.bottom() - b.latencySum / static_cast<double>(b.latencyCount) /
+                                                  maxLat * l.latency.height();
+        p.drawLine(QPointF(xOf(b.start, l.latency), y),
+                   QPointF(std::max(xOf(b.start + dir.seriesWidth, l.latency),
+                                    xOf(b.start, l.latency) + 3),
+                           y));
+      }
   p.restore();
 
   // Anomaly markers on the time axis: a triangle per anomaly in its kind's colour.
@@ -277,6 +275,25 @@ void AnalysisPlot::paintEvent(QPaintEvent*) {
   if (markers_.empty()) {
     p.setPen(dim);
     p.drawText(l.markers, Qt::AlignCenter, tr("none"));
+  }
+  // Legend of the marker kinds present.
+  double x = l.markers.left();
+  const double yl = l.markers.bottom() + 3;
+  for (auto kind : legendKinds()) {
+    bool present = false;
+    for (std::size_t i : markers_)
+      present = present ||
+                anomalyStyle(analysis_->report.anomalies[i].kind).name == anomalyStyle(kind).name;
+    if (!present) continue;
+    const AnomalyStyle s = anomalyStyle(kind);
+    const QPointF m(x + 6, yl + lh / 2.0);
+    p.setPen(QPen(s.color.darker(130), 1));
+    p.setBrush(s.color);
+    p.drawPolygon(QPolygonF{m + QPointF(0, -6), m + QPointF(5, 4), m + QPointF(-5, 4)});
+    p.setPen(text);
+    const double tw = fontMetrics().horizontalAdvance(s.name);
+    p.drawText(QRectF(x + 14, yl, tw + 4, lh), Qt::AlignLeft | Qt::AlignVCenter, s.name);
+    x += tw + 30;
   }
 }
 

@@ -150,7 +150,7 @@ int FlowGraphView::rowHeight() const {
 }
 
 int FlowGraphView::headerHeight() const {
-  return fontMetrics().height() * 3 + 10;
+  return fontMetrics().height() * 3 + 12;
 }
 
 void FlowGraphView::updateScrollBar() {
@@ -259,20 +259,28 @@ void FlowGraphView::paintEvent(QPaintEvent*) {
     bold.setBold(true);
     h.setFont(bold);
     h.setPen(palette().color(QPalette::Text));
-    const int yNames = header.top() + lh + 8;
+    const int yNames = header.top() + lh + 6;
     if (row_ >= 0) {
       const auto& c = analysis_->report.connections[static_cast<std::size_t>(row_)];
       const QString a = endpointText(c.a), b = endpointText(c.b);
-      h.drawText(QRectF(header.left(), yNames, xa * 2, lh * 2), Qt::AlignHCenter | Qt::AlignTop,
-                 tr("A\n%1").arg(a));
-      h.drawText(QRectF(header.left() + xb - (w - xb), yNames, (w - xb) * 2, lh * 2),
-                 Qt::AlignHCenter | Qt::AlignTop, tr("B\n%1").arg(b));
+      // Names on one line over the two lifelines, each centred on its own and kept apart.
+      const QFontMetrics bfm(bold);
+      const double half = (xb - xa) / 2 - 6;
+      const double wa = std::min<double>(bfm.horizontalAdvance(a) + 8, 2 * std::min(xa, half));
+      const double wb = std::min<double>(bfm.horizontalAdvance(b) + 8, 2 * std::min(w - xb, half));
+      h.drawText(QRectF(xa - wa / 2, yNames, wa, lh), Qt::AlignCenter,
+                 bfm.elidedText(a, Qt::ElideMiddle, static_cast<int>(wa)));
+      h.drawText(QRectF(xb - wb / 2, yNames, wb, lh), Qt::AlignCenter,
+                 bfm.elidedText(b, Qt::ElideMiddle, static_cast<int>(wb)));
       h.setFont(small);
       h.setPen(palette().color(QPalette::PlaceholderText));
-      h.drawText(QRectF(header.left() + 4, yNames, xa * 0.5, lh * 2),
-                 Qt::AlignLeft | Qt::AlignBottom, tr("Time (s)"));
-      h.drawText(QRectF(header.left() + xb + 50, yNames, w - xb - 50, lh * 2),
-                 Qt::AlignRight | Qt::AlignBottom, tr("Frame  Anomaly"));
+      const double yCaptions = yNames + lh + 1;
+      h.drawText(QRectF(4, yCaptions, xa - 10, lh), Qt::AlignRight | Qt::AlignVCenter,
+                 tr("Time (s)"));
+      h.drawText(QRectF(xb + 10, yCaptions, w - xb - 10, lh), Qt::AlignLeft | Qt::AlignVCenter,
+                 tr("Frame      Anomaly"));
+      h.drawText(QRectF(xa, yCaptions, xb - xa, lh), Qt::AlignCenter,
+                 tr("A → B right, B → A left"));
     }
     h.setPen(QPen(palette().color(QPalette::Mid), 1));
     h.drawLine(header.bottomLeft(), header.bottomRight());
@@ -369,8 +377,12 @@ void FlowGraphView::paintRows(QPainter& p) {
     }
     if (has) {
       p.setPen(c.darker(120));
+      const AnomalyStyle s = anomalyStyle(marks.front());
+      const auto kind = analysis::toString(marks.front());
       p.drawText(QRectF(x + 3, top, w - x - 3, rh), Qt::AlignLeft | Qt::AlignVCenter,
-                 anomalyStyle(marks.front()).name);
+                 s.name == QLatin1String("Other")
+                     ? QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size()))
+                     : s.name);
     }
   }
 }

@@ -95,7 +95,8 @@ struct AnomalyStyle {
   QString name;
 };
 AnomalyStyle anomalyStyle(analysis::AnomalyKind kind);
-/// The kinds the flow graph and the plot give a legend entry, in legend order.
+/// The kinds the flow graph and the plot give a legend entry, in legend order (GapFilled
+/// stands for every kind drawn as "Other").
 const std::vector<analysis::AnomalyKind>& legendKinds();
 
 /// "10.0.0.1  QP 0x000011" (the QP as the packet details show it).
