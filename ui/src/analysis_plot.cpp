@@ -52,7 +52,7 @@ void AnalysisPlot::setConnection(int id) {
     markers_ = analysis_->anomaliesOf(id);
     for (const auto& m : analysis_->report.messages)
       if (m.connection == id && m.outcome != analysis::Outcome::Incomplete && m.end >= m.start)
-        latencies_.emplace_back(m.start, m.latency());
+        latencies_.emplace_back(m.end, m.latency());
   }
   update();
 }
@@ -230,7 +230,8 @@ void AnalysisPlot::paintEvent(QPaintEvent*) {
   p.setPen(text);
   p.drawText(QRectF(l.latency.left(), l.latency.top() - lh - 2, l.latency.width(), lh),
              Qt::AlignLeft | Qt::AlignBottom,
-             tr("Latency: request to ACK/response (dots: messages, bars: mean per interval)"));
+             tr("Latency: request to ACK/response (dots: messages when they completed, bars: mean "
+                "per interval)"));
   p.save();
   p.setClipRect(l.latency.adjusted(-4, -4, 4, 4));
   p.setPen(Qt::NoPen);

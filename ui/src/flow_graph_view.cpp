@@ -279,8 +279,6 @@ void FlowGraphView::paintEvent(QPaintEvent*) {
                  tr("Time (s)"));
       h.drawText(QRectF(xb + 10, yCaptions, w - xb - 10, lh), Qt::AlignLeft | Qt::AlignVCenter,
                  tr("Frame      Anomaly"));
-      h.drawText(QRectF(xa, yCaptions, xb - xa, lh), Qt::AlignCenter,
-                 tr("A → B right, B → A left"));
     }
     h.setPen(QPen(palette().color(QPalette::Mid), 1));
     h.drawLine(header.bottomLeft(), header.bottomRight());

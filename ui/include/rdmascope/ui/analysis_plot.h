@@ -56,7 +56,7 @@ class AnalysisPlot : public QWidget {
   int row_ = -1;
   double t0_ = 0.0, t1_ = 0.0;
   std::vector<std::size_t> markers_;                  // anomaly indexes
-  std::vector<std::pair<double, double>> latencies_;  // (start time, seconds)
+  std::vector<std::pair<double, double>> latencies_;  // (completion time, seconds)
 };
 
 }  // namespace rdmascope::ui
