@@ -377,3 +377,55 @@ TEST(AnalysisScreenshots, ConversationsFlowGraphAndPlotAreDrawn) {
 
 }  // namespace
 }  // namespace rdmascope::ui
+
+namespace rdmascope::ui {
+namespace {
+
+// A SEND/ACK stream on one QP pair, `pairs` times.
+void fillStore(FrameStore& store, std::size_t pairs) {
+  const auto send = test::roceFrame(0, 16, 0x04);
+  for (std::size_t i = 0; i < pairs; ++i)
+    store.append(send, static_cast<std::int64_t>(i) * 1000);
+}
+
+TEST(AnalysisController, RunsOnAWorkerThreadAndCancels) {
+  QWidget parent;
+  AnalysisController an(&parent);
+  FrameStore store;
+  fillStore(store, 400000);
+  an.start(&store);
+  EXPECT_TRUE(an.busy());  // start() returned before the analysis ended
+  an.cancel();
+  EXPECT_FALSE(an.busy());
+  EXPECT_FALSE(an.analysis());
+  an.start(&store);
+  ASSERT_TRUE(an.waitForIdle(60000));
+  ASSERT_TRUE(an.analysis());
+  EXPECT_EQ(an.analysis()->framesAnalysed, store.size());
+  EXPECT_EQ(an.conversationModel()->rowCount(), 1);
+  EXPECT_EQ(an.flowGraph()->rowCount(), 400000);
+  an.clear();
+  EXPECT_EQ(an.conversationModel()->rowCount(), 0);
+}
+
+TEST(AnalysisController, LiveFramesAreAnalysedAsTheyArrive) {
+  QWidget parent;
+  AnalysisController an(&parent);
+  FrameStore store;
+  an.beginLive(&store);
+  fillStore(store, 10);
+  an.liveAppended();
+  an.waitForIdle();
+  ASSERT_TRUE(an.analysis());
+  EXPECT_EQ(an.analysis()->framesAnalysed, 10u);
+  fillStore(store, 5);
+  an.liveAppended();
+  an.endLive();
+  ASSERT_TRUE(an.analysis());
+  EXPECT_EQ(an.analysis()->framesAnalysed, 15u);
+  EXPECT_EQ(an.analysis()->report.summary.frames, 15u);
+  EXPECT_EQ(an.flowGraph()->rowCount(), 15);
+}
+
+}  // namespace
+}  // namespace rdmascope::ui
