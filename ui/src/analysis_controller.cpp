@@ -80,7 +80,7 @@ AnalysisController::AnalysisController(QWidget* parent)
   conversationsView_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
   {
     const int cw = conversationsView_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    const int widths[] = {8, 9, 25, 25, 7, 9, 9, 11, 10, 9, 9, 6, 9, 8, 6, 9, 10};
+    const int widths[] = {8, 9, 21, 21, 7, 9, 9, 11, 10, 9, 9, 6, 9, 8, 6, 9, 10};
     for (int c = 0; c < ConversationModel::ColumnCount; ++c)
       conversationsView_->setColumnWidth(c, cw * widths[c]);
   }
