@@ -73,9 +73,7 @@ AnomalyStyle anomalyStyle(analysis::AnomalyKind kind) {
       return {QColor(0x43, 0xa0, 0x47), QStringLiteral("E"), QStringLiteral("ECN mark")};
     case K::IncompleteMessage:
       return {QColor(0x61, 0x61, 0x61), QStringLiteral("?"), QStringLiteral("Incomplete")};
-    case K::GapFilled:
-    case K::Reordered:
-    case K::RepeatedResponse:
+    default:  // gap filled, reordered, repeated response, and kinds added later
       break;
   }
   return {QColor(0x78, 0x90, 0x9c), QStringLiteral("\u2022"), QStringLiteral("Other")};

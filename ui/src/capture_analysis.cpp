@@ -44,15 +44,10 @@ std::string addressTerms(analysis::Carrier carrier, const std::string& src,
   return term(src, true) + " && " + term(dst, false);
 }
 
+// RoCEv1 and native InfiniBand both name their ends by GID when a GRH is present.
 std::string carrierTerm(analysis::Carrier carrier) {
-  switch (carrier) {
-    case analysis::Carrier::RoceV2:
-      return {};
-    case analysis::Carrier::RoceV1:
-      return "eth && !udp && ";
-    case analysis::Carrier::NativeIb:
-      return "!eth && ";
-  }
+  if (carrier == analysis::Carrier::RoceV1) return "eth && !udp && ";
+  if (carrier == analysis::Carrier::NativeIb) return "!eth && ";
   return {};
 }
 
@@ -80,7 +75,8 @@ void CaptureAnalysisBuilder::add(const FrameStore& store, std::size_t index) {
   auto facts = analysis::readPacketFacts(store.bytes(index), store.linkType(), index + 1,
                                          store.timeRelative(index), o);
   if (!facts) {
-    analyzer_.addOtherFrame();
+    // Not RoCE/IB: the analyzer's own path for the rest (it follows TCP streams for iWARP).
+    analyzer_.addFrame(store.bytes(index), store.linkType(), index + 1, store.timeRelative(index));
     return;
   }
   FlowKey key{facts->carrier, facts->source, facts->destination, facts->destQp};

@@ -136,6 +136,9 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   connect(runTimer_, &QTimer::timeout, this, [this] {
     if (!scenario_->stepForward()) setRunning(false);
   });
+  // The analysis thread reads the store: stop it before anything replaces the frames.
+  connect(scenario_, &ScenarioController::storeAboutToChange, analysis_,
+          &AnalysisController::clear);
   connect(analysis_, &AnalysisController::frameActivated, this, &MainWindow::showFrame);
   connect(analysis_, &AnalysisController::connectionChosen, this,
           [this](int, const QString& filter) {
@@ -341,9 +344,7 @@ bool MainWindow::openScenario(const QString& id) {
   setRunning(false);
   QString error;
   const auto wire = static_cast<sim::WireFormat>(wireBox_ ? wireBox_->currentData().toInt() : 0);
-  analysis_->clear();  // the recording replaces the frames it reads
   if (!scenario_->load(id.toStdString(), wire, error)) {
-    analysis_->start(store_.get());
     showError(tr("Cannot run scenario"), error);
     return false;
   }
@@ -363,9 +364,7 @@ bool MainWindow::openScenarioFile(const QString& path) {
   setRunning(false);
   QString error;
   const auto wire = static_cast<sim::WireFormat>(wireBox_->currentData().toInt());
-  analysis_->clear();
   if (!scenario_->loadFile(path.toStdString(), wire, error)) {
-    analysis_->start(store_.get());
     showError(tr("Cannot run scenario"), error);
     return false;
   }

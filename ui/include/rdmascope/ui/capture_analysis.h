@@ -26,7 +26,8 @@ struct ConnectionFrame {
 /// The report and the frames of each connection.
 struct CaptureAnalysis {
   analysis::AnalysisReport report;
-  /// Frames of report.connections[i], in capture order.
+  /// Frames of report.connections[i], in capture order (RoCE and InfiniBand connections: the
+  /// frames of the flows the analyzer keyed them by).
   std::vector<std::vector<ConnectionFrame>> frames;
   std::size_t framesAnalysed = 0;  ///< store frames fed to the analyzer
   double seconds = 0.0;            ///< wall time the analysis took
@@ -41,8 +42,10 @@ struct CaptureAnalysis {
 /// for each direction the analyzer keys its flows by, source, destination and destination QP.
 std::string connectionFilter(const analysis::ConnectionReport& connection);
 
-/// Feeds frames of a store to a FlowAnalyzer one at a time, remembering each frame's flow so
-/// the frames of every connection can be listed afterwards.
+/// Feeds frames of a store to a FlowAnalyzer one at a time, remembering each InfiniBand
+/// transport frame's flow (carrier, source, destination, destination QP: the analyzer's key) so
+/// the frames of every connection can be listed afterwards. Other frames go through
+/// FlowAnalyzer::addFrame.
 class CaptureAnalysisBuilder {
  public:
   explicit CaptureAnalysisBuilder(analysis::AnalyzerOptions options = {});
