@@ -8,6 +8,8 @@
 #include <QCoreApplication>
 #include <QImage>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QSortFilterProxyModel>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -23,6 +25,7 @@
 #include "rdmascope/ui/analysis_plot.h"
 #include "rdmascope/ui/filter_bar.h"
 #include "rdmascope/ui/flow_graph_view.h"
+#include "rdmascope/ui/hex_view.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/scenario_controller.h"
@@ -225,6 +228,27 @@ TEST(AnalysisViews, ScenarioWithALostFrameAndAnRnrNak) {
             QStringLiteral("Connections: 1  Anomalies: %1").arg(expected.anomalies.size()));
 }
 
+TEST(AnalysisViews, StatisticsMenuShowsEachViewWithItsShortcut) {
+  MainWindow w(nullptr, QString());
+  AnalysisController* an = w.analysis();
+  QMenu* stats = nullptr;
+  for (QAction* a : w.menuBar()->actions())
+    if (a->text() == QStringLiteral("&Statistics")) stats = a->menu();
+  ASSERT_TRUE(stats);
+  const std::pair<Qt::Key, QWidget*> expected[] = {{Qt::Key_C, an->conversationsPage()},
+                                                   {Qt::Key_A, an->anomaliesPage()},
+                                                   {Qt::Key_G, an->flowGraphPage()},
+                                                   {Qt::Key_P, an->plotPage()}};
+  for (const auto& [key, page] : expected) {
+    QAction* action = nullptr;
+    for (QAction* a : stats->actions())
+      if (a->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | key)) action = a;
+    ASSERT_TRUE(action) << QKeySequence(key).toString().toStdString();
+    action->trigger();
+    EXPECT_EQ(w.lowerTabs()->currentWidget(), page);
+  }
+}
+
 TEST(AnalysisViews, LossyCaptureFiltersFlowGraphAndPlotLinkToThePacketList) {
   MainWindow w(nullptr, QString());
   w.resize(1600, 1000);
@@ -266,6 +290,30 @@ TEST(AnalysisViews, LossyCaptureFiltersFlowGraphAndPlotLinkToThePacketList) {
     EXPECT_EQ(filterMatches(store, filter), listed);
     EXPECT_EQ(an->flowGraph()->connection(), id);
     EXPECT_EQ(an->plot()->connection(), id);
+  }
+
+  // Activating an anomaly (Enter on its row) selects its frame: list, detail tree, hex view.
+  {
+    const AnomalyModel& am = *an->anomalyModel();
+    int nak = -1;
+    for (int r = 0; r < am.rowCount() && nak < 0; ++r)
+      if (am.anomalyAt(r)->kind == AnomalyKind::Nak) nak = r;
+    ASSERT_GE(nak, 0);
+    w.lowerTabs()->setCurrentWidget(an->anomaliesPage());
+    QTableView* view = an->anomaliesView();
+    view->setFocus();
+    view->setCurrentIndex(am.index(nak, 0));
+    QTest::keyClick(view, Qt::Key_Return);
+    const qint64 frame = am.frameAt(nak);
+    EXPECT_EQ(w.packetPane()->currentFrame(), frame);
+    ASSERT_TRUE(w.packetPane()->detailModel()->dissection());
+    std::string number;
+    for (const auto& node : w.packetPane()->detailModel()->dissection()->nodes)
+      if (node.key == "frame.number") number = node.value;
+    EXPECT_EQ(number, std::to_string(frame + 1));
+    EXPECT_EQ(static_cast<std::size_t>(w.packetPane()->hexView()->bytes().size()),
+              store.bytes(static_cast<std::size_t>(frame)).size());
+    EXPECT_FALSE(packets->filtered());  // the connection filter hid it: cleared
   }
 
   // The flow graph of the second connection: its frames, its marks, clicks both ways.
