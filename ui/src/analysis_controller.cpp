@@ -304,6 +304,7 @@ void AnalysisController::publish(std::shared_ptr<const CaptureAnalysis> analysis
     if (pick < 0 && !analysis_->report.connections.empty())
       pick = analysis_->report.connections.front().id;
     if (pick >= 0) pickConnection(pick, false);
+    flow_->setCurrentFrame(currentFrame_);
   }
   Q_EMIT analysisChanged();
 }
@@ -337,6 +338,7 @@ void AnalysisController::pickConnection(int id, bool fromUser) {
 }
 
 void AnalysisController::setCurrentFrame(qint64 frame) {
+  currentFrame_ = frame;
   flow_->setCurrentFrame(frame);
 }
 

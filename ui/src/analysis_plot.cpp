@@ -146,8 +146,10 @@ void AnalysisPlot::paintEvent(QPaintEvent*) {
       p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
       if (labels) {
         p.setPen(dim);
-        p.drawText(QRectF(x - 50, area.bottom() + 2, 100, lh), Qt::AlignHCenter | Qt::AlignTop,
-                   durationText(t));
+        QRectF box(x - 50, area.bottom() + 2, 100, lh);
+        if (box.right() > width() - 2) box.moveRight(width() - 2);
+        p.drawText(box, Qt::AlignHCenter | Qt::AlignTop,
+                   t == 0 ? QStringLiteral("0") : durationText(t));
         p.setPen(QPen(palette().color(QPalette::Midlight), 1));
       }
     }
@@ -171,7 +173,7 @@ void AnalysisPlot::paintEvent(QPaintEvent*) {
     for (const auto& b : d.series)
       if (d.seriesWidth > 0)
         maxRate = std::max(maxRate, static_cast<double>(b.bytes) / d.seriesWidth);
-  maxRate = maxRate > 0 ? niceStep(maxRate / 4) * 4 : 1;
+  maxRate = maxRate > 0 ? niceStep(maxRate * 1.1 / 4) * 4 : 1;  // headroom over the peak
   grid(l.throughput, false);
   yLabels(l.throughput, maxRate, [](double v) { return byteRateText(v); });
   p.setPen(text);
@@ -224,14 +226,18 @@ void AnalysisPlot::paintEvent(QPaintEvent*) {
   for (const auto& d : c.dir)
     for (const auto& b : d.series)
       maxLat = std::max(maxLat, b.latencyMax);
-  maxLat = maxLat > 0 ? niceStep(maxLat / 4) * 4 : 1e-6;
+  maxLat = maxLat > 0 ? niceStep(maxLat * 1.1 / 4) * 4 : 1e-6;
   grid(l.latency, true);
   yLabels(l.latency, maxLat, [](double v) { return durationText(v); });
   p.setPen(text);
   p.drawText(QRectF(l.latency.left(), l.latency.top() - lh - 2, l.latency.width(), lh),
              Qt::AlignLeft | Qt::AlignBottom,
-             tr("Latency: request to ACK/response (dots: messages when they completed, bars: mean "
-                "per interval)"));
+             analysis_->report.messagesDropped
+                 ? tr("Latency: request to ACK/response (dots: the first %1 messages of the "
+                      "capture, bars: mean per interval of all)")
+                       .arg(analysis_->report.messages.size())
+                 : tr("Latency: request to ACK/response (dots: messages when they completed, "
+                      "bars: mean per interval)"));
   p.save();
   p.setClipRect(l.latency.adjusted(-4, -4, 4, 4));
   p.setPen(Qt::NoPen);

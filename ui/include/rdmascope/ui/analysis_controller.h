@@ -121,6 +121,7 @@ class AnalysisController : public QObject {
   std::unique_ptr<CaptureAnalysisBuilder> live_;
   QTimer* livePublish_;
   int selected_ = -1;
+  qint64 currentFrame_ = -1;  // the packet list's
   bool syncing_ = false;
 };
 
