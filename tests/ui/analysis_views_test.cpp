@@ -210,6 +210,8 @@ TEST(AnalysisViews, ScenarioWithALostFrameAndAnRnrNak) {
   FlowGraphView* g = an->flowGraph();
   ASSERT_EQ(g->connection(), c.id);
   EXPECT_EQ(static_cast<std::uint64_t>(g->rowCount()), c.frames);
+  EXPECT_TRUE(g->detailAt(g->rowOfFrame(rnrFrame)).startsWith(QStringLiteral("RNR NAK: ")))
+      << g->detailAt(g->rowOfFrame(rnrFrame)).toStdString();
   const auto marks = g->marksAt(g->rowOfFrame(rnrFrame));
   EXPECT_NE(std::find(marks.begin(), marks.end(), AnomalyKind::RnrNak), marks.end());
   std::set<std::uint64_t> anomalyFrames;

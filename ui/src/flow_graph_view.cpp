@@ -1,9 +1,11 @@
 #include "rdmascope/ui/flow_graph_view.h"
 
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
@@ -112,6 +114,38 @@ std::vector<analysis::AnomalyKind> FlowGraphView::marksAt(int row) const {
   std::stable_sort(out.begin(), out.end(),
                    [](auto x, auto y) { return priority(x) < priority(y); });
   return out;
+}
+
+QString FlowGraphView::detailAt(int row) const {
+  const qint64 frame = frameAtRow(row);
+  if (frame < 0) return {};
+  const auto number = static_cast<std::uint64_t>(frame) + 1;
+  QStringList lines;
+  auto it = std::lower_bound(marks_.begin(), marks_.end(), number,
+                             [](const auto& m, std::uint64_t v) { return m.first < v; });
+  for (; it != marks_.end() && it->first == number; ++it) {
+    const auto& a = analysis_->report.anomalies[it->second];
+    lines << QStringLiteral("%1: %2").arg(anomalyStyle(a.kind).name,
+                                          QString::fromStdString(a.detail));
+  }
+  return lines.join(QLatin1Char('\n'));
+}
+
+bool FlowGraphView::viewportEvent(QEvent* event) {
+  if (event->type() == QEvent::ToolTip) {
+    auto* help = static_cast<QHelpEvent*>(event);
+    const int row = rowAt(help->pos());
+    QString text =
+        row >= 0 ? tr("Frame %1: %2").arg(frameAtRow(row) + 1).arg(labelAt(row)) : QString();
+    const QString detail = detailAt(row);
+    if (!detail.isEmpty()) text += QLatin1Char('\n') + detail;
+    if (text.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(help->globalPos(), text, viewport());
+    return true;
+  }
+  return QAbstractScrollArea::viewportEvent(event);
 }
 
 int FlowGraphView::markedRowCount() const {

@@ -39,6 +39,8 @@ class FlowGraphView : public QAbstractScrollArea {
   int markedRowCount() const;
   /// The label of a row ("SEND First  PSN 12").
   QString labelAt(int row) const;
+  /// What the row's anomalies say (its tooltip), one line each; empty without marks.
+  QString detailAt(int row) const;
 
   /// Highlights a store frame's row (and scrolls to it); -1 or a foreign frame clears.
   void setCurrentFrame(qint64 frame);
@@ -61,6 +63,7 @@ class FlowGraphView : public QAbstractScrollArea {
   void mousePressEvent(QMouseEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
+  bool viewportEvent(QEvent* event) override;
 
  private:
   void paintRows(QPainter& p);
