@@ -54,7 +54,11 @@ std::string carrierTerm(analysis::Carrier carrier) {
 }  // namespace
 
 std::string connectionFilter(const analysis::ConnectionReport& c) {
-  const std::string qpB = c.b.qp ? std::to_string(*c.b.qp) : "0";
+  const bool ib = c.carrier == analysis::Carrier::RoceV2 ||
+                  c.carrier == analysis::Carrier::RoceV1 ||
+                  c.carrier == analysis::Carrier::NativeIb;
+  if (!ib || !c.b.qp) return {};
+  const std::string qpB = std::to_string(*c.b.qp);
   std::string forward = "(" + addressTerms(c.carrier, c.a.address, c.b.address) +
                         " && infiniband.bth.destqp == " + qpB + ")";
   // Datagram replies are flows of their own (the analyzer pairs only connected QPs).

@@ -143,7 +143,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   connect(analysis_, &AnalysisController::connectionChosen, this,
           [this](int, const QString& filter) {
             // A click on a new row also changes the current row: filter once.
-            if (packets_->packetModel()->filtered() && packets_->filterBar()->text() == filter)
+            if (filter.isEmpty() ||
+                (packets_->packetModel()->filtered() && packets_->filterBar()->text() == filter))
               return;
             packets_->filterBar()->setText(filter);
             packets_->filterBar()->apply();

@@ -40,6 +40,7 @@ struct CaptureAnalysis {
 
 /// A display filter (packets/display_filter.h) matching exactly the frames of a connection:
 /// for each direction the analyzer keys its flows by, source, destination and destination QP.
+/// Empty for a connection of another carrier.
 std::string connectionFilter(const analysis::ConnectionReport& connection);
 
 /// Feeds frames of a store to a FlowAnalyzer one at a time, remembering each InfiniBand
