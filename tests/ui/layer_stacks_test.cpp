@@ -2,8 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <QCoreApplication>
+
+#include "rdmascope/ui/data_path_pane.h"
 #include "rdmascope/ui/frame_store.h"
 #include "rdmascope/ui/layer_stacks_view.h"
+#include "rdmascope/ui/main_window.h"
 #include "test_frames.h"
 
 namespace rdmascope::ui {
@@ -82,6 +86,31 @@ TEST(LayerStacksView, StepsClampAndExplain) {
   const QRectF b = view.layerRect(Stack::RoceV2, true, 2);
   EXPECT_DOUBLE_EQ(a.top(), b.top());
   EXPECT_LT(a.right(), b.left());
+}
+
+// In the main window at 1600x1000 every layer box shows its whole name (a smaller font rather
+// than "Socket bu...").
+TEST(LayerStacksView, LabelsFitTheirBoxesInTheMainWindow) {
+  MainWindow w;
+  w.resize(1600, 1000);
+  w.show();
+  QCoreApplication::processEvents();
+  const LayerStacksView* view = w.dataPathPane()->view();
+  ASSERT_GT(view->width(), 500);
+  for (const StackDef& def : stackDefs())
+    for (std::size_t li = 0; li < def.layers.size(); ++li) {
+      const QString name = QString::fromUtf8(def.layers[li].name.data(),
+                                             static_cast<qsizetype>(def.layers[li].name.size()));
+      const double room = view->layerRect(def.stack, false, static_cast<int>(li)).width() - 4;
+      QFont bold = view->font();
+      bold.setBold(true);
+      for (const QFont& base : {view->font(), bold}) {
+        const QFont f = LayerStacksView::labelFont(base, name, room);
+        EXPECT_GE(f.pointSizeF(), 6.0);
+        EXPECT_EQ(QFontMetrics(f).elidedText(name, Qt::ElideRight, static_cast<int>(room)), name)
+            << name.toStdString() << " in " << room << " px";
+      }
+    }
 }
 
 }  // namespace

@@ -114,8 +114,20 @@ void ComparisonModel::setTransferSize(std::uint64_t bytes) {
   bytes = std::max<std::uint64_t>(bytes, 1);
   if (bytes == bytes_) return;
   bytes_ = bytes;
+  recompute();
+}
+
+void ComparisonModel::setRdmaOp(sim::RdmaOp op) {
+  if (op == op_) return;
+  op_ = op;
+  recompute();
+}
+
+void ComparisonModel::recompute() {
+  sim::TransferOptions options;
+  options.op = op_;
   for (std::size_t i = 0; i < kComparedTransports.size(); ++i)
-    estimates_[i] = sim::estimateTransfer(kComparedTransports[i], bytes_, settings_);
+    estimates_[i] = sim::estimateTransfer(kComparedTransports[i], bytes_, settings_, options);
   if (rowCount() > 0) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
 }
 
@@ -291,9 +303,10 @@ ComparisonView::ComparisonView(QWidget* parent, std::uint64_t initialBytes)
   auto* top = new QHBoxLayout;
   top->addWidget(new QLabel(tr("Transfer size:"), this));
   top->addWidget(sizeBox_);
-  auto* note = new QLabel(tr("one message, host A to host B, from the host cost model"), this);
-  note->setEnabled(false);
-  top->addWidget(note);
+  caption_ = new QLabel(this);
+  caption_->setObjectName(QStringLiteral("comparisonCaption"));
+  setCaption({});
+  top->addWidget(caption_);
   top->addStretch(1);
 
   auto* chartRow = new QHBoxLayout;
@@ -323,6 +336,16 @@ ComparisonView::ComparisonView(QWidget* parent, std::uint64_t initialBytes)
     if (i >= 0) model_->setTransferSize(sizeBox_->itemData(i).toULongLong());
   });
   setTransferSize(initialBytes);
+}
+
+void ComparisonView::setCaption(const QString& text) {
+  caption_->setText(text.isEmpty() ? tr("one message, host A to host B, from the host cost model")
+                                   : text);
+  caption_->setEnabled(!text.isEmpty());
+}
+
+QString ComparisonView::caption() const {
+  return caption_->text();
 }
 
 void ComparisonView::setTransferSize(std::uint64_t bytes) {

@@ -56,7 +56,7 @@ DataPathPane::DataPathPane(QWidget* parent) : QWidget(parent) {
   });
   connect(timer_, &QTimer::timeout, this, [this] {
     const Stack s = chosen();
-    if (view_->pathStep(s) + 1 >= static_cast<int>(stackDef(s).path.size())) {
+    if (view_->pathStep(s) + 1 >= view_->pathLength(s)) {
       timer_->stop();
       return;
     }

@@ -101,6 +101,15 @@ QSize LayerStacksView::minimumSizeHint() const {
   return {560, 360};
 }
 
+QFont LayerStacksView::labelFont(QFont font, const QString& text, double width) {
+  // A narrow box gets a smaller font before the label is cut (with a little slack: the integer
+  // metrics of the eliding round up).
+  const double need = QFontMetricsF(font).horizontalAdvance(text);
+  if (need > width && font.pointSizeF() > 0)
+    font.setPointSizeF(std::max(6.0, font.pointSizeF() * width / need * 0.94));
+  return font;
+}
+
 void LayerStacksView::setFrame(const packets::Dissection* d) {
   frameStack_ = d ? stackOfFrame(*d) : -1;
   frameLayers_ = 0;
@@ -123,10 +132,15 @@ void LayerStacksView::setFrame(const packets::Dissection* d) {
   update();
 }
 
-void LayerStacksView::setPathStep(Stack stack, int step) {
+void LayerStacksView::setPathStep(Stack stack, int step, bool announce) {
   auto& cur = steps_[static_cast<std::size_t>(stack)];
-  const int last = static_cast<int>(stackDef(stack).path.size()) - 1;
+  const int last = pathLength(stack) - 1;
   step = std::clamp(step, -1, last);
+  if (!announce) {
+    cur = step;
+    update();
+    return;
+  }
   const bool forward = step > cur || active_ != stack;
   cur = step;
   active_ = stack;
@@ -135,6 +149,32 @@ void LayerStacksView::setPathStep(Stack stack, int step) {
   if (forward && step >= 0) anim_->start();
   update();
   Q_EMIT explanationChanged(currentExplanation());
+}
+
+std::span<const PathStep> LayerStacksView::pathOf(Stack stack) const {
+  if (stack == Stack::TcpIp && !tcpSteps_.empty()) return tcpSteps_;
+  return stackDef(stack).path;
+}
+
+void LayerStacksView::setTcpPath(const TcpDataPath& path) {
+  tcpTexts_.clear();
+  tcpSteps_.clear();
+  tcpBytes_ = 0;
+  tcpCounts_ = {};
+  if (!path.steps.empty()) {
+    tcpTexts_.reserve(path.steps.size());
+    for (const auto& s : path.steps)
+      tcpTexts_.push_back(s.text);
+    for (std::size_t i = 0; i < path.steps.size(); ++i) {
+      const auto& s = path.steps[i];
+      tcpSteps_.push_back({s.kind, s.fromHostB, s.from, s.toHostB, s.to, tcpTexts_[i]});
+    }
+    tcpBytes_ = path.bytes;
+    tcpCounts_ = path.counts;
+  }
+  auto& cur = steps_[static_cast<std::size_t>(Stack::TcpIp)];
+  cur = std::min(cur, pathLength(Stack::TcpIp) - 1);
+  update();
 }
 
 void LayerStacksView::clearPaths() {
@@ -148,11 +188,12 @@ QString LayerStacksView::currentExplanation() const {
   const StackDef& def = stackDef(active_);
   const int s = steps_[static_cast<std::size_t>(active_)];
   if (s < 0) return {};
-  const PathStep& step = def.path[static_cast<std::size_t>(s)];
+  const auto path = pathOf(active_);
+  const PathStep& step = path[static_cast<std::size_t>(s)];
   return QStringLiteral("%1, step %2 of %3 (%4): %5")
       .arg(QString::fromUtf8(def.name.data(), static_cast<qsizetype>(def.name.size())))
       .arg(s + 1)
-      .arg(def.path.size())
+      .arg(path.size())
       .arg(kindName(step.kind))
       .arg(QString::fromUtf8(step.text.data(), static_cast<qsizetype>(step.text.size())));
 }
@@ -350,12 +391,13 @@ void LayerStacksView::paintEvent(QPaintEvent*) {
         p.setPen(QPen(lit ? QColor(0xb3, 0x80, 0x00) : QColor(0x9a, 0xa5, 0xb1), lit ? 2.0 : 1.0));
         p.drawRoundedRect(r, 4, 4);
         p.setPen(palette().color(QPalette::Text));
-        p.setFont(lit ? bold : font());
         const QString name = QString::fromUtf8(def.layers[li].name.data(),
                                                static_cast<qsizetype>(def.layers[li].name.size()));
-        p.drawText(r.adjusted(3, 0, -3, 0), Qt::AlignCenter,
-                   QFontMetrics(p.font()).elidedText(name, Qt::ElideRight,
-                                                     static_cast<int>(r.width()) - 6));
+        const double room = r.width() - 4;
+        const QFont f = labelFont(lit ? bold : font(), name, room);
+        p.setFont(f);
+        p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignCenter,
+                   QFontMetrics(f).elidedText(name, Qt::ElideRight, static_cast<int>(room)));
       }
     }
     p.setFont(font());
@@ -368,16 +410,29 @@ void LayerStacksView::paintEvent(QPaintEvent*) {
     p.drawLine(QPointF(lastA.center().x(), wy), QPointF(lastB.center().x(), wy));
 
     // The data path so far: older steps faint, the current one bold and animated.
+    const auto path = pathOf(def.stack);
     const int upto = steps_[si];
     for (int s = 0; s <= upto; ++s)
-      drawStep(p, si, def.path[static_cast<std::size_t>(s)], s == upto ? progress_ : 1.0,
-               s == upto && active_ == def.stack);
+      drawStep(p, si, path[static_cast<std::size_t>(s)], s == upto ? progress_ : 1.0,
+               s == upto && (active_ == def.stack || def.stack == Stack::TcpIp));
 
     // What one message costs on this path.
-    const PathCounts c = countPath(def);
     p.setFont(small);
     p.setPen(palette().color(QPalette::Text));
     const QRectF counts(g.panel.left() + 4, wireY + rh * 0.9, g.panel.width() - 8, fh * 2.4);
+    if (def.stack == Stack::TcpIp && tcpBytes_ > 0) {
+      // The TCP model's counts for the current transfer (both hosts).
+      const auto& t = tcpCounts_;
+      p.drawText(counts, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
+                 tr("copies %1 (%2 B) \u00b7 syscalls %3\nsegments %4 \u00b7 interrupts %5")
+                     .arg(t.copiesA + t.copiesB)
+                     .arg(t.bytesCopiedA + t.bytesCopiedB)
+                     .arg(t.sendCalls + t.recvCalls)
+                     .arg(t.dataSegments)
+                     .arg(t.interruptsA + t.interruptsB));
+      continue;
+    }
+    const PathCounts c = countPath(def);
     p.drawText(counts, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap,
                tr("CPU copies %1 \u00b7 syscalls %2\nDMA %3 \u00b7 doorbells %4")
                    .arg(c.cpuCopies)

@@ -41,7 +41,9 @@
 #include "rdmascope/ui/layer_stacks_view.h"
 #include "rdmascope/ui/live_capture_dialog.h"
 #include "rdmascope/ui/packet_pane.h"
+#include "rdmascope/ui/real_run_controller.h"
 #include "rdmascope/ui/scenario_controller.h"
+#include "rdmascope/ui/transfer_follower.h"
 
 namespace rdmascope::ui {
 
@@ -114,6 +116,10 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   setCentralWidget(mainSplit_);
 
   statusFrames_ = new QLabel(this);
+  // Wide enough for any count up front: a permanent status-bar widget is not re-laid out
+  // when its text grows, so "Frames on the wire: 10" showed only its first digit.
+  statusFrames_->setMinimumWidth(
+      statusFrames_->fontMetrics().horizontalAdvance(tr("Frames on the wire: 00000000")) + 8);
   statusBar()->addPermanentWidget(statusFrames_);
   statusAnalysis_ = new QLabel(this);
   statusAnalysis_->setObjectName(QStringLiteral("statusAnalysis"));
@@ -126,6 +132,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   bar->addWidget(createScenarioBar());
 
   connect(packets_, &PacketPane::frameSelected, this, &MainWindow::onFrameSelected);
+  transfer_ = new TransferFollower(scenario_, comparison_, dataPath_->view(), this);
   connect(dataPath_, &DataPathPane::explanationChanged, this,
           [this](const QString& text) { explain(tr("Data path"), text); });
   connect(scenario_, &ScenarioController::currentChanged, this, &MainWindow::onEventChanged);
@@ -278,10 +285,7 @@ QWidget* MainWindow::createScenarioBar() {
   wireBox_->addItem(tr("InfiniBand"), static_cast<int>(sim::WireFormat::InfiniBand));
   backendBox_ = new QComboBox(w);
   backendBox_->setObjectName(QStringLiteral("backendBox"));
-  backendBox_->addItem(tr("Simulator"));
-  backendBox_->setToolTip(
-      tr("Scenarios run on the simulator. Real devices are driven from "
-         "rdmascope-cli verbs and the Soft-RoCE lab."));
+  realRun_ = new RealRunController(this, backendBox_);
   auto tool = [w](QAction* a) {
     auto* b = new QToolButton(w);
     b->setDefaultAction(a);
@@ -327,9 +331,13 @@ QWidget* MainWindow::createScenarioBar() {
   l->addWidget(speedLabel);
   l->addStretch(1);
 
-  auto reload = [this] { openScenario(scenarioBox_->currentData().toString()); };
+  auto reload = [this] {
+    if (!realRun_->runIfReal(scenarioBox_->currentData().toString()))
+      openScenario(scenarioBox_->currentData().toString());
+  };
   connect(scenarioBox_, &QComboBox::activated, this, reload);
   connect(wireBox_, &QComboBox::activated, this, reload);
+  connect(backendBox_, &QComboBox::activated, this, reload);
   connect(eventSpin_, &QSpinBox::valueChanged, this, [this](int v) {
     if (v - 1 != scenario_->current()) scenario_->goTo(v - 1);
   });

@@ -296,7 +296,13 @@ void ScenarioController::update() {
 
   // Layer stacks: the step of the RDMA data path this event stands for.
   if (ev) {
-    const int step = pathStepOf(*ev);
+    // The latest data-path step of this phase, so that a jump shows the path so far too.
+    int step = -1;
+    for (int i = current_; i >= 0 && step < 0; --i) {
+      const auto& e = rec.events[static_cast<std::size_t>(i)];
+      if (e.phase != ev->phase) break;
+      step = pathStepOf(e);
+    }
     if (step >= 0) stacks_->setPathStep(stackOfWire(rec.wire), step);
   } else {
     stacks_->clearPaths();

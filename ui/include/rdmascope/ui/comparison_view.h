@@ -13,6 +13,7 @@
 #include "rdmascope/sim/transfer_cost.h"
 
 class QComboBox;
+class QLabel;
 class QTableView;
 
 namespace rdmascope::ui {
@@ -53,6 +54,9 @@ class ComparisonModel : public QAbstractTableModel {
   /// Recomputes the three estimates for a message of `bytes` (at least 1).
   void setTransferSize(std::uint64_t bytes);
   std::uint64_t transferSize() const { return bytes_; }
+  /// The RDMA operation RoCEv2 and iWARP move the message with (TCP always sends).
+  void setRdmaOp(sim::RdmaOp op);
+  sim::RdmaOp rdmaOp() const { return op_; }
   /// The estimate shown in a column.
   const sim::TransferEstimate& estimate(int column) const;
 
@@ -64,7 +68,10 @@ class ComparisonModel : public QAbstractTableModel {
 
  private:
   sim::HostCostSettings settings_;
+  void recompute();
+
   std::uint64_t bytes_ = 0;
+  sim::RdmaOp op_ = sim::RdmaOp::Send;
   std::array<sim::TransferEstimate, kComparedTransports.size()> estimates_;
 };
 
@@ -98,6 +105,9 @@ class ComparisonView : public QWidget {
   void setTransferSize(std::uint64_t bytes);
   std::uint64_t transferSize() const { return model_->transferSize(); }
   ComparisonModel* model() const { return model_; }
+  /// Says which transfer the comparison shows (empty: the default note).
+  void setCaption(const QString& text);
+  QString caption() const;
   QComboBox* sizeBox() const { return sizeBox_; }
   QTableView* table() const { return table_; }
   const std::array<ComparisonBarChart*, 3>& charts() const { return charts_; }
@@ -106,6 +116,7 @@ class ComparisonView : public QWidget {
   ComparisonModel* model_;
   QComboBox* sizeBox_;
   QTableView* table_;
+  QLabel* caption_;
   std::array<ComparisonBarChart*, 3> charts_{};
 };
 

@@ -31,7 +31,9 @@ class HostPane;
 class LadderView;
 class LiveCaptureDialog;
 class PacketPane;
+class RealRunController;
 class ScenarioController;
+class TransferFollower;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -64,6 +66,10 @@ class MainWindow : public QMainWindow {
   EventListModel* eventModel() const { return eventModel_; }
   /// The flow analysis of what the window shows (Conversations, Anomalies, Flow Graph, Plot).
   AnalysisController* analysis() const { return analysis_; }
+  /// Runs scenarios on the backend chosen in the toolbar when it is not the simulator.
+  RealRunController* realRun() const { return realRun_; }
+  /// Feeds the current event's transfer to the comparison and the TCP data path.
+  TransferFollower* transferFollower() const { return transfer_; }
   /// Shows text in the explanation pane (the current event's or step's explanation).
   void explain(const QString& title, const QString& text);
   /// Starts or pauses running through the scenario's events.
@@ -114,6 +120,8 @@ class MainWindow : public QMainWindow {
   QLabel* statusFrames_ = nullptr;
   QString lastError_;
   QString capturePath_;
+  RealRunController* realRun_ = nullptr;
+  TransferFollower* transfer_ = nullptr;
 };
 
 }  // namespace rdmascope::ui

@@ -1,0 +1,103 @@
+#pragma once
+/// @file real_run_controller.h
+/// Runs a scenario on real verbs while capturing, for the main window's backend choice:
+/// - the Soft-RoCE lab: `rdmascope-cli lab run NAME --out DIR` as a child process (two qemu
+///   guests, about 40 s), with progress and cancel; then the capture it brings back is opened
+///   in the packet list and both guests' completions are shown beside the simulator's;
+/// - a local device: the scenario's two hosts as two contexts on the device, run on a worker
+///   thread, while the live capture dialog captures on the device's network interface.
+/// Errors (no cli, capture not permitted, device gone, lab boot failed) are one line in the
+/// window; the application keeps running.
+
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "rdmascope/ui/backend_choice.h"
+
+class QComboBox;
+class QProcess;
+class QProgressDialog;
+class QElapsedTimer;
+
+namespace rdmascope::ui {
+
+class MainWindow;
+
+class RealRunController : public QObject {
+  Q_OBJECT
+ public:
+  /// Fills `backendBox` from discoverBackends(search) and keeps it.
+  RealRunController(MainWindow* window, QComboBox* backendBox, BackendSearch search = {});
+  ~RealRunController() override;
+
+  const BackendInventory& inventory() const { return inventory_; }
+  /// Reads the devices and the lab prerequisites again and refills the box.
+  void refresh();
+  /// The option chosen in the box.
+  BackendOption chosen() const;
+  /// Runs scenario `id` on the chosen backend. False when the simulator is chosen (the caller
+  /// runs it) ; true when a real run was started or refused with an error line.
+  bool runIfReal(const QString& id);
+  /// Starts the lab run of scenario `id`. False (with lastError()) when it cannot start.
+  bool runInLab(const QString& id);
+  /// Starts scenario `id` on a local verbs device while capturing on its interface.
+  bool runOnDevice(const QString& device, const QString& id);
+  /// Stops a run (the lab's guests are stopped with their process group).
+  void cancel();
+  bool busy() const;
+
+  /// The last error line (empty after a run that succeeded).
+  QString lastError() const { return lastError_; }
+  /// Completion lines of the real run, both hosts, as `rdmascope-cli sim` prints them.
+  const QStringList& realCompletions() const { return realCompletions_; }
+  /// The simulator's completions of the same scenario.
+  const QStringList& simulatedCompletions() const { return simCompletions_; }
+  /// Where the lab run put its results.
+  QString outDir() const { return outDir_; }
+  /// The program output of the lab run so far.
+  QString output() const { return output_; }
+  QProgressDialog* progressDialog() const;
+  /// Override the folder lab runs write into (default: the temporary folder).
+  void setOutputRoot(const QString& dir) { outRoot_ = dir; }
+
+ Q_SIGNALS:
+  /// A line of progress (the lab's output, a device step).
+  void progress(const QString& line);
+  /// The run ended; ok is false on error or cancel (lastError() says which).
+  void finished(bool ok);
+
+ private:
+  void fail(const QString& line);
+  void startProgress(const QString& title);
+  void labFinished(int exitCode, bool crashed);
+  void deviceFinished(const QString& error, const QStringList& completions);
+  void showCompletions(const QString& title, const QString& id, const QString& where);
+  QString labFailureLine(int exitCode) const;
+  /// What each guest is doing, from the files run-pair.sh and the guests write.
+  QString labPhase() const;
+
+  MainWindow* window_;
+  QComboBox* box_;
+  BackendSearch search_;
+  BackendInventory inventory_;
+  QString outRoot_;
+  QString lastError_;
+  QString scenario_;
+  QString outDir_;
+  QString output_;
+  QStringList realCompletions_, simCompletions_;
+  QProcess* process_ = nullptr;
+  QPointer<QProgressDialog> progress_;
+  std::unique_ptr<QElapsedTimer> clock_;
+  bool cancelled_ = false;
+  std::thread worker_;
+  std::atomic<bool> stop_{false};
+  std::atomic<int> deviceStep_{0};
+};
+
+}  // namespace rdmascope::ui
