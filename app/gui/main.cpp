@@ -1,8 +1,10 @@
 // rdmascope: the Qt GUI. Opens on the built-in tour scenario, or on the capture given.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTabWidget>
 #include <QTimer>
 
+#include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/scenario_controller.h"
 
@@ -23,16 +25,30 @@ int main(int argc, char** argv) {
   const QCommandLineOption shot(QStringLiteral("screenshot"),
                                 QStringLiteral("Save the window as a PNG and quit."),
                                 QStringLiteral("file"));
+  const QCommandLineOption tab(
+      QStringLiteral("tab"),
+      QStringLiteral("Show a lower tab (Conversations, Anomalies, Flow Graph, Plot, ...)."),
+      QStringLiteral("name"));
   parser.addOption(step);
   parser.addOption(shot);
+  parser.addOption(tab);
   parser.process(app);
 
   rdmascope::ui::MainWindow window;
   window.show();
   if (!parser.positionalArguments().isEmpty()) window.openCapture(parser.positionalArguments()[0]);
   if (parser.isSet(step)) window.scenario()->goTo(parser.value(step).toInt() - 1);
+  if (parser.isSet(tab)) {
+    QTabWidget* tabs = window.lowerTabs();
+    for (int i = 0; i < tabs->count(); ++i)
+      if (tabs->tabText(i)
+              .remove(QLatin1Char('&'))
+              .startsWith(parser.value(tab), Qt::CaseInsensitive))
+        tabs->setCurrentIndex(i);
+  }
   if (parser.isSet(shot)) {
     QTimer::singleShot(800, &window, [&window, file = parser.value(shot)] {
+      window.analysis()->waitForIdle();
       const bool ok = window.grab().save(file);
       QApplication::exit(ok ? 0 : 1);
     });

@@ -1,6 +1,8 @@
 // Opens a capture of one million RoCEv2 frames the way the GUI does (loadCaptureFile into a
 // FrameStore, then the packet pane's model) and times it up to the first rows shown, reports the
-// memory held per frame, and times tshark's full read of the same file in the same run.
+// memory held per frame, times the flow analysis the GUI then runs on its worker thread
+// (against rdmascope-cli analyze's FlowAnalyzer::addFrame pass over the same frames), and times
+// tshark's full read of the same file in the same run.
 //
 // Usage: gui_open_bench [--frames N] [--keep] [--no-tshark] [FILE]
 // FILE is read when it exists, otherwise generated (default: gui_open_<N>.pcap in the working
@@ -18,9 +20,11 @@
 #include <fstream>
 #include <string>
 
+#include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets/ib_opcodes.h"
 #include "rdmascope/packets_io/capture_writer.h"
+#include "rdmascope/ui/capture_analysis.h"
 #include "rdmascope/ui/capture_loader.h"
 #include "rdmascope/ui/frame_store.h"
 #include "rdmascope/ui/packet_list_model.h"
@@ -177,6 +181,26 @@ int main(int argc, char** argv) {
   std::printf("process RSS grew by %.1f MB (%.1f B per frame)\n", d(rssAfter - rssBefore) / 1e6,
               d(rssAfter - rssBefore) / n);
 
+  // The flow analysis the GUI runs on a worker thread once the capture is shown, and the CLI's
+  // pass over the same frames (no per-connection frame lists) as its peer.
+  const auto analysisStart = Clock::now();
+  const ui::AnalysisOutcome analysed = ui::analyzeFrameStore(store);
+  const double analysisSeconds = secondsSince(analysisStart);
+  const auto cliStart = Clock::now();
+  rdmascope::analysis::FlowAnalyzer cli;
+  for (std::size_t i = 0; i < store.size(); ++i)
+    cli.addFrame(store.bytes(i), store.linkType(), i + 1, store.timeRelative(i));
+  cli.finish();
+  const double cliSeconds = secondsSince(cliStart);
+  std::size_t listed = 0;
+  for (const auto& f : analysed.analysis.frames)
+    listed += f.size();
+  std::printf(
+      "flow analysis (GUI worker, frames listed per connection): %.3f s, %zu connections, "
+      "%zu frames listed, %zu anomalies; cli's addFrame pass: %.3f s; GUI / cli: %.2f\n",
+      analysisSeconds, analysed.analysis.report.connections.size(), listed,
+      analysed.analysis.report.anomalies.size(), cliSeconds, analysisSeconds / cliSeconds);
+
   if (runTshark) {
     const std::string command = "tshark -r '" + path + "' > /dev/null 2>&1";
     const auto t0 = Clock::now();
@@ -188,6 +212,7 @@ int main(int argc, char** argv) {
       std::printf("tshark -r (full read): %.3f s\n", tsharkSeconds);
       std::printf("first rows / tshark: %.4f (goal < 0.1); painted / tshark: %.4f\n",
                   firstRowsSeconds / tsharkSeconds, paintedSeconds / tsharkSeconds);
+      std::printf("flow analysis / tshark: %.4f\n", analysisSeconds / tsharkSeconds);
     }
   }
   if (generated && !keep) std::filesystem::remove(path);

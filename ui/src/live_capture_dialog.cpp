@@ -113,6 +113,7 @@ bool LiveCaptureDialog::start(const QString& interfaceName, FrameStore* store) {
     showError(QString::fromStdString(error));
     return false;
   }
+  Q_EMIT storeAboutToClear();
   store_ = store;
   store_->clear(capture->linkType());
   Q_EMIT captureStarting();

@@ -30,6 +30,7 @@
 #include <QToolButton>
 #include <atomic>
 
+#include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/capture_loader.h"
 #include "rdmascope/ui/comparison_view.h"
 #include "rdmascope/ui/data_path_pane.h"
@@ -97,6 +98,11 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   comparison_ = new ComparisonView(this);
   comparison_->setObjectName(QStringLiteral("comparisonView"));
   lowerTabs_->addTab(comparison_, tr("Comparison"));
+  analysis_ = new AnalysisController(this);
+  lowerTabs_->addTab(analysis_->conversationsPage(), tr("Conversations"));
+  lowerTabs_->addTab(analysis_->anomaliesPage(), tr("Anomalies"));
+  lowerTabs_->addTab(analysis_->flowGraphPage(), tr("Flow Graph"));
+  lowerTabs_->addTab(analysis_->plotPage(), tr("Plot"));
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->addWidget(packets_);
   bottom->addWidget(lowerTabs_);
@@ -115,6 +121,9 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   statusFrames_->setMinimumWidth(
       statusFrames_->fontMetrics().horizontalAdvance(tr("Frames on the wire: 00000000")) + 8);
   statusBar()->addPermanentWidget(statusFrames_);
+  statusAnalysis_ = new QLabel(this);
+  statusAnalysis_->setObjectName(QStringLiteral("statusAnalysis"));
+  statusBar()->addPermanentWidget(statusAnalysis_);
   runTimer_ = new QTimer(this);
   createActions();
   auto* bar = addToolBar(tr("Scenario"));
@@ -134,6 +143,23 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   connect(runTimer_, &QTimer::timeout, this, [this] {
     if (!scenario_->stepForward()) setRunning(false);
   });
+  // The analysis thread reads the store: stop it before anything replaces the frames.
+  connect(scenario_, &ScenarioController::storeAboutToChange, analysis_,
+          &AnalysisController::clear);
+  connect(analysis_, &AnalysisController::frameActivated, this, &MainWindow::showFrame);
+  connect(analysis_, &AnalysisController::connectionChosen, this,
+          [this](int, const QString& filter) {
+            // A click on a new row also changes the current row: filter once.
+            if (filter.isEmpty() ||
+                (packets_->packetModel()->filtered() && packets_->filterBar()->text() == filter))
+              return;
+            packets_->filterBar()->setText(filter);
+            packets_->filterBar()->apply();
+          });
+  connect(analysis_, &AnalysisController::analysisChanged, this, &MainWindow::analysisChanged);
+  connect(analysis_, &AnalysisController::progress, this, [this](int permille) {
+    statusAnalysis_->setText(tr("Analysing... %1%").arg(permille / 10));
+  });
 
   resize(1600, 1000);
   // Start with the focus on a view that leaves Left/Right/Space to the step actions.
@@ -142,7 +168,30 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   if (!startScenario.isEmpty()) openScenario(startScenario);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  // The analysis thread reads the store, which goes before the controller (a child) would.
+  analysis_->cancel();
+}
+
+void MainWindow::showFrame(qint64 frame) {
+  if (frame < 0) return;
+  if (scenario_->loaded()) scenario_->goToFrame(static_cast<std::size_t>(frame));
+  packets_->selectFrame(static_cast<std::size_t>(frame));
+}
+
+void MainWindow::analysisChanged() {
+  const int tab = lowerTabs_->indexOf(analysis_->anomaliesPage());
+  const auto report = analysis_->analysis();
+  if (!report) {
+    lowerTabs_->setTabText(tab, tr("Anomalies"));
+    statusAnalysis_->clear();
+    return;
+  }
+  const auto n = analysis_->anomalyCount();
+  lowerTabs_->setTabText(tab, tr("Anomalies (%1)").arg(n));
+  statusAnalysis_->setText(
+      tr("Connections: %1  Anomalies: %2").arg(report->report.summary.connections).arg(n));
+}
 
 void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -194,6 +243,28 @@ void MainWindow::createActions() {
   view->addAction(tr("&Layer Stacks"), this, [this] { lowerTabs_->setCurrentWidget(dataPath_); });
   view->addAction(tr("&Events"), this, [this] { lowerTabs_->setCurrentWidget(eventView_); });
   view->addAction(tr("&Comparison"), this, [this] { lowerTabs_->setCurrentWidget(comparison_); });
+
+  QMenu* stats = menuBar()->addMenu(tr("&Statistics"));
+  const struct {
+    QString text;
+    QWidget* page;
+    Qt::Key key;
+  } pages[] = {{tr("&Conversations"), analysis_->conversationsPage(), Qt::Key_C},
+               {tr("&Anomalies"), analysis_->anomaliesPage(), Qt::Key_A},
+               {tr("&Flow Graph"), analysis_->flowGraphPage(), Qt::Key_G},
+               {tr("&Plot (Latency and Throughput)"), analysis_->plotPage(), Qt::Key_P}};
+  for (const auto& pg : pages) {
+    QAction* a = stats->addAction(pg.text, this, [this, page = pg.page] {
+      lowerTabs_->setCurrentWidget(page);
+      page->setFocus();
+    });
+    a->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | pg.key));
+  }
+  stats->addSeparator();
+  stats->addAction(tr("&Clear Conversation Filter"), this, [this] {
+    packets_->filterBar()->setText({});
+    packets_->filterBar()->apply();
+  });
 }
 
 QWidget* MainWindow::createScenarioBar() {
@@ -286,6 +357,7 @@ bool MainWindow::openScenario(const QString& id) {
     showError(tr("Cannot run scenario"), error);
     return false;
   }
+  analysis_->start(store_.get());
   capturePath_.clear();
   const int idx = scenarioBox_ ? scenarioBox_->findData(id) : -1;
   if (idx >= 0) scenarioBox_->setCurrentIndex(idx);
@@ -305,6 +377,7 @@ bool MainWindow::openScenarioFile(const QString& path) {
     showError(tr("Cannot run scenario"), error);
     return false;
   }
+  analysis_->start(store_.get());
   capturePath_.clear();
   setWindowTitle(tr("%1 - rdmascope").arg(QFileInfo(path).fileName()));
   setScenarioMode(true);
@@ -366,6 +439,7 @@ void MainWindow::explain(const QString& title, const QString& text) {
 }
 
 void MainWindow::onFrameSelected(qint64 frame) {
+  analysis_->setCurrentFrame(frame);
   if (frame < 0) {
     dataPath_->view()->setFrame(nullptr);
     return;
@@ -388,6 +462,7 @@ LiveCaptureDialog* MainWindow::liveCaptureDialog() {
     scenario_->unload();
     setScenarioMode(false);
     packets_->storeReset();
+    analysis_->beginLive(store_.get());
     capturePath_.clear();
     eventSpin_->setRange(0, 0);
     eventTotal_->setText(tr("(live capture)"));
@@ -401,7 +476,10 @@ LiveCaptureDialog* MainWindow::liveCaptureDialog() {
       packets_->storeAppended();
     }
     statusFrames_->setText(tr("Packets: %1").arg(packets_->store().size()));
+    analysis_->liveAppended();
   });
+  connect(live_, &LiveCaptureDialog::captureStopped, analysis_, &AnalysisController::endLive);
+  connect(live_, &LiveCaptureDialog::storeAboutToClear, analysis_, &AnalysisController::clear);
   return live_;
 }
 
@@ -472,8 +550,10 @@ bool MainWindow::openCapture(const QString& path) {
                              .arg(QFileInfo(path).fileName())
                              .arg(outcome.frames));
   // The pane keeps a pointer to the store: replace its contents, not the object.
+  analysis_->clear();
   *store_ = std::move(*loaded);
   packets_->storeReset();
+  analysis_->start(store_.get());
   capturePath_ = path;
   setWindowTitle(QStringLiteral("%1 - rdmascope").arg(QFileInfo(path).fileName()));
   statusFrames_->setText(tr("Packets: %1").arg(packets_->store().size()));

@@ -92,6 +92,7 @@ bool ScenarioController::loadFile(const std::string& path, sim::WireFormat wire,
 }
 
 void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStore frames) {
+  Q_EMIT storeAboutToChange();
   events_->setRecording(nullptr);
   // Hide every row before the frames change underneath the packet list.
   packets_->packetModel()->setFrameLimit(0);

@@ -50,6 +50,8 @@ class LiveCaptureDialog : public QDialog {
   void setTarget(FrameStore* store) { target_ = store; }
 
  Q_SIGNALS:
+  /// The store is about to be cleared for a new capture (readers of it must stop now).
+  void storeAboutToClear();
   /// The store was cleared for a new capture.
   void captureStarting();
   /// Frames were appended to the store.

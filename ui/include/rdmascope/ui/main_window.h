@@ -23,6 +23,7 @@ class QTimer;
 
 namespace rdmascope::ui {
 
+class AnalysisController;
 class ComparisonView;
 class DataPathPane;
 class EventListModel;
@@ -63,6 +64,8 @@ class MainWindow : public QMainWindow {
   HostPane* hostPane(int host) const { return hosts_[host]; }
   LadderView* ladder() const { return ladder_; }
   EventListModel* eventModel() const { return eventModel_; }
+  /// The flow analysis of what the window shows (Conversations, Anomalies, Flow Graph, Plot).
+  AnalysisController* analysis() const { return analysis_; }
   /// Runs scenarios on the backend chosen in the toolbar when it is not the simulator.
   RealRunController* realRun() const { return realRun_; }
   /// Feeds the current event's transfer to the comparison and the TCP data path.
@@ -87,6 +90,9 @@ class MainWindow : public QMainWindow {
   void reportProblem();
   /// Scenario mode shows the hosts and the ladder; capture mode gives the packets the room.
   void setScenarioMode(bool on);
+  /// Shows a frame in every view (the scenario moves to the event that sent it).
+  void showFrame(qint64 frame);
+  void analysisChanged();
 
   std::unique_ptr<FrameStore> store_;
   PacketPane* packets_ = nullptr;
@@ -101,6 +107,8 @@ class MainWindow : public QMainWindow {
   QSplitter* mainSplit_ = nullptr;
   ScenarioController* scenario_ = nullptr;
   LiveCaptureDialog* live_ = nullptr;
+  AnalysisController* analysis_ = nullptr;
+  QLabel* statusAnalysis_ = nullptr;
   QComboBox* scenarioBox_ = nullptr;
   QComboBox* wireBox_ = nullptr;
   QComboBox* backendBox_ = nullptr;

@@ -57,6 +57,8 @@ class ScenarioController : public QObject {
 
  Q_SIGNALS:
   void currentChanged(int event);
+  /// A new recording is about to replace the store's frames (readers of it must stop now).
+  void storeAboutToChange();
 
  private:
   void update();

@@ -1,0 +1,87 @@
+#pragma once
+/// @file capture_analysis.h
+/// Flow analysis of the frames a FrameStore holds (a capture file, a live capture or a recorded
+/// scenario), plus what the views need beyond the report: which frames belong to each
+/// connection, and the display filter that shows exactly those frames. No Qt.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "rdmascope/analysis/flow_analyzer.h"
+#include "rdmascope/ui/frame_store.h"
+
+namespace rdmascope::ui {
+
+/// One frame of a connection: its 0-based index in the store and the side that sent it.
+struct ConnectionFrame {
+  std::uint32_t frame = 0;
+  std::uint8_t fromB = 0;  ///< 0: endpoint a sent it, 1: endpoint b
+};
+
+/// The report and the frames of each connection.
+struct CaptureAnalysis {
+  analysis::AnalysisReport report;
+  /// Frames of report.connections[i], in capture order (RoCE and InfiniBand connections: the
+  /// frames of the flows the analyzer keyed them by).
+  std::vector<std::vector<ConnectionFrame>> frames;
+  std::size_t framesAnalysed = 0;  ///< store frames fed to the analyzer
+  double seconds = 0.0;            ///< wall time the analysis took
+
+  /// Row of the connection with ConnectionReport::id `id`, or -1.
+  int rowOfConnection(int id) const;
+  /// Anomalies of one connection (indexes into report.anomalies, in frame order).
+  std::vector<std::size_t> anomaliesOf(int connectionId) const;
+};
+
+/// A display filter (packets/display_filter.h) matching exactly the frames of a connection:
+/// for each direction the analyzer keys its flows by, source, destination and destination QP.
+/// Empty for a connection of another carrier.
+std::string connectionFilter(const analysis::ConnectionReport& connection);
+
+/// Feeds frames of a store to a FlowAnalyzer one at a time, remembering each InfiniBand
+/// transport frame's flow (carrier, source, destination, destination QP: the analyzer's key) so
+/// the frames of every connection can be listed afterwards. Other frames go through
+/// FlowAnalyzer::addFrame.
+class CaptureAnalysisBuilder {
+ public:
+  explicit CaptureAnalysisBuilder(analysis::AnalyzerOptions options = {});
+
+  /// Analyses store frame `index` (frame number index + 1, time relative to the first frame).
+  void add(const FrameStore& store, std::size_t index);
+  std::size_t added() const { return added_; }
+  /// The analysis so far. With `finish`, messages still in flight become incomplete (the
+  /// capture ended); the builder must not be fed afterwards.
+  CaptureAnalysis snapshot(bool finish);
+
+ private:
+  using FlowKey = std::tuple<analysis::Carrier, std::string, std::string, std::uint32_t>;
+  analysis::AnalyzerOptions options_;
+  analysis::FlowAnalyzer analyzer_;
+  std::map<FlowKey, std::uint32_t> flowIds_;
+  std::vector<FlowKey> flowKeys_;
+  std::vector<std::vector<std::uint32_t>> flowFrames_;  // store indexes per flow
+  std::size_t added_ = 0;
+};
+
+/// How an analysis run ended.
+struct AnalysisOutcome {
+  bool cancelled = false;
+  CaptureAnalysis analysis;
+};
+
+/// Called now and then with (frames done, frames in all).
+using AnalysisProgress = std::function<void(std::size_t, std::size_t)>;
+
+/// Analyses every frame of `store`; stops early when `cancel` becomes true (checked every few
+/// thousand frames, as loadCaptureFile does).
+AnalysisOutcome analyzeFrameStore(const FrameStore& store,
+                                  const std::atomic<bool>* cancel = nullptr,
+                                  const AnalysisProgress& progress = {},
+                                  analysis::AnalyzerOptions options = {});
+
+}  // namespace rdmascope::ui

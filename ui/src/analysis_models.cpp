@@ -1,0 +1,310 @@
+#include "rdmascope/ui/analysis_models.h"
+
+#include <QBrush>
+
+namespace rdmascope::ui {
+
+namespace {
+
+QString qs(std::string_view s) {
+  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+QString connectionName(const CaptureAnalysis& a, int id) {
+  const int row = a.rowOfConnection(id);
+  if (row < 0) return QStringLiteral("-");
+  const auto& c = a.report.connections[static_cast<std::size_t>(row)];
+  return QStringLiteral("#%1 %2 \u2194 %3")
+      .arg(id + 1)
+      .arg(QString::fromStdString(c.a.address), QString::fromStdString(c.b.address));
+}
+
+}  // namespace
+
+QString endpointText(const analysis::Endpoint& endpoint) {
+  QString text = QString::fromStdString(endpoint.address);
+  if (endpoint.qp) text += QStringLiteral("  QP 0x%1").arg(*endpoint.qp, 6, 16, QLatin1Char('0'));
+  return text;
+}
+
+QString durationText(double s) {
+  if (s < 0) return QStringLiteral("-");
+  if (s < 1e-6) return QStringLiteral("%1 ns").arg(s * 1e9, 0, 'f', 0);
+  if (s < 1e-3) return QStringLiteral("%1 us").arg(s * 1e6, 0, 'f', s < 1e-5 ? 2 : 1);
+  if (s < 1.0) return QStringLiteral("%1 ms").arg(s * 1e3, 0, 'f', s < 1e-2 ? 2 : 1);
+  return QStringLiteral("%1 s").arg(s, 0, 'f', 2);
+}
+
+QString byteRateText(double r) {
+  if (r < 0) return QStringLiteral("-");
+  static const char* units[] = {"B/s", "kB/s", "MB/s", "GB/s", "TB/s"};
+  int u = 0;
+  while (r >= 1000 && u < 4) {
+    r /= 1000;
+    ++u;
+  }
+  return QStringLiteral("%1 %2")
+      .arg(r, 0, 'f', r < 10 ? 2 : (r < 100 ? 1 : 0))
+      .arg(QLatin1String(units[u]));
+}
+
+AnomalyStyle anomalyStyle(analysis::AnomalyKind kind) {
+  using K = analysis::AnomalyKind;
+  switch (kind) {
+    case K::Nak:
+      return {QColor(0xd0, 0x20, 0x20), QStringLiteral("N"), QStringLiteral("NAK")};
+    case K::RnrNak:
+      return {QColor(0xe6, 0x7e, 0x00), QStringLiteral("R"), QStringLiteral("RNR NAK")};
+    case K::Retransmission:
+      return {QColor(0x8e, 0x24, 0xaa), QStringLiteral("\u21bb"), QStringLiteral("Resend")};
+    case K::PsnGap:
+      return {QColor(0xb5, 0x8b, 0x00), QStringLiteral("G"), QStringLiteral("PSN gap")};
+    case K::Duplicate:
+      return {QColor(0x1e, 0x6f, 0xd9), QStringLiteral("D"), QStringLiteral("Duplicate")};
+    case K::Timeout:
+      return {QColor(0x6d, 0x4c, 0x41), QStringLiteral("T"), QStringLiteral("Timeout")};
+    case K::IcrcFailure:
+      return {QColor(0xc2, 0x18, 0x5b), QStringLiteral("\u2717"), QStringLiteral("ICRC failure")};
+    case K::Cnp:
+      return {QColor(0x00, 0x89, 0x7b), QStringLiteral("C"), QStringLiteral("CNP")};
+    case K::EcnCe:
+    case K::Fecn:
+    case K::Becn:
+      return {QColor(0x43, 0xa0, 0x47), QStringLiteral("E"), QStringLiteral("ECN mark")};
+    case K::IncompleteMessage:
+      return {QColor(0x61, 0x61, 0x61), QStringLiteral("?"), QStringLiteral("Incomplete")};
+    default:  // gap filled, reordered, repeated response, and kinds added later
+      break;
+  }
+  return {QColor(0x78, 0x90, 0x9c), QStringLiteral("\u2022"), QStringLiteral("Other")};
+}
+
+const std::vector<analysis::AnomalyKind>& legendKinds() {
+  using K = analysis::AnomalyKind;
+  static const std::vector<K> kinds = {
+      K::Nak,         K::RnrNak, K::Retransmission, K::PsnGap,           K::Duplicate, K::Timeout,
+      K::IcrcFailure, K::Cnp,    K::EcnCe,          K::IncompleteMessage};
+  return kinds;
+}
+
+// ---- conversations -----------------------------------------------------------------------------
+
+ConversationModel::ConversationModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void ConversationModel::setAnalysis(std::shared_ptr<const CaptureAnalysis> analysis) {
+  beginResetModel();
+  analysis_ = std::move(analysis);
+  rows_.clear();
+  if (analysis_) {
+    for (const auto& c : analysis_->report.connections) {
+      Row r;
+      analysis::LatencyStats latency;
+      std::uint64_t completed = 0;
+      for (const auto& d : c.dir) {
+        completed += d.messages;
+        r.messages += d.messages + d.failedMessages + d.incompleteMessages;
+        r.bytes += d.payloadBytes;
+        r.naks += d.naks;
+        r.rnrNaks += d.rnrNaks;
+        r.resends += d.resentFrames;
+        r.gaps += d.psnGaps;
+        r.icrc += d.icrcFailures;
+        r.incomplete += d.incompleteMessages;
+        latency.merge(d.latency);
+      }
+      const double span = c.lastTime - c.firstTime;
+      r.throughput = span > 0 ? static_cast<double>(r.bytes) / span : -1;
+      r.messageRate = span > 0 ? static_cast<double>(completed) / span : -1;
+      if (latency.count()) {
+        r.p50 = static_cast<double>(latency.percentile(50)) * 1e-9;
+        r.p99 = static_cast<double>(latency.percentile(99)) * 1e-9;
+      }
+      rows_.push_back(r);
+    }
+  }
+  endResetModel();
+}
+
+int ConversationModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int ConversationModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+int ConversationModel::connectionAt(int row) const {
+  if (!analysis_ || row < 0 || row >= rowCount()) return -1;
+  return analysis_->report.connections[static_cast<std::size_t>(row)].id;
+}
+
+QVariant ConversationModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
+  const auto& c = analysis_->report.connections[static_cast<std::size_t>(index.row())];
+  const Row& r = rows_[static_cast<std::size_t>(index.row())];
+  const auto col = static_cast<Column>(index.column());
+  auto number = [&](std::uint64_t v) -> QVariant {
+    if (role == kSortRole) return QVariant::fromValue<qulonglong>(v);
+    return QString::number(v);
+  };
+  auto real = [&](double v, const QString& text) -> QVariant {
+    if (role == kSortRole) return v;
+    return text;
+  };
+  if (role == Qt::TextAlignmentRole)
+    return col >= Frames ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                         : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+  if (role == Qt::ForegroundRole) {
+    const bool trouble = (col == Naks && r.naks) || (col == RnrNaks && r.rnrNaks) ||
+                         (col == Resends && r.resends) || (col == Gaps && r.gaps) ||
+                         (col == IcrcFailures && r.icrc) || (col == Incomplete && r.incomplete);
+    return trouble ? QVariant(QBrush(QColor(0xc0, 0x20, 0x20))) : QVariant();
+  }
+  if (role == Qt::ToolTipRole) {
+    return QStringLiteral("Connection #%1: %2 \u2194 %3\nFrames %4 to %5\nDisplay filter: %6")
+        .arg(c.id + 1)
+        .arg(endpointText(c.a), endpointText(c.b))
+        .arg(c.firstFrame)
+        .arg(c.lastFrame)
+        .arg(QString::fromStdString(connectionFilter(c)));
+  }
+  if (role != Qt::DisplayRole && role != kSortRole) return {};
+  switch (col) {
+    case Carrier:
+      return qs(analysis::toString(c.carrier));
+    case Transport:
+      return QString::fromStdString(c.transport);
+    case EndpointA:
+      return endpointText(c.a);
+    case EndpointB:
+      return endpointText(c.b);
+    case Frames:
+      return number(c.frames);
+    case Messages:
+      return number(r.messages);
+    case Bytes:
+      return number(r.bytes);
+    case Throughput:
+      return real(r.throughput, byteRateText(r.throughput));
+    case MessageRate:
+      return real(r.messageRate, r.messageRate < 0
+                                     ? QStringLiteral("-")
+                                     : QStringLiteral("%1/s").arg(r.messageRate, 0, 'f', 1));
+    case LatencyP50:
+      return real(r.p50, durationText(r.p50));
+    case LatencyP99:
+      return real(r.p99, durationText(r.p99));
+    case Naks:
+      return number(r.naks);
+    case RnrNaks:
+      return number(r.rnrNaks);
+    case Resends:
+      return number(r.resends);
+    case Gaps:
+      return number(r.gaps);
+    case IcrcFailures:
+      return number(r.icrc);
+    case Incomplete:
+      return number(r.incomplete);
+    case ColumnCount:
+      break;
+  }
+  return {};
+}
+
+QVariant ConversationModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
+  static const char* names[] = {"Carrier",  "Transport", "Endpoint A", "Endpoint B", "Frames",
+                                "Messages", "Bytes",     "Throughput", "Msg rate",   "Lat. p50",
+                                "Lat. p99", "NAKs",      "RNR NAKs",   "Resends",    "Gaps",
+                                "ICRC bad", "Incomplete"};
+  static const char* tips[] = {
+      "How the InfiniBand transport was carried",
+      "Service type of the QPs",
+      "The side that sent the first frame: address and QP number",
+      "The other side",
+      "Frames of this connection, both directions",
+      "Messages seen (completed, failed or incomplete)",
+      "Payload bytes of first transmissions",
+      "Payload bytes per second over the connection's active time",
+      "Completed messages per second",
+      "Median latency from a request's first packet to its ACK or response",
+      "99th percentile latency",
+      "NAKs other than RNR NAKs",
+      "Receiver-not-ready NAKs",
+      "Request frames sent again",
+      "PSN gaps (frames missing from the capture)",
+      "Frames with a wrong invariant CRC",
+      "Messages unfinished when the capture ended"};
+  if (role == Qt::DisplayRole) return QString::fromLatin1(names[section]);
+  if (role == Qt::ToolTipRole) return QString::fromLatin1(tips[section]);
+  return {};
+}
+
+// ---- anomalies ---------------------------------------------------------------------------------
+
+AnomalyModel::AnomalyModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void AnomalyModel::setAnalysis(std::shared_ptr<const CaptureAnalysis> analysis) {
+  beginResetModel();
+  analysis_ = std::move(analysis);
+  endResetModel();
+}
+
+int AnomalyModel::rowCount(const QModelIndex& parent) const {
+  if (parent.isValid() || !analysis_) return 0;
+  return static_cast<int>(analysis_->report.anomalies.size());
+}
+
+int AnomalyModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+const analysis::Anomaly* AnomalyModel::anomalyAt(int row) const {
+  if (row < 0 || row >= rowCount()) return nullptr;
+  return &analysis_->report.anomalies[static_cast<std::size_t>(row)];
+}
+
+qint64 AnomalyModel::frameAt(int row) const {
+  const auto* a = anomalyAt(row);
+  return a && a->frame > 0 ? static_cast<qint64>(a->frame - 1) : -1;
+}
+
+QVariant AnomalyModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.column() >= ColumnCount) return {};
+  const auto* a = anomalyAt(index.row());
+  if (!a) return {};
+  const auto col = static_cast<Column>(index.column());
+  if (role == Qt::DecorationRole && col == Kind) return anomalyStyle(a->kind).color;
+  if (role == Qt::TextAlignmentRole)
+    return col == Frame || col == Time ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                       : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+  if (role == Qt::ToolTipRole) return QString::fromStdString(a->detail);
+  if (role != Qt::DisplayRole && role != kSortRole) return {};
+  switch (col) {
+    case Kind:
+      return qs(analysis::toString(a->kind));
+    case Frame:
+      return role == kSortRole ? QVariant::fromValue<qulonglong>(a->frame)
+                               : QVariant(QString::number(a->frame));
+    case Time:
+      return role == kSortRole ? QVariant(a->time) : QVariant(QString::number(a->time, 'f', 6));
+    case Connection:
+      return connectionName(*analysis_, a->connection);
+    case Detail:
+      return QString::fromStdString(a->detail);
+    case ColumnCount:
+      break;
+  }
+  return {};
+}
+
+QVariant AnomalyModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
+      section >= ColumnCount)
+    return {};
+  static const char* names[] = {"Kind", "Frame", "Time", "Connection", "Detail"};
+  return QString::fromLatin1(names[section]);
+}
+
+}  // namespace rdmascope::ui
