@@ -510,6 +510,7 @@ Scenario parseScenario(const json& j, const std::string& file) {
         pd.psn = static_cast<std::uint32_t>(d.at("psn").u64Max(0xffffff));
         if (auto h = d.opt("from")) pd.fromHost = hostIndex(*h);
         if (auto c = d.opt("count")) pd.count = static_cast<int>(c->u64Max(1000));
+        if (auto o = d.opt("occurrence")) pd.occurrence = static_cast<int>(o->u64Max(1000000));
         s.faults.dropPsns.push_back(pd);
       }
     }

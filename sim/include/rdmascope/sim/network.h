@@ -51,10 +51,14 @@ struct FaultConfig {
   double duplicateRate = 0.0;             ///< chance a frame is delivered twice
   double corruptRate = 0.0;               ///< chance one byte of a frame is flipped
   std::vector<std::uint64_t> dropFrames;  ///< 1-based frame numbers (as in a capture) to lose
+  /// Request packets to lose by PSN (responses are never matched).
   struct PsnDrop {
     std::uint32_t psn = 0;
     int fromHost = -1;  ///< -1: either direction
-    int count = 1;      ///< how many transmissions of that PSN to lose
+    int count = 1;      ///< how many transmissions of that PSN to lose (when occurrence is 0)
+    /// Lose exactly the n-th transmission (1 = the first) of that PSN from fromHost (or from
+    /// either host, counted per host), as a capture numbers them; 0: the next `count` ones.
+    int occurrence = 0;
   };
   std::vector<PsnDrop> dropPsns;
   struct Pause {

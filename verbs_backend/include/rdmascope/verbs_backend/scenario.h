@@ -153,7 +153,7 @@ Scenario parseScenario(const nlohmann::json& json, const std::string& file);
 Scenario loadScenarioFile(const std::string& path);
 
 /// rc-send-recv, rc-write, rc-write-imm, rc-read, rc-atomic, uc-write, ud-send, rnr-retry,
-/// lossy-go-back-n, remote-access-error, retry-exceeded, tour.
+/// lossy-go-back-n, remote-access-error, retry-exceeded, rc-lossy-stream, tour.
 std::vector<std::string> builtinScenarioNames();
 /// The JSON of a built-in scenario; throws ScenarioError for an unknown name.
 nlohmann::json builtinScenarioJson(const std::string& name);
