@@ -178,7 +178,8 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         r.lastRelPsn = rel;
         ++r.packets;
       } else {
-        out.resends.push_back({s, p.frame, rel, rel, 1});
+        out.resends.push_back({s, p.frame, rel, rel, 1,
+                               st.restart ? psnDiff(*st.restart, out.streams[s].firstPsn) : rel});
         st.openRun = out.resends.size() - 1;
       }
     } else {
@@ -200,12 +201,18 @@ std::vector<std::string> nakLines(const LossPattern& pattern) {
   return lines;
 }
 
-std::vector<std::string> resendLines(const LossPattern& pattern) {
+std::vector<std::string> resendLines(const LossPattern& pattern, bool fromRestart) {
   std::vector<std::string> lines;
   for (const ResendRun& r : pattern.resends) {
-    lines.push_back("resend " + signedRel(r.firstRelPsn) +
-                    (r.lastRelPsn != r.firstRelPsn ? ".." + signedRel(r.lastRelPsn) : "") + " (" +
-                    std::to_string(r.packets) + (r.packets == 1 ? " packet)" : " packets)"));
+    std::int32_t first = r.firstRelPsn;
+    std::uint32_t packets = r.packets;
+    if (fromRestart && first < r.restartRelPsn && r.restartRelPsn <= r.lastRelPsn) {
+      packets -= static_cast<std::uint32_t>(r.restartRelPsn - first);
+      first = r.restartRelPsn;
+    }
+    lines.push_back("resend " + signedRel(first) +
+                    (r.lastRelPsn != first ? ".." + signedRel(r.lastRelPsn) : "") + " (" +
+                    std::to_string(packets) + (packets == 1 ? " packet)" : " packets)"));
   }
   return lines;
 }

@@ -89,11 +89,15 @@ TEST(LossPattern, AMiddlePacketLostIsOneNakAndAGoBackNResend) {
 }
 
 TEST(LossPattern, TheSecondTransmissionOfAPsnIsDroppedAndInferredByOccurrence) {
-  // PSN 0x101 lost twice: the first time (NAK, go-back-N), then its resend (a second NAK).
+  // PSN 0x101 lost twice: the first time (NAK, go-back-N), then its resend. The responder
+  // NAKs a sequence error once until an in-order packet arrives (rxe's sent_psn_nak), so the
+  // second loss is recovered by the retransmit timer, as the lab showed on real rxe.
   const Outcome r = writeWithDrops({{0x101, 0, 1, 1}, {0x101, 0, 1, 2}}, 1);
   ASSERT_EQ(r.dropped, (std::vector<std::pair<std::uint32_t, int>>{{0x101, 1}, {0x101, 2}}));
   EXPECT_EQ(inferred(r.pattern), r.dropped);
-  EXPECT_EQ(nakLines(r.pattern).size(), 2u);
+  EXPECT_EQ(nakLines(r.pattern), std::vector<std::string>{"NAK PSN sequence error at +1"});
+  EXPECT_EQ(resendLines(r.pattern),
+            (std::vector<std::string>{"resend +2..+3 (2 packets)", "resend +1..+3 (3 packets)"}));
 }
 
 TEST(LossPattern, ALostLastPacketIsTheRestOfAMessageTheRequesterWentBackOn) {

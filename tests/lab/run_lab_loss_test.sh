@@ -7,6 +7,8 @@
 # with exactly those transmissions dropped, and both must show the same NAKs (relative PSN and
 # syndrome) and the same resend runs; every transfer is intact on both sides (the scenario
 # compares the data on real rxe and in the simulator).
+# A resend the lab began before the NAKed PSN (its retransmit timer fired before a NAK that
+# TCG delayed arrived) is counted from the NAKed PSN, as the simulator resends.
 # Ignored: absolute PSNs and QPNs (the comparison counts PSNs from the scenario's initial PSN),
 # timing (the lab runs under TCG with 4 ms jiffies), ACKs and their count (rxe coalesces
 # differently under load; lost responses are not inferred and netem only drops guest 2's

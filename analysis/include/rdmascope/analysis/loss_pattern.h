@@ -61,6 +61,11 @@ struct ResendRun {
   std::int32_t firstRelPsn = 0;
   std::int32_t lastRelPsn = 0;
   std::uint32_t packets = 0;
+  /// Where the ACKs and NAKs captured so far say a go-back-N resend starts (the last NAK's
+  /// PSN, or after the last ACK's). A run that starts earlier is a retransmit timer that
+  /// fired before a NAK arrived (rxe then ignores the NAK): the requester went back to its
+  /// last acknowledged PSN instead of the NAK's.
+  std::int32_t restartRelPsn = 0;
 };
 
 struct LossPattern {
@@ -85,7 +90,9 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
 
 /// "NAK +5 PSN sequence error" lines and "resend +5..+7 (3)" lines, one per item.
 std::vector<std::string> nakLines(const LossPattern& pattern);
-std::vector<std::string> resendLines(const LossPattern& pattern);
+/// With `fromRestart`, a run that starts before its restartRelPsn is counted from there (the
+/// part before was resent only because a timer raced a NAK).
+std::vector<std::string> resendLines(const LossPattern& pattern, bool fromRestart = false);
 /// "lost +5 (1st transmission): evidence" lines.
 std::vector<std::string> lossLines(const LossPattern& pattern);
 
