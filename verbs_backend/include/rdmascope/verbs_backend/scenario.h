@@ -193,6 +193,7 @@ class ScenarioRun {
     std::uint32_t qpn = 0, psn = 0;
     Gid gid{};
     std::uint16_t lid = 0;
+    bool hasMr = false;  ///< an MR was published (its rkey is 0 without remote access)
     std::uint64_t addr = 0;
     std::uint32_t rkey = 0;
   };
