@@ -170,6 +170,7 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     }
     const int n = ++st.sent[p.psn];
     ++out.streams[s].requests;
+    out.streams[s].packets.emplace(psnDiff(p.psn, out.streams[s].firstPsn), p.opcode);
     if (n > 1) {
       ++out.streams[s].resent;
       const std::int32_t rel = psnDiff(p.psn, out.streams[s].firstPsn);

@@ -173,6 +173,22 @@ int compareCaptureWithSim(const std::string& capturePath, const verbs_backend::S
   if (simulated.run.stats.framesLost != lab.losses.size())
     fail("the simulator lost " + std::to_string(simulated.run.stats.framesLost) + " frames, " +
          std::to_string(lab.losses.size()) + " were inferred (a transmission it never made)");
+  // The same messages: every request packet (relative PSN, opcode) of each stream.
+  for (const auto& ls : lab.streams) {
+    auto it = std::find_if(sim.streams.begin(), sim.streams.end(), [&](const auto& ss) {
+      return ss.source == ls.source && ss.destination == ls.destination;
+    });
+    if (it == sim.streams.end()) {
+      fail("the simulator sent no requests from " + ls.source + " to " + ls.destination);
+    } else if (it->packets != ls.packets) {
+      fail("the requests from " + ls.source + " are not the scenario's (" +
+           std::to_string(ls.packets.size()) + " distinct packets captured, " +
+           std::to_string(it->packets.size()) + " simulated)");
+    }
+  }
+  if (lab.streams.size() != sim.streams.size())
+    fail(std::to_string(lab.streams.size()) + " request streams captured, " +
+         std::to_string(sim.streams.size()) + " simulated");
   if (labNaks != simNaks) fail("the NAKs differ");
   if (labResends != simResends) fail("the resend runs differ");
   if (!simulated.run.ok) fail("the simulated run failed: " + simulated.run.error);

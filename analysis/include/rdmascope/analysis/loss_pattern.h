@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -35,6 +36,9 @@ struct RequestStream {
   std::uint32_t firstPsn = 0;  ///< PSN relative PSNs count from
   std::uint64_t requests = 0;  ///< request packets captured
   std::uint64_t resent = 0;    ///< of which transmissions after the first of their PSN
+  /// (PSN relative to firstPsn, BTH opcode) of every request captured: which packets the
+  /// messages consist of, whatever was lost or resent.
+  std::set<std::pair<std::int32_t, std::uint8_t>> packets;
 };
 
 struct InferredLoss {
