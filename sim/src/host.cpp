@@ -78,7 +78,11 @@ VerbsResult<MemoryRegionInfo> Host::regMr(std::uint32_t pd, std::uint64_t addr,
   // rxe: key = pool index << 8 | an 8-bit variant
   const std::uint32_t key =
       (nextMrIndex_++ << 8) | static_cast<std::uint32_t>(network_.sim().rng()() & 0xff);
-  mr.lkey = mr.rkey = key;
+  mr.lkey = key;
+  // rxe_mr_init: an MR without remote access gets rkey 0, which names no MR (index 0 is never
+  // allocated), so a remote request can never reach it.
+  mr.rkey =
+      (access & (access::kRemoteWrite | access::kRemoteRead | access::kRemoteAtomic)) ? key : 0;
   mrs_.push_back(mr);
   return {mr, {}};
 }
@@ -86,7 +90,7 @@ VerbsResult<MemoryRegionInfo> Host::regMr(std::uint32_t pd, std::uint64_t addr,
 VerbsStatus Host::deregMr(std::uint32_t lkey) {
   auto it = std::find_if(mrs_.begin(), mrs_.end(), [&](const auto& m) { return m.lkey == lkey; });
   if (it == mrs_.end()) return {EINVAL, fmt::format("no MR with lkey {:#x}", lkey)};
-  invalidRkeys_.push_back(it->rkey);
+  invalidLkeys_.push_back(it->lkey);
   return {};
 }
 
@@ -221,8 +225,8 @@ bool Host::postCqe(std::uint32_t cqId, const WorkCompletion& wc) {
 
 const MemoryRegionInfo* Host::findMr(std::uint32_t pd, std::uint32_t key, bool remote) const {
   for (const MemoryRegionInfo& m : mrs_) {
-    if ((remote ? m.rkey : m.lkey) != key || m.pd != pd) continue;
-    if (std::find(invalidRkeys_.begin(), invalidRkeys_.end(), m.rkey) != invalidRkeys_.end()) {
+    if ((remote ? m.rkey : m.lkey) != key || m.pd != pd || (remote && key == 0)) continue;
+    if (std::find(invalidLkeys_.begin(), invalidLkeys_.end(), m.lkey) != invalidLkeys_.end()) {
       return nullptr;
     }
     return &m;
@@ -231,9 +235,10 @@ const MemoryRegionInfo* Host::findMr(std::uint32_t pd, std::uint32_t key, bool r
 }
 
 bool Host::invalidateRkey(std::uint32_t rkey) {
+  if (rkey == 0) return false;
   for (const MemoryRegionInfo& m : mrs_) {
     if (m.rkey == rkey) {
-      invalidRkeys_.push_back(rkey);
+      invalidLkeys_.push_back(m.lkey);
       return true;
     }
   }

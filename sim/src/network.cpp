@@ -1,6 +1,7 @@
 #include "rdmascope/sim/network.h"
 
 #include <algorithm>
+#include <map>
 
 #include "frame.h"
 #include "opcodes.h"
@@ -77,14 +78,17 @@ class Link : public EventTarget {
     // captured as tcpdump at the sender would see it: when its first bit goes on the wire
     if (cfg.captureFrames) net_.capture(from, start, flat_);
     if (tracing) {
+      // Timed when its first bit goes on the wire, as in the capture (CapturedFrame::time),
+      // so frames queued together show their serialisation one after the other.
       TraceEvent e = frameEvent(src, TraceKind::FrameSent, f);
-      e.explanation = fmt::format(
-          "frame {} ({} bytes) {} PSN {:#x} -> {}{}{}", f.number, f.size(),
-          opcodeInfo(f.opcode).name, f.psn, net_.host(1 - from).name(),
-          start > sim.now() ? fmt::format(", on the wire at {:.6f} us after the NIC queue",
-                                          static_cast<double>(start.picos()) / 1e6)
-                            : std::string(),
-          why.empty() ? "" : ": " + why);
+      e.time = start;
+      e.explanation =
+          fmt::format("frame {} ({} bytes) {} PSN {:#x} -> {}{}{}", f.number, f.size(),
+                      opcodeInfo(f.opcode).name, f.psn, net_.host(1 - from).name(),
+                      start > sim.now() ? fmt::format(", queued at {:.6f} us behind earlier frames",
+                                                      static_cast<double>(sim.now().picos()) / 1e6)
+                                        : std::string(),
+                      why.empty() ? "" : ": " + why);
       e.bytes = flat_;
       sim.trace().emit(std::move(e));
     }
@@ -100,12 +104,15 @@ class Link : public EventTarget {
       if (it != faults.dropFrames.end())
         lost = fmt::format("frame {} is on the drop list", f.number);
     }
-    if (lost.empty()) {
+    if (lost.empty() && !faults.dropPsns.empty() && (opcodeInfo(f.opcode).mask & kReq)) {
+      const int sent = ++psnSent_[{from, f.psn}];
       for (auto& d : faults.dropPsns) {
-        if (d.count > 0 && d.psn == f.psn && (d.fromHost < 0 || d.fromHost == from) &&
-            (opcodeInfo(f.opcode).mask & kReq)) {
-          --d.count;
-          lost = fmt::format("PSN {:#x} is on the drop list", f.psn);
+        if (d.psn != f.psn || (d.fromHost >= 0 && d.fromHost != from)) continue;
+        if (d.occurrence > 0 ? d.occurrence == sent : d.count > 0) {
+          if (d.occurrence == 0) --d.count;
+          lost = d.occurrence > 0
+                     ? fmt::format("transmission {} of PSN {:#x} is on the drop list", sent, f.psn)
+                     : fmt::format("PSN {:#x} is on the drop list", f.psn);
           break;
         }
       }
@@ -118,6 +125,7 @@ class Link : public EventTarget {
       ++stats_.framesLost;
       if (tracing) {
         TraceEvent e = frameEvent(src, TraceKind::FrameDropped, f);
+        e.time = start;
         e.explanation = fmt::format("frame {} lost on the link: {}", f.number, lost);
         e.bytes = flat_;
         sim.trace().emit(std::move(e));
@@ -220,6 +228,7 @@ class Link : public EventTarget {
   std::vector<std::unique_ptr<Frame>> pool_;
   std::vector<std::uint32_t> free_;
   SimTime nextFree_[2];
+  std::map<std::pair<int, std::uint32_t>, int> psnSent_;  ///< request transmissions per PSN
   std::vector<std::uint8_t> flat_;
   std::vector<std::uint8_t> scratch_;
 };

@@ -257,6 +257,7 @@ VerbsStatus Qp::modify(const QpAttr& a, unsigned mask) {
         reqPkts_.clear();
         retransmit_ = Timer{};
         rnr_ = Timer{};
+        req_.waitForRnrTimer = false;
         setState(next, "modify_qp to RESET: queues emptied without completions");
         break;
       }
@@ -476,6 +477,8 @@ void Qp::onEvent(std::uint32_t code, std::uint64_t) {
         host_.emit(TraceKind::TimerFired, qpn_,
                    fmt::format("RNR timer fired: resend from PSN {:#x}", comp_.psn));
       }
+      req_.needRetry = true;  // rnr_nak_timer
+      req_.waitForRnrTimer = false;
       runRequester();
       break;
     case kFlush:
@@ -520,6 +523,7 @@ void Qp::toError(const std::string& why) {
   setState(QpState::Err, why);
   retransmit_ = Timer{};
   rnr_ = Timer{};
+  req_.waitForRnrTimer = false;
   reqPkts_.clear();
   resp_.resIndex = -1;
   sim().schedule(SimTime{}, this, kFlush, 0);
@@ -722,7 +726,7 @@ void Qp::runRequester() {
         state_ == QpState::Rtr) {
       return;
     }
-    if (req_.needRetry) {
+    if (req_.needRetry && !req_.waitForRnrTimer) {
       reqRetry();
       req_.needRetry = false;
     }
@@ -1214,7 +1218,9 @@ void Qp::runCompleter(const ParsedPacket* in) {
         case Comp::RnrRetry:
           if (comp_.rnrRetry > 0) {
             if (comp_.rnrRetry != 7) --comp_.rnrRetry;  // 7 means retry forever
-            req_.needRetry = true;
+            // rxe 6.x: the retry flow waits for the RNR timer, even when the retransmit timer
+            // fires meanwhile; the RNR NAK leaves the retransmit timer as it was (goto exit).
+            req_.waitForRnrTimer = true;
             const SimTime d = SimTime::us(kRnrUsec[pkt->syndrome & 0x1f]);
             rnr_.deadline = sim().now() + d;
             rnr_.eventAt = rnr_.deadline;
@@ -1227,7 +1233,7 @@ void Qp::runCompleter(const ParsedPacket* in) {
                                          ? std::string("rnr_retry 7: forever")
                                          : fmt::format("{} RNR retries left", comp_.rnrRetry)));
             }
-            st = Comp::Exit;
+            return;
           } else {
             w->status = WcStatus::RnrRetryExcErr;
             st = Comp::Error;

@@ -162,6 +162,7 @@ class Qp : public EventTarget {
     std::uint64_t wqeIndex = 0;
     int noackPkts = 0;
     bool needRetry = false;
+    bool waitForRnrTimer = false;  ///< rxe 6.x: no retry flow until the RNR timer fired
     bool waitPsn = false;
     bool waitFence = false;
     bool needRdAtomic = false;

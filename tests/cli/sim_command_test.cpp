@@ -11,9 +11,9 @@ namespace rdmascope::cli::test {
 namespace {
 
 const std::vector<std::string> kBuiltins = {
-    "rc-send-recv",   "rc-write", "rc-write-imm", "rc-read",         "rc-atomic",
-    "uc-write",       "ud-send",  "rnr-retry",    "lossy-go-back-n", "remote-access-error",
-    "retry-exceeded", "tour"};
+    "rc-send-recv",   "rc-write",        "rc-write-imm", "rc-read",         "rc-atomic",
+    "uc-write",       "ud-send",         "rnr-retry",    "lossy-go-back-n", "remote-access-error",
+    "retry-exceeded", "rc-lossy-stream", "tour"};
 
 bool haveTshark() {
   return std::system("tshark --version >/dev/null 2>&1") == 0;

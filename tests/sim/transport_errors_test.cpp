@@ -24,6 +24,32 @@ TEST(TransportErrors, RnrRetryExhaustedGivesRnrRetryExcErr) {
   EXPECT_EQ(sends, 3);  // the first try and two RNR retries
 }
 
+// rxe 6.x (rxe_comp.c COMPST_RNR_RETRY): an RNR NAK sets wait_for_rnr_timer and leaves the
+// retransmit timer running ("goto exit", no mod_timer). When the RNR wait is longer than the
+// transport timeout, the retransmit timer fires meanwhile and each firing uses up retry_cnt
+// (the retry flow itself waits for the RNR timer): with retry_cnt 2 the third timeout ends the
+// SEND with RETRY_EXC_ERR although rnr_retry is 7 (7 would retry RNR NAKs forever). The lab showed
+// the timer firing during an RNR wait (two resends 4 ms apart after one RNR NAK).
+TEST(TransportErrors, RetransmitTimerKeepsRunningDuringAnRnrWait) {
+  PairOptions o;
+  o.timeout = 8;  // 1.05 ms
+  o.retryCnt = 2;
+  o.minRnrTimer = 20;  // 10.24 ms
+  Pair p = makePair(o);
+  ASSERT_TRUE(p.ha().postSend(p.a.qpn, sendWr(1, WrOpcode::Send, p.a, 0, 100, p.b)).ok());
+  p.net->sim().runUntil(SimTime::ms(50));
+  auto wc = p.ha().pollCq(p.a.cq, 4);
+  ASSERT_EQ(wc.size(), 1u);
+  EXPECT_EQ(wc[0].status, WcStatus::RetryExcErr);
+  int sends = 0;
+  for (const auto& s : packets(*p.net))
+    sends += s.opcodeName == "RC SEND ONLY";
+  // One resend per RNR timer (10.24 ms): the timeout in each wait starts no retry flow of its
+  // own; the completer does not re-arm the timer while a retry is pending, so each RNR cycle
+  // costs one retry_cnt, and the third timeout (at 21.5 ms) ends the SEND.
+  EXPECT_EQ(sends, 3);
+}
+
 TEST(TransportErrors, ReceiveBufferTooSmall) {
   Pair p = makePair({});
   ASSERT_TRUE(p.hb().postRecv(p.b.qpn, recvWr(9, p.b, 0, 100)).ok());
@@ -170,6 +196,59 @@ TEST(Engine, ScheduleCancelStepAndDeterminism) {
   EXPECT_EQ(a.rng()(), b.rng()());
   s.runUntil(SimTime::ms(1));
   EXPECT_EQ(s.now(), SimTime::ms(1));
+}
+
+}  // namespace
+}  // namespace rdmascope::sim
+
+namespace rdmascope::sim {
+namespace {
+
+using namespace testing;
+
+// rxe_mr_init: rkey = (access & (REMOTE_READ | REMOTE_WRITE | REMOTE_ATOMIC)) ? lkey : 0.
+TEST(MemoryRegions, WithoutRemoteAccessTheRkeyIsZeroAsOnRxe) {
+  Pair p = makePair({});
+  const std::uint64_t buf = p.hb().allocate(4096);
+  auto local = p.hb().regMr(p.b.pd, buf, 4096, access::kLocalWrite);
+  ASSERT_TRUE(local.ok());
+  EXPECT_NE(local.value.lkey, 0u);
+  EXPECT_EQ(local.value.rkey, 0u);
+  auto remote = p.hb().regMr(p.b.pd, buf, 4096, access::kRemoteRead);
+  ASSERT_TRUE(remote.ok());
+  EXPECT_EQ(remote.value.rkey, remote.value.lkey);
+  // A WRITE carrying rkey 0 reaches no MR: NAK remote access error, as the lab shows.
+  SendWr wr = sendWr(1, WrOpcode::RdmaWrite, p.a, 0, 64, p.b);
+  wr.remoteAddr = buf;
+  wr.rkey = local.value.rkey;
+  ASSERT_TRUE(p.ha().postSend(p.a.qpn, wr).ok());
+  p.net->sim().run();
+  auto wa = p.ha().pollCq(p.a.cq, 4);
+  ASSERT_EQ(wa.size(), 1u);
+  EXPECT_EQ(wa[0].status, WcStatus::RemAccessErr);
+  // Deregistering the local-only MR leaves the other MRs usable.
+  ASSERT_TRUE(p.hb().deregMr(local.value.lkey).ok());
+  Pair q = makePair({});
+  ASSERT_TRUE(q.ha().postSend(q.a.qpn, sendWr(1, WrOpcode::RdmaWrite, q.a, 0, 64, q.b)).ok());
+  q.net->sim().run();
+  auto wq = q.ha().pollCq(q.a.cq, 4);
+  ASSERT_EQ(wq.size(), 1u);
+  EXPECT_EQ(wq[0].status, WcStatus::Success);
+}
+
+TEST(LinkFaults, PsnDropByOccurrenceLosesExactlyThatTransmission) {
+  PairOptions o;
+  o.timeout = 8;
+  o.config.faults.dropPsns = {{0x101, 0, 1, 2}};  // only the resend of 0x101
+  o.config.faults.dropPsns.push_back({0x102, 0, 1, 1});
+  Pair p = makePair(o);
+  ASSERT_TRUE(p.ha().postSend(p.a.qpn, sendWr(1, WrOpcode::RdmaWrite, p.a, 0, 4096, p.b)).ok());
+  p.net->sim().runUntil(SimTime::ms(100));
+  auto wa = p.ha().pollCq(p.a.cq, 4);
+  ASSERT_EQ(wa.size(), 1u);
+  EXPECT_EQ(wa[0].status, WcStatus::Success);
+  // 0x102 lost once (NAK, resend from 0x102), then nothing of 0x101 is lost: it was sent once.
+  EXPECT_EQ(p.net->stats().framesLost, 1u);
 }
 
 }  // namespace

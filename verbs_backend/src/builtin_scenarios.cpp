@@ -336,6 +336,47 @@ json build(const std::string& name) {
          poll(0, 1, {{{"wr_id", 1}, {"status", "RETRY_EXC_ERR"}}}, 100)},
         {{"loss", 1.0}, {"only_from", 0}});
   }
+  if (name == "rc-lossy-stream") {
+    // host-b is the requester: the lab's --loss applies netem to guest 2 (host-b), so its
+    // requests are lost and guest 1's capture shows the responder's NAKs and the resends.
+    s.fillA = "zero";
+    s.fillB = "pattern";
+    json body = json::array();
+    body.push_back(
+        {{"host", 0}, {"post_recv", {{"qp", "qp"}, {"wr_id", 200}, {"sge", sge(32768, 4096)}}}});
+    body.push_back(
+        {{"host", 0}, {"post_recv", {{"qp", "qp"}, {"wr_id", 201}, {"sge", sge(36864, 4096)}}}});
+    for (int i = 0; i < 8; ++i) {
+      const bool send = i % 4 == 3;
+      const std::uint64_t off = static_cast<std::uint64_t>(i) * 4096;
+      json wr = {{"qp", "qp"},
+                 {"wr_id", i + 1},
+                 {"opcode", send ? "SEND" : "RDMA_WRITE"},
+                 {"sge", sge(off, send ? 3000 : 4096)}};
+      if (!send) wr["remote_offset"] = off;
+      body.push_back({{"host", 1}, {"post_send", wr}});
+      body.push_back(poll(
+          1, 1,
+          {{{"wr_id", i + 1}, {"status", "SUCCESS"}, {"opcode", send ? "SEND" : "RDMA_WRITE"}}},
+          10000));
+    }
+    body.push_back(poll(0, 2,
+                        {{{"wr_id", 200}, {"status", "SUCCESS"}, {"byte_len", 3000}},
+                         {{"wr_id", 201}, {"status", "SUCCESS"}, {"byte_len", 3000}}},
+                        10000));
+    for (int i = 0; i < 8; ++i) {
+      const std::uint64_t off = static_cast<std::uint64_t>(i) * 4096;
+      if (i % 4 == 3)
+        body.push_back(compare(off, 32768 + 4096 * static_cast<std::uint64_t>(i / 4), 3000, 1));
+      else
+        body.push_back(compare(off, off, 4096, 1));
+    }
+    return scenario(name,
+                    "host-b sends six RDMA WRITEs of 4 KiB and two SENDs of 3000 bytes to host-a, "
+                    "one at a time (four packets each); run in the lab with --loss to see NAKs "
+                    "and resends, then replay the same drops in the simulator",
+                    s, body);
+  }
   if (name == "tour") {
     s.fillB = "pattern";
     return scenario(
@@ -375,9 +416,10 @@ json build(const std::string& name) {
 }  // namespace
 
 std::vector<std::string> builtinScenarioNames() {
-  return {"rc-send-recv",   "rc-write", "rc-write-imm", "rc-read",         "rc-atomic",
-          "uc-write",       "ud-send",  "rnr-retry",    "lossy-go-back-n", "remote-access-error",
-          "retry-exceeded", "tour"};
+  return {
+      "rc-send-recv",   "rc-write",        "rc-write-imm", "rc-read",         "rc-atomic",
+      "uc-write",       "ud-send",         "rnr-retry",    "lossy-go-back-n", "remote-access-error",
+      "retry-exceeded", "rc-lossy-stream", "tour"};
 }
 
 nlohmann::json builtinScenarioJson(const std::string& name) {

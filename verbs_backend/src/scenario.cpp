@@ -510,6 +510,7 @@ Scenario parseScenario(const json& j, const std::string& file) {
         pd.psn = static_cast<std::uint32_t>(d.at("psn").u64Max(0xffffff));
         if (auto h = d.opt("from")) pd.fromHost = hostIndex(*h);
         if (auto c = d.opt("count")) pd.count = static_cast<int>(c->u64Max(1000));
+        if (auto o = d.opt("occurrence")) pd.occurrence = static_cast<int>(o->u64Max(1000000));
         s.faults.dropPsns.push_back(pd);
       }
     }
@@ -755,7 +756,8 @@ Status ScenarioRun::runStep(const Step& s, StepOutcome& out) {
           SendWr wr = a.wr;
           if (Status st = resolveSges(h, a.sges, wr.sgList); !st.ok()) return st;
           if (a.remoteOffset) {
-            if (!h.peer.valid || h.peer.rkey == 0) {
+            // rxe gives an MR without remote access rkey 0: what counts is that one was sent.
+            if (!h.peer.valid || !h.peer.hasMr) {
               return Status::error(EINVAL, "remote_offset needs the peer's MR from an exchange");
             }
             wr.remoteAddr = h.peer.addr + *a.remoteOffset;
@@ -828,6 +830,7 @@ Status ScenarioRun::runStep(const Step& s, StepOutcome& out) {
           p.gid = dev.value.gid;
           p.lid = dev.value.lid;
           if (!a.mr.empty()) {
+            p.hasMr = true;
             p.addr = from.mrs.at(a.mr).addr;
             p.rkey = from.mrs.at(a.mr).rkey;
           }

@@ -11,6 +11,8 @@
 #include "output_options.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/verbs_backend/scenario.h"
+#include "scenario_source.h"
+#include "sim_replay.h"
 
 namespace rdmascope::cli {
 namespace {
@@ -22,6 +24,12 @@ struct LabArgs {
   std::string outDir;
   double loss = 0;
   unsigned timeout = 120;
+  bool compareSim = false;
+};
+
+struct CompareArgs {
+  std::string capture;
+  std::string scenario;
 };
 
 std::string quote(const std::string& s) {
@@ -149,6 +157,16 @@ int labRun(const LabArgs& a, std::ostream& out, std::ostream& err) {
     out << "# no capture was brought back\n";
     verifyStatus = 1;
   }
+  int compareStatus = kExitOk;
+  if (a.compareSim && labStatus == 0 && verifyStatus == 0) {
+    const auto scenario = loadScenario(a.name, err);
+    if (!scenario) return kExitUsage;
+    std::ofstream report(dir / "compare-sim.txt");
+    std::ostringstream text;
+    compareStatus = compareCaptureWithSim((dir / "capture.pcap").string(), *scenario, text, err);
+    report << text.str();
+    out << text.str();
+  }
   if (labStatus != 0) {
     reportError(err, "lab run " + a.name + " failed (exit " + std::to_string(labStatus) +
                          "); see " + a.outDir + "/guest*/console.log and output.txt");
@@ -159,7 +177,23 @@ int labRun(const LabArgs& a, std::ostream& out, std::ostream& err) {
                 "the capture has frames whose ICRC does not verify: " + a.outDir + "/decode.txt");
     return kExitFailure;
   }
+  if (compareStatus != kExitOk) {
+    reportError(err, "the lab and the simulator drew different NAK and resend patterns: " +
+                         a.outDir + "/compare-sim.txt");
+    return compareStatus;
+  }
   return kExitOk;
+}
+
+int labCompareSim(const CompareArgs& a, std::ostream& out, std::ostream& err) {
+  if (!isBuiltin(a.scenario) && !fs::exists(a.scenario)) {
+    reportError(err, "compare-sim needs an rdmascope scenario (a built-in name or a file), not \"" +
+                         a.scenario + "\"");
+    return kExitUsage;
+  }
+  const auto scenario = loadScenario(a.scenario, err);
+  if (!scenario) return kExitUsage;
+  return compareCaptureWithSim(a.capture, *scenario, out, err);
 }
 
 }  // namespace
@@ -175,8 +209,23 @@ void addLabCommand(CLI::App& app, Action& action) {
       ->check(CLI::Range(0.0, 0.99));
   run->add_option("--timeout", args->timeout, "Bound on each guest's command, seconds")
       ->check(CLI::Range(10u, 3600u));
+  run->add_flag("--compare-sim", args->compareSim,
+                "Infer the lost transmissions from the capture, replay them in the simulator "
+                "and compare the NAK and resend patterns (rdmascope scenarios)");
   run->callback([args, &action] {
     action = [args](std::ostream& out, std::ostream& err) { return labRun(*args, out, err); };
+  });
+  auto cargs = std::make_shared<CompareArgs>();
+  CLI::App* cmp = lab->add_subcommand(
+      "compare-sim",
+      "Infer from a lossy lab capture which transmissions were lost, replay the scenario in the "
+      "simulator with exactly those drops and compare NAKs and resends");
+  cmp->add_option("capture", cargs->capture, "Capture of the lab run (guest 1's eth0)")->required();
+  cmp->add_option("scenario", cargs->scenario, "The rdmascope scenario the lab ran")->required();
+  cmp->callback([cargs, &action] {
+    action = [cargs](std::ostream& out, std::ostream& err) {
+      return labCompareSim(*cargs, out, err);
+    };
   });
   CLI::App* list = lab->add_subcommand("list", "List the lab and rdmascope scenarios");
   list->callback([&action] {

@@ -163,7 +163,7 @@ class Host {
   std::uint32_t nextMrIndex_ = 1;
   std::vector<std::uint32_t> pds_;
   std::vector<MemoryRegionInfo> mrs_;
-  std::vector<std::uint32_t> invalidRkeys_;
+  std::vector<std::uint32_t> invalidLkeys_;  ///< deregistered or invalidated MRs
   std::map<std::uint32_t, std::unique_ptr<Cq>> cqs_;
   std::map<std::uint32_t, std::unique_ptr<Qp>> qps_;
 };

@@ -12,9 +12,12 @@
 /// on the last packet of a message and after 65 unacknowledged packets, at most 128
 /// unacknowledged PSNs and 64 in-flight frames per QP, READ requests reserving the PSNs of their
 /// responses, responder resources replaying duplicate READs and atomics, NAK PSN sequence error
-/// with go-back-N, RNR NAK with the IBTA timer table, retry_cnt 7 and rnr_retry 7 meaning
-/// "forever" (rxe decrements neither when 7). Known differences: timers are exact (rxe rounds
-/// up to jiffies); requester, completer and responder take no CPU time; a receive buffer that
+/// with go-back-N, RNR NAK with the IBTA timer table (the retry flow waits for the RNR timer
+/// and the retransmit timer keeps running meanwhile, as rxe 6.x), retry_cnt 7 and rnr_retry 7
+/// meaning "forever" (rxe decrements neither when 7), rkey 0 for an MR without remote access.
+/// Frame events and captured frames are timed when the frame's first bit goes on the wire.
+/// Known differences: timers are exact (rxe rounds up to jiffies, 4 ms at Debian's HZ=250);
+/// requester, completer and responder take no CPU time; a receive buffer that
 /// is too small completes with LOC_LEN_ERR on the receiver (IBTA; rxe reports
 /// REM_INV_REQ_ERR there); a UC FIRST/ONLY that interrupts an unfinished message starts a new
 /// message (rxe drops that packet too).
@@ -55,10 +58,14 @@ struct FaultConfig {
   double duplicateRate = 0.0;             ///< chance a frame is delivered twice
   double corruptRate = 0.0;               ///< chance one byte of a frame is flipped
   std::vector<std::uint64_t> dropFrames;  ///< 1-based frame numbers (as in a capture) to lose
+  /// Request packets to lose by PSN (responses are never matched).
   struct PsnDrop {
     std::uint32_t psn = 0;
     int fromHost = -1;  ///< -1: either direction
-    int count = 1;      ///< how many transmissions of that PSN to lose
+    int count = 1;      ///< how many transmissions of that PSN to lose (when occurrence is 0)
+    /// Lose exactly the n-th transmission (1 = the first) of that PSN from fromHost (or from
+    /// either host, counted per host), as a capture numbers them; 0: the next `count` ones.
+    int occurrence = 0;
   };
   std::vector<PsnDrop> dropPsns;
   struct Pause {

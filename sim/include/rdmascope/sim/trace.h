@@ -34,7 +34,7 @@ enum class TraceKind : std::uint8_t {
 std::string_view toString(TraceKind kind);
 
 struct TraceEvent {
-  SimTime time;
+  SimTime time;  ///< when it happened; FrameSent and link losses: the frame's first bit on the wire
   std::uint64_t step = 0;  ///< number of the simulator event that produced it
   std::string host;
   TraceKind kind = TraceKind::Note;

@@ -153,7 +153,7 @@ Scenario parseScenario(const nlohmann::json& json, const std::string& file);
 Scenario loadScenarioFile(const std::string& path);
 
 /// rc-send-recv, rc-write, rc-write-imm, rc-read, rc-atomic, uc-write, ud-send, rnr-retry,
-/// lossy-go-back-n, remote-access-error, retry-exceeded, tour.
+/// lossy-go-back-n, remote-access-error, retry-exceeded, rc-lossy-stream, tour.
 std::vector<std::string> builtinScenarioNames();
 /// The JSON of a built-in scenario; throws ScenarioError for an unknown name.
 nlohmann::json builtinScenarioJson(const std::string& name);
@@ -193,6 +193,7 @@ class ScenarioRun {
     std::uint32_t qpn = 0, psn = 0;
     Gid gid{};
     std::uint16_t lid = 0;
+    bool hasMr = false;  ///< an MR was published (its rkey is 0 without remote access)
     std::uint64_t addr = 0;
     std::uint32_t rkey = 0;
   };
