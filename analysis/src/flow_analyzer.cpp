@@ -8,9 +8,11 @@
 #include <map>
 #include <tuple>
 
+#include "iwarp_flows.h"
 #include "opcode_class.h"
 #include "rdmascope/analysis/psn.h"
 #include "rdmascope/packets/ib_headers.h"
+#include "report_sink.h"
 
 namespace rdmascope::analysis {
 
@@ -90,6 +92,16 @@ std::string_view toString(AnomalyKind kind) {
       return "repeated_response";
     case AnomalyKind::IncompleteMessage:
       return "incomplete_message";
+    case AnomalyKind::SegmentGap:
+      return "segment_gap";
+    case AnomalyKind::OutOfOrder:
+      return "out_of_order";
+    case AnomalyKind::CrcFailure:
+      return "crc_failure";
+    case AnomalyKind::Terminate:
+      return "terminate";
+    case AnomalyKind::MpaReject:
+      return "mpa_reject";
   }
   return "?";
 }
@@ -190,13 +202,23 @@ using FlowKey = std::tuple<Carrier, std::string, std::string, std::uint32_t>;
 
 }  // namespace
 
-struct FlowAnalyzer::Impl {
-  explicit Impl(AnalyzerOptions o) : options(o) {}
+struct FlowAnalyzer::Impl final : ReportSink {
+  explicit Impl(AnalyzerOptions o) : options(o), decoder(decodeOptions(o)), iwarp(*this) {}
+
+  static packets::DecodeOptions decodeOptions(const AnalyzerOptions& o) {
+    packets::DecodeOptions d;
+    d.roceV2Port = o.roceV2Port;
+    d.verifyCrc = o.verifyCrc;
+    return d;
+  }
 
   AnalyzerOptions options;
+  packets::CaptureDecoder decoder;  // TCP reassembly and iWARP for frames that are not RoCE
+  IwarpFlows iwarp;
+  int connectionIds = 0;
   AnalysisSummary summary;
   std::vector<std::unique_ptr<Connection>> connections;
-  std::map<FlowKey, std::pair<int, int>> flows;
+  std::map<FlowKey, std::pair<Connection*, int>> flows;
   std::vector<Anomaly> anomalies;
   std::uint64_t anomaliesDropped = 0;
   std::vector<MessageRecord> messages;
@@ -208,39 +230,7 @@ struct FlowAnalyzer::Impl {
   // ---- bookkeeping -------------------------------------------------------------------------
 
   SeriesBucket& bucket(Connection& c, int d, double t) {
-    DirectionStats& s = c.st[d];
-    if (s.seriesWidth <= 0) s.seriesWidth = options.seriesWidth > 0 ? options.seriesWidth : 1e-3;
-    const double offset = std::max(0.0, t - c.firstTime);
-    auto index = static_cast<std::size_t>(offset / s.seriesWidth);
-    const std::size_t limit = std::max<std::size_t>(options.maxSeriesBuckets, 2);
-    while (index >= limit) {
-      // Twice as wide: pairs of buckets merge, so the series stays within the limit.
-      std::vector<SeriesBucket> merged;
-      for (std::size_t i = 0; i < s.series.size(); i += 2) {
-        SeriesBucket m = s.series[i];
-        m.start = c.firstTime + static_cast<double>(i / 2) * s.seriesWidth * 2;
-        if (i + 1 < s.series.size()) {
-          const SeriesBucket& o = s.series[i + 1];
-          m.frames += o.frames;
-          m.bytes += o.bytes;
-          m.messages += o.messages;
-          m.latencyCount += o.latencyCount;
-          m.latencySum += o.latencySum;
-          m.latencyMax = std::max(m.latencyMax, o.latencyMax);
-          m.anomalies += o.anomalies;
-        }
-        merged.push_back(m);
-      }
-      s.series = std::move(merged);
-      s.seriesWidth *= 2;
-      index = static_cast<std::size_t>(offset / s.seriesWidth);
-    }
-    while (s.series.size() <= index) {
-      SeriesBucket b;
-      b.start = c.firstTime + static_cast<double>(s.series.size()) * s.seriesWidth;
-      s.series.push_back(b);
-    }
-    return s.series[index];
+    return seriesBucket(c.st[d], c.firstTime, t, options);
   }
 
   void touch(Connection& c, int d, double t) {
@@ -258,11 +248,30 @@ struct FlowAnalyzer::Impl {
       a.connection = c->id;
       if (a.direction >= 0) ++bucket(*c, a.direction, a.time).anomalies;
     }
+    anomaly(std::move(a));
+  }
+
+  // ---- ReportSink ----------------------------------------------------------------------------
+
+  const AnalyzerOptions& analyzerOptions() const override { return options; }
+  AnalysisSummary& totals() override { return summary; }
+  int newConnectionId() override { return connectionIds++; }
+
+  void anomaly(Anomaly a) override {
     if (anomalyObserver) anomalyObserver(a);
     if (anomalies.size() < options.maxAnomalies) {
       anomalies.push_back(std::move(a));
     } else {
       ++anomaliesDropped;
+    }
+  }
+
+  void message(const MessageRecord& r) override {
+    if (messageObserver) messageObserver(r);
+    if (messages.size() < options.maxMessages) {
+      messages.push_back(r);
+    } else {
+      ++messagesDropped;
     }
   }
 
@@ -272,39 +281,8 @@ struct FlowAnalyzer::Impl {
     r.outcome = outcome;
     r.endFrame = frame;
     r.end = time;
-    DirectionStats& s = c.st[d];
-    switch (outcome) {
-      case Outcome::Completed: {
-        ++s.messages;
-        ++summary.completedMessages;
-        if (unacknowledged(c)) {
-          ++bucket(c, d, time).messages;
-          break;
-        }
-        const double lat = std::max(0.0, r.end - r.start);
-        s.latency.add(static_cast<std::uint64_t>(std::llround(lat * 1e9)));
-        SeriesBucket& b = bucket(c, d, time);
-        ++b.messages;
-        ++b.latencyCount;
-        b.latencySum += lat;
-        b.latencyMax = std::max(b.latencyMax, lat);
-        break;
-      }
-      case Outcome::Failed:
-        ++s.failedMessages;
-        ++summary.failedMessages;
-        break;
-      case Outcome::Incomplete:
-        ++s.incompleteMessages;
-        ++summary.incompleteMessages;
-        break;
-    }
-    if (messageObserver) messageObserver(r);
-    if (messages.size() < options.maxMessages) {
-      messages.push_back(r);
-    } else {
-      ++messagesDropped;
-    }
+    countMessage(c.st[d], c.firstTime, r, !unacknowledged(c), summary, options);
+    message(r);
   }
 
   // ---- connections ---------------------------------------------------------------------------
@@ -317,8 +295,7 @@ struct FlowAnalyzer::Impl {
 
   std::pair<Connection*, int> locate(const PacketFacts& f, const OpClass& cls) {
     FlowKey key{f.carrier, f.source, f.destination, f.destQp};
-    if (auto it = flows.find(key); it != flows.end())
-      return {connections[static_cast<std::size_t>(it->second.first)].get(), it->second.second};
+    if (auto it = flows.find(key); it != flows.end()) return it->second;
     const bool datagram = cls.transport == packets::IbTransport::Ud;
     if (!datagram) {
       // The reverse flow of the same QP pair: an unpaired connection whose first flow went
@@ -341,11 +318,11 @@ struct FlowAnalyzer::Impl {
       if (chosen) {
         chosen->paired = true;
         chosen->ep[0].qp = f.destQp;
-        flows.emplace(std::move(key), std::make_pair(chosen->id, 1));
+        flows.emplace(std::move(key), std::make_pair(chosen, 1));
         return {chosen, 1};
       }
     }
-    auto c = std::make_unique<Connection>(static_cast<int>(connections.size()), options.psnWindow);
+    auto c = std::make_unique<Connection>(newConnectionId(), options.psnWindow);
     c->carrier = f.carrier;
     c->datagram = datagram;
     c->transport = std::string(packets::ibTransportName(cls.transport));
@@ -356,7 +333,7 @@ struct FlowAnalyzer::Impl {
     c->firstFrame = f.frame;
     c->firstTime = f.time;
     ++summary.connections;
-    flows.emplace(std::move(key), std::make_pair(c->id, 0));
+    flows.emplace(std::move(key), std::make_pair(c.get(), 0));
     connections.push_back(std::move(c));
     return {connections.back().get(), 0};
   }
@@ -957,6 +934,7 @@ struct FlowAnalyzer::Impl {
   void finish() {
     if (finished) return;
     finished = true;
+    iwarp.finish();
     for (auto& cp : connections) {
       Connection& c = *cp;
       for (int d = 0; d < 2; ++d) {
@@ -1004,14 +982,18 @@ FlowAnalyzer::~FlowAnalyzer() = default;
 
 void FlowAnalyzer::addFrame(std::span<const std::uint8_t> frame, packets::LinkType link,
                             std::uint64_t frameNumber, double time) {
-  packets::DecodeOptions o;
-  o.roceV2Port = impl_->options.roceV2Port;
-  o.verifyCrc = impl_->options.verifyCrc;
-  if (auto facts = readPacketFacts(frame, link, frameNumber, time, o)) {
+  if (auto facts =
+          readPacketFacts(frame, link, frameNumber, time, Impl::decodeOptions(impl_->options))) {
     impl_->add(*facts);
-  } else {
-    addOtherFrame();
+    return;
   }
+  // Not RoCE/IB: the stateful decoder follows TCP streams and decodes iWARP in them.
+  packets::FrameInfo info;
+  info.number = frameNumber;
+  info.timeRelative = time;
+  const packets::Dissection d = impl_->decoder.decode(frame, link, info);
+  ++impl_->summary.frames;
+  impl_->iwarp.add(frame, d, impl_->decoder.lastUnits(), frameNumber, time);
 }
 
 void FlowAnalyzer::addPacket(const PacketFacts& packet) {
@@ -1040,6 +1022,9 @@ AnalysisReport FlowAnalyzer::report() const {
   r.summary = impl_->summary;
   for (const auto& c : impl_->connections)
     r.connections.push_back(impl_->reportOf(*c));
+  impl_->iwarp.reports(r.connections);
+  std::sort(r.connections.begin(), r.connections.end(),
+            [](const ConnectionReport& x, const ConnectionReport& y) { return x.id < y.id; });
   r.anomalies = impl_->anomalies;
   std::stable_sort(r.anomalies.begin(), r.anomalies.end(),
                    [](const Anomaly& x, const Anomaly& y) { return x.frame < y.frame; });
@@ -1061,6 +1046,7 @@ RetainedState FlowAnalyzer::retained() const {
       s.psnWindowBits += c->req[d].seen.capacity();
     }
   }
+  impl_->iwarp.retained(s);
   s.keptMessages = impl_->messages.size();
   s.keptAnomalies = impl_->anomalies.size();
   return s;

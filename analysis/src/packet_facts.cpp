@@ -12,6 +12,8 @@ std::string_view toString(Carrier carrier) {
       return "RoCEv1";
     case Carrier::NativeIb:
       return "InfiniBand";
+    case Carrier::Iwarp:
+      return "iWARP";
   }
   return "?";
 }
@@ -90,7 +92,13 @@ std::optional<PacketFacts> readPacketFacts(std::span<const std::uint8_t> frame,
                                            double time, const packets::DecodeOptions& options) {
   auto parsed = packets::parseIbFrame(frame, link, options);
   if (!parsed) return std::nullopt;
-  return extractFacts(*parsed, frame, frameNumber, time);
+  PacketFacts f = extractFacts(*parsed, frame, frameNumber, time);
+  // An ERF record header is no part of the InfiniBand frame on the wire.
+  if (link == packets::LinkType::Erf && parsed->lrh) {
+    const std::size_t lrhAt = parsed->bthOffset - 8 - (parsed->grh ? 40 : 0);
+    if (lrhAt < frame.size()) f.frameLength -= static_cast<std::uint32_t>(lrhAt);
+  }
+  return f;
 }
 
 }  // namespace rdmascope::analysis

@@ -14,8 +14,8 @@
 
 namespace rdmascope::analysis {
 
-/// How the InfiniBand transport was carried.
-enum class Carrier : std::uint8_t { RoceV2, RoceV1, NativeIb };
+/// How the RDMA transport was carried (Iwarp: MPA/DDP/RDMAP over a TCP connection).
+enum class Carrier : std::uint8_t { RoceV2, RoceV1, NativeIb, Iwarp };
 
 std::string_view toString(Carrier carrier);
 
