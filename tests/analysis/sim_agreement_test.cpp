@@ -5,6 +5,7 @@
 #include <map>
 #include <random>
 #include <regex>
+#include <set>
 
 #include "../sim/sim_test_support.h"
 #include "rdmascope/analysis/flow_analyzer.h"
@@ -81,6 +82,83 @@ TEST(SimAgreement, OneDroppedPsnIsOneNakAndAGoBackNResend) {
   EXPECT_EQ(r.summary.resentFrames, 3u);
   EXPECT_EQ(r.connections[0].a.qp, p.a.qpn);
   EXPECT_EQ(r.connections[0].b.qp, p.b.qpn);
+}
+
+std::vector<std::string> anomalyList(const AnalysisReport& r) {
+  std::vector<std::string> out;
+  for (const auto& a : r.anomalies)
+    out.push_back(std::string(toString(a.kind)) + "@" + std::to_string(a.frame));
+  return out;
+}
+
+// The capture as the receiver's side of the link would record it: without the frames the
+// simulator lost on the link.
+AnalysisReport analyzeAtReceiver(sim::Network& net, const SimLog& log) {
+  std::set<std::uint64_t> lost;
+  for (const auto& [frame, psn] : log.dropped)
+    lost.insert(frame);
+  FlowAnalyzer a;
+  std::uint64_t n = 0, kept = 0;
+  for (const auto& f : net.frames()) {
+    if (lost.count(++n)) continue;
+    a.addFrame(f.bytes, packets::LinkType::Ethernet, ++kept, f.time.seconds());
+  }
+  a.finish();
+  return a.report();
+}
+
+TEST(SimAgreement, NamedLostFrameIsFoundExactlyAtTheSenderAndAtTheReceiver) {
+  st::PairOptions o;
+  o.config.faults.dropFrames = {2};  // the second packet of a four-packet SEND (PSN 0x101)
+  st::Pair p = st::makePair(o);
+  p.net->sim().trace().setEnabled(true);
+  ASSERT_TRUE(p.hb().postRecv(p.b.qpn, st::recvWr(1, p.b, 0, 4096)).ok());
+  ASSERT_TRUE(p.ha().postSend(p.a.qpn, st::sendWr(2, sim::WrOpcode::Send, p.a, 0, 4096, p.b)).ok());
+  p.net->sim().run();
+  ASSERT_EQ(p.ha().pollCq(p.a.cq, 4).size(), 1u);
+  const SimLog log = collect(p.net->sim().trace());
+  ASSERT_EQ(log.dropped, (std::vector<std::pair<std::uint64_t, std::uint32_t>>{{2, 0x101}}));
+  // Frames: the 4 requests, the NAK, the 3 resends, the ACK (the sim's own parser says so).
+  const auto summaries = st::packets(*p.net);
+  ASSERT_EQ(summaries.size(), 9u);
+  EXPECT_TRUE(summaries[4].hasAeth && (summaries[4].syndrome >> 5) == 3);
+
+  // At the sender: the lost frame is in the capture; the NAK and the go-back-N resends of
+  // PSNs 0x101..0x103 follow, nothing else.
+  const AnalysisReport s = analyzeCapture(*p.net);
+  EXPECT_EQ(anomalyList(s), (std::vector<std::string>{"nak@5", "retransmission@6",
+                                                      "retransmission@7", "retransmission@8"}));
+  EXPECT_EQ(s.summary.resentFrames, 3u);
+  EXPECT_EQ(s.summary.psnGaps, 0u);
+  EXPECT_EQ(s.summary.completedMessages, 1u);
+
+  // At the receiver: PSN 0x102 (its frame 2) jumps the gap; the resend of 0x101 fills it.
+  const AnalysisReport r = analyzeAtReceiver(*p.net, log);
+  EXPECT_EQ(anomalyList(r), (std::vector<std::string>{"psn_gap@2", "nak@4", "gap_filled@5",
+                                                      "retransmission@6", "retransmission@7"}));
+  EXPECT_EQ(r.summary.resentFrames, 2u);
+  EXPECT_EQ(r.summary.psnGaps, 1u);
+  EXPECT_EQ(r.summary.completedMessages, 1u);
+}
+
+TEST(SimAgreement, RnrIsOneRnrNakAndOneResendAfterTheTimer) {
+  st::PairOptions o;
+  o.minRnrTimer = 1;  // 0.01 ms
+  st::Pair p = st::makePair(o);
+  ASSERT_TRUE(p.ha().postSend(p.a.qpn, st::sendWr(2, sim::WrOpcode::Send, p.a, 0, 64, p.b)).ok());
+  p.net->sim().runUntil(sim::SimTime::us(5));  // the SEND finds no receive buffer
+  ASSERT_TRUE(p.hb().postRecv(p.b.qpn, st::recvWr(1, p.b, 0, 64)).ok());
+  p.net->sim().run();
+  ASSERT_EQ(p.ha().pollCq(p.a.cq, 4).size(), 1u);
+  const AnalysisReport r = analyzeCapture(*p.net);
+  EXPECT_EQ(anomalyList(r), (std::vector<std::string>{"rnr_nak@2", "retransmission@3"}));
+  EXPECT_EQ(r.summary.rnrNaks, 1u);
+  EXPECT_EQ(r.summary.resentFrames, 1u);
+  EXPECT_EQ(r.summary.timeouts, 0u);
+  EXPECT_EQ(r.summary.completedMessages, 1u);
+  ASSERT_EQ(r.anomalies.size(), 2u);
+  EXPECT_EQ(r.anomalies[1].relatedFrame, 2u);
+  EXPECT_GE(r.anomalies[1].wait, 10e-6);  // the requester waited out the RNR timer
 }
 
 TEST(SimAgreement, RandomLossRunsAgreeWithTheSimulatorsFaultLog) {
