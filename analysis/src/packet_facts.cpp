@@ -93,11 +93,9 @@ std::optional<PacketFacts> readPacketFacts(std::span<const std::uint8_t> frame,
   auto parsed = packets::parseIbFrame(frame, link, options);
   if (!parsed) return std::nullopt;
   PacketFacts f = extractFacts(*parsed, frame, frameNumber, time);
-  // An ERF record header is no part of the InfiniBand frame on the wire.
-  if (link == packets::LinkType::Erf && parsed->lrh) {
-    const std::size_t lrhAt = parsed->bthOffset - 8 - (parsed->grh ? 40 : 0);
-    if (lrhAt < frame.size()) f.frameLength -= static_cast<std::uint32_t>(lrhAt);
-  }
+  // An ERF record's header and padding are no part of the frame: its wire length says.
+  if (link == packets::LinkType::Erf && frame.size() >= 16)
+    f.frameLength = static_cast<std::uint32_t>((frame[14] << 8) | frame[15]);
   return f;
 }
 

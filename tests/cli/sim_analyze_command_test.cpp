@@ -61,8 +61,8 @@ TEST_P(SimAnalyze, TraceAnalysisEqualsThePcapsWithLoss) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Builtins, SimAnalyze, ::testing::ValuesIn(kScenarios),
-                         [](const auto& info) {
-                           std::string n = info.param;
+                         [](const auto& param) {
+                           std::string n = param.param;
                            for (char& c : n)
                              if (c == '-') c = '_';
                            return n;
