@@ -16,94 +16,52 @@
 
 namespace rdmascope::analysis {
 
+namespace {
+
+// Names in enum order.
+constexpr std::string_view kMessageKindNames[] = {"SEND",   "WRITE", "READ",
+                                                  "ATOMIC", "FLUSH", "ATOMIC WRITE"};
+constexpr std::string_view kOutcomeNames[] = {"completed", "failed", "incomplete"};
+constexpr std::string_view kRetryCauseNames[] = {"none", "NAK", "RNR NAK", "timeout"};
+constexpr std::string_view kAnomalyKindNames[] = {"psn_gap",
+                                                  "retransmission",
+                                                  "duplicate",
+                                                  "gap_filled",
+                                                  "reordered",
+                                                  "timeout",
+                                                  "nak",
+                                                  "rnr_nak",
+                                                  "cnp",
+                                                  "ecn_ce",
+                                                  "fecn",
+                                                  "becn",
+                                                  "icrc_failure",
+                                                  "repeated_response",
+                                                  "incomplete_message",
+                                                  "segment_gap",
+                                                  "out_of_order",
+                                                  "crc_failure",
+                                                  "terminate",
+                                                  "mpa_reject"};
+static_assert(std::size(kMessageKindNames) ==
+              static_cast<std::size_t>(MessageKind::AtomicWrite) + 1);
+static_assert(std::size(kOutcomeNames) == static_cast<std::size_t>(Outcome::Incomplete) + 1);
+static_assert(std::size(kRetryCauseNames) == static_cast<std::size_t>(RetryCause::Timeout) + 1);
+static_assert(std::size(kAnomalyKindNames) == static_cast<std::size_t>(AnomalyKind::MpaReject) + 1);
+
+}  // namespace
+
 std::string_view toString(MessageKind kind) {
-  switch (kind) {
-    case MessageKind::Send:
-      return "SEND";
-    case MessageKind::Write:
-      return "WRITE";
-    case MessageKind::Read:
-      return "READ";
-    case MessageKind::Atomic:
-      return "ATOMIC";
-    case MessageKind::Flush:
-      return "FLUSH";
-    case MessageKind::AtomicWrite:
-      return "ATOMIC WRITE";
-  }
-  return "?";
+  return nameOf(kMessageKindNames, kind);
 }
-
 std::string_view toString(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::Completed:
-      return "completed";
-    case Outcome::Failed:
-      return "failed";
-    case Outcome::Incomplete:
-      return "incomplete";
-  }
-  return "?";
+  return nameOf(kOutcomeNames, outcome);
 }
-
 std::string_view toString(RetryCause cause) {
-  switch (cause) {
-    case RetryCause::None:
-      return "none";
-    case RetryCause::Nak:
-      return "NAK";
-    case RetryCause::Rnr:
-      return "RNR NAK";
-    case RetryCause::Timeout:
-      return "timeout";
-  }
-  return "?";
+  return nameOf(kRetryCauseNames, cause);
 }
-
 std::string_view toString(AnomalyKind kind) {
-  switch (kind) {
-    case AnomalyKind::PsnGap:
-      return "psn_gap";
-    case AnomalyKind::Retransmission:
-      return "retransmission";
-    case AnomalyKind::Duplicate:
-      return "duplicate";
-    case AnomalyKind::GapFilled:
-      return "gap_filled";
-    case AnomalyKind::Reordered:
-      return "reordered";
-    case AnomalyKind::Timeout:
-      return "timeout";
-    case AnomalyKind::Nak:
-      return "nak";
-    case AnomalyKind::RnrNak:
-      return "rnr_nak";
-    case AnomalyKind::Cnp:
-      return "cnp";
-    case AnomalyKind::EcnCe:
-      return "ecn_ce";
-    case AnomalyKind::Fecn:
-      return "fecn";
-    case AnomalyKind::Becn:
-      return "becn";
-    case AnomalyKind::IcrcFailure:
-      return "icrc_failure";
-    case AnomalyKind::RepeatedResponse:
-      return "repeated_response";
-    case AnomalyKind::IncompleteMessage:
-      return "incomplete_message";
-    case AnomalyKind::SegmentGap:
-      return "segment_gap";
-    case AnomalyKind::OutOfOrder:
-      return "out_of_order";
-    case AnomalyKind::CrcFailure:
-      return "crc_failure";
-    case AnomalyKind::Terminate:
-      return "terminate";
-    case AnomalyKind::MpaReject:
-      return "mpa_reject";
-  }
-  return "?";
+  return nameOf(kAnomalyKindNames, kind);
 }
 
 double DirectionStats::throughput() const {
@@ -127,16 +85,6 @@ std::uint32_t ceilDiv(std::uint64_t a, std::uint32_t b) {
 
 std::string psnText(std::uint32_t psn) {
   return std::to_string(psn);
-}
-
-std::string secondsText(double s) {
-  char buf[48];
-  if (s < 1e-3) {
-    std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
-  }
-  return buf;
 }
 
 struct InflightMessage {
@@ -463,7 +411,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
       if (nak->rnr) {
         s.rnrWaitTotal += a.wait;
         s.rnrWaitMax = std::max(s.rnrWaitMax, a.wait);
-        a.detail = "PSN " + psnText(p) + " resent " + secondsText(a.wait) +
+        a.detail = "PSN " + psnText(p) + " resent " + durationText(a.wait) +
                    " after the RNR NAK in frame " + std::to_string(nak->frame);
       } else {
         a.detail =
@@ -557,7 +505,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
     t.wait = f.time - r.lastActivity;
     r.maxTimeoutWait = std::max(r.maxTimeoutWait, t.wait);
     t.detail = "PSN " + psnText(f.psn) + " sent again, not prompted by a NAK, after " +
-               secondsText(t.wait) + " of silence: the ACK timer fired";
+               durationText(t.wait) + " of silence: the ACK timer fired";
     emit(std::move(t), &c);
     startRetry(r, RetryCause::Timeout, f.psn, f.frame);
   }

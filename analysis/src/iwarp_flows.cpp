@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "rdmascope/packets/iwarp_headers.h"
+
 namespace rdmascope::analysis {
 namespace {
 
@@ -32,25 +34,6 @@ std::string hex32(std::uint32_t v) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "0x%08x", v);
   return buf;
-}
-
-std::string timeText(double s) {
-  char buf[48];
-  if (s < 1e-3) {
-    std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
-  }
-  return buf;
-}
-
-std::uint64_t fnv1a(std::span<const std::uint8_t> bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (std::uint8_t b : bytes) {
-    h ^= b;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
 }
 
 /// The TCP header facts of a frame, read from its dissection.
@@ -91,7 +74,7 @@ std::optional<Segment> readSegment(std::span<const std::uint8_t> frame, const Di
   }
   if (!haveLen) return std::nullopt;
   if (s.len > 0 && payloadAt + s.len <= frame.size())
-    s.hash = fnv1a(frame.subspan(payloadAt, s.len));
+    s.hash = contentHash(frame.subspan(payloadAt, s.len));
   return s;
 }
 
@@ -154,28 +137,6 @@ std::optional<std::uint32_t> hexWord(const std::string& hex, std::size_t byte) {
   } catch (...) {
     return std::nullopt;
   }
-}
-
-std::string_view rdmapName(std::uint8_t op) {
-  switch (op) {
-    case 0:
-      return "RDMA Write";
-    case 1:
-      return "Read Request";
-    case 2:
-      return "Read Response";
-    case 3:
-      return "Send";
-    case 4:
-      return "Send with Invalidate";
-    case 5:
-      return "Send with Solicited Event";
-    case 6:
-      return "Send with SE and Invalidate";
-    case 7:
-      return "Terminate";
-  }
-  return "unknown RDMAP opcode";
 }
 
 /// One direction of a TCP connection, as Wireshark's sequence analysis follows it.
@@ -396,17 +357,17 @@ struct IwarpFlows::Impl {
       count(c, &AnalysisSummary::outOfOrderSegments);
       emit(c, note(AnomalyKind::OutOfOrder, s, frame, t, seq,
                    "TCP seq " + std::to_string(seq) + " (" + std::to_string(g.len) +
-                       " bytes) arrived out of order, " + timeText(t - f.nextSeqTime) +
+                       " bytes) arrived out of order, " + durationText(t - f.nextSeqTime) +
                        " after later bytes"));
       return;
     }
     ++st.resentFrames;
     count(c, &AnalysisSummary::resentFrames);
     markResent(c, s, g);
-    const std::string what =
-        (g.flags & kSyn) ? std::string((g.flags & kAck) ? "SYN-ACK" : "SYN")
-                         : "TCP seq " + std::to_string(seq) + " (" + std::to_string(g.len) +
-                               (g.len == 1 ? " byte)" : " bytes)");
+    const std::string what = (g.flags & kSyn)
+                                 ? std::string((g.flags & kAck) ? "SYN-ACK" : "SYN")
+                                 : "TCP seq " + std::to_string(seq) + " (" + std::to_string(g.len) +
+                                       (g.len == 1 ? " byte)" : " bytes)");
     if (f.haveLast && f.lastSeq == g.seq && f.lastLen == g.len && f.lastHash == g.hash &&
         t - f.lastTime <= options().duplicateGap) {
       ++st.duplicates;
@@ -426,7 +387,7 @@ struct IwarpFlows::Impl {
       a.detail += " though already acknowledged (spurious retransmission)";
     } else {
       a.relatedFrame = f.nextSeqFrame;
-      a.detail += " " + timeText(a.wait) + " after the newest bytes";
+      a.detail += " " + durationText(a.wait) + " after the newest bytes";
     }
     emit(c, std::move(a));
   }
@@ -594,7 +555,7 @@ struct IwarpFlows::Impl {
         if (it == x.untagged.end()) {
           Message m = start(c, s, MessageKind::Send, u, frame, t);
           m.rec.msn = f.msn;
-          if (f.opcode != 3) m.rec.detail = std::string(rdmapName(f.opcode));
+          if (f.opcode != 3) m.rec.detail = packets::rdmapOpcodeName(f.opcode);
           if (f.opcode == 4 || f.opcode == 6) m.rec.detail += " of STag " + hex32(f.invalidateStag);
           it = x.untagged.emplace(key, std::move(m)).first;
         }
@@ -625,37 +586,25 @@ struct IwarpFlows::Impl {
     const std::string& h = f.termDdpHeader;
     const bool tagged = h.size() >= 2 && std::isxdigit(static_cast<unsigned char>(h[0])) &&
                         (std::stoul(h.substr(0, 1), nullptr, 16) & 0x8) != 0;
-    auto fail = [&](int side, auto&& matches) {
-      Sender& x = c.sender[side];
-      auto failOne = [&](Message& m) {
+    // Fails the first message of one container that matches; true when one did.
+    auto failIn = [&](int side, auto& container, auto messageOf, auto& matches) {
+      for (auto it = container.begin(); it != container.end(); ++it) {
+        Message& m = messageOf(*it);
+        if (!matches(m)) continue;
         m.rec.detail += (m.rec.detail.empty() ? "" : "; ") + why;
         a.relatedFrame = m.rec.firstFrame;
         summarise(c, side, m, Outcome::Failed, frame, t);
-      };
-      for (auto it = x.awaitingAck.begin(); it != x.awaitingAck.end(); ++it)
-        if (matches(*it)) {
-          failOne(*it);
-          x.awaitingAck.erase(it);
-          return;
-        }
-      for (auto it = x.reads.begin(); it != x.reads.end(); ++it)
-        if (matches(*it)) {
-          failOne(*it);
-          x.reads.erase(it);
-          return;
-        }
-      for (auto it = x.writes.begin(); it != x.writes.end(); ++it)
-        if (matches(it->second)) {
-          failOne(it->second);
-          x.writes.erase(it);
-          return;
-        }
-      for (auto it = x.untagged.begin(); it != x.untagged.end(); ++it)
-        if (matches(it->second)) {
-          failOne(it->second);
-          x.untagged.erase(it);
-          return;
-        }
+        container.erase(it);
+        return true;
+      }
+      return false;
+    };
+    auto fail = [&](int side, auto&& matches) {
+      Sender& x = c.sender[side];
+      auto self = [](Message& m) -> Message& { return m; };
+      auto value = [](auto& entry) -> Message& { return entry.second; };
+      return failIn(side, x.awaitingAck, self, matches) || failIn(side, x.reads, self, matches) ||
+             failIn(side, x.writes, value, matches) || failIn(side, x.untagged, value, matches);
     };
     if (tagged) {
       if (auto stag = hexWord(h, 2)) {

@@ -284,17 +284,10 @@ std::string formatText(const AnalysisReport& report) {
             << (st.latency.exact() ? "" : " (histogram)") << "\n";
       }
       if (c.carrier == Carrier::Iwarp) {
-        std::snprintf(line, sizeof line,
-                      "    TCP resent %llu, duplicates %llu, out of order %llu, gaps %llu (%llu "
-                      "bytes); CRC bad %llu, Terminates sent %llu\n",
-                      static_cast<unsigned long long>(st.resentFrames),
-                      static_cast<unsigned long long>(st.duplicates),
-                      static_cast<unsigned long long>(st.outOfOrder),
-                      static_cast<unsigned long long>(st.segmentGaps),
-                      static_cast<unsigned long long>(st.missingBytes),
-                      static_cast<unsigned long long>(st.crcFailures),
-                      static_cast<unsigned long long>(st.terminates));
-        out << line;
+        out << "    TCP resent " << st.resentFrames << ", duplicates " << st.duplicates
+            << ", out of order " << st.outOfOrder << ", gaps " << st.segmentGaps << " ("
+            << st.missingBytes << " bytes); CRC bad " << st.crcFailures << ", Terminates sent "
+            << st.terminates << "\n";
         continue;
       }
       std::snprintf(
@@ -333,16 +326,9 @@ std::string formatText(const AnalysisReport& report) {
       static_cast<unsigned long long>(s.icrcFailures), static_cast<unsigned long long>(s.cnps));
   out << line;
   if (s.iwarpFrames) {
-    std::snprintf(line, sizeof line,
-                  "iWARP: %llu frames, %llu CRC failures, %llu Terminates, %llu MPA rejects, "
-                  "%llu out-of-order segments, %llu segment gaps\n",
-                  static_cast<unsigned long long>(s.iwarpFrames),
-                  static_cast<unsigned long long>(s.crcFailures),
-                  static_cast<unsigned long long>(s.terminates),
-                  static_cast<unsigned long long>(s.mpaRejects),
-                  static_cast<unsigned long long>(s.outOfOrderSegments),
-                  static_cast<unsigned long long>(s.segmentGaps));
-    out << line;
+    out << "iWARP: " << s.iwarpFrames << " frames, " << s.crcFailures << " CRC failures, "
+        << s.terminates << " Terminates, " << s.mpaRejects << " MPA rejects, "
+        << s.outOfOrderSegments << " out-of-order segments, " << s.segmentGaps << " segment gaps\n";
   }
   return out.str();
 }

@@ -2,8 +2,19 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace rdmascope::analysis {
+
+std::string durationText(double seconds) {
+  char buf[48];
+  if (seconds < 1e-3) {
+    std::snprintf(buf, sizeof buf, "%.1f us", seconds * 1e6);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.3f ms", seconds * 1e3);
+  }
+  return buf;
+}
 
 SeriesBucket& seriesBucket(DirectionStats& s, double origin, double t,
                            const AnalyzerOptions& options) {

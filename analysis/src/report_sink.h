@@ -3,6 +3,9 @@
 // and messages with their observers, connection numbering, and the time series of a direction.
 
 #include <cstddef>
+#include <iterator>
+#include <string>
+#include <string_view>
 
 #include "rdmascope/analysis/flow_analyzer.h"
 
@@ -20,6 +23,16 @@ class ReportSink {
   /// Calls the observer and keeps the message (up to maxMessages).
   virtual void message(const MessageRecord& m) = 0;
 };
+
+/// The name of an enum value from a table in enum order ("?" beyond it).
+template <std::size_t N, class Enum>
+constexpr std::string_view nameOf(const std::string_view (&names)[N], Enum value) {
+  const auto i = static_cast<std::size_t>(value);
+  return i < N ? names[i] : std::string_view("?");
+}
+
+/// "12.3 us" below a millisecond, else "4.567 ms": waits and delays in anomaly details.
+std::string durationText(double seconds);
 
 /// The series bucket of time t for a direction whose series starts at `origin`; the buckets
 /// double in width (pairs merge) to stay within options.maxSeriesBuckets.

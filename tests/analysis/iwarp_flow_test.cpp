@@ -7,10 +7,8 @@
 #include <algorithm>
 #include <map>
 
+#include "iwarp_pair.h"
 #include "rdmascope/analysis/flow_analyzer.h"
-#include "rdmascope/sim/iwarp_session.h"
-#include "rdmascope/sim/simulator.h"
-#include "rdmascope/sim/tcp_engine.h"
 #include "rdmascope/sim/transport_scenarios.h"
 
 namespace rdmascope::analysis {
@@ -211,23 +209,15 @@ TEST(IwarpFlow, ACaptureCutBeforeTheAckLeavesTheWriteIncomplete) {
 }
 
 TEST(IwarpFlow, AWriteToAnUnknownStagIsTerminatedAndFails) {
-  sim::Simulator s(1);
-  sim::SimulatorScheduler scheduler(s);
-  sim::TcpNetworkConfig cfg;
-  cfg.placement = sim::TcpStackPlacement::Offloaded;
-  cfg.serverPort = 20049;
-  sim::TcpNetwork net(scheduler, cfg);
-  sim::IwarpSession session(net, sim::MpaSettings{}, sim::MpaSettings{});
-  session.connect();
-  s.runWhile([&] { return session.established(); }, sim::SimTime::ms(1000));
-  ASSERT_TRUE(session.established());
+  test::IwarpPair p;
+  sim::IwarpSession& session = p.session;
   const unsigned access = sim::access::kLocalWrite | sim::access::kRemoteWrite;
   const auto src = session.registerMemory(0, 4096, access);
   session.postWrite(0, 7, src, 0, 4096, 0xdead00, 0);
-  s.run();
+  p.sim.run();
   ASSERT_FALSE(session.terminates().empty());
   EXPECT_EQ(session.terminates()[0].fromHost, 1);
-  const AnalysisReport r = analyze(net.captureAt(0));
+  const AnalysisReport r = analyze(p.net.captureAt(0));
   EXPECT_EQ(r.summary.terminates, 1u);
   EXPECT_EQ(r.summary.failedMessages, 1u);
   const auto k = kinds(r);

@@ -11,9 +11,12 @@
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/packets_io/capture_reader.h"
 #include "rdmascope/sim/transport_scenarios.h"
+#include "roce_trace.h"
 
 namespace rdmascope::analysis {
 namespace {
+
+using test::framesOf;
 
 std::set<std::uint64_t> tsharkFrames(const std::string& path, const std::string& filter) {
   const std::string out = rdmascope::testing::runCommand("tshark -r '" + path + "' -Y '" + filter +
@@ -40,14 +43,6 @@ AnalysisReport analyzeFile(const std::string& path) {
   }
   a.finish();
   return a.report();
-}
-
-std::set<std::uint64_t> framesOf(const AnalysisReport& r, std::initializer_list<AnomalyKind> ks) {
-  std::set<std::uint64_t> out;
-  for (const auto& a : r.anomalies)
-    for (AnomalyKind k : ks)
-      if (a.kind == k) out.insert(a.frame);
-  return out;
 }
 
 TEST(IwarpTshark, TcpRetransmissionsGapsAndReorderingAgreeWithTshark) {

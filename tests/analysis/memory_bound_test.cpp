@@ -2,10 +2,8 @@
 // connections and messages in flight, whatever its length.
 #include <gtest/gtest.h>
 
+#include "iwarp_pair.h"
 #include "rdmascope/analysis/flow_analyzer.h"
-#include "rdmascope/sim/iwarp_session.h"
-#include "rdmascope/sim/simulator.h"
-#include "rdmascope/sim/tcp_engine.h"
 #include "roce_trace.h"
 
 namespace rdmascope::analysis {
@@ -72,16 +70,8 @@ namespace {
 // iWARP: many RDMA Writes, a batch in flight at a time, over one TCP connection.
 RetainedState runIwarpWrites(int batches, std::size_t* peakInflight) {
   constexpr int kBatch = 20;
-  sim::Simulator s(1);
-  sim::SimulatorScheduler scheduler(s);
-  sim::TcpNetworkConfig cfg;
-  cfg.placement = sim::TcpStackPlacement::Offloaded;
-  cfg.serverPort = 20049;
-  sim::TcpNetwork net(scheduler, cfg);
-  sim::IwarpSession session(net, sim::MpaSettings{}, sim::MpaSettings{});
-  session.connect();
-  s.runWhile([&] { return session.established(); }, sim::SimTime::ms(1000));
-  EXPECT_TRUE(session.established());
+  test::IwarpPair p;
+  sim::IwarpSession& session = p.session;
   const unsigned access = sim::access::kLocalWrite | sim::access::kRemoteWrite;
   const auto src = session.registerMemory(0, 1 << 16, access);
   const auto dst = session.registerMemory(1, 1 << 16, access);
@@ -89,9 +79,9 @@ RetainedState runIwarpWrites(int batches, std::size_t* peakInflight) {
   for (int b = 0; b < batches; ++b) {
     for (int i = 0; i < kBatch; ++i, ++id)
       session.postWrite(0, id, src, 0, 2000, dst, 0);
-    s.runWhile([&] { return session.completions().size() >= id; }, sim::SimTime::ms(600000));
+    p.sim.runWhile([&] { return session.completions().size() >= id; }, sim::SimTime::ms(600000));
   }
-  s.run();
+  p.sim.run();
   EXPECT_EQ(session.completions().size(), id);
   AnalyzerOptions o;
   o.maxMessages = 100;
@@ -101,7 +91,7 @@ RetainedState runIwarpWrites(int batches, std::size_t* peakInflight) {
   FlowAnalyzer a(o);
   std::uint64_t n = 0;
   *peakInflight = 0;
-  for (const auto& f : net.captureAt(0)) {
+  for (const auto& f : p.net.captureAt(0)) {
     a.addFrame(f.bytes, packets::LinkType::Ethernet, ++n, static_cast<double>(f.timePs) * 1e-12);
     *peakInflight = std::max(*peakInflight, a.retained().inflightMessages);
   }

@@ -11,9 +11,12 @@
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets_io/capture_reader.h"
+#include "roce_trace.h"
 
 namespace rdmascope::analysis {
 namespace {
+
+using test::framesOf;
 
 struct Facts {
   std::set<std::uint64_t> resends;  // request frames whose (source, dest QP, PSN) came before
@@ -55,14 +58,6 @@ Read readCapture(const std::string& name) {
   }
   a.finish();
   out.report = a.report();
-  return out;
-}
-
-std::set<std::uint64_t> framesOf(const AnalysisReport& r, std::initializer_list<AnomalyKind> ks) {
-  std::set<std::uint64_t> out;
-  for (const auto& a : r.anomalies)
-    for (AnomalyKind k : ks)
-      if (a.kind == k) out.insert(a.frame);
   return out;
 }
 

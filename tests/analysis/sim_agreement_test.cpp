@@ -9,11 +9,13 @@
 
 #include "../sim/sim_test_support.h"
 #include "rdmascope/analysis/flow_analyzer.h"
+#include "roce_trace.h"
 
 namespace rdmascope::analysis {
 namespace {
 
 namespace st = sim::testing;
+using test::anomalyList;
 
 struct SimLog {
   std::vector<std::uint32_t> timeoutRetries;  // PSNs the requester restarted from, by cause
@@ -38,11 +40,19 @@ SimLog collect(const sim::Trace& trace) {
   return log;
 }
 
-AnalysisReport analyzeCapture(sim::Network& net) {
+// The capture at the senders, or, without the frames lost on the link, as the receiving side
+// of the link would record it.
+AnalysisReport analyzeCapture(sim::Network& net, const SimLog* dropsRemoved = nullptr) {
+  std::set<std::uint64_t> lost;
+  if (dropsRemoved)
+    for (const auto& [frame, psn] : dropsRemoved->dropped)
+      lost.insert(frame);
   FlowAnalyzer a;
-  std::uint64_t n = 0;
-  for (const auto& f : net.frames())
-    a.addFrame(f.bytes, packets::LinkType::Ethernet, ++n, f.time.seconds());
+  std::uint64_t n = 0, kept = 0;
+  for (const auto& f : net.frames()) {
+    if (lost.count(++n)) continue;
+    a.addFrame(f.bytes, packets::LinkType::Ethernet, ++kept, f.time.seconds());
+  }
   a.finish();
   return a.report();
 }
@@ -84,29 +94,6 @@ TEST(SimAgreement, OneDroppedPsnIsOneNakAndAGoBackNResend) {
   EXPECT_EQ(r.connections[0].b.qp, p.b.qpn);
 }
 
-std::vector<std::string> anomalyList(const AnalysisReport& r) {
-  std::vector<std::string> out;
-  for (const auto& a : r.anomalies)
-    out.push_back(std::string(toString(a.kind)) + "@" + std::to_string(a.frame));
-  return out;
-}
-
-// The capture as the receiver's side of the link would record it: without the frames the
-// simulator lost on the link.
-AnalysisReport analyzeAtReceiver(sim::Network& net, const SimLog& log) {
-  std::set<std::uint64_t> lost;
-  for (const auto& [frame, psn] : log.dropped)
-    lost.insert(frame);
-  FlowAnalyzer a;
-  std::uint64_t n = 0, kept = 0;
-  for (const auto& f : net.frames()) {
-    if (lost.count(++n)) continue;
-    a.addFrame(f.bytes, packets::LinkType::Ethernet, ++kept, f.time.seconds());
-  }
-  a.finish();
-  return a.report();
-}
-
 TEST(SimAgreement, NamedLostFrameIsFoundExactlyAtTheSenderAndAtTheReceiver) {
   st::PairOptions o;
   o.config.faults.dropFrames = {2};  // the second packet of a four-packet SEND (PSN 0x101)
@@ -133,7 +120,7 @@ TEST(SimAgreement, NamedLostFrameIsFoundExactlyAtTheSenderAndAtTheReceiver) {
   EXPECT_EQ(s.summary.completedMessages, 1u);
 
   // At the receiver: PSN 0x102 (its frame 2) jumps the gap; the resend of 0x101 fills it.
-  const AnalysisReport r = analyzeAtReceiver(*p.net, log);
+  const AnalysisReport r = analyzeCapture(*p.net, &log);
   EXPECT_EQ(anomalyList(r), (std::vector<std::string>{"psn_gap@2", "nak@4", "gap_filled@5",
                                                       "retransmission@6", "retransmission@7"}));
   EXPECT_EQ(r.summary.resentFrames, 2u);

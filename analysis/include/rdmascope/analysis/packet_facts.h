@@ -42,6 +42,9 @@ struct PacketFacts {
   std::uint64_t contentHash = 0;           ///< hash of the transport headers and payload
 };
 
+/// The hash PacketFacts::contentHash holds (64-bit FNV-1a), also used for TCP payloads.
+std::uint64_t contentHash(std::span<const std::uint8_t> bytes);
+
 /// The facts of a frame the packet layer's typed parser has read.
 PacketFacts extractFacts(const packets::ParsedIbFrame& parsed, std::span<const std::uint8_t> frame,
                          std::uint64_t frameNumber, double time);
