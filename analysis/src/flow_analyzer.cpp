@@ -199,6 +199,29 @@ struct FlowAnalyzer::Impl final : ReportSink {
     anomaly(std::move(a));
   }
 
+  static Anomaly anomalyAt(AnomalyKind kind, const PacketFacts& f, int d) {
+    Anomaly a;
+    a.kind = kind;
+    a.frame = f.frame;
+    a.time = f.time;
+    a.direction = d;
+    a.psn = f.psn;
+    return a;
+  }
+
+  void psnGap(Connection& c, int d, const PacketFacts& f, std::uint32_t expected, std::int32_t gap,
+              std::string_view what) {
+    DirectionStats& s = c.st[d];
+    ++summary.psnGaps;
+    ++s.psnGaps;
+    s.missingPsns += static_cast<std::uint32_t>(gap);
+    Anomaly a = anomalyAt(AnomalyKind::PsnGap, f, d);
+    a.count = static_cast<std::uint32_t>(gap);
+    a.detail = std::string(what) + "expected PSN " + psnText(expected) + ", got " + psnText(f.psn) +
+               ": " + std::to_string(gap) + (gap == 1 ? " packet" : " packets") + " missing";
+    emit(std::move(a), &c);
+  }
+
   // ---- ReportSink ----------------------------------------------------------------------------
 
   const AnalyzerOptions& analyzerOptions() const override { return options; }
@@ -390,11 +413,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
       ++m->rec.resentPackets;
       if (m->requestDone && m->rec.lastPsn == p) m->lastPsnSent = f.time;
     }
-    Anomaly a;
-    a.frame = f.frame;
-    a.time = f.time;
-    a.direction = d;
-    a.psn = p;
+    Anomaly a = anomalyAt(AnomalyKind::Retransmission, f, d);
     if (continuesRetry(r, p)) {
       a.kind = AnomalyKind::Retransmission;
       a.relatedFrame = r.retryTrigger;
@@ -496,12 +515,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
     Requester& r = c.req[d];
     ++summary.timeouts;
     ++c.st[d].timeouts;
-    Anomaly t;
-    t.kind = AnomalyKind::Timeout;
-    t.frame = f.frame;
-    t.time = f.time;
-    t.direction = d;
-    t.psn = f.psn;
+    Anomaly t = anomalyAt(AnomalyKind::Timeout, f, d);
     t.wait = f.time - r.lastActivity;
     r.maxTimeoutWait = std::max(r.maxTimeoutWait, t.wait);
     t.detail = "PSN " + psnText(f.psn) + " sent again, not prompted by a NAK, after " +
@@ -515,11 +529,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
     DirectionStats& s = c.st[d];
     const std::uint32_t p = f.psn;
     r.seen.insert(p);
-    Anomaly a;
-    a.frame = f.frame;
-    a.time = f.time;
-    a.direction = d;
-    a.psn = p;
+    Anomaly a = anomalyAt(AnomalyKind::Retransmission, f, d);
     InflightMessage* m = messageAt(r, p);
     if (cls.kind == MessageKind::Read && m && m->rec.kind == MessageKind::Read &&
         m->rec.firstPsn != p) {
@@ -589,19 +599,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
     const std::uint32_t p = f.psn;
     const std::uint32_t expected = r.nextPsn;
     if (gap > 0 && !c.datagram) {
-      ++summary.psnGaps;
-      ++s.psnGaps;
-      s.missingPsns += static_cast<std::uint32_t>(gap);
-      Anomaly a;
-      a.kind = AnomalyKind::PsnGap;
-      a.frame = f.frame;
-      a.time = f.time;
-      a.direction = d;
-      a.psn = p;
-      a.count = static_cast<std::uint32_t>(gap);
-      a.detail = "expected PSN " + psnText(expected) + ", got " + psnText(p) + ": " +
-                 std::to_string(gap) + (gap == 1 ? " packet" : " packets") + " missing";
-      emit(std::move(a), &c);
+      psnGap(c, d, f, expected, gap, "");
       r.gapOpen = true;
       r.gapTime = f.time;
     }
@@ -681,11 +679,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
     if (cls.role == Role::Ack) {
       const std::uint8_t syn = f.aethSyndrome.value_or(0);
       const auto kind = static_cast<packets::AethKind>((syn >> 5) & 3);
-      Anomaly a;
-      a.frame = f.frame;
-      a.time = f.time;
-      a.direction = d;
-      a.psn = p;
+      Anomaly a = anomalyAt(AnomalyKind::Retransmission, f, d);
       switch (kind) {
         case packets::AethKind::Ack:
           completeUpTo(c, d, p, f);
@@ -765,21 +759,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
       repeatedResponse(c, d, f, "READ response PSN " + psnText(p) + " received again");
       return;
     }
-    if (ahead > 0) {
-      ++summary.psnGaps;
-      ++s.psnGaps;
-      s.missingPsns += static_cast<std::uint32_t>(ahead);
-      Anomaly a;
-      a.kind = AnomalyKind::PsnGap;
-      a.frame = f.frame;
-      a.time = f.time;
-      a.direction = d;
-      a.psn = p;
-      a.count = static_cast<std::uint32_t>(ahead);
-      a.detail = "READ response: expected PSN " + psnText(m->nextResponse) + ", got " + psnText(p) +
-                 ": " + std::to_string(ahead) + (ahead == 1 ? " packet" : " packets") + " missing";
-      emit(std::move(a), &c);
-    }
+    if (ahead > 0) psnGap(c, d, f, m->nextResponse, ahead, "READ response: ");
     m->responseStarted = true;
     m->nextResponse = psnAdd(p, 1);
     m->rec.bytes += f.payloadLength;
@@ -803,12 +783,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
   }
 
   void repeatedResponse(Connection& c, int d, const PacketFacts& f, std::string detail) {
-    Anomaly a;
-    a.kind = AnomalyKind::RepeatedResponse;
-    a.frame = f.frame;
-    a.time = f.time;
-    a.direction = d;
-    a.psn = f.psn;
+    Anomaly a = anomalyAt(AnomalyKind::RepeatedResponse, f, d);
     a.detail = std::move(detail);
     emit(std::move(a), &c);
   }
@@ -834,12 +809,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
     const int d = (answer || cls.role == Role::Cnp) ? 1 - side : side;
     touch(c, d, f.time);
     auto note = [&](AnomalyKind kind, std::string detail) {
-      Anomaly a;
-      a.kind = kind;
-      a.frame = f.frame;
-      a.time = f.time;
-      a.direction = d;
-      a.psn = f.psn;
+      Anomaly a = anomalyAt(kind, f, d);
       a.detail = std::move(detail);
       emit(std::move(a), &c);
     };

@@ -435,27 +435,24 @@ struct IwarpFlows::Impl {
             double t) {
     switch (u.kind) {
       case StreamUnit::Kind::MpaRequest:
+      case StreamUnit::Kind::MpaReply: {
         if (c.id < 0) identify(c);
-        c.rep.mpa->requestSeen = true;
-        c.rep.mpa->requestFrame = frame;
-        c.rep.mpa->requestMarkers = u.markers;
-        c.rep.mpa->requestCrc = u.crc;
-        c.rep.mpa->requestRevision = u.revision;
-        return;
-      case StreamUnit::Kind::MpaReply:
-        if (c.id < 0) identify(c);
-        c.rep.mpa->replySeen = true;
-        c.rep.mpa->replyFrame = frame;
-        c.rep.mpa->replyMarkers = u.markers;
-        c.rep.mpa->replyCrc = u.crc;
-        c.rep.mpa->replyRevision = u.revision;
-        c.rep.mpa->rejected = u.reject;
+        MpaNegotiation& m = *c.rep.mpa;
+        const bool reply = u.kind == StreamUnit::Kind::MpaReply;
+        (reply ? m.replySeen : m.requestSeen) = true;
+        (reply ? m.replyFrame : m.requestFrame) = frame;
+        (reply ? m.replyMarkers : m.requestMarkers) = u.markers;
+        (reply ? m.replyCrc : m.requestCrc) = u.crc;
+        (reply ? m.replyRevision : m.requestRevision) = u.revision;
+        if (!reply) return;
+        m.rejected = u.reject;
         if (u.reject) {
           ++sink.totals().mpaRejects;
           emit(c, note(AnomalyKind::MpaReject, s, frame, t, rel(c, s, u.firstSeq),
                        "MPA Reply rejects the connection"));
         }
         return;
+      }
       case StreamUnit::Kind::Fpdu:
         if (c.id >= 0) fpdu(c, s, d, u, frame, t);
         return;
