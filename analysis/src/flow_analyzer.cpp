@@ -344,9 +344,9 @@ struct FlowAnalyzer::Impl final : ReportSink {
     }
   }
 
-  void newMessage(Connection& c, int d, const PacketFacts& f, const OpClass& cls,
-                  std::uint32_t firstPsn, bool startMissing) {
-    Requester& r = c.req[d];
+  // A message starting at this packet (or, its first packets missing, at firstPsn); counted.
+  InflightMessage makeMessage(const Connection& c, int d, const PacketFacts& f, const OpClass& cls,
+                              std::uint32_t firstPsn) {
     InflightMessage m;
     m.rec.connection = c.id;
     m.rec.direction = d;
@@ -356,10 +356,17 @@ struct FlowAnalyzer::Impl final : ReportSink {
     m.rec.firstFrame = f.frame;
     m.rec.start = f.time;
     m.rec.dmaLength = f.dmaLength;
+    ++summary.messages;
+    return m;
+  }
+
+  void newMessage(Connection& c, int d, const PacketFacts& f, const OpClass& cls,
+                  std::uint32_t firstPsn, bool startMissing) {
+    Requester& r = c.req[d];
+    InflightMessage m = makeMessage(c, d, f, cls, firstPsn);
     m.rec.startMissing = startMissing;
     if (startMissing) m.rec.detail = "first packet never seen";
     r.inflight.push_back(std::move(m));
-    ++summary.messages;
   }
 
   void handleRequest(Connection& c, int d, const PacketFacts& f, const OpClass& cls) {
@@ -574,19 +581,10 @@ struct FlowAnalyzer::Impl final : ReportSink {
   // A message whose first packet arrives after later PSNs did: placed in PSN order.
   InflightMessage* insertLate(Connection& c, int d, const PacketFacts& f, const OpClass& cls) {
     Requester& r = c.req[d];
-    InflightMessage m;
-    m.rec.connection = c.id;
-    m.rec.direction = d;
-    m.rec.kind = cls.kind;
-    m.rec.firstPsn = f.psn;
-    m.rec.lastPsn = f.psn;
-    m.rec.firstFrame = f.frame;
+    InflightMessage m = makeMessage(c, d, f, cls, f.psn);
     m.rec.lastRequestFrame = f.frame;
-    m.rec.start = f.time;
-    m.rec.dmaLength = f.dmaLength;
     m.requestDone = cls.last;
     m.nextResponse = f.psn;
-    ++summary.messages;
     auto at = std::find_if(r.inflight.begin(), r.inflight.end(), [&](const InflightMessage& x) {
       return psnDiff(x.rec.firstPsn, f.psn) > 0;
     });
@@ -729,20 +727,16 @@ struct FlowAnalyzer::Impl final : ReportSink {
       return;
     }
     if (cls.role == Role::AtomicAck) {
-      for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it) {
-        if (it->rec.kind == MessageKind::Atomic && it->rec.firstPsn == p) {
-          completeUpTo(c, d, psnAdd(p, -1), f);
-          // completeUpTo may have erased entries before it: find it again.
-          for (auto jt = r.inflight.begin(); jt != r.inflight.end(); ++jt)
-            if (jt->rec.kind == MessageKind::Atomic && jt->rec.firstPsn == p) {
-              summarise(c, d, *jt, Outcome::Completed, f.frame, f.time);
-              r.inflight.erase(jt);
-              break;
-            }
-          return;
-        }
+      const bool outstanding =
+          std::any_of(r.inflight.begin(), r.inflight.end(), [&](const InflightMessage& x) {
+            return x.rec.kind == MessageKind::Atomic && x.rec.firstPsn == p;
+          });
+      if (!outstanding) {
+        repeatedResponse(c, d, f, "atomic ACK for no outstanding atomic");
+        return;
       }
-      repeatedResponse(c, d, f, "atomic ACK for no outstanding atomic");
+      completeUpTo(c, d, psnAdd(p, -1), f);
+      complete(c, d, MessageKind::Atomic, p, f);
       return;
     }
     // READ response.
@@ -771,15 +765,22 @@ struct FlowAnalyzer::Impl final : ReportSink {
       m->requestDone = true;
       // Responses come in order: every request before the READ was carried out.
       completeUpTo(c, d, psnAdd(first, -1), f);
-      for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it)
-        if (it->rec.kind == MessageKind::Read && it->rec.firstPsn == first) {
-          summarise(c, d, *it, Outcome::Completed, f.frame, f.time);
-          r.inflight.erase(it);
-          break;
-        }
+      complete(c, d, MessageKind::Read, first, f);
     } else {
       completeUpTo(c, d, psnAdd(first, -1), f);
     }
+  }
+
+  // The message of that kind starting at that PSN completes at this response.
+  void complete(Connection& c, int d, MessageKind kind, std::uint32_t firstPsn,
+                const PacketFacts& f) {
+    Requester& r = c.req[d];
+    for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it)
+      if (it->rec.kind == kind && it->rec.firstPsn == firstPsn) {
+        summarise(c, d, *it, Outcome::Completed, f.frame, f.time);
+        r.inflight.erase(it);
+        return;
+      }
   }
 
   void repeatedResponse(Connection& c, int d, const PacketFacts& f, std::string detail) {
