@@ -213,7 +213,7 @@ struct AnalysisSummary {
   std::uint64_t rdmaFrames = 0;  ///< frames with an InfiniBand transport
   std::uint64_t completedMessages = 0;
   std::uint64_t failedMessages = 0;
-  std::uint64_t timeouts = 0;
+  std::uint64_t timeouts = 0;  ///< RoCE/IB resends no NAK prompted
   std::uint64_t ecnMarks = 0;  ///< IP CE, FECN or BECN
   // iWARP. resentFrames and duplicates above count its TCP retransmissions and copies too.
   std::uint64_t iwarpFrames = 0;         ///< frames of TCP connections that carry MPA
@@ -227,8 +227,9 @@ struct AnalysisSummary {
 /// Everything the analysis found, ready to print or serialise.
 struct AnalysisReport {
   AnalysisSummary summary;
-  std::vector<ConnectionReport> connections;  ///< by first frame
-  std::vector<Anomaly> anomalies;             ///< in frame order (the first maxAnomalies)
+  /// By id: creation order (RoCE/IB at their first frame, iWARP at its MPA Request).
+  std::vector<ConnectionReport> connections;
+  std::vector<Anomaly> anomalies;  ///< in frame order (the first maxAnomalies)
   std::uint64_t anomaliesDropped = 0;
   std::vector<MessageRecord> messages;  ///< in completion order (the first maxMessages)
   std::uint64_t messagesDropped = 0;
@@ -293,8 +294,9 @@ class FlowAnalyzer {
   std::unique_ptr<Impl> impl_;
 };
 
-/// The whole report as JSON text: `summary` (the counts, snake_case), `connections`,
-/// `anomalies`, `messages`.
+/// The whole report as JSON text: `summary` (the counts, snake_case; the iWARP ones are
+/// iwarp_frames, crc_failures, terminates, out_of_order_segments, segment_gaps, mpa_rejects),
+/// `connections` (iWARP ones with `mpa` and endpoint ports), `anomalies`, `messages`.
 std::string toJson(const AnalysisReport& report, int indent = 2);
 
 /// The report for people: a conversation table, the anomalies in order with frame numbers,
