@@ -200,13 +200,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
   }
 
   static Anomaly anomalyAt(AnomalyKind kind, const PacketFacts& f, int d) {
-    Anomaly a;
-    a.kind = kind;
-    a.frame = f.frame;
-    a.time = f.time;
-    a.direction = d;
-    a.psn = f.psn;
-    return a;
+    return makeAnomaly(kind, f.frame, f.time, d, f.psn);
   }
 
   void psnGap(Connection& c, int d, const PacketFacts& f, std::uint32_t expected, std::int32_t gap,
@@ -860,15 +854,11 @@ struct FlowAnalyzer::Impl final : ReportSink {
         Requester& r = c.req[d];
         while (!r.inflight.empty()) {
           InflightMessage& m = r.inflight.front();
-          Anomaly a;
-          a.kind = AnomalyKind::IncompleteMessage;
-          a.frame = m.rec.firstFrame;
-          a.time = m.rec.start;
-          a.direction = d;
-          a.psn = m.rec.firstPsn;
-          a.detail = std::string(toString(m.rec.kind)) + " from PSN " + psnText(m.rec.firstPsn) +
-                     (m.requestDone ? " never acknowledged" : " never fully sent");
-          emit(std::move(a), &c);
+          emit(makeAnomaly(
+                   AnomalyKind::IncompleteMessage, m.rec.firstFrame, m.rec.start, d, m.rec.firstPsn,
+                   std::string(toString(m.rec.kind)) + " from PSN " + psnText(m.rec.firstPsn) +
+                       (m.requestDone ? " never acknowledged" : " never fully sent")),
+               &c);
           summarise(c, d, m, Outcome::Incomplete, 0, m.rec.start);
           r.inflight.pop_front();
         }

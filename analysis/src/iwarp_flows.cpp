@@ -226,18 +226,6 @@ struct IwarpFlows::Impl {
     sink.anomaly(std::move(a));
   }
 
-  Anomaly note(AnomalyKind kind, int d, std::uint64_t frame, double t, std::uint32_t seq,
-               std::string detail) {
-    Anomaly a;
-    a.kind = kind;
-    a.frame = frame;
-    a.time = t;
-    a.direction = d;
-    a.psn = seq;
-    a.detail = std::move(detail);
-    return a;
-  }
-
   void summarise(TcpConn& c, int d, Message& m, Outcome outcome, std::uint64_t frame, double t) {
     m.rec.outcome = outcome;
     m.rec.endFrame = frame;
@@ -318,9 +306,9 @@ struct IwarpFlows::Impl {
         ++st.segmentGaps;
         st.missingBytes += missing;
         count(c, &AnalysisSummary::segmentGaps);
-        emit(c, note(AnomalyKind::SegmentGap, s, frame, t, rel(c, s, g.seq),
-                     "TCP seq " + std::to_string(rel(c, s, g.seq)) + ": " +
-                         std::to_string(missing) + " bytes before it not seen"));
+        emit(c, makeAnomaly(AnomalyKind::SegmentGap, frame, t, s, rel(c, s, g.seq),
+                            "TCP seq " + std::to_string(rel(c, s, g.seq)) + ": " +
+                                std::to_string(missing) + " bytes before it not seen"));
       } else if (advances && seqLt(g.seq, f.nextSeq)) {
         const bool keepAlive = g.len <= 1 && !syn && !fin && g.seq + 1 == f.nextSeq;
         if (!keepAlive) resent(c, s, g, frame, t);
@@ -356,10 +344,10 @@ struct IwarpFlows::Impl {
     if (!fast && t - f.nextSeqTime < reorderWindow && f.nextSeq != end) {
       ++st.outOfOrder;
       count(c, &AnalysisSummary::outOfOrderSegments);
-      emit(c, note(AnomalyKind::OutOfOrder, s, frame, t, seq,
-                   "TCP seq " + std::to_string(seq) + " (" + std::to_string(g.len) +
-                       " bytes) arrived out of order, " + durationText(t - f.nextSeqTime) +
-                       " after later bytes"));
+      emit(c, makeAnomaly(AnomalyKind::OutOfOrder, frame, t, s, seq,
+                          "TCP seq " + std::to_string(seq) + " (" + std::to_string(g.len) +
+                              " bytes) arrived out of order, " + durationText(t - f.nextSeqTime) +
+                              " after later bytes"));
       return;
     }
     ++st.resentFrames;
@@ -373,13 +361,13 @@ struct IwarpFlows::Impl {
         t - f.lastTime <= options().duplicateGap) {
       ++st.duplicates;
       count(c, &AnalysisSummary::duplicates);
-      Anomaly a = note(AnomalyKind::Duplicate, s, frame, t, seq,
-                       what + " is a copy of frame " + std::to_string(f.lastFrame));
+      Anomaly a = makeAnomaly(AnomalyKind::Duplicate, frame, t, s, seq,
+                              what + " is a copy of frame " + std::to_string(f.lastFrame));
       a.relatedFrame = f.lastFrame;
       emit(c, std::move(a));
       return;
     }
-    Anomaly a = note(AnomalyKind::Retransmission, s, frame, t, seq, what + " resent");
+    Anomaly a = makeAnomaly(AnomalyKind::Retransmission, frame, t, s, seq, what + " resent");
     a.wait = t - f.nextSeqTime;
     if (fast) {
       a.relatedFrame = b.lastAckFrame;
@@ -449,8 +437,8 @@ struct IwarpFlows::Impl {
         m.rejected = u.reject;
         if (u.reject) {
           ++sink.totals().mpaRejects;
-          emit(c, note(AnomalyKind::MpaReject, s, frame, t, rel(c, s, u.firstSeq),
-                       "MPA Reply rejects the connection"));
+          emit(c, makeAnomaly(AnomalyKind::MpaReject, frame, t, s, rel(c, s, u.firstSeq),
+                              "MPA Reply rejects the connection"));
         }
         return;
       }
@@ -492,9 +480,9 @@ struct IwarpFlows::Impl {
     if (u.crcStatus == packets::CrcStatus::Bad) {
       ++st.crcFailures;
       ++sink.totals().crcFailures;
-      emit(c, note(AnomalyKind::CrcFailure, s, frame, t, seq,
-                   "FPDU at TCP seq " + std::to_string(seq) +
-                       ": MPA CRC32c wrong, the receiver drops it and ends the connection"));
+      emit(c, makeAnomaly(AnomalyKind::CrcFailure, frame, t, s, seq,
+                          "FPDU at TCP seq " + std::to_string(seq) +
+                              ": MPA CRC32c wrong, the receiver drops it and ends the connection"));
     }
     const Fpdu f = readFpdu(d, u);
     if (!f.valid) return;
@@ -531,8 +519,9 @@ struct IwarpFlows::Impl {
         auto it = std::find_if(reads.begin(), reads.end(),
                                [&](const Message& m) { return m.rec.stag == f.stag; });
         if (it == reads.end()) {
-          emit(c, note(AnomalyKind::RepeatedResponse, s, frame, t, seq,
-                       "Read Response to STag " + hex32(f.stag) + " for no outstanding Read"));
+          emit(c,
+               makeAnomaly(AnomalyKind::RepeatedResponse, frame, t, s, seq,
+                           "Read Response to STag " + hex32(f.stag) + " for no outstanding Read"));
           return;
         }
         it->rec.bytes += f.payload;
@@ -580,7 +569,7 @@ struct IwarpFlows::Impl {
     ++sink.totals().terminates;
     const std::string why =
         "Terminate" + (f.termText.empty() ? std::string() : " (" + f.termText + ")");
-    Anomaly a = note(AnomalyKind::Terminate, s, frame, t, seq, why);
+    Anomaly a = makeAnomaly(AnomalyKind::Terminate, frame, t, s, seq, why);
     const std::string& h = f.termDdpHeader;
     const bool tagged = h.size() >= 2 && std::isxdigit(static_cast<unsigned char>(h[0])) &&
                         (std::stoul(h.substr(0, 1), nullptr, 16) & 0x8) != 0;
@@ -686,10 +675,10 @@ struct IwarpFlows::Impl {
           return p.first->rec.firstFrame < q.first->rec.firstFrame;
         });
         for (auto [m, why] : open) {
-          emit(c, note(AnomalyKind::IncompleteMessage, s, m->rec.firstFrame, m->rec.start,
-                       m->rec.firstPsn,
-                       std::string(toString(m->rec.kind)) + " from TCP seq " +
-                           std::to_string(m->rec.firstPsn) + why));
+          emit(c, makeAnomaly(AnomalyKind::IncompleteMessage, m->rec.firstFrame, m->rec.start, s,
+                              m->rec.firstPsn,
+                              std::string(toString(m->rec.kind)) + " from TCP seq " +
+                                  std::to_string(m->rec.firstPsn) + why));
           summarise(c, s, *m, Outcome::Incomplete, 0, m->rec.start);
         }
         x = Sender{};

@@ -6,6 +6,18 @@
 
 namespace rdmascope::analysis {
 
+Anomaly makeAnomaly(AnomalyKind kind, std::uint64_t frame, double time, int direction,
+                    std::uint32_t psn, std::string detail) {
+  Anomaly a;
+  a.kind = kind;
+  a.frame = frame;
+  a.time = time;
+  a.direction = direction;
+  a.psn = psn;
+  a.detail = std::move(detail);
+  return a;
+}
+
 std::string durationText(double seconds) {
   char buf[48];
   if (seconds < 1e-3) {

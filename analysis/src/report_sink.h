@@ -31,6 +31,10 @@ constexpr std::string_view nameOf(const std::string_view (&names)[N], Enum value
   return i < N ? names[i] : std::string_view("?");
 }
 
+/// An anomaly found at a frame.
+Anomaly makeAnomaly(AnomalyKind kind, std::uint64_t frame, double time, int direction,
+                    std::uint32_t psn, std::string detail = {});
+
 /// "12.3 us" below a millisecond, else "4.567 ms": waits and delays in anomaly details.
 std::string durationText(double seconds);
 

@@ -11,12 +11,18 @@ namespace {
 
 using Op = packets::IbOpcode;
 
-RetainedState runMessages(std::uint32_t count, std::size_t* peakInflight) {
+// Small limits, so that what stays bounded is seen to.
+AnalyzerOptions boundedOptions() {
   AnalyzerOptions o;
   o.maxMessages = 100;
   o.maxAnomalies = 100;
   o.exactLatencySamples = 256;
   o.maxSeriesBuckets = 64;
+  return o;
+}
+
+RetainedState runMessages(std::uint32_t count, std::size_t* peakInflight) {
+  AnalyzerOptions o = boundedOptions();
   o.psnWindow = 4096;
   FlowAnalyzer a(o);
   std::uint64_t n = 0;
@@ -61,12 +67,6 @@ TEST(MemoryBound, RetainedStateDoesNotGrowWithCaptureLength) {
   EXPECT_LE(longRun.latencyEntries, shortRun.latencyEntries + 64);
 }
 
-}  // namespace
-}  // namespace rdmascope::analysis
-
-namespace rdmascope::analysis {
-namespace {
-
 // iWARP: many RDMA Writes, a batch in flight at a time, over one TCP connection.
 RetainedState runIwarpWrites(int batches, std::size_t* peakInflight) {
   constexpr int kBatch = 20;
@@ -83,12 +83,7 @@ RetainedState runIwarpWrites(int batches, std::size_t* peakInflight) {
   }
   p.sim.run();
   EXPECT_EQ(session.completions().size(), id);
-  AnalyzerOptions o;
-  o.maxMessages = 100;
-  o.maxAnomalies = 100;
-  o.exactLatencySamples = 256;
-  o.maxSeriesBuckets = 64;
-  FlowAnalyzer a(o);
+  FlowAnalyzer a(boundedOptions());
   std::uint64_t n = 0;
   *peakInflight = 0;
   for (const auto& f : p.net.captureAt(0)) {

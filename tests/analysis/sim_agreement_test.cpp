@@ -64,15 +64,20 @@ std::vector<std::uint32_t> psnsOf(const AnalysisReport& r, AnomalyKind kind) {
   return out;
 }
 
-TEST(SimAgreement, OneDroppedPsnIsOneNakAndAGoBackNResend) {
-  st::PairOptions o;
-  o.config.faults.dropPsns.push_back({0x101, 0, 1});  // the second packet of the SEND
-  st::Pair p = st::makePair(o);
+// One SEND of 4096 bytes (four packets at MTU 1024) through the pair's faults, traced.
+void sendFourPackets(st::Pair& p) {
   p.net->sim().trace().setEnabled(true);
   ASSERT_TRUE(p.hb().postRecv(p.b.qpn, st::recvWr(1, p.b, 0, 4096)).ok());
   ASSERT_TRUE(p.ha().postSend(p.a.qpn, st::sendWr(2, sim::WrOpcode::Send, p.a, 0, 4096, p.b)).ok());
   p.net->sim().run();
   ASSERT_EQ(p.ha().pollCq(p.a.cq, 4).size(), 1u);
+}
+
+TEST(SimAgreement, OneDroppedPsnIsOneNakAndAGoBackNResend) {
+  st::PairOptions o;
+  o.config.faults.dropPsns.push_back({0x101, 0, 1});  // the second packet of the SEND
+  st::Pair p = st::makePair(o);
+  ASSERT_NO_FATAL_FAILURE(sendFourPackets(p));
 
   const SimLog log = collect(p.net->sim().trace());
   ASSERT_EQ(log.dropped.size(), 1u);
@@ -98,11 +103,7 @@ TEST(SimAgreement, NamedLostFrameIsFoundExactlyAtTheSenderAndAtTheReceiver) {
   st::PairOptions o;
   o.config.faults.dropFrames = {2};  // the second packet of a four-packet SEND (PSN 0x101)
   st::Pair p = st::makePair(o);
-  p.net->sim().trace().setEnabled(true);
-  ASSERT_TRUE(p.hb().postRecv(p.b.qpn, st::recvWr(1, p.b, 0, 4096)).ok());
-  ASSERT_TRUE(p.ha().postSend(p.a.qpn, st::sendWr(2, sim::WrOpcode::Send, p.a, 0, 4096, p.b)).ok());
-  p.net->sim().run();
-  ASSERT_EQ(p.ha().pollCq(p.a.cq, 4).size(), 1u);
+  ASSERT_NO_FATAL_FAILURE(sendFourPackets(p));
   const SimLog log = collect(p.net->sim().trace());
   ASSERT_EQ(log.dropped, (std::vector<std::pair<std::uint64_t, std::uint32_t>>{{2, 0x101}}));
   // Frames: the 4 requests, the NAK, the 3 resends, the ACK (the sim's own parser says so).
