@@ -8,90 +8,60 @@
 #include <map>
 #include <tuple>
 
+#include "iwarp_flows.h"
 #include "opcode_class.h"
 #include "rdmascope/analysis/psn.h"
 #include "rdmascope/packets/ib_headers.h"
+#include "report_sink.h"
 
 namespace rdmascope::analysis {
 
+namespace {
+
+// Names in enum order.
+constexpr std::string_view kMessageKindNames[] = {"SEND",   "WRITE", "READ",
+                                                  "ATOMIC", "FLUSH", "ATOMIC WRITE"};
+constexpr std::string_view kOutcomeNames[] = {"completed", "failed", "incomplete"};
+constexpr std::string_view kRetryCauseNames[] = {"none", "NAK", "RNR NAK", "timeout"};
+constexpr std::string_view kAnomalyKindNames[] = {"psn_gap",
+                                                  "retransmission",
+                                                  "duplicate",
+                                                  "gap_filled",
+                                                  "reordered",
+                                                  "timeout",
+                                                  "nak",
+                                                  "rnr_nak",
+                                                  "cnp",
+                                                  "ecn_ce",
+                                                  "fecn",
+                                                  "becn",
+                                                  "icrc_failure",
+                                                  "repeated_response",
+                                                  "incomplete_message",
+                                                  "segment_gap",
+                                                  "out_of_order",
+                                                  "crc_failure",
+                                                  "terminate",
+                                                  "mpa_reject"};
+static_assert(std::size(kMessageKindNames) ==
+              static_cast<std::size_t>(MessageKind::AtomicWrite) + 1);
+static_assert(std::size(kOutcomeNames) == static_cast<std::size_t>(Outcome::Incomplete) + 1);
+static_assert(std::size(kRetryCauseNames) == static_cast<std::size_t>(RetryCause::Timeout) + 1);
+static_assert(std::size(kAnomalyKindNames) == static_cast<std::size_t>(AnomalyKind::MpaReject) + 1);
+
+}  // namespace
+
 std::string_view toString(MessageKind kind) {
-  switch (kind) {
-    case MessageKind::Send:
-      return "SEND";
-    case MessageKind::Write:
-      return "WRITE";
-    case MessageKind::Read:
-      return "READ";
-    case MessageKind::Atomic:
-      return "ATOMIC";
-    case MessageKind::Flush:
-      return "FLUSH";
-    case MessageKind::AtomicWrite:
-      return "ATOMIC WRITE";
-  }
-  return "?";
+  return nameOf(kMessageKindNames, kind);
 }
-
 std::string_view toString(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::Completed:
-      return "completed";
-    case Outcome::Failed:
-      return "failed";
-    case Outcome::Incomplete:
-      return "incomplete";
-  }
-  return "?";
+  return nameOf(kOutcomeNames, outcome);
 }
-
 std::string_view toString(RetryCause cause) {
-  switch (cause) {
-    case RetryCause::None:
-      return "none";
-    case RetryCause::Nak:
-      return "NAK";
-    case RetryCause::Rnr:
-      return "RNR NAK";
-    case RetryCause::Timeout:
-      return "timeout";
-  }
-  return "?";
+  return nameOf(kRetryCauseNames, cause);
 }
-
 std::string_view toString(AnomalyKind kind) {
-  switch (kind) {
-    case AnomalyKind::PsnGap:
-      return "psn_gap";
-    case AnomalyKind::Retransmission:
-      return "retransmission";
-    case AnomalyKind::Duplicate:
-      return "duplicate";
-    case AnomalyKind::GapFilled:
-      return "gap_filled";
-    case AnomalyKind::Reordered:
-      return "reordered";
-    case AnomalyKind::Timeout:
-      return "timeout";
-    case AnomalyKind::Nak:
-      return "nak";
-    case AnomalyKind::RnrNak:
-      return "rnr_nak";
-    case AnomalyKind::Cnp:
-      return "cnp";
-    case AnomalyKind::EcnCe:
-      return "ecn_ce";
-    case AnomalyKind::Fecn:
-      return "fecn";
-    case AnomalyKind::Becn:
-      return "becn";
-    case AnomalyKind::IcrcFailure:
-      return "icrc_failure";
-    case AnomalyKind::RepeatedResponse:
-      return "repeated_response";
-    case AnomalyKind::IncompleteMessage:
-      return "incomplete_message";
-  }
-  return "?";
+  return nameOf(kAnomalyKindNames, kind);
 }
 
 double DirectionStats::throughput() const {
@@ -115,16 +85,6 @@ std::uint32_t ceilDiv(std::uint64_t a, std::uint32_t b) {
 
 std::string psnText(std::uint32_t psn) {
   return std::to_string(psn);
-}
-
-std::string secondsText(double s) {
-  char buf[48];
-  if (s < 1e-3) {
-    std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
-  }
-  return buf;
 }
 
 struct InflightMessage {
@@ -190,13 +150,23 @@ using FlowKey = std::tuple<Carrier, std::string, std::string, std::uint32_t>;
 
 }  // namespace
 
-struct FlowAnalyzer::Impl {
-  explicit Impl(AnalyzerOptions o) : options(o) {}
+struct FlowAnalyzer::Impl final : ReportSink {
+  explicit Impl(AnalyzerOptions o) : options(o), decoder(decodeOptions(o)), iwarp(*this) {}
+
+  static packets::DecodeOptions decodeOptions(const AnalyzerOptions& o) {
+    packets::DecodeOptions d;
+    d.roceV2Port = o.roceV2Port;
+    d.verifyCrc = o.verifyCrc;
+    return d;
+  }
 
   AnalyzerOptions options;
+  packets::CaptureDecoder decoder;  // TCP reassembly and iWARP for frames that are not RoCE
+  IwarpFlows iwarp;
+  int connectionIds = 0;
   AnalysisSummary summary;
   std::vector<std::unique_ptr<Connection>> connections;
-  std::map<FlowKey, std::pair<int, int>> flows;
+  std::map<FlowKey, std::pair<Connection*, int>> flows;
   std::vector<Anomaly> anomalies;
   std::uint64_t anomaliesDropped = 0;
   std::vector<MessageRecord> messages;
@@ -208,39 +178,7 @@ struct FlowAnalyzer::Impl {
   // ---- bookkeeping -------------------------------------------------------------------------
 
   SeriesBucket& bucket(Connection& c, int d, double t) {
-    DirectionStats& s = c.st[d];
-    if (s.seriesWidth <= 0) s.seriesWidth = options.seriesWidth > 0 ? options.seriesWidth : 1e-3;
-    const double offset = std::max(0.0, t - c.firstTime);
-    auto index = static_cast<std::size_t>(offset / s.seriesWidth);
-    const std::size_t limit = std::max<std::size_t>(options.maxSeriesBuckets, 2);
-    while (index >= limit) {
-      // Twice as wide: pairs of buckets merge, so the series stays within the limit.
-      std::vector<SeriesBucket> merged;
-      for (std::size_t i = 0; i < s.series.size(); i += 2) {
-        SeriesBucket m = s.series[i];
-        m.start = c.firstTime + static_cast<double>(i / 2) * s.seriesWidth * 2;
-        if (i + 1 < s.series.size()) {
-          const SeriesBucket& o = s.series[i + 1];
-          m.frames += o.frames;
-          m.bytes += o.bytes;
-          m.messages += o.messages;
-          m.latencyCount += o.latencyCount;
-          m.latencySum += o.latencySum;
-          m.latencyMax = std::max(m.latencyMax, o.latencyMax);
-          m.anomalies += o.anomalies;
-        }
-        merged.push_back(m);
-      }
-      s.series = std::move(merged);
-      s.seriesWidth *= 2;
-      index = static_cast<std::size_t>(offset / s.seriesWidth);
-    }
-    while (s.series.size() <= index) {
-      SeriesBucket b;
-      b.start = c.firstTime + static_cast<double>(s.series.size()) * s.seriesWidth;
-      s.series.push_back(b);
-    }
-    return s.series[index];
+    return seriesBucket(c.st[d], c.firstTime, t, options);
   }
 
   void touch(Connection& c, int d, double t) {
@@ -258,11 +196,47 @@ struct FlowAnalyzer::Impl {
       a.connection = c->id;
       if (a.direction >= 0) ++bucket(*c, a.direction, a.time).anomalies;
     }
+    anomaly(std::move(a));
+  }
+
+  static Anomaly anomalyAt(AnomalyKind kind, const PacketFacts& f, int d) {
+    return makeAnomaly(kind, f.frame, f.time, d, f.psn);
+  }
+
+  void psnGap(Connection& c, int d, const PacketFacts& f, std::uint32_t expected, std::int32_t gap,
+              std::string_view what) {
+    DirectionStats& s = c.st[d];
+    ++summary.psnGaps;
+    ++s.psnGaps;
+    s.missingPsns += static_cast<std::uint32_t>(gap);
+    Anomaly a = anomalyAt(AnomalyKind::PsnGap, f, d);
+    a.count = static_cast<std::uint32_t>(gap);
+    a.detail = std::string(what) + "expected PSN " + psnText(expected) + ", got " + psnText(f.psn) +
+               ": " + std::to_string(gap) + (gap == 1 ? " packet" : " packets") + " missing";
+    emit(std::move(a), &c);
+  }
+
+  // ---- ReportSink ----------------------------------------------------------------------------
+
+  const AnalyzerOptions& analyzerOptions() const override { return options; }
+  AnalysisSummary& totals() override { return summary; }
+  int newConnectionId() override { return connectionIds++; }
+
+  void anomaly(Anomaly a) override {
     if (anomalyObserver) anomalyObserver(a);
     if (anomalies.size() < options.maxAnomalies) {
       anomalies.push_back(std::move(a));
     } else {
       ++anomaliesDropped;
+    }
+  }
+
+  void message(const MessageRecord& r) override {
+    if (messageObserver) messageObserver(r);
+    if (messages.size() < options.maxMessages) {
+      messages.push_back(r);
+    } else {
+      ++messagesDropped;
     }
   }
 
@@ -272,39 +246,8 @@ struct FlowAnalyzer::Impl {
     r.outcome = outcome;
     r.endFrame = frame;
     r.end = time;
-    DirectionStats& s = c.st[d];
-    switch (outcome) {
-      case Outcome::Completed: {
-        ++s.messages;
-        ++summary.completedMessages;
-        if (unacknowledged(c)) {
-          ++bucket(c, d, time).messages;
-          break;
-        }
-        const double lat = std::max(0.0, r.end - r.start);
-        s.latency.add(static_cast<std::uint64_t>(std::llround(lat * 1e9)));
-        SeriesBucket& b = bucket(c, d, time);
-        ++b.messages;
-        ++b.latencyCount;
-        b.latencySum += lat;
-        b.latencyMax = std::max(b.latencyMax, lat);
-        break;
-      }
-      case Outcome::Failed:
-        ++s.failedMessages;
-        ++summary.failedMessages;
-        break;
-      case Outcome::Incomplete:
-        ++s.incompleteMessages;
-        ++summary.incompleteMessages;
-        break;
-    }
-    if (messageObserver) messageObserver(r);
-    if (messages.size() < options.maxMessages) {
-      messages.push_back(r);
-    } else {
-      ++messagesDropped;
-    }
+    countMessage(c.st[d], c.firstTime, r, !unacknowledged(c), summary, options);
+    message(r);
   }
 
   // ---- connections ---------------------------------------------------------------------------
@@ -317,8 +260,7 @@ struct FlowAnalyzer::Impl {
 
   std::pair<Connection*, int> locate(const PacketFacts& f, const OpClass& cls) {
     FlowKey key{f.carrier, f.source, f.destination, f.destQp};
-    if (auto it = flows.find(key); it != flows.end())
-      return {connections[static_cast<std::size_t>(it->second.first)].get(), it->second.second};
+    if (auto it = flows.find(key); it != flows.end()) return it->second;
     const bool datagram = cls.transport == packets::IbTransport::Ud;
     if (!datagram) {
       // The reverse flow of the same QP pair: an unpaired connection whose first flow went
@@ -341,11 +283,11 @@ struct FlowAnalyzer::Impl {
       if (chosen) {
         chosen->paired = true;
         chosen->ep[0].qp = f.destQp;
-        flows.emplace(std::move(key), std::make_pair(chosen->id, 1));
+        flows.emplace(std::move(key), std::make_pair(chosen, 1));
         return {chosen, 1};
       }
     }
-    auto c = std::make_unique<Connection>(static_cast<int>(connections.size()), options.psnWindow);
+    auto c = std::make_unique<Connection>(newConnectionId(), options.psnWindow);
     c->carrier = f.carrier;
     c->datagram = datagram;
     c->transport = std::string(packets::ibTransportName(cls.transport));
@@ -356,7 +298,7 @@ struct FlowAnalyzer::Impl {
     c->firstFrame = f.frame;
     c->firstTime = f.time;
     ++summary.connections;
-    flows.emplace(std::move(key), std::make_pair(c->id, 0));
+    flows.emplace(std::move(key), std::make_pair(c.get(), 0));
     connections.push_back(std::move(c));
     return {connections.back().get(), 0};
   }
@@ -396,9 +338,9 @@ struct FlowAnalyzer::Impl {
     }
   }
 
-  void newMessage(Connection& c, int d, const PacketFacts& f, const OpClass& cls,
-                  std::uint32_t firstPsn, bool startMissing) {
-    Requester& r = c.req[d];
+  // A message starting at this packet (or, its first packets missing, at firstPsn); counted.
+  InflightMessage makeMessage(const Connection& c, int d, const PacketFacts& f, const OpClass& cls,
+                              std::uint32_t firstPsn) {
     InflightMessage m;
     m.rec.connection = c.id;
     m.rec.direction = d;
@@ -408,10 +350,17 @@ struct FlowAnalyzer::Impl {
     m.rec.firstFrame = f.frame;
     m.rec.start = f.time;
     m.rec.dmaLength = f.dmaLength;
+    ++summary.messages;
+    return m;
+  }
+
+  void newMessage(Connection& c, int d, const PacketFacts& f, const OpClass& cls,
+                  std::uint32_t firstPsn, bool startMissing) {
+    Requester& r = c.req[d];
+    InflightMessage m = makeMessage(c, d, f, cls, firstPsn);
     m.rec.startMissing = startMissing;
     if (startMissing) m.rec.detail = "first packet never seen";
     r.inflight.push_back(std::move(m));
-    ++summary.messages;
   }
 
   void handleRequest(Connection& c, int d, const PacketFacts& f, const OpClass& cls) {
@@ -465,11 +414,7 @@ struct FlowAnalyzer::Impl {
       ++m->rec.resentPackets;
       if (m->requestDone && m->rec.lastPsn == p) m->lastPsnSent = f.time;
     }
-    Anomaly a;
-    a.frame = f.frame;
-    a.time = f.time;
-    a.direction = d;
-    a.psn = p;
+    Anomaly a = anomalyAt(AnomalyKind::Retransmission, f, d);
     if (continuesRetry(r, p)) {
       a.kind = AnomalyKind::Retransmission;
       a.relatedFrame = r.retryTrigger;
@@ -486,7 +431,7 @@ struct FlowAnalyzer::Impl {
       if (nak->rnr) {
         s.rnrWaitTotal += a.wait;
         s.rnrWaitMax = std::max(s.rnrWaitMax, a.wait);
-        a.detail = "PSN " + psnText(p) + " resent " + secondsText(a.wait) +
+        a.detail = "PSN " + psnText(p) + " resent " + durationText(a.wait) +
                    " after the RNR NAK in frame " + std::to_string(nak->frame);
       } else {
         a.detail =
@@ -571,16 +516,11 @@ struct FlowAnalyzer::Impl {
     Requester& r = c.req[d];
     ++summary.timeouts;
     ++c.st[d].timeouts;
-    Anomaly t;
-    t.kind = AnomalyKind::Timeout;
-    t.frame = f.frame;
-    t.time = f.time;
-    t.direction = d;
-    t.psn = f.psn;
+    Anomaly t = anomalyAt(AnomalyKind::Timeout, f, d);
     t.wait = f.time - r.lastActivity;
     r.maxTimeoutWait = std::max(r.maxTimeoutWait, t.wait);
     t.detail = "PSN " + psnText(f.psn) + " sent again, not prompted by a NAK, after " +
-               secondsText(t.wait) + " of silence: the ACK timer fired";
+               durationText(t.wait) + " of silence: the ACK timer fired";
     emit(std::move(t), &c);
     startRetry(r, RetryCause::Timeout, f.psn, f.frame);
   }
@@ -590,11 +530,7 @@ struct FlowAnalyzer::Impl {
     DirectionStats& s = c.st[d];
     const std::uint32_t p = f.psn;
     r.seen.insert(p);
-    Anomaly a;
-    a.frame = f.frame;
-    a.time = f.time;
-    a.direction = d;
-    a.psn = p;
+    Anomaly a = anomalyAt(AnomalyKind::Retransmission, f, d);
     InflightMessage* m = messageAt(r, p);
     if (cls.kind == MessageKind::Read && m && m->rec.kind == MessageKind::Read &&
         m->rec.firstPsn != p) {
@@ -639,19 +575,10 @@ struct FlowAnalyzer::Impl {
   // A message whose first packet arrives after later PSNs did: placed in PSN order.
   InflightMessage* insertLate(Connection& c, int d, const PacketFacts& f, const OpClass& cls) {
     Requester& r = c.req[d];
-    InflightMessage m;
-    m.rec.connection = c.id;
-    m.rec.direction = d;
-    m.rec.kind = cls.kind;
-    m.rec.firstPsn = f.psn;
-    m.rec.lastPsn = f.psn;
-    m.rec.firstFrame = f.frame;
+    InflightMessage m = makeMessage(c, d, f, cls, f.psn);
     m.rec.lastRequestFrame = f.frame;
-    m.rec.start = f.time;
-    m.rec.dmaLength = f.dmaLength;
     m.requestDone = cls.last;
     m.nextResponse = f.psn;
-    ++summary.messages;
     auto at = std::find_if(r.inflight.begin(), r.inflight.end(), [&](const InflightMessage& x) {
       return psnDiff(x.rec.firstPsn, f.psn) > 0;
     });
@@ -664,19 +591,7 @@ struct FlowAnalyzer::Impl {
     const std::uint32_t p = f.psn;
     const std::uint32_t expected = r.nextPsn;
     if (gap > 0 && !c.datagram) {
-      ++summary.psnGaps;
-      ++s.psnGaps;
-      s.missingPsns += static_cast<std::uint32_t>(gap);
-      Anomaly a;
-      a.kind = AnomalyKind::PsnGap;
-      a.frame = f.frame;
-      a.time = f.time;
-      a.direction = d;
-      a.psn = p;
-      a.count = static_cast<std::uint32_t>(gap);
-      a.detail = "expected PSN " + psnText(expected) + ", got " + psnText(p) + ": " +
-                 std::to_string(gap) + (gap == 1 ? " packet" : " packets") + " missing";
-      emit(std::move(a), &c);
+      psnGap(c, d, f, expected, gap, "");
       r.gapOpen = true;
       r.gapTime = f.time;
     }
@@ -756,11 +671,7 @@ struct FlowAnalyzer::Impl {
     if (cls.role == Role::Ack) {
       const std::uint8_t syn = f.aethSyndrome.value_or(0);
       const auto kind = static_cast<packets::AethKind>((syn >> 5) & 3);
-      Anomaly a;
-      a.frame = f.frame;
-      a.time = f.time;
-      a.direction = d;
-      a.psn = p;
+      Anomaly a = anomalyAt(AnomalyKind::Retransmission, f, d);
       switch (kind) {
         case packets::AethKind::Ack:
           completeUpTo(c, d, p, f);
@@ -810,20 +721,16 @@ struct FlowAnalyzer::Impl {
       return;
     }
     if (cls.role == Role::AtomicAck) {
-      for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it) {
-        if (it->rec.kind == MessageKind::Atomic && it->rec.firstPsn == p) {
-          completeUpTo(c, d, psnAdd(p, -1), f);
-          // completeUpTo may have erased entries before it: find it again.
-          for (auto jt = r.inflight.begin(); jt != r.inflight.end(); ++jt)
-            if (jt->rec.kind == MessageKind::Atomic && jt->rec.firstPsn == p) {
-              summarise(c, d, *jt, Outcome::Completed, f.frame, f.time);
-              r.inflight.erase(jt);
-              break;
-            }
-          return;
-        }
+      const bool outstanding =
+          std::any_of(r.inflight.begin(), r.inflight.end(), [&](const InflightMessage& x) {
+            return x.rec.kind == MessageKind::Atomic && x.rec.firstPsn == p;
+          });
+      if (!outstanding) {
+        repeatedResponse(c, d, f, "atomic ACK for no outstanding atomic");
+        return;
       }
-      repeatedResponse(c, d, f, "atomic ACK for no outstanding atomic");
+      completeUpTo(c, d, psnAdd(p, -1), f);
+      complete(c, d, MessageKind::Atomic, p, f);
       return;
     }
     // READ response.
@@ -840,21 +747,7 @@ struct FlowAnalyzer::Impl {
       repeatedResponse(c, d, f, "READ response PSN " + psnText(p) + " received again");
       return;
     }
-    if (ahead > 0) {
-      ++summary.psnGaps;
-      ++s.psnGaps;
-      s.missingPsns += static_cast<std::uint32_t>(ahead);
-      Anomaly a;
-      a.kind = AnomalyKind::PsnGap;
-      a.frame = f.frame;
-      a.time = f.time;
-      a.direction = d;
-      a.psn = p;
-      a.count = static_cast<std::uint32_t>(ahead);
-      a.detail = "READ response: expected PSN " + psnText(m->nextResponse) + ", got " + psnText(p) +
-                 ": " + std::to_string(ahead) + (ahead == 1 ? " packet" : " packets") + " missing";
-      emit(std::move(a), &c);
-    }
+    if (ahead > 0) psnGap(c, d, f, m->nextResponse, ahead, "READ response: ");
     m->responseStarted = true;
     m->nextResponse = psnAdd(p, 1);
     m->rec.bytes += f.payloadLength;
@@ -866,24 +759,26 @@ struct FlowAnalyzer::Impl {
       m->requestDone = true;
       // Responses come in order: every request before the READ was carried out.
       completeUpTo(c, d, psnAdd(first, -1), f);
-      for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it)
-        if (it->rec.kind == MessageKind::Read && it->rec.firstPsn == first) {
-          summarise(c, d, *it, Outcome::Completed, f.frame, f.time);
-          r.inflight.erase(it);
-          break;
-        }
+      complete(c, d, MessageKind::Read, first, f);
     } else {
       completeUpTo(c, d, psnAdd(first, -1), f);
     }
   }
 
+  // The message of that kind starting at that PSN completes at this response.
+  void complete(Connection& c, int d, MessageKind kind, std::uint32_t firstPsn,
+                const PacketFacts& f) {
+    Requester& r = c.req[d];
+    for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it)
+      if (it->rec.kind == kind && it->rec.firstPsn == firstPsn) {
+        summarise(c, d, *it, Outcome::Completed, f.frame, f.time);
+        r.inflight.erase(it);
+        return;
+      }
+  }
+
   void repeatedResponse(Connection& c, int d, const PacketFacts& f, std::string detail) {
-    Anomaly a;
-    a.kind = AnomalyKind::RepeatedResponse;
-    a.frame = f.frame;
-    a.time = f.time;
-    a.direction = d;
-    a.psn = f.psn;
+    Anomaly a = anomalyAt(AnomalyKind::RepeatedResponse, f, d);
     a.detail = std::move(detail);
     emit(std::move(a), &c);
   }
@@ -909,12 +804,7 @@ struct FlowAnalyzer::Impl {
     const int d = (answer || cls.role == Role::Cnp) ? 1 - side : side;
     touch(c, d, f.time);
     auto note = [&](AnomalyKind kind, std::string detail) {
-      Anomaly a;
-      a.kind = kind;
-      a.frame = f.frame;
-      a.time = f.time;
-      a.direction = d;
-      a.psn = f.psn;
+      Anomaly a = anomalyAt(kind, f, d);
       a.detail = std::move(detail);
       emit(std::move(a), &c);
     };
@@ -957,21 +847,18 @@ struct FlowAnalyzer::Impl {
   void finish() {
     if (finished) return;
     finished = true;
+    iwarp.finish();
     for (auto& cp : connections) {
       Connection& c = *cp;
       for (int d = 0; d < 2; ++d) {
         Requester& r = c.req[d];
         while (!r.inflight.empty()) {
           InflightMessage& m = r.inflight.front();
-          Anomaly a;
-          a.kind = AnomalyKind::IncompleteMessage;
-          a.frame = m.rec.firstFrame;
-          a.time = m.rec.start;
-          a.direction = d;
-          a.psn = m.rec.firstPsn;
-          a.detail = std::string(toString(m.rec.kind)) + " from PSN " + psnText(m.rec.firstPsn) +
-                     (m.requestDone ? " never acknowledged" : " never fully sent");
-          emit(std::move(a), &c);
+          emit(makeAnomaly(
+                   AnomalyKind::IncompleteMessage, m.rec.firstFrame, m.rec.start, d, m.rec.firstPsn,
+                   std::string(toString(m.rec.kind)) + " from PSN " + psnText(m.rec.firstPsn) +
+                       (m.requestDone ? " never acknowledged" : " never fully sent")),
+               &c);
           summarise(c, d, m, Outcome::Incomplete, 0, m.rec.start);
           r.inflight.pop_front();
         }
@@ -1004,14 +891,18 @@ FlowAnalyzer::~FlowAnalyzer() = default;
 
 void FlowAnalyzer::addFrame(std::span<const std::uint8_t> frame, packets::LinkType link,
                             std::uint64_t frameNumber, double time) {
-  packets::DecodeOptions o;
-  o.roceV2Port = impl_->options.roceV2Port;
-  o.verifyCrc = impl_->options.verifyCrc;
-  if (auto facts = readPacketFacts(frame, link, frameNumber, time, o)) {
+  if (auto facts =
+          readPacketFacts(frame, link, frameNumber, time, Impl::decodeOptions(impl_->options))) {
     impl_->add(*facts);
-  } else {
-    addOtherFrame();
+    return;
   }
+  // Not RoCE/IB: the stateful decoder follows TCP streams and decodes iWARP in them.
+  packets::FrameInfo info;
+  info.number = frameNumber;
+  info.timeRelative = time;
+  const packets::Dissection d = impl_->decoder.decode(frame, link, info);
+  ++impl_->summary.frames;
+  impl_->iwarp.add(frame, d, impl_->decoder.lastUnits(), frameNumber, time);
 }
 
 void FlowAnalyzer::addPacket(const PacketFacts& packet) {
@@ -1040,6 +931,9 @@ AnalysisReport FlowAnalyzer::report() const {
   r.summary = impl_->summary;
   for (const auto& c : impl_->connections)
     r.connections.push_back(impl_->reportOf(*c));
+  impl_->iwarp.reports(r.connections);
+  std::sort(r.connections.begin(), r.connections.end(),
+            [](const ConnectionReport& x, const ConnectionReport& y) { return x.id < y.id; });
   r.anomalies = impl_->anomalies;
   std::stable_sort(r.anomalies.begin(), r.anomalies.end(),
                    [](const Anomaly& x, const Anomaly& y) { return x.frame < y.frame; });
@@ -1061,6 +955,7 @@ RetainedState FlowAnalyzer::retained() const {
       s.psnWindowBits += c->req[d].seen.capacity();
     }
   }
+  impl_->iwarp.retained(s);
   s.keptMessages = impl_->messages.size();
   s.keptAnomalies = impl_->anomalies.size();
   return s;

@@ -1,19 +1,25 @@
 #include "rdmascope/analysis/packet_facts.h"
 
 #include <cstdio>
+#include <iterator>
+
+#include "report_sink.h"
 
 namespace rdmascope::analysis {
 
 std::string_view toString(Carrier carrier) {
-  switch (carrier) {
-    case Carrier::RoceV2:
-      return "RoCEv2";
-    case Carrier::RoceV1:
-      return "RoCEv1";
-    case Carrier::NativeIb:
-      return "InfiniBand";
+  static constexpr std::string_view kNames[] = {"RoCEv2", "RoCEv1", "InfiniBand", "iWARP"};
+  static_assert(std::size(kNames) == static_cast<std::size_t>(Carrier::Iwarp) + 1);
+  return nameOf(kNames, carrier);
+}
+
+std::uint64_t contentHash(std::span<const std::uint8_t> bytes) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+  for (std::uint8_t b : bytes) {
+    h ^= b;
+    h *= 0x100000001b3ULL;
   }
-  return "?";
+  return h;
 }
 
 namespace {
@@ -26,15 +32,6 @@ std::string lidText(std::uint16_t lid) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "LID %u", lid);
   return buf;
-}
-
-std::uint64_t fnv1a(std::span<const std::uint8_t> bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (std::uint8_t b : bytes) {
-    h ^= b;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
 }
 
 }  // namespace
@@ -81,7 +78,7 @@ PacketFacts extractFacts(const packets::ParsedIbFrame& parsed, std::span<const s
   if (p.deth) f.sourceQp = p.deth->srcQp;
   f.payloadLength = static_cast<std::uint32_t>(p.payload.size());
   f.crcBad = parsed.crc == packets::CrcStatus::Bad;
-  if (parsed.bthOffset < frame.size()) f.contentHash = fnv1a(frame.subspan(parsed.bthOffset));
+  if (parsed.bthOffset < frame.size()) f.contentHash = contentHash(frame.subspan(parsed.bthOffset));
   return f;
 }
 
@@ -90,7 +87,11 @@ std::optional<PacketFacts> readPacketFacts(std::span<const std::uint8_t> frame,
                                            double time, const packets::DecodeOptions& options) {
   auto parsed = packets::parseIbFrame(frame, link, options);
   if (!parsed) return std::nullopt;
-  return extractFacts(*parsed, frame, frameNumber, time);
+  PacketFacts f = extractFacts(*parsed, frame, frameNumber, time);
+  // An ERF record's header and padding are no part of the frame: its wire length says.
+  if (link == packets::LinkType::Erf && frame.size() >= 16)
+    f.frameLength = static_cast<std::uint32_t>((frame[14] << 8) | frame[15]);
+  return f;
 }
 
 }  // namespace rdmascope::analysis

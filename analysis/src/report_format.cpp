@@ -14,6 +14,7 @@ ordered_json endpointJson(const Endpoint& e) {
   ordered_json j;
   j["address"] = e.address;
   j["qp"] = e.qp ? ordered_json(*e.qp) : ordered_json(nullptr);
+  if (e.port) j["port"] = *e.port;
   return j;
 }
 
@@ -48,6 +49,11 @@ ordered_json directionJson(const DirectionStats& s) {
   j["cnps"] = s.cnps;
   j["ecn_marks"] = s.ecnMarks;
   j["icrc_failures"] = s.icrcFailures;
+  j["crc_failures"] = s.crcFailures;
+  j["terminates"] = s.terminates;
+  j["out_of_order"] = s.outOfOrder;
+  j["segment_gaps"] = s.segmentGaps;
+  j["missing_bytes"] = s.missingBytes;
   j["rnr_wait_total_s"] = s.rnrWaitTotal;
   j["rnr_wait_max_s"] = s.rnrWaitMax;
   j["throughput_bytes_per_s"] = s.throughput();
@@ -70,8 +76,38 @@ ordered_json directionJson(const DirectionStats& s) {
   return j;
 }
 
+ordered_json mpaJson(const MpaNegotiation& m) {
+  ordered_json j;
+  j["request_frame"] = m.requestSeen ? ordered_json(m.requestFrame) : ordered_json(nullptr);
+  j["reply_frame"] = m.replySeen ? ordered_json(m.replyFrame) : ordered_json(nullptr);
+  j["request_markers"] = m.requestMarkers;
+  j["request_crc"] = m.requestCrc;
+  j["reply_markers"] = m.replyMarkers;
+  j["reply_crc"] = m.replyCrc;
+  j["crc_in_use"] = m.crcInUse();
+  j["rejected"] = m.rejected;
+  j["request_revision"] = m.requestRevision;
+  j["reply_revision"] = m.replyRevision;
+  return j;
+}
+
 std::string endpointText(const Endpoint& e) {
+  if (e.port) return e.address + ":" + std::to_string(*e.port);
   return e.address + (e.qp ? " QP " + std::to_string(*e.qp) : " QP ?");
+}
+
+std::string mpaText(const MpaNegotiation& m) {
+  if (!m.requestSeen) return "MPA Request not seen";
+  std::string t = "MPA Request (frame " + std::to_string(m.requestFrame) +
+                  ": M=" + (m.requestMarkers ? "1" : "0") + " C=" + (m.requestCrc ? "1" : "0") +
+                  ")";
+  if (!m.replySeen) return t + ", no Reply seen";
+  t += ", Reply (frame " + std::to_string(m.replyFrame) + ": M=" + (m.replyMarkers ? "1" : "0") +
+       " C=" + (m.replyCrc ? "1" : "0") + ")";
+  if (m.rejected) return t + ": rejected";
+  return t + ": CRC " + (m.crcInUse() ? "on" : "off") + ", markers to the initiator " +
+         (m.replyMarkers ? "on" : "off") + ", to the responder " +
+         (m.requestMarkers ? "on" : "off");
 }
 
 std::string nsText(std::uint64_t ns) {
@@ -121,6 +157,12 @@ std::string toJson(const AnalysisReport& report, int indent) {
   sum["failed_messages"] = s.failedMessages;
   sum["timeouts"] = s.timeouts;
   sum["ecn_marks"] = s.ecnMarks;
+  sum["iwarp_frames"] = s.iwarpFrames;
+  sum["crc_failures"] = s.crcFailures;
+  sum["terminates"] = s.terminates;
+  sum["out_of_order_segments"] = s.outOfOrderSegments;
+  sum["segment_gaps"] = s.segmentGaps;
+  sum["mpa_rejects"] = s.mpaRejects;
   j["summary"] = std::move(sum);
 
   ordered_json conns = ordered_json::array();
@@ -138,6 +180,7 @@ std::string toJson(const AnalysisReport& report, int indent) {
     e["last_time_s"] = c.lastTime;
     e["a_to_b"] = directionJson(c.dir[0]);
     e["b_to_a"] = directionJson(c.dir[1]);
+    if (c.mpa) e["mpa"] = mpaJson(*c.mpa);
     conns.push_back(std::move(e));
   }
   j["connections"] = std::move(conns);
@@ -174,6 +217,8 @@ std::string toJson(const AnalysisReport& report, int indent) {
     e["bytes"] = m.bytes;
     e["packets"] = m.packets;
     e["resent_packets"] = m.resentPackets;
+    if (m.stag) e["stag"] = *m.stag;
+    if (m.msn) e["msn"] = *m.msn;
     e["outcome"] = std::string(toString(m.outcome));
     if (m.outcome == Outcome::Completed) e["latency_s"] = m.latency();
     if (!m.detail.empty()) e["detail"] = m.detail;
@@ -221,8 +266,9 @@ std::string formatText(const AnalysisReport& report) {
       if (st.requestFrames == 0 && st.responseFrames == 0 && st.cnps == 0) continue;
       const Endpoint& from = d == 0 ? c.a : c.b;
       const Endpoint& to = d == 0 ? c.b : c.a;
-      out << "  conn " << c.id << " requests " << endpointText(from) << " -> " << endpointText(to)
-          << "\n";
+      if (d == 0 && c.mpa) out << "  conn " << c.id << " " << mpaText(*c.mpa) << "\n";
+      out << "  conn " << c.id << (c.mpa ? " sends " : " requests ") << endpointText(from) << " -> "
+          << endpointText(to) << "\n";
       std::snprintf(line, sizeof line,
                     "    messages %llu completed, %llu failed, %llu incomplete; %llu bytes, %s, "
                     "%.1f msg/s\n",
@@ -236,6 +282,13 @@ std::string formatText(const AnalysisReport& report) {
         out << "    latency p50 " << nsText(st.latency.percentile(50)) << ", p99 "
             << nsText(st.latency.percentile(99)) << ", max " << nsText(st.latency.max())
             << (st.latency.exact() ? "" : " (histogram)") << "\n";
+      }
+      if (c.carrier == Carrier::Iwarp) {
+        out << "    TCP resent " << st.resentFrames << ", duplicates " << st.duplicates
+            << ", out of order " << st.outOfOrder << ", gaps " << st.segmentGaps << " ("
+            << st.missingBytes << " bytes); CRC bad " << st.crcFailures << ", Terminates sent "
+            << st.terminates << "\n";
+        continue;
       }
       std::snprintf(
           line, sizeof line,
@@ -272,6 +325,11 @@ std::string formatText(const AnalysisReport& report) {
       static_cast<unsigned long long>(s.duplicates), static_cast<unsigned long long>(s.timeouts),
       static_cast<unsigned long long>(s.icrcFailures), static_cast<unsigned long long>(s.cnps));
   out << line;
+  if (s.iwarpFrames) {
+    out << "iWARP: " << s.iwarpFrames << " frames, " << s.crcFailures << " CRC failures, "
+        << s.terminates << " Terminates, " << s.mpaRejects << " MPA rejects, "
+        << s.outOfOrderSegments << " out-of-order segments, " << s.segmentGaps << " segment gaps\n";
+  }
   return out.str();
 }
 

@@ -129,6 +129,7 @@ void graft(DissectionBuilder& b, const Dissection& part, std::size_t partSize,
 struct CaptureDecoder::Impl : detail::TcpPayloadDissector {
   DecodeOptions options;
   std::map<std::pair<Endpoint, Endpoint>, Connection> connections;
+  std::vector<StreamUnit> units;  // of the frame decoded last
 
   void dissect(detail::DecodeContext& ctx, const detail::TcpSegmentFacts& seg,
                std::int32_t parent) override;
@@ -293,8 +294,19 @@ void CaptureDecoder::Impl::process(detail::DecodeContext& ctx, Connection& c, in
         DissectionBuilder pb(part, v.subspan(0, total));
         const auto mpa = detail::dissectMpaStartFrame(pb, -1);
         const std::uint64_t at = d.consumed;
+        StreamUnit unit;
+        unit.kind = mpa.reply ? StreamUnit::Kind::MpaReply : StreamUnit::Kind::MpaRequest;
+        unit.firstNode = static_cast<std::int32_t>(ctx.b.dissection().nodes.size());
         graft(ctx.b, part, total, seg, [at](std::size_t i) { return at + i; });
         d.consume(total);
+        unit.endNode = static_cast<std::int32_t>(ctx.b.dissection().nodes.size());
+        unit.firstSeq = d.baseSeq + static_cast<std::uint32_t>(at);
+        unit.endSeq = d.baseSeq + static_cast<std::uint32_t>(d.consumed);
+        unit.markers = mpa.markers;
+        unit.crc = mpa.crc;
+        unit.reject = mpa.reject;
+        unit.revision = mpa.revision;
+        units.push_back(unit);
         startFrame = true;
         addInfo(mpa.reply ? "MPA Reply Frame" : "MPA Request Frame");
         if (!mpa.reply) {
@@ -334,9 +346,12 @@ void CaptureDecoder::Impl::process(detail::DecodeContext& ctx, Connection& c, in
         const auto wire = v.subspan(0, wireLen);
         const auto layout = detail::splitFpdu(wire, d.markers, rel);
         const std::uint64_t at = d.consumed;
+        StreamUnit unit;
+        unit.firstNode = static_cast<std::int32_t>(ctx.b.dissection().nodes.size());
         Dissection framing;
         DissectionBuilder fb(framing, wire);
         detail::dissectFpduFraming(fb, layout, d.crc && options.verifyCrc, -1);
+        unit.crcStatus = framing.crc;
         graft(ctx.b, framing, wireLen, seg, [at](std::size_t i) { return at + i; });
         const std::size_t ulpduLen = std::min(ulpdu, layout.logical.size() - 2);
         Dissection ddp;
@@ -345,6 +360,12 @@ void CaptureDecoder::Impl::process(detail::DecodeContext& ctx, Connection& c, in
         graft(ctx.b, ddp, ulpduLen, seg,
               [at, &layout](std::size_t i) { return at + layout.wireIndex[2 + i]; });
         d.consume(wireLen);
+        unit.endNode = static_cast<std::int32_t>(ctx.b.dissection().nodes.size());
+        unit.firstSeq = d.baseSeq + static_cast<std::uint32_t>(at);
+        unit.endSeq = d.baseSeq + static_cast<std::uint32_t>(d.consumed);
+        unit.markers = d.markers;
+        unit.crc = d.crc;
+        units.push_back(unit);
         fpdu = true;
         break;
       }
@@ -392,11 +413,17 @@ CaptureDecoder& CaptureDecoder::operator=(CaptureDecoder&&) noexcept = default;
 
 Dissection CaptureDecoder::decode(std::span<const std::uint8_t> frame, LinkType link,
                                   const FrameInfo& info) {
+  impl_->units.clear();
   return detail::decodeFrameWith(frame, link, info, impl_->options, impl_.get());
+}
+
+const std::vector<StreamUnit>& CaptureDecoder::lastUnits() const {
+  return impl_->units;
 }
 
 void CaptureDecoder::reset() {
   impl_->connections.clear();
+  impl_->units.clear();
 }
 
 std::size_t CaptureDecoder::connectionCount() const {

@@ -4,6 +4,8 @@
 // the analyzer exactly what a capture would hold.
 
 #include <cstdint>
+#include <initializer_list>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -133,6 +135,16 @@ inline std::vector<std::string> anomalyList(const AnalysisReport& r) {
   std::vector<std::string> out;
   for (const auto& a : r.anomalies)
     out.push_back(std::string(toString(a.kind)) + "@" + std::to_string(a.frame));
+  return out;
+}
+
+/// The frames of the anomalies of the given kinds.
+inline std::set<std::uint64_t> framesOf(const AnalysisReport& r,
+                                        std::initializer_list<AnomalyKind> kinds) {
+  std::set<std::uint64_t> out;
+  for (const auto& a : r.anomalies)
+    for (AnomalyKind k : kinds)
+      if (a.kind == k) out.insert(a.frame);
   return out;
 }
 

@@ -5,14 +5,17 @@
 #include <map>
 #include <random>
 #include <regex>
+#include <set>
 
 #include "../sim/sim_test_support.h"
 #include "rdmascope/analysis/flow_analyzer.h"
+#include "roce_trace.h"
 
 namespace rdmascope::analysis {
 namespace {
 
 namespace st = sim::testing;
+using test::anomalyList;
 
 struct SimLog {
   std::vector<std::uint32_t> timeoutRetries;  // PSNs the requester restarted from, by cause
@@ -37,11 +40,19 @@ SimLog collect(const sim::Trace& trace) {
   return log;
 }
 
-AnalysisReport analyzeCapture(sim::Network& net) {
+// The capture at the senders, or, without the frames lost on the link, as the receiving side
+// of the link would record it.
+AnalysisReport analyzeCapture(sim::Network& net, const SimLog* dropsRemoved = nullptr) {
+  std::set<std::uint64_t> lost;
+  if (dropsRemoved)
+    for (const auto& [frame, psn] : dropsRemoved->dropped)
+      lost.insert(frame);
   FlowAnalyzer a;
-  std::uint64_t n = 0;
-  for (const auto& f : net.frames())
-    a.addFrame(f.bytes, packets::LinkType::Ethernet, ++n, f.time.seconds());
+  std::uint64_t n = 0, kept = 0;
+  for (const auto& f : net.frames()) {
+    if (lost.count(++n)) continue;
+    a.addFrame(f.bytes, packets::LinkType::Ethernet, ++kept, f.time.seconds());
+  }
   a.finish();
   return a.report();
 }
@@ -53,15 +64,20 @@ std::vector<std::uint32_t> psnsOf(const AnalysisReport& r, AnomalyKind kind) {
   return out;
 }
 
-TEST(SimAgreement, OneDroppedPsnIsOneNakAndAGoBackNResend) {
-  st::PairOptions o;
-  o.config.faults.dropPsns.push_back({0x101, 0, 1});  // the second packet of the SEND
-  st::Pair p = st::makePair(o);
+// One SEND of 4096 bytes (four packets at MTU 1024) through the pair's faults, traced.
+void sendFourPackets(st::Pair& p) {
   p.net->sim().trace().setEnabled(true);
   ASSERT_TRUE(p.hb().postRecv(p.b.qpn, st::recvWr(1, p.b, 0, 4096)).ok());
   ASSERT_TRUE(p.ha().postSend(p.a.qpn, st::sendWr(2, sim::WrOpcode::Send, p.a, 0, 4096, p.b)).ok());
   p.net->sim().run();
   ASSERT_EQ(p.ha().pollCq(p.a.cq, 4).size(), 1u);
+}
+
+TEST(SimAgreement, OneDroppedPsnIsOneNakAndAGoBackNResend) {
+  st::PairOptions o;
+  o.config.faults.dropPsns.push_back({0x101, 0, 1});  // the second packet of the SEND
+  st::Pair p = st::makePair(o);
+  ASSERT_NO_FATAL_FAILURE(sendFourPackets(p));
 
   const SimLog log = collect(p.net->sim().trace());
   ASSERT_EQ(log.dropped.size(), 1u);
@@ -81,6 +97,56 @@ TEST(SimAgreement, OneDroppedPsnIsOneNakAndAGoBackNResend) {
   EXPECT_EQ(r.summary.resentFrames, 3u);
   EXPECT_EQ(r.connections[0].a.qp, p.a.qpn);
   EXPECT_EQ(r.connections[0].b.qp, p.b.qpn);
+}
+
+TEST(SimAgreement, NamedLostFrameIsFoundExactlyAtTheSenderAndAtTheReceiver) {
+  st::PairOptions o;
+  o.config.faults.dropFrames = {2};  // the second packet of a four-packet SEND (PSN 0x101)
+  st::Pair p = st::makePair(o);
+  ASSERT_NO_FATAL_FAILURE(sendFourPackets(p));
+  const SimLog log = collect(p.net->sim().trace());
+  ASSERT_EQ(log.dropped, (std::vector<std::pair<std::uint64_t, std::uint32_t>>{{2, 0x101}}));
+  // Frames: the 4 requests, the NAK, the 3 resends, the ACK (the sim's own parser says so).
+  const auto summaries = st::packets(*p.net);
+  ASSERT_EQ(summaries.size(), 9u);
+  EXPECT_TRUE(summaries[4].hasAeth && (summaries[4].syndrome >> 5) == 3);
+
+  // At the sender: the lost frame is in the capture; the NAK and the go-back-N resends of
+  // PSNs 0x101..0x103 follow, nothing else.
+  const AnalysisReport s = analyzeCapture(*p.net);
+  EXPECT_EQ(anomalyList(s), (std::vector<std::string>{"nak@5", "retransmission@6",
+                                                      "retransmission@7", "retransmission@8"}));
+  EXPECT_EQ(s.summary.resentFrames, 3u);
+  EXPECT_EQ(s.summary.psnGaps, 0u);
+  EXPECT_EQ(s.summary.completedMessages, 1u);
+
+  // At the receiver: PSN 0x102 (its frame 2) jumps the gap; the resend of 0x101 fills it.
+  const AnalysisReport r = analyzeCapture(*p.net, &log);
+  EXPECT_EQ(anomalyList(r), (std::vector<std::string>{"psn_gap@2", "nak@4", "gap_filled@5",
+                                                      "retransmission@6", "retransmission@7"}));
+  EXPECT_EQ(r.summary.resentFrames, 2u);
+  EXPECT_EQ(r.summary.psnGaps, 1u);
+  EXPECT_EQ(r.summary.completedMessages, 1u);
+}
+
+TEST(SimAgreement, RnrIsOneRnrNakAndOneResendAfterTheTimer) {
+  st::PairOptions o;
+  o.minRnrTimer = 1;  // 0.01 ms
+  st::Pair p = st::makePair(o);
+  ASSERT_TRUE(p.ha().postSend(p.a.qpn, st::sendWr(2, sim::WrOpcode::Send, p.a, 0, 64, p.b)).ok());
+  p.net->sim().runUntil(sim::SimTime::us(5));  // the SEND finds no receive buffer
+  ASSERT_TRUE(p.hb().postRecv(p.b.qpn, st::recvWr(1, p.b, 0, 64)).ok());
+  p.net->sim().run();
+  ASSERT_EQ(p.ha().pollCq(p.a.cq, 4).size(), 1u);
+  const AnalysisReport r = analyzeCapture(*p.net);
+  EXPECT_EQ(anomalyList(r), (std::vector<std::string>{"rnr_nak@2", "retransmission@3"}));
+  EXPECT_EQ(r.summary.rnrNaks, 1u);
+  EXPECT_EQ(r.summary.resentFrames, 1u);
+  EXPECT_EQ(r.summary.timeouts, 0u);
+  EXPECT_EQ(r.summary.completedMessages, 1u);
+  ASSERT_EQ(r.anomalies.size(), 2u);
+  EXPECT_EQ(r.anomalies[1].relatedFrame, 2u);
+  EXPECT_GE(r.anomalies[1].wait, 10e-6);  // the requester waited out the RNR timer
 }
 
 TEST(SimAgreement, RandomLossRunsAgreeWithTheSimulatorsFaultLog) {

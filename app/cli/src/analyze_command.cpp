@@ -55,7 +55,7 @@ void addAnalyzeCommand(CLI::App& app, Action& action) {
   auto args = std::make_shared<AnalyzeArgs>();
   CLI::App* c = app.add_subcommand(
       "analyze",
-      "Flow analysis of a RoCE/InfiniBand capture: conversations, messages, losses, "
+      "Flow analysis of a RoCE, InfiniBand or iWARP capture: conversations, messages, losses, "
       "resends, NAKs, latency");
   c->add_option("FILE", args->file, "Capture file (pcap or pcapng)")->required();
   c->add_flag("--json", args->json, "Print the report as JSON");

@@ -6,6 +6,7 @@
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets_io/capture_writer.h"
+#include "rdmascope/sim/trace_analysis.h"
 #include "rdmascope/verbs_backend/scenario.h"
 #include "scenario_source.h"
 
@@ -20,6 +21,9 @@ struct SimArgs {
   std::optional<double> loss;
   std::string wire;
   bool list = false;
+  bool analyze = false;
+  bool json = false;
+  bool traceGiven = false;
 };
 
 const std::map<std::string, sim::WireFormat>& wireNames() {
@@ -79,17 +83,28 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
   options.seed = a.seed;
   options.loss = a.loss;
   if (!a.wire.empty()) options.wire = wireNames().at(a.wire);
-  options.trace = a.trace != "none";
+  // --analyze prints the analysis alone unless a trace was asked for too.
+  const std::string trace = a.analyze && !a.traceGiven ? "none" : a.trace;
+  options.trace = trace != "none" || a.analyze;  // the analysis reads the frames off the trace
   options.captureFrames = !a.pcap.empty();
-  const verbs_backend::RunResult r = verbs_backend::runScenarioInSim(*scenario, options);
-  if (a.trace == "text") {
+  verbs_backend::SimScenarioSession session(*scenario, options);
+  std::optional<sim::TraceAnalysis> analysis;
+  if (a.analyze) analysis.emplace(session.network().sim().trace(), session.network().config().wire);
+  const verbs_backend::RunResult r = session.runToEnd();
+  if (trace == "text") {
     out << r.traceText() << '\n';
-  } else if (a.trace == "json") {
+  } else if (trace == "json") {
     out << r.traceJson() << '\n';
   }
-  if (a.trace != "none") out << "# completions\n";
-  for (const auto& [host, wc] : r.completions)
-    out << formatCompletion(r.hostNames[host], wc) << '\n';
+  if (trace != "none") out << "# completions\n";
+  if (!a.analyze || trace != "none") {
+    for (const auto& [host, wc] : r.completions)
+      out << formatCompletion(r.hostNames[host], wc) << '\n';
+  }
+  if (analysis) {
+    const analysis::AnalysisReport report = analysis->finish();
+    out << (a.json ? analysis::toJson(report) + "\n" : analysis::formatText(report));
+  }
   if (!a.pcap.empty() && !writePcap(a.pcap, r, err)) return kExitUsage;
   if (!r.ok) {
     reportError(err, r.error);
@@ -106,8 +121,9 @@ void addSimCommand(CLI::App& app, Action& action) {
       "sim", "Run a built-in scenario or a scenario file (JSON) in the simulator");
   cmd->add_option("scenario", args->scenario, "Built-in scenario name or scenario file");
   cmd->add_option("--pcap", args->pcap, "Write the frames, with simulated timestamps, to a pcap");
-  cmd->add_option("--trace", args->trace, "Trace output: text, json or none")
-      ->check(CLI::IsMember({"text", "json", "none"}));
+  auto* traceOption = cmd->add_option("--trace", args->trace,
+                                      "Trace output: text, json or none (with --analyze: none)")
+                          ->check(CLI::IsMember({"text", "json", "none"}));
   cmd->add_option("--seed", args->seed, "Seed of the simulation (default: the scenario's)");
   cmd->add_option("--loss", args->loss, "Frame loss probability, 0 to below 1")
       ->check(CLI::Range(0.0, 0.999));
@@ -117,7 +133,11 @@ void addSimCommand(CLI::App& app, Action& action) {
   cmd->add_option("--wire", args->wire, "Wire format: rocev2, rocev2-ipv6, rocev1 or ib")
       ->check(CLI::IsMember(wires));
   cmd->add_flag("--list", args->list, "List the built-in scenarios");
-  cmd->callback([args, &action] {
+  cmd->add_flag("--analyze", args->analyze,
+                "Print the flow analysis of the run (as `analyze` prints that of its pcap)");
+  cmd->add_flag("--json", args->json, "With --analyze: the analysis as JSON");
+  cmd->callback([args, traceOption, &action] {
+    args->traceGiven = traceOption->count() > 0;
     action = [args](std::ostream& out, std::ostream& err) { return runSim(*args, out, err); };
   });
 }

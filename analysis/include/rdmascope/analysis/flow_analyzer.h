@@ -1,10 +1,11 @@
 #pragma once
 /// @file flow_analyzer.h
-/// One-pass flow analysis of InfiniBand transport traffic (RoCEv2, RoCEv1, native IB): which
-/// QPs talked, which messages went through, where packets went missing, what was resent and
-/// why, and how long each operation took. Frames are fed one at a time (from a capture file,
-/// a live capture or the simulator); memory is bounded by the number of connections and of
-/// messages in flight, never by the length of the capture.
+/// One-pass flow analysis of InfiniBand transport traffic (RoCEv2, RoCEv1, native IB) and of
+/// iWARP (MPA/DDP/RDMAP over TCP connections): which QPs or connections talked, which messages went
+/// through, where packets went missing, what was resent and why, and how long each operation took.
+/// Frames are fed one at a time (from a capture file, a live capture or the simulator); memory is
+/// bounded by the number of connections and of messages in flight, never by the length of the
+/// capture.
 
 #include <cstdint>
 #include <functional>
@@ -51,6 +52,12 @@ enum class AnomalyKind : std::uint8_t {
   IcrcFailure,        ///< invariant CRC wrong: the receiver drops the frame
   RepeatedResponse,   ///< a READ response or atomic ACK PSN answered again
   IncompleteMessage,  ///< a message still unfinished when the capture ended
+  // iWARP (TCP connections carrying MPA); resent TCP segments are Retransmission/Duplicate.
+  SegmentGap,  ///< a TCP segment beyond the next expected byte: bytes missing before it
+  OutOfOrder,  ///< a TCP segment filling a hole soon after later bytes (no resend): reordering
+  CrcFailure,  ///< an MPA FPDU whose CRC32c does not verify
+  Terminate,   ///< an RDMAP Terminate message (layer, error type and code in the detail)
+  MpaReject,   ///< an MPA Reply with the Rej flag: the connection was refused
 };
 
 std::string_view toString(MessageKind kind);
@@ -91,6 +98,10 @@ struct MessageRecord {
   Outcome outcome = Outcome::Incomplete;
   bool startMissing = false;  ///< its first packet never showed up
   std::string detail;         ///< NAK reason of a failed message
+  /// iWARP: firstPsn/lastPsn hold the relative TCP sequence numbers of the message's first
+  /// byte and of the byte after its last FPDU; packets counts FPDUs.
+  std::optional<std::uint32_t> stag;  ///< iWARP Write: data sink STag; Read: sink STag
+  std::optional<std::uint32_t> msn;   ///< iWARP untagged (Send, Read Request): DDP MSN
 
   double latency() const { return end - start; }
 };
@@ -98,7 +109,8 @@ struct MessageRecord {
 /// One side of a connection.
 struct Endpoint {
   std::string address;
-  std::optional<std::uint32_t> qp;  ///< known once a frame was addressed to it
+  std::optional<std::uint32_t> qp;    ///< known once a frame was addressed to it
+  std::optional<std::uint16_t> port;  ///< iWARP: the TCP port
 };
 
 /// Statistics over time, in buckets of equal width starting at the connection's first frame.
@@ -132,6 +144,11 @@ struct DirectionStats {
   std::uint64_t cnps = 0;  ///< CNPs sent to this direction's requester
   std::uint64_t ecnMarks = 0;
   std::uint64_t icrcFailures = 0;
+  std::uint64_t crcFailures = 0;  ///< iWARP: FPDUs with a bad CRC32c
+  std::uint64_t terminates = 0;   ///< iWARP: Terminate messages this direction's endpoint sent
+  std::uint64_t outOfOrder = 0;   ///< iWARP: TCP segments out of order
+  std::uint64_t segmentGaps = 0;  ///< iWARP: TCP segments with bytes missing before them
+  std::uint64_t missingBytes = 0;
   double rnrWaitTotal = 0.0;
   double rnrWaitMax = 0.0;
   double firstTime = 0.0;
@@ -146,7 +163,25 @@ struct DirectionStats {
   double messageRate() const;
 };
 
-/// Two QPs that talked (RC/UC/XRC), or one UD destination QP and its senders.
+/// The MPA start frames of an iWARP connection (RFC 5044 section 7.1).
+struct MpaNegotiation {
+  bool requestSeen = false;
+  bool replySeen = false;
+  std::uint64_t requestFrame = 0;
+  std::uint64_t replyFrame = 0;
+  bool requestMarkers = false;  ///< M in the Request: the initiator wants markers
+  bool requestCrc = false;      ///< C in the Request
+  bool replyMarkers = false;    ///< M in the Reply: the responder wants markers
+  bool replyCrc = false;        ///< C in the Reply
+  bool rejected = false;        ///< Rej in the Reply
+  std::uint8_t requestRevision = 0;
+  std::uint8_t replyRevision = 0;
+  /// CRC is used when either side asks (markers are per direction, asked by the receiver).
+  bool crcInUse() const { return requestCrc || replyCrc; }
+};
+
+/// Two QPs that talked (RC/UC/XRC), one UD destination QP and its senders, or an iWARP TCP
+/// connection (carrier Iwarp, transport "TCP", endpoints with ports, `mpa` set).
 struct ConnectionReport {
   int id = 0;
   Carrier carrier = Carrier::RoceV2;
@@ -159,6 +194,7 @@ struct ConnectionReport {
   std::uint64_t lastFrame = 0;
   double firstTime = 0.0;
   double lastTime = 0.0;
+  std::optional<MpaNegotiation> mpa;  ///< iWARP only
 };
 
 /// Counts over the whole capture. The first ten are the definitions.
@@ -177,15 +213,23 @@ struct AnalysisSummary {
   std::uint64_t rdmaFrames = 0;  ///< frames with an InfiniBand transport
   std::uint64_t completedMessages = 0;
   std::uint64_t failedMessages = 0;
-  std::uint64_t timeouts = 0;
+  std::uint64_t timeouts = 0;  ///< RoCE/IB resends no NAK prompted
   std::uint64_t ecnMarks = 0;  ///< IP CE, FECN or BECN
+  // iWARP. resentFrames and duplicates above count its TCP retransmissions and copies too.
+  std::uint64_t iwarpFrames = 0;         ///< frames of TCP connections that carry MPA
+  std::uint64_t crcFailures = 0;         ///< FPDUs whose MPA CRC32c does not verify
+  std::uint64_t terminates = 0;          ///< RDMAP Terminate messages
+  std::uint64_t outOfOrderSegments = 0;  ///< TCP segments out of order
+  std::uint64_t segmentGaps = 0;         ///< TCP segments with bytes missing before them
+  std::uint64_t mpaRejects = 0;          ///< MPA Replies that refused the connection
 };
 
 /// Everything the analysis found, ready to print or serialise.
 struct AnalysisReport {
   AnalysisSummary summary;
-  std::vector<ConnectionReport> connections;  ///< by first frame
-  std::vector<Anomaly> anomalies;             ///< in frame order (the first maxAnomalies)
+  /// By id: creation order (RoCE/IB at their first frame, iWARP at its MPA Request).
+  std::vector<ConnectionReport> connections;
+  std::vector<Anomaly> anomalies;  ///< in frame order (the first maxAnomalies)
   std::uint64_t anomaliesDropped = 0;
   std::vector<MessageRecord> messages;  ///< in completion order (the first maxMessages)
   std::uint64_t messagesDropped = 0;
@@ -201,6 +245,7 @@ struct AnalyzerOptions {
   double seriesWidth = 1e-3;           ///< initial bucket width, doubled as needed
   std::size_t maxSeriesBuckets = 256;  ///< per direction
   std::size_t exactLatencySamples = 4096;  ///< per direction, before the histogram takes over
+  std::size_t maxTcpConnections = 65536;   ///< TCP connections tracked for iWARP at once
 };
 
 /// Entries the analyzer holds, for checking that memory stays bounded.
@@ -213,6 +258,7 @@ struct RetainedState {
   std::size_t latencyEntries = 0;
   std::size_t seriesBuckets = 0;
   std::size_t psnWindowBits = 0;
+  std::size_t tcpConnections = 0;  ///< TCP connections tracked (iWARP or not yet known)
 };
 
 /// Feeds on frames, one at a time, in capture order.
@@ -248,8 +294,9 @@ class FlowAnalyzer {
   std::unique_ptr<Impl> impl_;
 };
 
-/// The whole report as JSON text: `summary` (the counts, snake_case), `connections`,
-/// `anomalies`, `messages`.
+/// The whole report as JSON text: `summary` (the counts, snake_case; the iWARP ones are
+/// iwarp_frames, crc_failures, terminates, out_of_order_segments, segment_gaps, mpa_rejects),
+/// `connections` (iWARP ones with `mpa` and endpoint ports), `anomalies`, `messages`.
 std::string toJson(const AnalysisReport& report, int indent = 2);
 
 /// The report for people: a conversation table, the anomalies in order with frame numbers,

@@ -14,8 +14,8 @@
 
 namespace rdmascope::analysis {
 
-/// How the InfiniBand transport was carried.
-enum class Carrier : std::uint8_t { RoceV2, RoceV1, NativeIb };
+/// How the RDMA transport was carried (Iwarp: MPA/DDP/RDMAP over a TCP connection).
+enum class Carrier : std::uint8_t { RoceV2, RoceV1, NativeIb, Iwarp };
 
 std::string_view toString(Carrier carrier);
 
@@ -41,6 +41,9 @@ struct PacketFacts {
   bool crcBad = false;                     ///< ICRC (or VCRC) verification failed
   std::uint64_t contentHash = 0;           ///< hash of the transport headers and payload
 };
+
+/// The hash PacketFacts::contentHash holds (64-bit FNV-1a), also used for TCP payloads.
+std::uint64_t contentHash(std::span<const std::uint8_t> bytes);
 
 /// The facts of a frame the packet layer's typed parser has read.
 PacketFacts extractFacts(const packets::ParsedIbFrame& parsed, std::span<const std::uint8_t> frame,

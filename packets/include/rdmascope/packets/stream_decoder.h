@@ -18,11 +18,29 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <vector>
 
 #include "rdmascope/packets/decode.h"
 #include "rdmascope/packets/dissection.h"
 
 namespace rdmascope::packets {
+
+/// One MPA unit (start frame or FPDU) that the last decode() completed, for flow analysis.
+/// Its nodes are [firstNode, endNode) of that frame's Dissection; it belongs to the direction
+/// of that frame's TCP segment.
+struct StreamUnit {
+  enum class Kind : std::uint8_t { MpaRequest, MpaReply, Fpdu };
+  Kind kind = Kind::Fpdu;
+  std::uint32_t firstSeq = 0;  ///< TCP sequence number of its first byte
+  std::uint32_t endSeq = 0;    ///< TCP sequence number after its last byte
+  std::int32_t firstNode = 0;
+  std::int32_t endNode = 0;
+  bool markers = false;  ///< start frame: M; FPDU: markers in this direction's stream
+  bool crc = false;      ///< start frame: C; FPDU: CRC in use on the connection
+  bool reject = false;   ///< start frame: Rej
+  std::uint8_t revision = 0;
+  CrcStatus crcStatus = CrcStatus::Absent;  ///< FPDU: its CRC32c check
+};
 
 class CaptureDecoder {
  public:
@@ -35,6 +53,9 @@ class CaptureDecoder {
 
   /// Decodes the next frame of the capture. Never throws on any bytes.
   Dissection decode(std::span<const std::uint8_t> frame, LinkType link, const FrameInfo& info = {});
+
+  /// The MPA units the last decode() completed, in stream order (empty for other frames).
+  const std::vector<StreamUnit>& lastUnits() const;
 
   /// Forgets every connection.
   void reset();

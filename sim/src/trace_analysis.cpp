@@ -1,0 +1,32 @@
+#include "rdmascope/sim/trace_analysis.h"
+
+namespace rdmascope::sim {
+
+TraceAnalysis::TraceAnalysis(Trace& trace, WireFormat wire, analysis::AnalyzerOptions options)
+    : trace_(trace), wire_(wire), analyzer_(options) {
+  subscription_ = trace_.subscribe([this](const TraceEvent& e) { onEvent(e); });
+}
+
+TraceAnalysis::~TraceAnalysis() {
+  trace_.unsubscribe(subscription_);
+}
+
+double TraceAnalysis::captureSeconds(SimTime time, std::int64_t firstNs) {
+  return static_cast<double>(time.picos() / 1000 - firstNs) / 1e9;
+}
+
+void TraceAnalysis::onEvent(const TraceEvent& e) {
+  if (e.kind != TraceKind::FrameSent || e.bytes.empty()) return;
+  const SimTime at = e.wireTime.picos() > 0 ? e.wireTime : e.time;
+  if (!firstNs_) firstNs_ = at.picos() / 1000;
+  const auto link =
+      wire_ == WireFormat::InfiniBand ? packets::LinkType::InfiniBand : packets::LinkType::Ethernet;
+  analyzer_.addFrame(e.bytes, link, e.frameNumber, captureSeconds(at, *firstNs_));
+}
+
+analysis::AnalysisReport TraceAnalysis::finish() {
+  analyzer_.finish();
+  return analyzer_.report();
+}
+
+}  // namespace rdmascope::sim
