@@ -90,7 +90,6 @@ class Link : public EventTarget {
                                         : std::string(),
                       why.empty() ? "" : ": " + why);
       e.bytes = flat_;
-      e.wireTime = start;
       sim.trace().emit(std::move(e));
     }
 

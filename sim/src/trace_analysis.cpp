@@ -17,7 +17,7 @@ double TraceAnalysis::captureSeconds(SimTime time, std::int64_t firstNs) {
 
 void TraceAnalysis::onEvent(const TraceEvent& e) {
   if (e.kind != TraceKind::FrameSent || e.bytes.empty()) return;
-  const SimTime at = e.wireTime.picos() > 0 ? e.wireTime : e.time;
+  const SimTime at = e.time;  // FrameSent is timed at its first bit on the wire, as captured
   if (!firstNs_) firstNs_ = at.picos() / 1000;
   const auto link =
       wire_ == WireFormat::InfiniBand ? packets::LinkType::InfiniBand : packets::LinkType::Ethernet;

@@ -14,9 +14,9 @@ namespace {
 
 // The built-ins as scenario.h lists them; BuiltinListIsCovered keeps this list complete.
 const std::vector<std::string> kScenarios{
-    "rc-send-recv",   "rc-write", "rc-write-imm", "rc-read",         "rc-atomic",
-    "uc-write",       "ud-send",  "rnr-retry",    "lossy-go-back-n", "remote-access-error",
-    "retry-exceeded", "tour"};
+    "rc-send-recv",   "rc-write",        "rc-write-imm", "rc-read",         "rc-atomic",
+    "uc-write",       "ud-send",         "rnr-retry",    "lossy-go-back-n", "remote-access-error",
+    "retry-exceeded", "rc-lossy-stream", "tour"};
 
 struct Reports {
   nlohmann::json fromTrace;

@@ -4,7 +4,6 @@
 
 #include <QAbstractItemModelTester>
 #include <QBrush>
-#include <chrono>
 #include <random>
 
 #include "rdmascope/ui/frame_store.h"
@@ -98,7 +97,8 @@ TEST(PacketListModel, ScrollsALargeCaptureLazily) {
   PacketListModel model(&store);
   EXPECT_EQ(model.rowCount(), static_cast<int>(kFrames));
   std::mt19937 rng(1);
-  const auto start = std::chrono::steady_clock::now();
+  // Scrolling speed is measured in bench/gui_open, not asserted here: what this checks is that
+  // scrolling decodes only the rows shown and the cache stays bounded.
   constexpr int kScreens = 200;
   for (int s = 0; s < kScreens; ++s) {
     const int top = static_cast<int>(rng() % (kFrames - 40));
@@ -108,11 +108,6 @@ TEST(PacketListModel, ScrollsALargeCaptureLazily) {
         model.index(r, c).data(Qt::BackgroundRole);
       }
   }
-  const double ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  std::printf("[ perf ] %d screens of 40 rows over %zu frames: %.1f ms (%.2f ms per screen)\n",
-              kScreens, kFrames, ms, ms / kScreens);
-  EXPECT_LT(ms / kScreens, 16.0);  // one screenful within a 60 Hz frame
   EXPECT_LE(model.cache().size(), model.cache().capacity());
   EXPECT_LE(model.cache().decodes(), static_cast<std::size_t>(kScreens * 40));
 }

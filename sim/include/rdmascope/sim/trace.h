@@ -45,9 +45,6 @@ struct TraceEvent {
   std::uint64_t address = 0;        ///< memory events
   std::uint32_t length = 0;         ///< memory events: bytes; frame events: frame length
   std::vector<std::uint8_t> bytes;  ///< frame events
-  /// FrameSent: when its first bit goes on the wire, the time a capture at the sender records
-  /// (later than `time` while the NIC's queue is busy); zero when not known.
-  SimTime wireTime;
   std::string explanation;
 };
 
