@@ -44,7 +44,10 @@ std::string nakName(std::uint8_t syn) {
 }
 
 std::string signedRel(std::int32_t v) {
-  return (v >= 0 ? "+" : "") + std::to_string(v);
+  // appended rather than "+" + to_string(v): GCC 12 at -O3 warns (-Wrestrict) on the latter
+  std::string out = v >= 0 ? "+" : "";
+  out += std::to_string(v);
+  return out;
 }
 
 std::string ordinal(int n) {
