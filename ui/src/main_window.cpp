@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QComboBox>
+#include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QEventLoop>
@@ -32,6 +33,7 @@
 
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/capture_loader.h"
+#include "rdmascope/ui/capture_saver.h"
 #include "rdmascope/ui/comparison_view.h"
 #include "rdmascope/ui/data_path_pane.h"
 #include "rdmascope/ui/filter_bar.h"
@@ -197,6 +199,14 @@ void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   QAction* open = file->addAction(tr("&Open Capture..."), this, &MainWindow::openCaptureDialog);
   open->setShortcut(QKeySequence::Open);
+  QAction* save = file->addAction(tr("&Save Frames As..."), this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Frames"),
+                                                      QFileInfo(capturePath_).absolutePath(),
+                                                      tr("pcap (*.pcap);;pcapng (*.pcapng)"));
+    if (!path.isEmpty()) saveFrames(path);
+  });
+  save->setObjectName(QStringLiteral("saveFramesAction"));
+  save->setShortcut(QKeySequence::Save);
   QAction* live = file->addAction(tr("&Live Capture..."), this, [this] {
     liveCaptureDialog()->show();
     liveCaptureDialog()->raise();
@@ -481,6 +491,17 @@ LiveCaptureDialog* MainWindow::liveCaptureDialog() {
   connect(live_, &LiveCaptureDialog::captureStopped, analysis_, &AnalysisController::endLive);
   connect(live_, &LiveCaptureDialog::storeAboutToClear, analysis_, &AnalysisController::clear);
   return live_;
+}
+
+bool MainWindow::saveFrames(const QString& path) {
+  std::string error;
+  if (!saveCaptureFile(*store_, path.toStdString(), error)) {
+    showError(tr("Save Frames"), QString::fromStdString(error));
+    return false;
+  }
+  statusBar()->showMessage(
+      tr("Saved %1 frames to %2").arg(store_->size()).arg(QDir::toNativeSeparators(path)), 5000);
+  return true;
 }
 
 void MainWindow::openCaptureDialog() {

@@ -45,6 +45,10 @@ class MainWindow : public QMainWindow {
   /// Opens a pcap/pcapng file (progress dialog, cancellable). On failure shows a message box and
   /// the status line and returns false; the window stays usable and keeps what it showed.
   bool openCapture(const QString& path);
+  /// Writes the frames shown (a simulated run's or an opened capture's) to a pcap, or pcapng
+  /// when the name ends in ".pcapng". On failure shows the one-line error and returns false;
+  /// an existing file is replaced only by a complete one.
+  bool saveFrames(const QString& path);
   /// The live capture dialog (created on first use).
   LiveCaptureDialog* liveCaptureDialog();
   /// Runs a built-in scenario ("tour") and shows it before its first event.
