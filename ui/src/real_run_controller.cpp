@@ -132,7 +132,7 @@ void RealRunController::startProgress(const QString& title) {
   tick->start(500);
 }
 
-bool RealRunController::runInLab(const QString& id) {
+bool RealRunController::beginRun(const QString& id) {
   if (busy()) {
     fail(tr("A real run is still going: cancel it first."));
     return false;
@@ -142,7 +142,13 @@ bool RealRunController::runInLab(const QString& id) {
   simCompletions_.clear();
   output_.clear();
   cancelled_ = false;
+  stop_ = false;
   scenario_ = id;
+  return true;
+}
+
+bool RealRunController::runInLab(const QString& id) {
+  if (!beginRun(id)) return false;
   QStringList looked;
   const QString cli = findCliBinary(search_, &looked);
   if (cli.isEmpty()) {
@@ -298,17 +304,7 @@ void RealRunController::cancel() {
 }
 
 bool RealRunController::runOnDevice(const QString& device, const QString& id) {
-  if (busy()) {
-    fail(tr("A real run is still going: cancel it first."));
-    return false;
-  }
-  lastError_.clear();
-  realCompletions_.clear();
-  simCompletions_.clear();
-  output_.clear();
-  cancelled_ = false;
-  stop_ = false;
-  scenario_ = id;
+  if (!beginRun(id)) return false;
   verbs_backend::Scenario scenario;
   try {
     scenario = verbs_backend::builtinScenario(id.toStdString());

@@ -72,6 +72,8 @@ class RealRunController : public QObject {
   void finished(bool ok);
 
  private:
+  /// Refuses while a run is going; otherwise forgets the last run's results. False when busy.
+  bool beginRun(const QString& id);
   void fail(const QString& line);
   void startProgress(const QString& title);
   void labFinished(int exitCode, bool crashed);
