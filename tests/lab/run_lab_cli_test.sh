@@ -8,6 +8,10 @@
 #    (packet_shape.py: opcodes, payload lengths, relative PSNs, ACK/NAK syndromes; it says
 #    which fields it ignores and why);
 #  - verbs --bench write (bandwidth and --lat) between the guests prints perftest's columns.
+# A scenario written cm:NAME runs with `lab run NAME --cm` (the rdma_cm connects the QPs): the
+# same checks (packet_shape.py leaves out the CM's packets to QP 1), and cm_handshake.py checks
+# those with tshark: REQ, REP, RTU, DREQ, DREP to QP 1, rdmascope's private data in REQ and REP,
+# and the data packets use the QPNs and PSNs the CM announced.
 # Usage: run_lab_cli_test.sh RDMASCOPE_CLI OUT_DIR [SCENARIO...] (default rc-send-recv rc-read)
 set -uo pipefail
 cli=$(realpath "$1")  # the guests run it by absolute path
@@ -30,17 +34,22 @@ check() { # check DESCRIPTION COMMAND...
   if "$@"; then echo "CHECK $what ok"; else echo "CHECK $what FAIL"; fail=1; fi
 }
 
-for s in "${scenarios[@]}"; do
-  dir=$out/$s
+for entry in "${scenarios[@]}"; do
+  s=${entry#cm:}
+  cm=()
+  [ "$s" = "$entry" ] || cm=(--cm)
+  dir=$out/${cm:+cm-}$s
   rm -rf "$dir"
   start=$(date +%s)
-  "$cli" lab run "$s" --out "$dir" --timeout 60
+  "$cli" lab run "$s" --out "$dir" --timeout 60 "${cm[@]}"
   status=$?
-  echo "lab test: lab run $s took $(($(date +%s) - start)) s, status $status"
+  echo "lab test: lab run $s ${cm[*]} took $(($(date +%s) - start)) s, status $status"
+  s="$s${cm:+ (--cm)}"
+  name=${entry#cm:}
   check "$s: lab run (steps, expectations, ICRC of every captured frame)" test "$status" = 0
   check "$s: capture verifies" "$cli" decode --verify "$dir/capture.pcap"
 
-  "$cli" sim "$s" --trace none --pcap "$dir/sim.pcap" >"$dir/sim-completions.txt"
+  "$cli" sim "$name" --trace none --pcap "$dir/sim.pcap" >"$dir/sim-completions.txt"
   check "$s: simulated run" test $? = 0
   # Each guest prints its own host's completions; per host, in order, they must equal the
   # simulator's (the format leaves out QPNs, which differ between runs).
@@ -54,6 +63,11 @@ for s in "${scenarios[@]}"; do
   done
   python3 "$here/packet_shape.py" "$dir/capture.pcap" "$dir/sim.pcap"
   check "$s: parity of the real and simulated packet sequences" test $? = 0
+  if ((${#cm[@]})); then
+    python3 "$here/cm_handshake.py" "$dir/capture.pcap"
+    check "$s: the capture holds the CM handshake (tshark), QPNs and PSNs as the CM announced" test $? = 0
+    check "$s: both sides said what the CM did" grep -q "rdma_establish: RTU sent" "$dir/guest2/output.txt"
+  fi
 done
 
 # verbs --bench on real rxe: the client prints perftest's columns with positive figures.

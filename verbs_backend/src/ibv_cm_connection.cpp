@@ -343,10 +343,12 @@ std::uint8_t CmConnection::portNum() const {
   return impl_->id != nullptr ? impl_->id->port_num : 0;
 }
 
-std::string CmConnection::addresses() const {
-  if (impl_->id == nullptr) return {};
-  return addressText(rdma_get_local_addr(impl_->id)) + " -> " +
-         addressText(rdma_get_peer_addr(impl_->id));
+std::string CmConnection::localAddress() const {
+  return impl_->id == nullptr ? std::string() : addressText(rdma_get_local_addr(impl_->id));
+}
+
+std::string CmConnection::peerAddress() const {
+  return impl_->id == nullptr ? std::string() : addressText(rdma_get_peer_addr(impl_->id));
 }
 
 Result<std::unique_ptr<IbvBackend>> CmConnection::openBackend(const IbvOptions& options) {

@@ -197,17 +197,16 @@ class SideRun {
       }
       cmPeer_ = std::move(theirs.value);
       cmPeerArrived_ = true;
-      note_("rdma_cm: the REQ from " + cm_->cm.addresses() + " brought " +
-            std::to_string(cmPeer_.size()) + " published region(s) of " + sc_.hosts[1].name +
-            " in its private data");
+      note_("rdma_cm: the REQ brought " + std::to_string(cmPeer_.size()) +
+            " published region(s) of " + sc_.hosts[1].name + " in its private data");
       return {};
     }
     if (Status st = cm_->cm.connect(qps_.at(cmQp_).qpNum, cmMine_, respRes_, initDepth_, retryCnt_,
                                     rnrRetry_);
         !st.ok())
       return st;
-    note_("rdma_cm: REQ sent for QP 0x" + hex(qps_.at(cmQp_).qpNum, 6) + " (" +
-          cm_->cm.addresses() + "), " + std::to_string(cmMine_.size()) +
+    note_("rdma_cm: REQ sent for QP 0x" + hex(qps_.at(cmQp_).qpNum, 6) + " to " +
+          cm_->cm.peerAddress() + ", " + std::to_string(cmMine_.size()) +
           " bytes of private data: what " + sc_.hosts[side_].name + " publishes");
     return {};
 #else
@@ -341,7 +340,7 @@ class SideRun {
     add(m::kRetryCnt, "retry_cnt");
     add(m::kRnrRetry, "rnr_retry");
     add(m::kMaxQpRdAtomic, "max_rd_atomic");
-    return out.empty() ? " -" : out;
+    return out.empty() ? " (none)" : out;
   }
 
   // INIT, RTR or RTS of the connected QP with rdma_init_qp_attr's attributes; the scenario's
@@ -364,9 +363,9 @@ class SideRun {
     copyAttrs(attr, a.attr, own);
     attr.qpState = to;
     const unsigned mask = cmAttr.value.mask | a.mask;
-    note_("  rdma_init_qp_attr(" + std::string(sim::toString(to)) + "): from the CM" +
-          maskNames(cmAttr.value.mask & ~own & ~m::kState, attr) + "; from the scenario" +
-          maskNames(own, attr));
+    note_("  rdma_init_qp_attr(" + std::string(sim::toString(to)) +
+          "): from the CM:" + maskNames(cmAttr.value.mask & ~own & ~m::kState, attr) +
+          "; from the scenario:" + maskNames(own, attr));
     if (Status st = be_.modifyQp(qps_.at(a.qp).handle, attr, mask); !st.ok()) return st;
     if (to == QpState::Rtr && side_ == 0 && !cmAccepted_) {
       if (Status st =

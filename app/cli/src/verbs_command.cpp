@@ -144,8 +144,8 @@ int runCmScenario(const VerbsArgs& a, const verbs_backend::Scenario& scenario, s
       return kExitFailure;
     }
     request = std::move(req.value);
-    err << "# rdma_cm: REQ from " << cm->addresses() << " on " << cm->deviceName() << " port "
-        << int(cm->portNum()) << '\n';
+    err << "# rdma_cm: REQ from " << cm->peerAddress() << " to " << cm->localAddress() << " on "
+        << cm->deviceName() << " port " << int(cm->portNum()) << '\n';
   } else {
     const auto t0 = Clock::now();
     auto r = CmConnection::resolve(a.connect, a.port, 5s);
@@ -157,8 +157,8 @@ int runCmScenario(const VerbsArgs& a, const verbs_backend::Scenario& scenario, s
     const auto ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     char line[200];
     std::snprintf(line, sizeof line, "# rdma_cm: address and route resolved in %.1f ms: ", ms);
-    err << line << cm->addresses() << " on " << cm->deviceName() << " port " << int(cm->portNum())
-        << '\n';
+    err << line << cm->localAddress() << " -> " << cm->peerAddress() << " on " << cm->deviceName()
+        << " port " << int(cm->portNum()) << '\n';
     auto c = OobConnection::connect(a.connect, a.port, 120s);
     if (!c.ok()) {
       reportError(err, "the TCP connection for the step barriers: " + c.status.message);

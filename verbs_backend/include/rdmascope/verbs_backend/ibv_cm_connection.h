@@ -99,8 +99,10 @@ class CmConnection {
   /// The RDMA device the address or the request arrived on (empty before that).
   std::string deviceName() const;
   std::uint8_t portNum() const;
-  /// "10.9.0.2:18515 -> 10.9.0.1:18515" once connected or resolved.
-  std::string addresses() const;
+  /// This side's and the peer's IP address and port ("10.9.0.1:18515") once resolved or
+  /// requested (empty before).
+  std::string localAddress() const;
+  std::string peerAddress() const;
   /// An IbvBackend on the cm_id's device context (which the rdma_cm owns and keeps open).
   Result<std::unique_ptr<IbvBackend>> openBackend(const IbvOptions& options);
 
