@@ -529,6 +529,20 @@ Result<std::string> cmConnectedQp(const Scenario& scenario) {
       return r;
     }
   }
+  // What each host publishes must fit its CM message: host 1's REQ, host 0's REP.
+  for (int h = 0; h < 2; ++h) {
+    std::size_t n = 0;
+    for (const Step& st : scenario.steps)
+      if (const auto* x = std::get_if<ExchangeStep>(&st.action); x != nullptr && x->from == h) ++n;
+    const std::vector<PeerInfo> published(n);
+    auto bytes = encodeCmPrivateData(
+        published, h == 1 ? kCmReqPrivateDataMax : kCmRepPrivateDataMax,
+        scenario.name + ": " + scenario.hosts[h].name + (h == 1 ? "'s CM REQ" : "'s CM REP"));
+    if (!bytes.ok()) {
+      r.status = bytes.status;
+      return r;
+    }
+  }
   return r;
 }
 
