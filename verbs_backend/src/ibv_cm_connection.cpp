@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "ibv_internal.h"
 
@@ -56,7 +57,8 @@ struct CmConnection::Impl {
   rdma_event_channel* channel = nullptr;
   rdma_cm_id* listenId = nullptr;
   rdma_cm_id* id = nullptr;
-  std::string peer;  // what the user named, for messages
+  std::string peer;             // what the user named, for messages
+  std::optional<Event> replay;  // an event taken off the channel, to be handled again
 
   ~Impl() {
     if (id != nullptr) rdma_destroy_id(id);
@@ -78,8 +80,28 @@ struct CmConnection::Impl {
     return Status::success();
   }
 
+  // rdma_resolve_addr's failures, said as a user sees them.
+  Status addressError(int e) const {
+    if (e == ENETUNREACH || e == EHOSTUNREACH)
+      return Status::error(EHOSTUNREACH, "no route to " + peer + ": " + std::strerror(e));
+    if (e == ETIMEDOUT)
+      return Status::error(
+          ETIMEDOUT, "timeout: address " + peer + " unresolvable (no host answered ARP/ND for it)");
+    if (e == ENODEV)
+      return Status::error(ENODEV, "address " + peer +
+                                       " unresolvable: no RDMA device on the interface that "
+                                       "reaches it");
+    return Status::error(EADDRNOTAVAIL, "address " + peer + " unresolvable: " +
+                                            (e > 0 ? std::strerror(e) : "no answer"));
+  }
+
   // The next event (copied, then acknowledged at once, so that destroying an id never waits).
   Result<Event> next(Clock::time_point deadline, const std::string& waitingFor) {
+    if (replay) {
+      Event e = std::move(*replay);
+      replay.reset();
+      return {std::move(e), {}};
+    }
     for (;;) {
       const auto left =
           std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
@@ -125,11 +147,7 @@ struct CmConnection::Impl {
       const std::string why = ev.status < 0 ? std::strerror(-ev.status) : "";
       switch (ev.type) {
         case RDMA_CM_EVENT_ADDR_ERROR:
-          return fail<Event>(Status::error(
-              EADDRNOTAVAIL,
-              "address " + peer + " unresolvable: " + (why.empty() ? "no answer" : why) +
-                  (ev.status == -ENODEV ? " (no RDMA device on the interface that reaches it)"
-                                        : "")));
+          return fail<Event>(addressError(-ev.status));
         case RDMA_CM_EVENT_ROUTE_ERROR:
           return fail<Event>(Status::error(
               EHOSTUNREACH, "no route to " + peer + ": " + (why.empty() ? "no answer" : why)));
@@ -254,11 +272,8 @@ Result<std::unique_ptr<CmConnection>> CmConnection::resolve(const std::string& h
   if (rdma_create_id(impl->channel, &impl->id, nullptr, RDMA_PS_TCP) != 0)
     return fail<R>(sysError("rdma_create_id"));
   const int ms = static_cast<int>(std::clamp<long long>(timeout.count(), 1, 1 << 30));
-  if (rdma_resolve_addr(impl->id, nullptr, reinterpret_cast<sockaddr*>(&dst), ms) != 0) {
-    const int e = errno;
-    return fail<R>(Status::error(EADDRNOTAVAIL,
-                                 "address " + impl->peer + " unresolvable: " + std::strerror(e)));
-  }
+  if (rdma_resolve_addr(impl->id, nullptr, reinterpret_cast<sockaddr*>(&dst), ms) != 0)
+    return fail<R>(impl->addressError(errno));
   auto ev = impl->expect(RDMA_CM_EVENT_ADDR_RESOLVED, timeout + std::chrono::seconds(1),
                          "the address resolution of " + impl->peer);
   if (!ev.ok()) return fail<R>(ev.status);
@@ -331,6 +346,22 @@ Status CmConnection::disconnect(bool initiate, std::chrono::milliseconds timeout
   }
   if (rdma_disconnect(impl_->id) != 0) return sysError("rdma_disconnect (the CM DREP)");
   return Status::success();
+}
+
+Status CmConnection::pendingError(std::chrono::milliseconds wait) {
+  const auto deadline = Clock::now() + wait;
+  for (;;) {
+    auto ev = impl_->next(deadline, "a CM event");
+    if (!ev.ok()) return Status::success();  // nothing (more) arrived
+    const rdma_cm_event_type t = ev.value.type;
+    if (t == RDMA_CM_EVENT_REJECTED || t == RDMA_CM_EVENT_UNREACHABLE ||
+        t == RDMA_CM_EVENT_CONNECT_ERROR || t == RDMA_CM_EVENT_DISCONNECTED ||
+        t == RDMA_CM_EVENT_DEVICE_REMOVAL) {
+      // expect() words these; the event it waits for can never come.
+      impl_->replay = std::move(ev.value);
+      return impl_->expect(RDMA_CM_EVENT_TIMEWAIT_EXIT, wait, "a CM event").status;
+    }
+  }
 }
 
 std::string CmConnection::deviceName() const {

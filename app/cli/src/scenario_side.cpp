@@ -567,6 +567,12 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
   if (Status st = oob.barrier("setup", kPeerTimeout); !st.ok()) {
     r.ok = false;
     r.error = "out-of-band barrier after setup: " + st.message;
+#ifdef RDMASCOPE_HAVE_RDMACM
+    // A peer that refused the REQ closes the TCP connection: the REJ says why.
+    if (cm != nullptr)
+      if (Status why = cm->cm.pendingError(std::chrono::seconds(2)); !why.ok())
+        r.error = "rdma_cm: " + why.message;
+#endif
     return r;
   }
   int lastHost = -1;

@@ -96,6 +96,10 @@ class CmConnection {
   /// and answers it with the DREP (rdma_disconnect on both, as rdma_disconnect(3) asks).
   Status disconnect(bool initiate, std::chrono::milliseconds timeout);
 
+  /// The error a CM event that arrived within `wait` reports (a REJ, no answer, a disconnect),
+  /// else success. For when the other channel to the peer failed first: the CM may say why.
+  Status pendingError(std::chrono::milliseconds wait);
+
   /// The RDMA device the address or the request arrived on (empty before that).
   std::string deviceName() const;
   std::uint8_t portNum() const;
