@@ -205,6 +205,7 @@ class SideRun {
                                     rnrRetry_);
         !st.ok())
       return st;
+    reqSent_ = std::chrono::steady_clock::now();
     note_("rdma_cm: REQ sent for QP 0x" + hex(qps_.at(cmQp_).qpNum, 6) + " to " +
           cm_->cm.peerAddress() + ", " + std::to_string(cmMine_.size()) +
           " bytes of private data: what " + sc_.hosts[side_].name + " publishes");
@@ -268,8 +269,16 @@ class SideRun {
       if (!theirs.ok()) return theirs.status;
       cmPeer_ = std::move(theirs.value);
       cmPeerArrived_ = true;
-      note_("rdma_cm: the REP brought " + std::to_string(cmPeer_.size()) +
-            " published region(s) of " + sc_.hosts[0].name + " in its private data");
+      char after[48];
+      std::snprintf(
+          after, sizeof after, "%.1f ms after the REQ",
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - reqSent_)
+              .count());
+      note_("rdma_cm: the REP arrived " + std::string(after) +
+            " (the server's steps in between "
+            "included); it brought " +
+            std::to_string(cmPeer_.size()) + " published region(s) of " + sc_.hosts[0].name +
+            " in its private data");
     }
     if (cmPeerIndex_ >= 0 && !peerValid_) {
       if (static_cast<std::size_t>(cmPeerIndex_) >= cmPeer_.size())
@@ -490,6 +499,7 @@ class SideRun {
   std::vector<PeerInfo> cmPeer_;
   bool cmPeerArrived_ = false, cmAccepted_ = false, cmEstablished_ = false;
   int cmPeerIndex_ = -1;
+  std::chrono::steady_clock::time_point reqSent_;
   std::uint8_t respRes_ = 1, initDepth_ = 1, retryCnt_ = 7, rnrRetry_ = 7;
 };
 
