@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli_runner.h"
+#include "rdmascope/verbs_backend/scenario.h"
 
 namespace rdmascope::cli::test {
 namespace {
@@ -139,6 +140,71 @@ TEST(Verbs, NoDeviceIsAClearError) {
   EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
   EXPECT_NE(r.err.find("no RDMA device found"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("lab"), std::string::npos) << r.err;
+}
+
+TEST(VerbsCm, ArgumentErrorsAreOneLine) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string error;
+  };
+  const std::vector<Case> cases = {
+      {{"verbs", "--bench", "write", "--server", "--cm"},
+       "rdmascope-cli: --cm runs scenarios (--scenario NAME); the benchmarks connect over TCP"},
+      {{"verbs", "--scenario", "ud-send", "--server", "--cm"},
+       "rdmascope-cli: --cm connects RC QPs (RDMA_PS_TCP), but ud-send's QP 'qp' is UD: run it "
+       "without --cm"},
+      {{"verbs", "--scenario", "uc-write", "--connect", "10.9.0.1", "--cm"},
+       "rdmascope-cli: --cm connects RC QPs (RDMA_PS_TCP), but uc-write's QP 'qp' is UC: run it "
+       "without --cm"},
+      {{"verbs", "--scenario", "rc-write", "--cm"},
+       "rdmascope-cli: verbs needs one of --server or --connect HOST"},
+      {{"lab", "run", "rc_pingpong", "--cm", "--out", tempPath("lab-cm")},
+       "rdmascope-cli: --cm runs rdmascope scenarios (a built-in name or a file), not the lab's "
+       "own scenario \"rc_pingpong\""},
+  };
+  for (const Case& c : cases) {
+    const auto r = runCli(c.args);
+    EXPECT_EQ(r.exitCode, 2) << c.error;
+    EXPECT_EQ(r.err, c.error + "\n");
+  }
+}
+
+TEST(VerbsCm, PublishedDataThatDoesNotFitTheReqIsAClearError) {
+  // rc-write with two more exchanges from host-b: three regions in the REQ, where two fit.
+  nlohmann::json j = verbs_backend::builtinScenarioJson("rc-write");
+  j["name"] = "rc-write-3";
+  nlohmann::json steps = nlohmann::json::array();
+  for (const auto& st : j["steps"]) {
+    steps.push_back(st);
+    if (st.contains("exchange") && st["exchange"]["from"] == 1)
+      for (int k = 0; k < 2; ++k)
+        steps.push_back(st);
+  }
+  j["steps"] = steps;
+  const std::string file = tempPath("cm3.json");
+  std::ofstream(file) << j.dump(1);
+  const auto r = runCli({"verbs", "--scenario", file, "--connect", "10.9.0.1", "--cm"});
+  std::filesystem::remove(file);
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err,
+            "rdmascope-cli: rc-write-3: host-b's CM REQ needs 65 bytes of CM private data for 3 "
+            "published region(s), but 56 fit (2 region(s)): use the TCP exchange (without --cm)\n");
+}
+
+TEST(VerbsCm, NoRdmaCmNamesTheKernelModule) {
+  std::error_code ec;
+  if (std::filesystem::exists("/dev/infiniband/rdma_cm", ec))
+    GTEST_SKIP() << "this machine has /dev/infiniband/rdma_cm";
+  for (const auto& side :
+       {std::vector<std::string>{"--server"}, std::vector<std::string>{"--connect", "10.9.0.1"}}) {
+    std::vector<std::string> args = {"verbs", "--scenario", "rc-send-recv", "--cm"};
+    args.insert(args.end(), side.begin(), side.end());
+    const auto r = runCli(args);
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_EQ(r.err,
+              "rdmascope-cli: rdma_cm is not available: /dev/infiniband/rdma_cm does not exist "
+              "(load the rdma_ucm kernel module, or run the Soft-RoCE lab: rdmascope-cli lab)\n");
+  }
 }
 
 TEST(Lab, ListNamesBothKinds) {

@@ -7,7 +7,10 @@ Ignored, because they legitimately differ between runs: QPNs and initial PSNs (c
 by rxe; PSNs are compared relative to each side's first one), MAC and IP addresses, the UDP
 source port (rxe derives it from the QPN), the IP identification, timestamps, and the AETH
 credit count and MSN (an ACK's syndrome is compared as "ACK"; NAK and RNR NAK syndromes are
-compared in full). Frames that are not RoCEv2 (UDP port 4791) are skipped.
+compared in full). Frames that are not RoCEv2 (UDP port 4791) are skipped, and so are the
+management datagrams to destination QP 1 (the rdma_cm's REQ/REP/RTU/DREQ/DREP of a `verbs --cm`
+run): the simulator connects its QPs without a CM, and those packets are checked with tshark by
+run_lab_cli_test.sh instead.
 
 Usage: packet_shape.py REAL.pcap SIM.pcap     exit 0: same shape; 1: differs; 2: bad input
        packet_shape.py --show FILE.pcap       print one capture's shape
@@ -72,6 +75,8 @@ def shape(path):
         if dport != 4791:
             continue
         bth = udp + 8
+        if struct.unpack(">I", fr[bth + 4:bth + 8])[0] & 0xFFFFFF == 1:
+            continue  # a CM MAD (GSI, QP 1)
         op, pad = fr[bth], (fr[bth + 1] >> 4) & 3
         psn = struct.unpack(">I", fr[bth + 8:bth + 12])[0] & 0xFFFFFF
         kind, low = op >> 5, op & 0x1F

@@ -7,7 +7,12 @@
 #  - parity: the real packet sequence and the simulated one have the same shape
 #    (packet_shape.py: opcodes, payload lengths, relative PSNs, ACK/NAK syndromes; it says
 #    which fields it ignores and why);
-#  - verbs --bench write (bandwidth and --lat) between the guests prints perftest's columns.
+#  - verbs --bench write (bandwidth and --lat) between the guests prints perftest's columns,
+#    and before it `verbs --cm` errors are one clear line each (unknown host, no route, REJ).
+# A scenario written cm:NAME runs with `lab run NAME --cm` (the rdma_cm connects the QPs): the
+# same checks (packet_shape.py leaves out the CM's packets to QP 1), and cm_handshake.py checks
+# those with tshark: REQ, REP, RTU, DREQ, DREP to QP 1, rdmascope's private data in REQ and REP,
+# and the data packets use the QPNs and PSNs the CM announced.
 # Usage: run_lab_cli_test.sh RDMASCOPE_CLI OUT_DIR [SCENARIO...] (default rc-send-recv rc-read)
 set -uo pipefail
 cli=$(realpath "$1")  # the guests run it by absolute path
@@ -30,17 +35,22 @@ check() { # check DESCRIPTION COMMAND...
   if "$@"; then echo "CHECK $what ok"; else echo "CHECK $what FAIL"; fail=1; fi
 }
 
-for s in "${scenarios[@]}"; do
-  dir=$out/$s
+for entry in "${scenarios[@]}"; do
+  s=${entry#cm:}
+  cm=()
+  [ "$s" = "$entry" ] || cm=(--cm)
+  dir=$out/${cm:+cm-}$s
   rm -rf "$dir"
   start=$(date +%s)
-  "$cli" lab run "$s" --out "$dir" --timeout 60
+  "$cli" lab run "$s" --out "$dir" --timeout 60 "${cm[@]}"
   status=$?
-  echo "lab test: lab run $s took $(($(date +%s) - start)) s, status $status"
+  echo "lab test: lab run $s ${cm[*]} took $(($(date +%s) - start)) s, status $status"
+  s="$s${cm:+ (--cm)}"
+  name=${entry#cm:}
   check "$s: lab run (steps, expectations, ICRC of every captured frame)" test "$status" = 0
   check "$s: capture verifies" "$cli" decode --verify "$dir/capture.pcap"
 
-  "$cli" sim "$s" --trace none --pcap "$dir/sim.pcap" >"$dir/sim-completions.txt"
+  "$cli" sim "$name" --trace none --pcap "$dir/sim.pcap" >"$dir/sim-completions.txt"
   check "$s: simulated run" test $? = 0
   # Each guest prints its own host's completions; per host, in order, they must equal the
   # simulator's (the format leaves out QPNs, which differ between runs).
@@ -54,16 +64,30 @@ for s in "${scenarios[@]}"; do
   done
   python3 "$here/packet_shape.py" "$dir/capture.pcap" "$dir/sim.pcap"
   check "$s: parity of the real and simulated packet sequences" test $? = 0
+  if ((${#cm[@]})); then
+    python3 "$here/cm_handshake.py" "$dir/capture.pcap"
+    check "$s: the capture holds the CM handshake (tshark), QPNs and PSNs as the CM announced" test $? = 0
+    check "$s: both sides said what the CM did" grep -q "rdma_establish: RTU sent" "$dir/guest2/output.txt"
+  fi
 done
 
 # verbs --bench on real rxe: the client prints perftest's columns with positive figures.
 bench=$out/bench
 rm -rf "$bench"
 specs="'write 65536' 'write 64 --lat'"
-g1="for spec in $specs; do set -- \$spec; $cli verbs --device rxe0 --bench \$1 --size \$2 \$3 --iters 200 --server --port 18710 || exit 1; done"
-g2="sleep 2; for spec in $specs; do set -- \$spec; $cli verbs --device rxe0 --bench \$1 --size \$2 \$3 --iters 200 --connect 10.9.0.1 --port 18710 || exit 1; sleep 1; done"
+# Before it, guest 2 meets the rdma_cm's errors: an unknown host, no route, and a REJ from
+# guest 1, where only a TCP listener (busybox nc) waits on port 18600 and no rdma_cm listens.
+g1="(busybox nc -l -p 18600 </dev/null >/dev/null 2>&1 &); for spec in $specs; do set -- \$spec; $cli verbs --device rxe0 --bench \$1 --size \$2 \$3 --iters 200 --server --port 18710 || exit 1; done"
+cmerr="for h in no-such-host.invalid 192.168.77.1 '10.9.0.1 --port 18600'; do $cli verbs --cm --scenario rc-write --connect \$h 2>&1 | grep -v '^#' >>/results/cm-errors.txt; done"
+g2="sleep 2; $cmerr; for spec in $specs; do set -- \$spec; $cli verbs --device rxe0 --bench \$1 --size \$2 \$3 --iters 200 --connect 10.9.0.1 --port 18710 || exit 1; sleep 1; done"
 "$here/../../lab/run-pair.sh" --out "$bench" --capture-on none --timeout 60 --guest1 "$g1" --guest2 "$g2"
 check "bench: both sides exit 0" test $? = 0
+errors=$bench/guest2/cm-errors.txt
+cat "$errors"
+check "cm errors: unknown host" grep -qx "rdmascope-cli: rdma_cm: unknown host 'no-such-host.invalid': .*" "$errors"
+check "cm errors: no route" grep -qx "rdmascope-cli: rdma_cm: no route to 192.168.77.1:18515: Network is unreachable" "$errors"
+check "cm errors: connection rejected, with the reason" grep -qx "rdmascope-cli: rdma_cm: connection rejected by 10.9.0.1:18600: invalid service ID (nothing listens on that port)" "$errors"
+check "cm errors: one line each" test "$(wc -l <"$errors")" = 3
 report=$bench/guest2/output.txt
 check "bench: bandwidth columns" grep -qx ' #bytes     #iterations    BW peak\[MB/sec\]    BW average\[MB/sec\]   MsgRate\[Mpps\]' "$report"
 check "bench: latency columns" grep -q '^ #bytes #iterations    t_min\[usec\]    t_max\[usec\]  t_typical\[usec\]    t_avg\[usec\]    t_stdev\[usec\]   99% percentile\[usec\]   99.9% percentile\[usec\]$' "$report"

@@ -11,6 +11,8 @@
 #include <functional>
 #include <map>
 
+#include "ibv_internal.h"
+
 namespace rdmascope::verbs_backend {
 
 // verbs_types.h promises libibverbs' numbers, so values convert by cast.
@@ -175,6 +177,33 @@ WorkCompletion fromIbv(const ibv_wc& wc) {
 
 }  // namespace
 
+QpAttr qpAttrFromIbv(const ibv_qp_attr& a) {
+  QpAttr r;
+  r.qpState = static_cast<QpState>(a.qp_state);
+  r.curQpState = static_cast<QpState>(a.cur_qp_state);
+  r.pathMtu = static_cast<sim::Mtu>(a.path_mtu);
+  r.qkey = a.qkey;
+  r.rqPsn = a.rq_psn;
+  r.sqPsn = a.sq_psn;
+  r.destQpNum = a.dest_qp_num;
+  r.qpAccessFlags = static_cast<unsigned>(a.qp_access_flags);
+  r.cap.maxSendWr = a.cap.max_send_wr;
+  r.cap.maxRecvWr = a.cap.max_recv_wr;
+  r.cap.maxSendSge = a.cap.max_send_sge;
+  r.cap.maxRecvSge = a.cap.max_recv_sge;
+  r.cap.maxInlineData = a.cap.max_inline_data;
+  r.ahAttr = fromIbv(a.ah_attr);
+  r.pkeyIndex = a.pkey_index;
+  r.maxRdAtomic = a.max_rd_atomic;
+  r.maxDestRdAtomic = a.max_dest_rd_atomic;
+  r.minRnrTimer = a.min_rnr_timer;
+  r.portNum = a.port_num;
+  r.timeout = a.timeout;
+  r.retryCnt = a.retry_cnt;
+  r.rnrRetry = a.rnr_retry;
+  return r;
+}
+
 struct IbvBackend::Impl {
   struct Cq {
     ibv_comp_channel* channel = nullptr;
@@ -198,6 +227,7 @@ struct IbvBackend::Impl {
 
   IbvOptions options;
   ibv_context* ctx = nullptr;
+  bool ownsContext = true;
   std::string deviceName;
   std::map<Handle, ibv_pd*> pds;
   std::map<Handle, Cq> cqs;
@@ -211,7 +241,7 @@ struct IbvBackend::Impl {
   ~Impl() {
     for (auto it = teardown.rbegin(); it != teardown.rend(); ++it)
       (*it)();
-    if (ctx != nullptr) ibv_close_device(ctx);
+    if (ctx != nullptr && ownsContext) ibv_close_device(ctx);
   }
 
   Result<ibv_pd*> pd(Handle h) const {
@@ -308,6 +338,22 @@ Result<std::unique_ptr<IbvBackend>> IbvBackend::open(const IbvOptions& options) 
     return fail<R>(errnoStatus(openErr, "ibv_open_device(" + impl->deviceName + ")"));
   ibv_port_attr port{};
   if (int e = ibv_query_port(impl->ctx, options.port, &port); e != 0)
+    return fail<R>(errnoStatus(
+        e, impl->deviceName + ": ibv_query_port(" + std::to_string(options.port) + ")"));
+  return ok(R(new IbvBackend(std::move(impl))));
+}
+
+Result<std::unique_ptr<IbvBackend>> IbvBackendAccess::onContext(ibv_context* ctx,
+                                                                const IbvOptions& options) {
+  using R = std::unique_ptr<IbvBackend>;
+  if (ctx == nullptr) return fail<R>(Status::error(ENODEV, "the rdma_cm gave no device context"));
+  auto impl = std::make_unique<IbvBackend::Impl>();
+  impl->options = options;
+  impl->ctx = ctx;
+  impl->ownsContext = false;
+  impl->deviceName = ibv_get_device_name(ctx->device);
+  ibv_port_attr port{};
+  if (int e = ibv_query_port(ctx, options.port, &port); e != 0)
     return fail<R>(errnoStatus(
         e, impl->deviceName + ": ibv_query_port(" + std::to_string(options.port) + ")"));
   return ok(R(new IbvBackend(std::move(impl))));
@@ -485,30 +531,7 @@ Result<QpAttr> IbvBackend::queryQp(Handle qp) {
   if (int e = ibv_query_qp(q.value->qp, &a, mask, &init); e != 0)
     return fail<QpAttr>(
         errnoStatus(e, "ibv_query_qp of QP " + std::to_string(q.value->qp->qp_num)));
-  QpAttr r;
-  r.qpState = static_cast<QpState>(a.qp_state);
-  r.curQpState = static_cast<QpState>(a.cur_qp_state);
-  r.pathMtu = static_cast<sim::Mtu>(a.path_mtu);
-  r.qkey = a.qkey;
-  r.rqPsn = a.rq_psn;
-  r.sqPsn = a.sq_psn;
-  r.destQpNum = a.dest_qp_num;
-  r.qpAccessFlags = static_cast<unsigned>(a.qp_access_flags);
-  r.cap.maxSendWr = a.cap.max_send_wr;
-  r.cap.maxRecvWr = a.cap.max_recv_wr;
-  r.cap.maxSendSge = a.cap.max_send_sge;
-  r.cap.maxRecvSge = a.cap.max_recv_sge;
-  r.cap.maxInlineData = a.cap.max_inline_data;
-  r.ahAttr = fromIbv(a.ah_attr);
-  r.pkeyIndex = a.pkey_index;
-  r.maxRdAtomic = a.max_rd_atomic;
-  r.maxDestRdAtomic = a.max_dest_rd_atomic;
-  r.minRnrTimer = a.min_rnr_timer;
-  r.portNum = a.port_num;
-  r.timeout = a.timeout;
-  r.retryCnt = a.retry_cnt;
-  r.rnrRetry = a.rnr_retry;
-  return ok(r);
+  return ok(qpAttrFromIbv(a));
 }
 
 Status IbvBackend::postSend(Handle qp, const SendWr& wr) {

@@ -25,6 +25,7 @@ struct LabArgs {
   double loss = 0;
   unsigned timeout = 120;
   bool compareSim = false;
+  bool cm = false;
 };
 
 struct CompareArgs {
@@ -109,6 +110,13 @@ int labRun(const LabArgs& a, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   const bool rdmascope = isBuiltin(a.name);
+  if (a.cm && !rdmascope) {
+    reportError(err,
+                "--cm runs rdmascope scenarios (a built-in name or a file), not the lab's "
+                "own scenario \"" +
+                    a.name + "\"");
+    return kExitUsage;
+  }
   char loss[32];
   std::snprintf(loss, sizeof loss, "%g", a.loss * 100.0);
   std::string cmd = quote((*lab / "run-pair.sh").string()) + " --out " + quote(a.outDir) +
@@ -118,13 +126,14 @@ int labRun(const LabArgs& a, std::ostream& out, std::ostream& err) {
     cmd += " --scenario " + quote(a.name);
   } else {
     // Guest 1 captures on eth0 with this build's own capture command, then runs the server.
+    // With --cm the rdma_cm's route picks the device, so none is named.
     const std::string cli = quote(selfPath());
+    const std::string verbs =
+        cli + (a.cm ? " verbs --cm" : " verbs --device rxe0") + " --scenario " + quote(a.name);
     const std::string guest1 =
         cli + " capture -i eth0 -q -w /results/capture.pcap >/results/capture.log 2>&1 & cap=$!; " +
-        "sleep 1; " + cli + " verbs --device rxe0 --scenario " + quote(a.name) +
-        " --server; rc=$?; sleep 1; kill -INT $cap; wait $cap; exit $rc";
-    const std::string guest2 = "sleep 2; " + cli + " verbs --device rxe0 --scenario " +
-                               quote(a.name) + " --connect 10.9.0.1";
+        "sleep 1; " + verbs + " --server; rc=$?; sleep 1; kill -INT $cap; wait $cap; exit $rc";
+    const std::string guest2 = "sleep 2; " + verbs + " --connect 10.9.0.1";
     cmd += " --capture-on none --guest1 " + quote(guest1) + " --guest2 " + quote(guest2);
   }
   out << "# " << (rdmascope ? "rdmascope scenario " : "lab scenario ") << a.name << " -> "
@@ -212,6 +221,8 @@ void addLabCommand(CLI::App& app, Action& action) {
   run->add_flag("--compare-sim", args->compareSim,
                 "Infer the lost transmissions from the capture, replay them in the simulator "
                 "and compare the NAK and resend patterns (rdmascope scenarios)");
+  run->add_flag("--cm", args->cm,
+                "Connect the QPs with rdma_cm (verbs --cm) instead of the TCP exchange");
   run->callback([args, &action] {
     action = [args](std::ostream& out, std::ostream& err) { return labRun(*args, out, err); };
   });

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <thread>
 
@@ -27,8 +28,9 @@ std::uint64_t fnv1a(std::span<const std::uint8_t> bytes) {
 
 class SideRun {
  public:
-  SideRun(const Scenario& s, int side, Backend& b, OobConnection& oob)
-      : sc_(s), side_(side), be_(b), oob_(oob) {}
+  SideRun(const Scenario& s, int side, Backend& b, OobConnection& oob, CmLink* cm,
+          std::function<void(const std::string&)> note)
+      : sc_(s), side_(side), be_(b), oob_(oob), cm_(cm), note_(std::move(note)) {}
 
   std::string setup() {
     const HostSpec& spec = sc_.hosts[side_];
@@ -78,6 +80,10 @@ class SideRun {
         [&](const auto& a) -> Status {
           using T = std::decay_t<decltype(a)>;
           if constexpr (std::is_same_v<T, ModifyQpStep>) {
+            if (cm_ != nullptr && a.qp == cmQp_ && (a.mask & sim::attr_mask::kState) != 0 &&
+                (a.attr.qpState == QpState::Init || a.attr.qpState == QpState::Rtr ||
+                 a.attr.qpState == QpState::Rts))
+              return cmModify(a);
             QpAttr attr = a.attr;
             if ((a.destQpnFromPeer || a.rqPsnFromPeer || a.dgidFromPeer || a.dlidFromPeer) &&
                 !peerValid_)
@@ -95,6 +101,8 @@ class SideRun {
           } else if constexpr (std::is_same_v<T, PostSendStep>) {
             SendWr wr = a.wr;
             if (Status st = sges(a.sges, wr.sgList); !st.ok()) return st;
+            if (cm_ != nullptr && (a.remoteOffset || a.udToPeer))
+              if (Status st = cmPeerArrived(); !st.ok()) return st;
             if (a.remoteOffset) {
               // rxe gives an MR without remote access rkey 0, so the MR's presence is its length.
               if (!peerValid_ || peer_.length == 0)
@@ -119,6 +127,7 @@ class SideRun {
           } else if constexpr (std::is_same_v<T, PollCqStep>) {
             return poll(a, completion);
           } else if constexpr (std::is_same_v<T, ExchangeStep>) {
+            if (cm_ != nullptr) return cmExchange(a);
             if (a.from != side_) {
               auto line = oob_.readLine(kPeerTimeout);
               if (!line.ok()) return line.status;
@@ -147,6 +156,255 @@ class SideRun {
           }
         },
         s.action);
+  }
+
+  // --- the rdma_cm in place of the exchange (CmLink) ---
+
+  /// After setup: what this side publishes, encoded as CM private data; host 1 sends the REQ.
+  Status cmStart() {
+    auto qp = cmConnectedQp(sc_);
+    if (!qp.ok()) return qp.status;
+    cmQp_ = qp.value;
+    std::vector<PeerInfo> mine;
+    for (const Step& st : sc_.steps)
+      if (const auto* x = std::get_if<ExchangeStep>(&st.action); x != nullptr && x->from == side_) {
+        PeerInfo p;
+        if (!x->mr.empty()) {
+          const MemoryRegion& m = mrs_.at(x->mr);
+          p.addr = m.addr;
+          p.rkey = m.rkey;
+          p.length = m.length;
+        }
+        mine.push_back(p);
+      }
+    const std::string what = sc_.hosts[side_].name + (side_ == 1 ? "'s CM REQ" : "'s CM REP");
+    auto bytes =
+        encodeCmPrivateData(mine, side_ == 1 ? kCmReqPrivateDataMax : kCmRepPrivateDataMax, what);
+    if (!bytes.ok()) {
+#ifdef RDMASCOPE_HAVE_RDMACM
+      if (side_ == 0) cm_->cm.reject(bytes.status.message);
+#endif
+      return bytes.status;
+    }
+    cmMine_ = std::move(bytes.value);
+    cmParams();
+#ifdef RDMASCOPE_HAVE_RDMACM
+    if (side_ == 0) {
+      auto theirs = decodeCmPrivateData(cm_->requestPrivateData);
+      if (!theirs.ok()) {
+        cm_->cm.reject(theirs.status.message);
+        return theirs.status;
+      }
+      cmPeer_ = std::move(theirs.value);
+      cmPeerArrived_ = true;
+      note_("rdma_cm: the REQ brought " + std::to_string(cmPeer_.size()) +
+            " published region(s) of " + sc_.hosts[1].name + " in its private data");
+      return {};
+    }
+    if (Status st = cm_->cm.connect(qps_.at(cmQp_).qpNum, cmMine_, respRes_, initDepth_, retryCnt_,
+                                    rnrRetry_);
+        !st.ok())
+      return st;
+    reqSent_ = std::chrono::steady_clock::now();
+    note_("rdma_cm: REQ sent for QP 0x" + hex(qps_.at(cmQp_).qpNum, 6) + " to " +
+          cm_->cm.peerAddress() + ", " + std::to_string(cmMine_.size()) +
+          " bytes of private data: what " + sc_.hosts[side_].name + " publishes");
+    return {};
+#else
+    return Status::error(ENOSYS, "this build has no librdmacm");
+#endif
+  }
+
+  /// At the end: host 1 sends the DREQ, host 0 answers with the DREP.
+  Status cmFinish() {
+#ifdef RDMASCOPE_HAVE_RDMACM
+    if (side_ == 0)
+      if (Status st = cmEstablished(); !st.ok()) return st;
+    if (Status st = cm_->cm.disconnect(side_ == 1, kPeerTimeout); !st.ok()) return st;
+    note_(side_ == 1 ? "rdma_disconnect: DREQ sent, DREP received"
+                     : "rdma_disconnect: DREQ received, DREP sent");
+    return {};
+#else
+    return Status::error(ENOSYS, "this build has no librdmacm");
+#endif
+  }
+
+ private:
+  static std::string hex(std::uint64_t v, int digits) {
+    char b[24];
+    std::snprintf(b, sizeof b, "%0*llx", digits, static_cast<unsigned long long>(v));
+    return b;
+  }
+
+  // REQ/REP parameters from the scenario's own RTR/RTS steps of the connected QP.
+  void cmParams() {
+    for (const Step& st : sc_.steps) {
+      const auto* m = std::get_if<ModifyQpStep>(&st.action);
+      if (st.host != side_ || m == nullptr || m->qp != cmQp_) continue;
+      if ((m->mask & sim::attr_mask::kMaxDestRdAtomic) != 0) respRes_ = m->attr.maxDestRdAtomic;
+      if ((m->mask & sim::attr_mask::kMaxQpRdAtomic) != 0) initDepth_ = m->attr.maxRdAtomic;
+      if ((m->mask & sim::attr_mask::kRetryCnt) != 0) retryCnt_ = m->attr.retryCnt;
+      if ((m->mask & sim::attr_mask::kRnrRetry) != 0) rnrRetry_ = m->attr.rnrRetry;
+    }
+  }
+
+  Status cmEstablished() {
+#ifdef RDMASCOPE_HAVE_RDMACM
+    if (side_ != 0 || cmEstablished_ || !cmAccepted_) return {};
+    if (Status st = cm_->cm.waitEstablished(kPeerTimeout); !st.ok()) return st;
+    cmEstablished_ = true;
+    note_("rdma_cm: RTU received, the connection is established");
+#endif
+    return {};
+  }
+
+  // Host 1 learns host 0's published regions from the REP.
+  Status cmPeerArrived() {
+#ifdef RDMASCOPE_HAVE_RDMACM
+    if (Status st = cmEstablished(); !st.ok()) return st;
+    if (!cmPeerArrived_) {
+      auto rep = cm_->cm.waitResponse(kPeerTimeout);
+      if (!rep.ok()) return rep.status;
+      auto theirs = decodeCmPrivateData(rep.value);
+      if (!theirs.ok()) return theirs.status;
+      cmPeer_ = std::move(theirs.value);
+      cmPeerArrived_ = true;
+      char after[48];
+      std::snprintf(
+          after, sizeof after, "%.1f ms after the REQ",
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - reqSent_)
+              .count());
+      note_("rdma_cm: the REP arrived " + std::string(after) +
+            " (the server's steps in between "
+            "included); it brought " +
+            std::to_string(cmPeer_.size()) + " published region(s) of " + sc_.hosts[0].name +
+            " in its private data");
+    }
+    if (cmPeerIndex_ >= 0 && !peerValid_) {
+      if (static_cast<std::size_t>(cmPeerIndex_) >= cmPeer_.size())
+        return Status::error(EPROTO, "the peer published " + std::to_string(cmPeer_.size()) +
+                                         " region(s) in its CM private data; the scenario "
+                                         "expects more");
+      peer_ = cmPeer_[static_cast<std::size_t>(cmPeerIndex_)];
+      peerValid_ = true;
+    }
+    return {};
+#else
+    return Status::error(ENOSYS, "this build has no librdmacm");
+#endif
+  }
+
+  Status cmExchange(const ExchangeStep& a) {
+    if (a.from == side_) {
+      note_(std::string("  (rdma_cm) published in the ") + (side_ == 1 ? "REQ" : "REP") +
+            "'s private data; the QPN and PSN travel in the CM message itself");
+      return {};
+    }
+    ++cmPeerIndex_;
+    peerValid_ = false;
+    if (cmPeerArrived_) return cmPeerArrived();
+    note_("  (rdma_cm) arrives with the REP, which " + sc_.hosts[0].name +
+          " sends at its RTR step");
+    return {};
+  }
+
+  static void copyAttrs(QpAttr& to, const QpAttr& from, unsigned mask) {
+    namespace m = sim::attr_mask;
+    if (mask & m::kCurState) to.curQpState = from.curQpState;
+    if (mask & m::kAccessFlags) to.qpAccessFlags = from.qpAccessFlags;
+    if (mask & m::kPkeyIndex) to.pkeyIndex = from.pkeyIndex;
+    if (mask & m::kPort) to.portNum = from.portNum;
+    if (mask & m::kQkey) to.qkey = from.qkey;
+    if (mask & m::kAv) to.ahAttr = from.ahAttr;
+    if (mask & m::kPathMtu) to.pathMtu = from.pathMtu;
+    if (mask & m::kTimeout) to.timeout = from.timeout;
+    if (mask & m::kRetryCnt) to.retryCnt = from.retryCnt;
+    if (mask & m::kRnrRetry) to.rnrRetry = from.rnrRetry;
+    if (mask & m::kRqPsn) to.rqPsn = from.rqPsn;
+    if (mask & m::kMaxQpRdAtomic) to.maxRdAtomic = from.maxRdAtomic;
+    if (mask & m::kMinRnrTimer) to.minRnrTimer = from.minRnrTimer;
+    if (mask & m::kSqPsn) to.sqPsn = from.sqPsn;
+    if (mask & m::kMaxDestRdAtomic) to.maxDestRdAtomic = from.maxDestRdAtomic;
+    if (mask & m::kCap) to.cap = from.cap;
+    if (mask & m::kDestQpn) to.destQpNum = from.destQpNum;
+  }
+
+  static std::string maskNames(unsigned mask, const QpAttr& a) {
+    namespace m = sim::attr_mask;
+    std::string out;
+    auto add = [&](unsigned bit, const std::string& text) {
+      if ((mask & bit) != 0) out += " " + text;
+    };
+    add(m::kPkeyIndex, "pkey_index");
+    add(m::kPort, "port");
+    add(m::kAccessFlags, "access");
+    add(m::kPathMtu, "path_mtu");
+    add(m::kDestQpn, "dest_qpn=0x" + hex(a.destQpNum, 6));
+    add(m::kRqPsn, "rq_psn=0x" + hex(a.rqPsn, 6));
+    add(m::kAv, "av");
+    add(m::kMaxDestRdAtomic, "max_dest_rd_atomic");
+    add(m::kMinRnrTimer, "min_rnr_timer");
+    add(m::kSqPsn, "sq_psn=0x" + hex(a.sqPsn, 6));
+    add(m::kTimeout, "timeout");
+    add(m::kRetryCnt, "retry_cnt");
+    add(m::kRnrRetry, "rnr_retry");
+    add(m::kMaxQpRdAtomic, "max_rd_atomic");
+    return out.empty() ? " (none)" : out;
+  }
+
+  // INIT, RTR or RTS of the connected QP with rdma_init_qp_attr's attributes; the scenario's
+  // own values win where it gives them, except what it takes from the peer (the CM has those).
+  Status cmModify(const ModifyQpStep& a) {
+#ifdef RDMASCOPE_HAVE_RDMACM
+    namespace m = sim::attr_mask;
+    const QpState to = a.attr.qpState;
+    if (to == QpState::Rtr && side_ == 1)
+      if (Status st = cmPeerArrived(); !st.ok()) return st;
+    auto cmAttr = cm_->cm.qpAttributes(to);
+    if (!cmAttr.ok()) return cmAttr.status;
+    unsigned fromPeer = 0;
+    if (a.destQpnFromPeer) fromPeer |= m::kDestQpn;
+    if (a.rqPsnFromPeer) fromPeer |= m::kRqPsn;
+    if (a.dgidFromPeer || a.dlidFromPeer) fromPeer |= m::kAv;
+    if (a.sqPsnOwn) fromPeer |= m::kSqPsn;
+    const unsigned own = a.mask & ~fromPeer & ~m::kState;
+    QpAttr attr = cmAttr.value.attr;
+    copyAttrs(attr, a.attr, own);
+    attr.qpState = to;
+    const unsigned mask = cmAttr.value.mask | a.mask;
+    note_("  rdma_init_qp_attr(" + std::string(sim::toString(to)) +
+          "): from the CM:" + maskNames(cmAttr.value.mask & ~own & ~m::kState, attr) +
+          "; from the scenario:" + maskNames(own, attr));
+    if (Status st = be_.modifyQp(qps_.at(a.qp).handle, attr, mask); !st.ok()) return st;
+    if (to == QpState::Rtr && side_ == 0 && !cmAccepted_) {
+      if (Status st =
+              cm_->cm.accept(qps_.at(cmQp_).qpNum, cmMine_, respRes_, initDepth_, rnrRetry_);
+          !st.ok())
+        return st;
+      cmAccepted_ = true;
+      note_("  rdma_accept: REP sent for QP 0x" + hex(qps_.at(cmQp_).qpNum, 6) + ", " +
+            std::to_string(cmMine_.size()) + " bytes of private data: what " +
+            sc_.hosts[side_].name + " publishes");
+    }
+    if (to == QpState::Rts && side_ == 1) {
+      if (Status st = cm_->cm.establish(); !st.ok()) return st;
+      note_("  rdma_establish: RTU sent");
+    }
+    return {};
+#else
+    (void)a;
+    return Status::error(ENOSYS, "this build has no librdmacm");
+#endif
+  }
+
+ public:
+  /// Host 0 waits for the RTU before its first step after the connection steps.
+  Status cmBeforeStep(const Step& s) {
+    if (cm_ == nullptr || side_ != 0) return {};
+    if (std::holds_alternative<ModifyQpStep>(s.action) ||
+        std::holds_alternative<ExchangeStep>(s.action))
+      return {};
+    return cmEstablished();
   }
 
  private:
@@ -234,24 +492,97 @@ class SideRun {
   std::map<std::string, std::uint32_t> psns_;
   PeerInfo peer_;
   bool peerValid_ = false;
+  CmLink* cm_ = nullptr;
+  std::function<void(const std::string&)> note_;
+  std::string cmQp_;
+  std::vector<std::uint8_t> cmMine_;
+  std::vector<PeerInfo> cmPeer_;
+  bool cmPeerArrived_ = false, cmAccepted_ = false, cmEstablished_ = false;
+  int cmPeerIndex_ = -1;
+  std::chrono::steady_clock::time_point reqSent_;
+  std::uint8_t respRes_ = 1, initDepth_ = 1, retryCnt_ = 7, rnrRetry_ = 7;
 };
 
 }  // namespace
 
+Result<std::string> cmConnectedQp(const Scenario& scenario) {
+  Result<std::string> r;
+  for (const Step& st : scenario.steps) {
+    const auto* x = std::get_if<ExchangeStep>(&st.action);
+    if (x == nullptr) continue;
+    if (!r.value.empty() && x->qp != r.value) {
+      r.status = Status::error(EINVAL, "--cm connects one RC QP per host (RDMA_PS_TCP), but " +
+                                           scenario.name + "'s exchange steps name QPs '" +
+                                           r.value + "' and '" + x->qp + "': run it without --cm");
+      return r;
+    }
+    r.value = x->qp;
+  }
+  if (r.value.empty()) {
+    r.status = Status::error(EINVAL, "--cm connects the QP of the scenario's exchange steps, and " +
+                                         scenario.name + " has none: run it without --cm");
+    return r;
+  }
+  for (const HostSpec& h : scenario.hosts) {
+    const QpSpec* q = nullptr;
+    for (const QpSpec& c : h.qps)
+      if (c.name == r.value) q = &c;
+    if (q == nullptr) {
+      r.status = Status::error(EINVAL, scenario.name + ": host " + h.name + " has no QP '" +
+                                           r.value + "' for --cm to connect");
+      return r;
+    }
+    if (q->type != QpType::RC) {
+      r.status = Status::error(
+          EINVAL, "--cm connects RC QPs (RDMA_PS_TCP), but " + scenario.name + "'s QP '" + r.value +
+                      "' is " + std::string(sim::toString(q->type)) + ": run it without --cm");
+      return r;
+    }
+  }
+  // What each host publishes must fit its CM message: host 1's REQ, host 0's REP.
+  for (int h = 0; h < 2; ++h) {
+    std::size_t n = 0;
+    for (const Step& st : scenario.steps)
+      if (const auto* x = std::get_if<ExchangeStep>(&st.action); x != nullptr && x->from == h) ++n;
+    const std::vector<PeerInfo> published(n);
+    auto bytes = encodeCmPrivateData(
+        published, h == 1 ? kCmReqPrivateDataMax : kCmRepPrivateDataMax,
+        scenario.name + ": " + scenario.hosts[h].name + (h == 1 ? "'s CM REQ" : "'s CM REP"));
+    if (!bytes.ok()) {
+      r.status = bytes.status;
+      return r;
+    }
+  }
+  return r;
+}
+
 SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backend,
                               OobConnection& oob,
                               const std::function<void(const std::string&)>& completion,
-                              const std::function<void(const std::string&)>& note) {
+                              const std::function<void(const std::string&)>& note, CmLink* cm) {
   SideRunResult r;
-  SideRun run(scenario, side, backend, oob);
+  SideRun run(scenario, side, backend, oob, cm, note);
   if (std::string e = run.setup(); !e.empty()) {
     r.ok = false;
     r.error = scenario.hosts[side].name + ": " + e;
     return r;
   }
+  if (cm != nullptr) {
+    if (Status st = run.cmStart(); !st.ok()) {
+      r.ok = false;
+      r.error = scenario.hosts[side].name + ": " + st.message;
+      return r;
+    }
+  }
   if (Status st = oob.barrier("setup", kPeerTimeout); !st.ok()) {
     r.ok = false;
     r.error = "out-of-band barrier after setup: " + st.message;
+#ifdef RDMASCOPE_HAVE_RDMACM
+    // A peer that refused the REQ closes the TCP connection: the REJ says why.
+    if (cm != nullptr)
+      if (Status why = cm->cm.pendingError(std::chrono::seconds(2)); !why.ok())
+        r.error = "rdma_cm: " + why.message;
+#endif
     return r;
   }
   int lastHost = -1;
@@ -269,7 +600,8 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
     const bool mine = s.host == side || both || std::holds_alternative<ExchangeStep>(s.action);
     if (!mine) continue;
     note("step " + std::to_string(i) + " " + scenario.hosts[s.host].name + ": " + s.text);
-    Status st = run.run(s, completion);
+    Status st = run.cmBeforeStep(s);
+    if (st.ok()) st = run.run(s, completion);
     std::string problem;
     if (s.expectErrno) {
       if (st.ok()) {
@@ -292,6 +624,12 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
     if (Status st = oob.barrier("done", kPeerTimeout); !st.ok()) {
       r.ok = false;
       r.error = "out-of-band barrier at the end: " + st.message;
+    }
+  }
+  if (r.ok && cm != nullptr) {
+    if (Status st = run.cmFinish(); !st.ok()) {
+      r.ok = false;
+      r.error = "rdma_cm disconnect: " + st.message;
     }
   }
   return r;

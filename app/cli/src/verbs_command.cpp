@@ -14,6 +14,7 @@
 #ifdef RDMASCOPE_HAVE_IBVERBS
 #include "rdmascope/verbs_backend/ibv_backend.h"
 #endif
+#include "rdmascope/verbs_backend/ibv_cm_connection.h"
 
 namespace rdmascope::cli {
 namespace {
@@ -30,6 +31,7 @@ struct VerbsArgs {
   std::uint64_t iters = 1000;
   bool sim = false;
   bool latency = false;
+  bool cm = false;
 };
 
 const std::map<std::string, BenchOp>& benchOps() {
@@ -101,6 +103,93 @@ verbs_backend::Result<verbs_backend::OobConnection> connectPeer(const VerbsArgs&
 }
 #endif
 
+#ifdef RDMASCOPE_HAVE_RDMACM
+// --cm: the rdma_cm connects the QPs (REQ/REP/RTU), its private data carries what the exchange
+// steps publish; the TCP connection on the same port number carries only the step barriers.
+int runCmScenario(const VerbsArgs& a, const verbs_backend::Scenario& scenario, std::ostream& out,
+                  std::ostream& err) {
+  using namespace std::chrono_literals;
+  using namespace verbs_backend;
+  using Clock = std::chrono::steady_clock;
+  if (Status s = cmAvailable(); !s.ok()) {
+    reportError(err, s.message);
+    return kExitFailure;
+  }
+  std::unique_ptr<CmConnection> cm;
+  OobConnection oob;
+  std::vector<std::uint8_t> request;
+  if (a.server) {
+    auto l = CmConnection::listen(a.port);
+    if (!l.ok()) {
+      reportError(err, l.status.message);
+      return kExitFailure;
+    }
+    cm = std::move(l.value);
+    auto tcp = OobListener::listen(a.port);
+    if (!tcp.ok()) {
+      reportError(err, "the TCP connection for the step barriers: " + tcp.status.message);
+      return kExitFailure;
+    }
+    err << "# rdma_cm listens on port " << a.port
+        << " (RDMA_PS_TCP); the step barriers use TCP port " << tcp.value.port() << '\n';
+    auto c = tcp.value.accept(120s);
+    if (!c.ok()) {
+      reportError(err, "the TCP connection for the step barriers: " + c.status.message);
+      return kExitFailure;
+    }
+    oob = std::move(c.value);
+    auto req = cm->waitRequest(60s);
+    if (!req.ok()) {
+      reportError(err, "rdma_cm: " + req.status.message);
+      return kExitFailure;
+    }
+    request = std::move(req.value);
+    err << "# rdma_cm: REQ from " << cm->peerAddress() << " to " << cm->localAddress() << " on "
+        << cm->deviceName() << " port " << int(cm->portNum()) << '\n';
+  } else {
+    const auto t0 = Clock::now();
+    auto r = CmConnection::resolve(a.connect, a.port, 5s);
+    if (!r.ok()) {
+      reportError(err, "rdma_cm: " + r.status.message);
+      return kExitFailure;
+    }
+    cm = std::move(r.value);
+    const auto ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    char line[200];
+    std::snprintf(line, sizeof line, "# rdma_cm: address and route resolved in %.1f ms: ", ms);
+    err << line << cm->localAddress() << " -> " << cm->peerAddress() << " on " << cm->deviceName()
+        << " port " << int(cm->portNum()) << '\n';
+    auto c = OobConnection::connect(a.connect, a.port, 120s);
+    if (!c.ok()) {
+      reportError(err, "the TCP connection for the step barriers: " + c.status.message);
+      return kExitFailure;
+    }
+    oob = std::move(c.value);
+  }
+  if (!a.device.empty() && a.device != cm->deviceName())
+    err << "# --device " << a.device << " ignored: the rdma_cm's route uses " << cm->deviceName()
+        << '\n';
+  IbvOptions o;
+  o.gidIndex = static_cast<std::uint8_t>(a.gidIndex);
+  auto dev = cm->openBackend(o);
+  if (!dev.ok()) {
+    reportError(err, dev.status.message);
+    return kExitFailure;
+  }
+  CmLink link{*cm, std::move(request)};
+  const SideRunResult r = runScenarioSide(
+      scenario, a.server ? 0 : 1, *dev.value, oob,
+      [&](const std::string& line) { out << line << '\n'
+                                         << std::flush; },
+      [&](const std::string& line) { err << "# " << line << '\n'; }, &link);
+  if (!r.ok) {
+    reportError(err, r.error);
+    return kExitFailure;
+  }
+  return kExitOk;
+}
+#endif
+
 int runVerbs(const VerbsArgs& a, std::ostream& out, std::ostream& err) {
   if (a.bench.empty() == a.scenario.empty()) {
     reportError(err, "verbs needs either --scenario NAME or --bench write|read|send|atomic");
@@ -115,10 +204,27 @@ int runVerbs(const VerbsArgs& a, std::ostream& out, std::ostream& err) {
     reportError(err, "verbs needs one of --server or --connect HOST");
     return kExitUsage;
   }
+  if (a.cm && !a.bench.empty()) {
+    reportError(err, "--cm runs scenarios (--scenario NAME); the benchmarks connect over TCP");
+    return kExitUsage;
+  }
   std::optional<verbs_backend::Scenario> scenario;
   if (!a.scenario.empty()) {
     scenario = loadScenario(a.scenario, err);
     if (!scenario) return kExitUsage;
+  }
+  if (a.cm) {
+    auto qp = cmConnectedQp(*scenario);
+    if (!qp.ok()) {
+      reportError(err, qp.status.message);
+      return kExitUsage;
+    }
+#ifdef RDMASCOPE_HAVE_RDMACM
+    return runCmScenario(a, *scenario, out, err);
+#else
+    reportError(err, "this build has no librdmacm: run the scenario without --cm");
+    return kExitUsage;
+#endif
   }
 #ifdef RDMASCOPE_HAVE_IBVERBS
   auto dev = openDevice(a);
@@ -170,13 +276,19 @@ void addVerbsCommand(CLI::App& app, Action& action) {
   auto args = std::make_shared<VerbsArgs>();
   CLI::App* cmd = app.add_subcommand(
       "verbs", "Run one side of a scenario on a real RDMA device, or a perftest-style benchmark");
-  cmd->add_option("--device", args->device, "RDMA device (default: the first one)");
+  cmd->add_option("--device", args->device,
+                  "RDMA device (default: the first one; with --cm, the route's)");
   cmd->add_option("--gid-index", args->gidIndex, "GID index (Soft-RoCE: 1 is the IPv4 GID)")
       ->check(CLI::Range(0, 255));
   cmd->add_option("--scenario", args->scenario, "Built-in scenario or scenario file");
   auto* server = cmd->add_flag("--server", args->server, "Be host 0 and wait for the peer");
   cmd->add_option("--connect", args->connect, "Be host 1 and connect to HOST")->excludes(server);
-  cmd->add_option("--port", args->port, "TCP port of the out-of-band exchange (default 18515)");
+  cmd->add_option("--port", args->port,
+                  "TCP port of the out-of-band exchange, and with --cm the rdma_cm port "
+                  "(default 18515)");
+  cmd->add_flag("--cm", args->cm,
+                "Connect the QPs with librdmacm (rdma_cm REQ/REP/RTU) instead of the TCP "
+                "exchange; the route picks the device");
   std::vector<std::string> ops;
   for (const auto& [name, op] : benchOps())
     ops.push_back(name);

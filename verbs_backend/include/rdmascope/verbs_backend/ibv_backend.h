@@ -13,6 +13,8 @@
 
 namespace rdmascope::verbs_backend {
 
+struct IbvBackendAccess;
+
 /// How IbvBackend::waitCq waits for a completion.
 enum class WaitMode : std::uint8_t {
   Channel,  ///< sleep on the CQ's completion channel (ibv_req_notify_cq + poll(2))
@@ -59,6 +61,7 @@ class IbvBackend final : public Backend {
                                              std::chrono::milliseconds timeout) override;
 
  private:
+  friend struct IbvBackendAccess;  // ibv_cm_connection.cpp: a backend on the rdma_cm's device
   struct Impl;
   explicit IbvBackend(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
