@@ -12,6 +12,7 @@
 #include "opcode_class.h"
 #include "rdmascope/analysis/psn.h"
 #include "rdmascope/packets/ib_headers.h"
+#include "rdmascope/packets/mad_headers.h"
 #include "report_sink.h"
 
 namespace rdmascope::analysis {
@@ -42,12 +43,13 @@ constexpr std::string_view kAnomalyKindNames[] = {"psn_gap",
                                                   "out_of_order",
                                                   "crc_failure",
                                                   "terminate",
-                                                  "mpa_reject"};
+                                                  "mpa_reject",
+                                                  "cm_reject"};
 static_assert(std::size(kMessageKindNames) ==
               static_cast<std::size_t>(MessageKind::AtomicWrite) + 1);
 static_assert(std::size(kOutcomeNames) == static_cast<std::size_t>(Outcome::Incomplete) + 1);
 static_assert(std::size(kRetryCauseNames) == static_cast<std::size_t>(RetryCause::Timeout) + 1);
-static_assert(std::size(kAnomalyKindNames) == static_cast<std::size_t>(AnomalyKind::MpaReject) + 1);
+static_assert(std::size(kAnomalyKindNames) == static_cast<std::size_t>(AnomalyKind::CmReject) + 1);
 
 }  // namespace
 
@@ -174,6 +176,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
   std::function<void(const MessageRecord&)> messageObserver;
   std::function<void(const Anomaly&)> anomalyObserver;
   bool finished = false;
+  std::vector<CmHandshake> handshakes;
 
   // ---- bookkeeping -------------------------------------------------------------------------
 
@@ -279,7 +282,18 @@ struct FlowAnalyzer::Impl final : ReportSink {
             break;
           }
       }
-      if (!chosen && candidates.size() == 1) chosen = candidates.front();
+      // A CM handshake names the peer QP exactly: it pairs flows even where addresses alone
+      // cannot (several connections between the same two hosts).
+      const auto peer = cmPeerQpn(f.destination, f.destQp, f.source);
+      if (!chosen && peer) {
+        for (Connection* c : candidates)
+          if (c->ep[1].qp == *peer) {
+            chosen = c;
+            break;
+          }
+      }
+      if (!chosen && candidates.size() == 1 && (!peer || candidates.front()->ep[1].qp == *peer))
+        chosen = candidates.front();
       if (chosen) {
         chosen->paired = true;
         chosen->ep[0].qp = f.destQp;
@@ -783,6 +797,134 @@ struct FlowAnalyzer::Impl final : ReportSink {
     emit(std::move(a), &c);
   }
 
+  // ---- the Communication Manager -------------------------------------------------------------
+
+  // The QPN of the peer of (address, qpn) in a CM handshake with peerAddress, if one names it.
+  std::optional<std::uint32_t> cmPeerQpn(const std::string& address, std::uint32_t qpn,
+                                         const std::string& peerAddress) const {
+    for (auto it = handshakes.rbegin(); it != handshakes.rend(); ++it) {
+      const CmHandshake& h = *it;
+      if (h.client == address && h.server == peerAddress && h.clientQpn == qpn && h.serverQpn)
+        return h.serverQpn;
+      if (h.server == address && h.client == peerAddress && h.serverQpn == qpn && h.clientQpn)
+        return h.clientQpn;
+    }
+    return std::nullopt;
+  }
+
+  template <typename Pred>
+  CmHandshake* findHandshake(Pred pred) {
+    for (auto it = handshakes.rbegin(); it != handshakes.rend(); ++it)
+      if (pred(*it)) return &*it;
+    return nullptr;
+  }
+
+  // Follows a handshake by its communication IDs: the REQ starts it, the others join it.
+  void handleCm(Connection& gsi, int d, const PacketFacts& f) {
+    using packets::CmAttribute;
+    const CmFacts& m = *f.cm;
+    const auto attr = static_cast<CmAttribute>(m.attribute);
+    std::string_view name;
+    switch (attr) {
+      case CmAttribute::ConnectRequest:
+        name = "REQ";
+        break;
+      case CmAttribute::MsgRcptAck:
+        name = "MRA";
+        break;
+      case CmAttribute::ConnectReject:
+        name = "REJ";
+        break;
+      case CmAttribute::ConnectReply:
+        name = "REP";
+        break;
+      case CmAttribute::ReadyToUse:
+        name = "RTU";
+        break;
+      case CmAttribute::DisconnectRequest:
+        name = "DREQ";
+        break;
+      case CmAttribute::DisconnectReply:
+        name = "DREP";
+        break;
+      default:
+        return;
+    }
+    CmHandshake* h = nullptr;
+    bool fromClient = true;
+    if (attr == CmAttribute::ConnectRequest) {
+      // A resent REQ joins the handshake it repeats.
+      h = findHandshake([&](const CmHandshake& x) {
+        return x.client == f.source && x.server == f.destination && x.clientCommId == m.localCommId;
+      });
+      if (!h) {
+        if (handshakes.size() >= options.maxHandshakes) return;
+        CmHandshake n;
+        n.client = f.source;
+        n.server = f.destination;
+        n.clientCommId = m.localCommId;
+        n.clientQpn = m.qpn;
+        n.serviceId = m.serviceId.value_or(0);
+        if (packets::isRdmaIpServiceId(n.serviceId))
+          n.port = static_cast<std::uint16_t>(n.serviceId & 0xffff);
+        handshakes.push_back(std::move(n));
+        h = &handshakes.back();
+      }
+    } else {
+      // The client's own ID is local in what it sends and remote in what the server sends.
+      h = findHandshake([&](const CmHandshake& x) {
+        return x.client == f.source && x.server == f.destination &&
+               x.clientCommId == m.localCommId &&
+               (!x.serverCommId || m.remoteCommId == 0 || *x.serverCommId == m.remoteCommId);
+      });
+      if (!h) {
+        fromClient = false;
+        h = findHandshake([&](const CmHandshake& x) {
+          return x.server == f.source && x.client == f.destination &&
+                 x.clientCommId == m.remoteCommId;
+        });
+      }
+      if (!h) return;  // the handshake began before the capture
+      if (!fromClient && !h->serverCommId && m.localCommId) h->serverCommId = m.localCommId;
+      if (attr == CmAttribute::ConnectReply) h->serverQpn = m.qpn;
+    }
+    if (h->steps.size() < 16) h->steps.push_back({f.frame, f.time, std::string(name), fromClient});
+    if (attr == CmAttribute::ConnectReject) {
+      h->rejectReason = m.rejectReason;
+      const auto reason = m.rejectReason.value_or(0);
+      const auto reasonName = packets::cmRejectReasonName(reason);
+      Anomaly a = anomalyAt(AnomalyKind::CmReject, f, d);
+      a.detail = std::string("CM ConnectReject of ") +
+                 (m.rejected == 1   ? "REP"
+                  : m.rejected == 0 ? "REQ"
+                                    : "a message") +
+                 " from " + f.source + ": " +
+                 (reasonName.empty() ? "reserved reason" : std::string(reasonName)) + " (" +
+                 std::to_string(reason) + ")" +
+                 (h->port ? ", port " + std::to_string(*h->port) : std::string());
+      emit(std::move(a), &gsi);
+    }
+  }
+
+  // The RC/UC connection a handshake set up: the two addresses and the QPNs of the REQ and REP,
+  // first seen at or after the REQ. -1 when there is none.
+  int connectionOf(const CmHandshake& h) const {
+    if (!h.clientQpn || !h.serverQpn || h.steps.empty()) return -1;
+    int fallback = -1;
+    for (const auto& cp : connections) {
+      const Connection& c = *cp;
+      if (c.datagram) continue;
+      const bool forward = c.ep[0].address == h.client && c.ep[1].address == h.server &&
+                           c.ep[1].qp == h.serverQpn && (!c.ep[0].qp || c.ep[0].qp == h.clientQpn);
+      const bool backward = c.ep[0].address == h.server && c.ep[1].address == h.client &&
+                            c.ep[1].qp == h.clientQpn && (!c.ep[0].qp || c.ep[0].qp == h.serverQpn);
+      if (!forward && !backward) continue;
+      if (c.firstFrame >= h.steps.front().frame) return c.id;
+      if (fallback < 0) fallback = c.id;
+    }
+    return fallback;
+  }
+
   // ---- a packet ------------------------------------------------------------------------------
 
   void add(const PacketFacts& f) {
@@ -815,6 +957,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
            "invariant CRC wrong: the receiver drops this frame (PSN " + psnText(f.psn) + ")");
       return;
     }
+    if (f.cm) handleCm(c, d, f);
     // A CNP carries BECN = 1 by definition (IBTA annex A17.9.3): not a separate mark.
     const bool fecn = f.fecn && cls.role != Role::Cnp;
     const bool becn = f.becn && cls.role != Role::Cnp;
@@ -940,7 +1083,35 @@ AnalysisReport FlowAnalyzer::report() const {
   r.anomaliesDropped = impl_->anomaliesDropped;
   r.messages = impl_->messages;
   r.messagesDropped = impl_->messagesDropped;
+  r.handshakes = impl_->handshakes;
+  for (auto& h : r.handshakes) {
+    h.connection = impl_->connectionOf(h);
+    if (h.connection < 0) continue;
+    for (auto& c : r.connections) {
+      if (c.id != h.connection || c.cm) continue;
+      c.cm = h;
+      // The QPNs the REQ and REP named, where the capture did not show them.
+      const bool clientIsA = c.a.address == h.client;
+      if (!c.a.qp) c.a.qp = clientIsA ? h.clientQpn : h.serverQpn;
+      if (!c.b.qp) c.b.qp = clientIsA ? h.serverQpn : h.clientQpn;
+    }
+  }
   return r;
+}
+
+bool CmHandshake::established() const {
+  bool rep = false;
+  for (const auto& s : steps) {
+    if (s.message == "REP") rep = true;
+    if (s.message == "RTU" && rep) return true;
+  }
+  return false;
+}
+
+bool CmHandshake::disconnected() const {
+  for (const auto& s : steps)
+    if (s.message == "DREP") return true;
+  return false;
 }
 
 RetainedState FlowAnalyzer::retained() const {

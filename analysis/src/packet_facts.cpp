@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iterator>
 
+#include "rdmascope/packets/mad_builder.h"
 #include "report_sink.h"
 
 namespace rdmascope::analysis {
@@ -32,6 +33,44 @@ std::string lidText(std::uint16_t lid) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "LID %u", lid);
   return buf;
+}
+
+}  // namespace
+
+namespace {
+
+// The CM facts of a MAD, or nothing for other classes, attributes without a typed message and
+// short MADs.
+std::optional<CmFacts> cmFacts(std::span<const std::uint8_t> mad) {
+  using namespace packets;
+  if (mad.size() < kMadSize) return std::nullopt;
+  const MadHeader h = decodeMadHeader(mad);
+  if (h.mgmtClass != static_cast<std::uint8_t>(MadClass::ComMgt)) return std::nullopt;
+  const auto message = decodeCmMessage(h.attributeId, mad.subspan(kMadHeaderSize));
+  if (!message) return std::nullopt;
+  CmFacts c;
+  c.attribute = h.attributeId;
+  c.transactionId = h.transactionId;
+  std::visit(
+      [&](const auto& m) {
+        c.localCommId = m.localCommId;
+        if constexpr (requires { m.remoteCommId; }) c.remoteCommId = m.remoteCommId;
+      },
+      *message);
+  if (const auto* req = std::get_if<CmReq>(&*message)) {
+    c.qpn = req->localQpn;
+    c.startingPsn = req->startingPsn;
+    c.serviceId = req->serviceId;
+  } else if (const auto* rep = std::get_if<CmRep>(&*message)) {
+    c.qpn = rep->localQpn;
+    c.startingPsn = rep->startingPsn;
+  } else if (const auto* dreq = std::get_if<CmDreq>(&*message)) {
+    c.qpn = dreq->remoteQpn;
+  } else if (const auto* rej = std::get_if<CmRej>(&*message)) {
+    c.rejectReason = rej->reason;
+    c.rejected = rej->messageRejected;
+  }
+  return c;
 }
 
 }  // namespace
@@ -77,6 +116,7 @@ PacketFacts extractFacts(const packets::ParsedIbFrame& parsed, std::span<const s
   if (p.reth) f.dmaLength = p.reth->dmaLength;
   if (p.deth) f.sourceQp = p.deth->srcQp;
   f.payloadLength = static_cast<std::uint32_t>(p.payload.size());
+  if (p.deth && (p.bth.destQp <= 1 || p.deth->srcQp <= 1)) f.cm = cmFacts(p.payload);
   f.crcBad = parsed.crc == packets::CrcStatus::Bad;
   if (parsed.bthOffset < frame.size()) f.contentHash = contentHash(frame.subspan(parsed.bthOffset));
   return f;

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "rdmascope/analysis/flow_analyzer.h"
+#include "rdmascope/packets/mad_headers.h"
 
 namespace rdmascope::analysis {
 
@@ -89,6 +90,54 @@ ordered_json mpaJson(const MpaNegotiation& m) {
   j["request_revision"] = m.requestRevision;
   j["reply_revision"] = m.replyRevision;
   return j;
+}
+
+ordered_json cmJson(const CmHandshake& h) {
+  ordered_json j;
+  char sid[24];
+  std::snprintf(sid, sizeof sid, "0x%016llx", static_cast<unsigned long long>(h.serviceId));
+  j["client"] = h.client;
+  j["server"] = h.server;
+  j["service_id"] = sid;
+  j["port"] = h.port ? ordered_json(*h.port) : ordered_json(nullptr);
+  j["client_comm_id"] = h.clientCommId;
+  j["server_comm_id"] = h.serverCommId ? ordered_json(*h.serverCommId) : ordered_json(nullptr);
+  j["client_qpn"] = h.clientQpn ? ordered_json(*h.clientQpn) : ordered_json(nullptr);
+  j["server_qpn"] = h.serverQpn ? ordered_json(*h.serverQpn) : ordered_json(nullptr);
+  j["connection"] = h.connection;
+  j["established"] = h.established();
+  j["disconnected"] = h.disconnected();
+  if (h.rejectReason) {
+    j["reject_reason"] = *h.rejectReason;
+    j["reject_reason_name"] = std::string(packets::cmRejectReasonName(*h.rejectReason));
+  }
+  ordered_json steps = ordered_json::array();
+  for (const auto& st : h.steps) {
+    ordered_json e;
+    e["frame"] = st.frame;
+    e["time_s"] = st.time;
+    e["message"] = st.message;
+    e["from"] = st.fromClient ? "client" : "server";
+    steps.push_back(std::move(e));
+  }
+  j["steps"] = std::move(steps);
+  return j;
+}
+
+// "REQ 3 -> REP 4 -> RTU 5 -> DREQ 76 -> DREP 77 (port 18515)".
+std::string cmText(const CmHandshake& h) {
+  std::string t;
+  for (const auto& st : h.steps) {
+    if (!t.empty()) t += " -> ";
+    t += st.message + " " + std::to_string(st.frame);
+  }
+  if (h.port) t += " (port " + std::to_string(*h.port) + ")";
+  if (h.rejectReason) {
+    const auto name = packets::cmRejectReasonName(*h.rejectReason);
+    t += ": rejected, " +
+         (name.empty() ? "reason " + std::to_string(*h.rejectReason) : std::string(name));
+  }
+  return t;
 }
 
 std::string endpointText(const Endpoint& e) {
@@ -181,6 +230,7 @@ std::string toJson(const AnalysisReport& report, int indent) {
     e["a_to_b"] = directionJson(c.dir[0]);
     e["b_to_a"] = directionJson(c.dir[1]);
     if (c.mpa) e["mpa"] = mpaJson(*c.mpa);
+    if (c.cm) e["cm"] = cmJson(*c.cm);
     conns.push_back(std::move(e));
   }
   j["connections"] = std::move(conns);
@@ -226,6 +276,12 @@ std::string toJson(const AnalysisReport& report, int indent) {
   }
   j["messages"] = std::move(messages);
   j["messages_dropped"] = report.messagesDropped;
+  if (!report.handshakes.empty()) {
+    ordered_json handshakes = ordered_json::array();
+    for (const auto& h : report.handshakes)
+      handshakes.push_back(cmJson(h));
+    j["cm_handshakes"] = std::move(handshakes);
+  }
   return j.dump(indent);
 }
 
@@ -246,6 +302,14 @@ std::string formatText(const AnalysisReport& report) {
                                         c.dir[0].failedMessages + c.dir[1].failedMessages +
                                         c.dir[0].incompleteMessages + c.dir[1].incompleteMessages));
     out << line;
+    if (c.cm) out << "      CM " << cmText(*c.cm) << "\n";
+  }
+  bool header = false;
+  for (const auto& h : report.handshakes) {
+    if (h.connection >= 0) continue;
+    if (!header) out << "\nCM handshakes without a connection\n";
+    header = true;
+    out << "  " << h.client << " -> " << h.server << ": " << cmText(h) << "\n";
   }
 
   out << "\nAnomalies (" << report.anomalies.size() + report.anomaliesDropped << ")\n";

@@ -56,6 +56,10 @@ void dissectNativeIb(DecodeContext& ctx, std::size_t lrhOffset, std::size_t end,
                      std::int32_t parent);
 void dissectErf(DecodeContext& ctx, std::size_t offset);
 
+/// A management datagram (payload of a UD packet to or from QP 0/1): the common MAD header and,
+/// for the Communication Manager, its message (mad_dissector.cpp). Sets the summary's info.
+void dissectMad(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent);
+
 /// decodeFrame with a stateful TCP payload dissector (null: stateless, payload as data).
 Dissection decodeFrameWith(std::span<const std::uint8_t> frame, LinkType link,
                            const FrameInfo& info, const DecodeOptions& options,

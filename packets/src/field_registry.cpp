@@ -7,6 +7,7 @@
 
 #include "rdmascope/packets/ib_headers.h"
 #include "rdmascope/packets/iwarp_headers.h"
+#include "rdmascope/packets/mad_headers.h"
 #include "rdmascope/packets/net_headers.h"
 
 namespace rdmascope::packets {
@@ -14,24 +15,46 @@ namespace {
 
 // Every header table of the packets library: one line per table.
 const HeaderDef* const kBuiltinHeaders[] = {
-    &kEthernetHeader,     &kVlanHeader,         &kIpv4Header,
-    &kIpv6Header,         &kUdpHeader,          &kTcpHeader,
-    &kLrhHeader,          &kGrhHeader,          &kBthHeader,
-    &kRdethHeader,        &kDethHeader,         &kXrcEthHeader,
-    &kRethHeader,         &kAethHeader,         &kAtomicEthHeader,
-    &kAtomicAckEthHeader, &kImmDtHeader,        &kIethHeader,
-    &kFethHeader,         &kCnpHeader,          &kMpaRequestHeader,
-    &kMpaReplyHeader,     &kMpaMarkerHeader,    &kDdpTaggedHeader,
-    &kDdpUntaggedHeader,  &kRdmapControlHeader, &kRdmaReadRequestHeader,
+    &kEthernetHeader,      &kVlanHeader,         &kIpv4Header,
+    &kIpv6Header,          &kUdpHeader,          &kTcpHeader,
+    &kLrhHeader,           &kGrhHeader,          &kBthHeader,
+    &kRdethHeader,         &kDethHeader,         &kXrcEthHeader,
+    &kRethHeader,          &kAethHeader,         &kAtomicEthHeader,
+    &kAtomicAckEthHeader,  &kImmDtHeader,        &kIethHeader,
+    &kFethHeader,          &kCnpHeader,          &kMpaRequestHeader,
+    &kMpaReplyHeader,      &kMpaMarkerHeader,    &kDdpTaggedHeader,
+    &kDdpUntaggedHeader,   &kRdmapControlHeader, &kRdmaReadRequestHeader,
+    &kMadHeader,           &kCmReqHeader,        &kCmMraHeader,
+    &kCmRejHeader,         &kCmRepHeader,        &kCmRtuHeader,
+    &kCmDreqHeader,        &kCmDrepHeader,       &kCmLapHeader,
+    &kCmAprHeader,         &kCmSidrReqHeader,    &kCmSidrRepHeader,
+    &kCmReqServiceIdParts, &kIpCmHeader,         &kIpCmIpv4Fields,
+    &kIpCmIpv6Fields,
 };
 
 // Table fields that stand outside a HeaderDef (chosen by the dissector from context).
 const FieldDef* const kBuiltinFields[] = {
-    &kAethCreditCount,          &kAethTimer,          &kAethErrorCode,
-    &kAethReservedValue,        &kIcrcField,          &kVcrcField,
-    &kMpaUlpduLengthField,      &kMpaCrcField,        &kRdmapReservedField,
-    &kRdmapInvalidateStagField, &kRdmaTermLayerField, &kRdmaTermHdrctM,
-    &kRdmaTermHdrctD,           &kRdmaTermHdrctR,     &kRdmaTermReserved,
+    &kAethCreditCount,
+    &kAethTimer,
+    &kAethErrorCode,
+    &kAethReservedValue,
+    &kIcrcField,
+    &kVcrcField,
+    &kMpaUlpduLengthField,
+    &kMpaCrcField,
+    &kRdmapReservedField,
+    &kRdmapInvalidateStagField,
+    &kRdmaTermLayerField,
+    &kRdmaTermHdrctM,
+    &kRdmaTermHdrctD,
+    &kRdmaTermHdrctR,
+    &kRdmaTermReserved,
+    &kCmAttributeIdField,
+    &kMadDataField,
+    &kCmReqPrimaryLocalGidIpv4,
+    &kCmReqPrimaryRemoteGidIpv4,
+    &kCmReqPrivateData,
+    &kIpCmConsumerPrivateData,
 };
 
 // Keys dissectors add without a table (one per line, as tshark names them).

@@ -166,6 +166,7 @@ void dissectTransport(DecodeContext& ctx, const Packet& p) {
   if ((f[p.bth + 8] & 0x7f) != 0)
     ctx.b.diagnose(Severity::Note, "BTH reserved bits after AckReq are set", bthNode);
   std::size_t at = p.bth + kBthHeader.length;
+  std::size_t deth = npos;
   bool headersComplete = true;
   if (!info) {
     ctx.b.diagnose(Severity::Warning,
@@ -185,6 +186,7 @@ void dissectTransport(DecodeContext& ctx, const Packet& p) {
         break;
       }
       const auto node = addIbHeader(ctx, hd, at, p.ibNode);
+      if (e == IbExt::Deth) deth = at;
       if (e == IbExt::Aeth) addAethDetails(ctx, at, node);
       if (e == IbExt::Cnp && hexBytes(f.subspan(at, 16)) != std::string(32, '0'))
         ctx.b.diagnose(Severity::Note, "CNP reserved bytes are not zero", node);
@@ -215,7 +217,12 @@ void dissectTransport(DecodeContext& ctx, const Packet& p) {
                      bthNode);
     if (info && p.complete && ((payloadEnd - at + pad) % 4) != 0)
       ctx.b.diagnose(Severity::Warning, "payload plus pad is not a multiple of 4 bytes", bthNode);
-    if (payloadEnd > at) dissectData(ctx, at, payloadEnd, -1);
+    // Datagrams to or from QP 0/1 carry management datagrams (IBTA 13.5.1), as tshark reads them.
+    const bool mad = deth != npos && (be24(f, p.bth + 5) <= 1 || be24(f, deth + 5) <= 1);
+    if (mad && payloadEnd > at)
+      dissectMad(ctx, at, payloadEnd, p.ibNode);
+    else if (payloadEnd > at)
+      dissectData(ctx, at, payloadEnd, -1);
   }
   if (!p.complete) {
     ctx.b.diagnose(Severity::Warning, "ICRC not verified: the packet is truncated", p.ibNode);

@@ -32,6 +32,7 @@ expect 0 "rc lossy stream capture, timer race" python3 "$check" "$caps/rxe_rc_lo
   --expect-nak --expect-retransmit
 expect 0 "ud pingpong capture" python3 "$check" "$caps/rxe_ud_pingpong.pcap" --expect-opcodes UD_SEND_ONLY
 expect 0 "atomic capture" python3 "$check" "$caps/rxe_atomic_lat.pcap" --expect-opcodes FETCH_ADD,ATOMIC_ACKNOWLEDGE
+expect 0 "rdma cm capture" python3 "$check" "$caps/rxe_cm_send_lat.pcap" --expect-opcodes UD_SEND_ONLY,SEND_ONLY,ACKNOWLEDGE
 expect 1 "no NAK where none is" python3 "$check" "$caps/rxe_atomic_lat.pcap" --expect-nak
 expect 1 "missing opcode" python3 "$check" "$caps/rxe_atomic_lat.pcap" --expect-opcodes COMPARE_SWAP
 expect 1 "not a pcap" python3 "$check" "$here/check_icrc_test.sh"

@@ -1,14 +1,19 @@
 #pragma once
 // Running tshark (and other commands) from the oracle tests.
 
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
+#include <set>
 #include <span>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "rdmascope/packets_io/capture_writer.h"
 
@@ -30,6 +35,90 @@ inline std::string runCommand(const std::string& cmd) {
     pclose(p);
   }
   return out;
+}
+
+/// What a command printed on standard output and how it exited.
+struct CommandOutput {
+  int exitCode = -1;
+  std::string out;
+};
+
+/// Runs a shell command (standard error discarded) and returns its output and exit code.
+inline CommandOutput runCommandStatus(const std::string& cmd) {
+  CommandOutput r;
+  if (FILE* p = popen((cmd + " 2>/dev/null").c_str(), "r")) {
+    char buf[65536];
+    std::size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, p)) > 0)
+      r.out.append(buf, n);
+    const int status = pclose(p);
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+  return r;
+}
+
+/// tshark options that disable the heuristic dissectors which claim RDMA payloads and then
+/// report [Malformed Packet].
+inline constexpr const char* kTsharkRdmaOptions =
+    " --disable-protocol rpcordma --disable-protocol nvme-rdma --disable-protocol iser"
+    " --disable-protocol smb_direct --disable-protocol smc --disable-protocol lnet"
+    " --disable-protocol infiniband_sdp --disable-protocol fcoib";
+
+/// The built rdmascope-cli, or empty when the build has none.
+inline std::string cliPath() {
+#ifdef RDMASCOPE_CLI
+  return RDMASCOPE_CLI;
+#else
+  return {};
+#endif
+}
+
+/// The tab-separated cells of one line.
+inline std::vector<std::string> splitTabs(const std::string& line) {
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  for (std::size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
+    cells.push_back(line.substr(start, tab - start));
+  cells.push_back(line.substr(start));
+  return cells;
+}
+
+/// Every field name tshark knows (`tshark -G fields`: "F<TAB>name<TAB>key<TAB>...").
+inline std::set<std::string> tsharkFieldKeys() {
+  std::set<std::string> keys;
+  std::istringstream lines(runCommandStatus("tshark -G fields").out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto cells = splitTabs(line);
+    if (cells.size() > 2 && cells[0] == "F") keys.insert(cells[2]);
+  }
+  return keys;
+}
+
+/// One frame of `-T fields` output: key -> every occurrence joined by ','.
+using FieldRow = std::map<std::string, std::string>;
+
+/// Parses `-T fields` output printed for `keys` (empty cells are left out of the rows).
+inline std::vector<FieldRow> parseFieldRows(const std::string& text,
+                                            const std::vector<std::string>& keys) {
+  std::vector<FieldRow> rows;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const auto cells = splitTabs(line);
+    FieldRow row;
+    for (std::size_t i = 0; i < keys.size() && i < cells.size(); ++i)
+      if (!cells[i].empty()) row[keys[i]] = cells[i];
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+/// The `-T fields` arguments (tab separated, every occurrence joined by ',') for `keys`; the
+/// same for tshark and rdmascope-cli decode.
+inline std::string fieldArgs(const std::vector<std::string>& keys) {
+  std::string args = " -T fields -E separator=/t -E occurrence=a -E aggregator=,";
+  for (const auto& k : keys)
+    args += " -e " + k;
+  return args;
 }
 
 /// A capture path in the temporary directory; the process id keeps concurrent runs (ctest -j,

@@ -58,6 +58,7 @@ enum class AnomalyKind : std::uint8_t {
   CrcFailure,  ///< an MPA FPDU whose CRC32c does not verify
   Terminate,   ///< an RDMAP Terminate message (layer, error type and code in the detail)
   MpaReject,   ///< an MPA Reply with the Rej flag: the connection was refused
+  CmReject,    ///< a CM ConnectReject (REJ): the connection was refused (reason in the detail)
 };
 
 std::string_view toString(MessageKind kind);
@@ -180,6 +181,33 @@ struct MpaNegotiation {
   bool crcInUse() const { return requestCrc || replyCrc; }
 };
 
+/// One Communication Manager message of a handshake.
+struct CmStep {
+  std::uint64_t frame = 0;
+  double time = 0.0;
+  std::string message;     ///< "REQ", "MRA", "REP", "RTU", "REJ", "DREQ", "DREP"
+  bool fromClient = true;  ///< sent by the REQ's sender
+};
+
+/// A connection set up, refused or torn down through the Communication Manager (MADs between
+/// the GSIs, QP 1), matched by its communication IDs.
+struct CmHandshake {
+  std::string client;  ///< address of the REQ's sender
+  std::string server;
+  std::uint32_t clientCommId = 0;
+  std::optional<std::uint32_t> serverCommId;  ///< from the REP, MRA or REJ
+  std::optional<std::uint32_t> clientQpn;     ///< from the REQ
+  std::optional<std::uint32_t> serverQpn;     ///< from the REP
+  std::uint64_t serviceId = 0;
+  std::optional<std::uint16_t> port;          ///< an RDMA CM IP service ID's port
+  std::optional<std::uint16_t> rejectReason;  ///< REJ (IBTA reason code)
+  int connection = -1;        ///< ConnectionReport::id of the connection it set up; -1 if none seen
+  std::vector<CmStep> steps;  ///< in frame order (the first 16)
+
+  bool established() const;   ///< a REP and an RTU were seen
+  bool disconnected() const;  ///< a DREP was seen
+};
+
 /// Two QPs that talked (RC/UC/XRC), one UD destination QP and its senders, or an iWARP TCP
 /// connection (carrier Iwarp, transport "TCP", endpoints with ports, `mpa` set).
 struct ConnectionReport {
@@ -195,6 +223,7 @@ struct ConnectionReport {
   double firstTime = 0.0;
   double lastTime = 0.0;
   std::optional<MpaNegotiation> mpa;  ///< iWARP only
+  std::optional<CmHandshake> cm;      ///< set up through the CM: its handshake
 };
 
 /// Counts over the whole capture. The first ten are the definitions.
@@ -233,6 +262,8 @@ struct AnalysisReport {
   std::uint64_t anomaliesDropped = 0;
   std::vector<MessageRecord> messages;  ///< in completion order (the first maxMessages)
   std::uint64_t messagesDropped = 0;
+  /// Every CM handshake seen (the first maxHandshakes), those of connections included.
+  std::vector<CmHandshake> handshakes;
 };
 
 struct AnalyzerOptions {
@@ -246,6 +277,7 @@ struct AnalyzerOptions {
   std::size_t maxSeriesBuckets = 256;  ///< per direction
   std::size_t exactLatencySamples = 4096;  ///< per direction, before the histogram takes over
   std::size_t maxTcpConnections = 65536;   ///< TCP connections tracked for iWARP at once
+  std::size_t maxHandshakes = 4096;        ///< CM handshakes remembered
 };
 
 /// Entries the analyzer holds, for checking that memory stays bounded.
@@ -296,7 +328,8 @@ class FlowAnalyzer {
 
 /// The whole report as JSON text: `summary` (the counts, snake_case; the iWARP ones are
 /// iwarp_frames, crc_failures, terminates, out_of_order_segments, segment_gaps, mpa_rejects),
-/// `connections` (iWARP ones with `mpa` and endpoint ports), `anomalies`, `messages`.
+/// `connections` (iWARP ones with `mpa` and endpoint ports, CM-established ones with `cm`),
+/// `anomalies`, `messages`, and `cm_handshakes` only when the capture has CM messages.
 std::string toJson(const AnalysisReport& report, int indent = 2);
 
 /// The report for people: a conversation table, the anomalies in order with frame numbers,

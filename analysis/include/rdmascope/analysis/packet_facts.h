@@ -19,6 +19,20 @@ enum class Carrier : std::uint8_t { RoceV2, RoceV1, NativeIb, Iwarp };
 
 std::string_view toString(Carrier carrier);
 
+/// What a Communication Manager message (a MAD of class 0x07 between the GSIs) says about the
+/// connection it sets up or tears down.
+struct CmFacts {
+  std::uint16_t attribute = 0;  ///< packets::CmAttribute
+  std::uint64_t transactionId = 0;
+  std::uint32_t localCommId = 0;              ///< the sender's communication ID
+  std::uint32_t remoteCommId = 0;             ///< the receiver's (0 in a REQ)
+  std::optional<std::uint32_t> qpn;           ///< REQ/REP: the sender's QPN; DREQ: the receiver's
+  std::optional<std::uint32_t> startingPsn;   ///< REQ/REP
+  std::optional<std::uint64_t> serviceId;     ///< REQ
+  std::optional<std::uint16_t> rejectReason;  ///< REJ
+  std::optional<std::uint8_t> rejected;       ///< REJ: the message rejected (0 REQ, 1 REP)
+};
+
 /// One InfiniBand transport packet as the analyzer sees it.
 struct PacketFacts {
   std::uint64_t frame = 0;        ///< 1-based frame number in the capture
@@ -40,6 +54,7 @@ struct PacketFacts {
   std::uint32_t payloadLength = 0;         ///< bytes after the transport headers, no pad/ICRC
   bool crcBad = false;                     ///< ICRC (or VCRC) verification failed
   std::uint64_t contentHash = 0;           ///< hash of the transport headers and payload
+  std::optional<CmFacts> cm;  ///< a CM message (UD to or from QP 1 carrying class 0x07)
 };
 
 /// The hash PacketFacts::contentHash holds (64-bit FNV-1a), also used for TCP payloads.
