@@ -165,7 +165,13 @@ QString FlowGraphView::labelAt(int row) const {
   const auto f = static_cast<std::size_t>(frame);
   const auto facts = analysis::readPacketFacts(store_->bytes(f), store_->linkType(), f + 1,
                                                store_->timeRelative(f));
-  if (!facts) return tr("(not InfiniBand)");
+  if (!facts) {
+    // iWARP and the TCP segments around it: the packet list's protocol and info.
+    const packets::Dissection d = store_->decode(f);
+    if (d.summary.info.empty()) return tr("(not InfiniBand)");
+    return QStringLiteral("%1  %2").arg(QString::fromStdString(d.summary.protocol),
+                                        QString::fromStdString(d.summary.info));
+  }
   QString name;
   if (const auto* info = packets::ibOpcodeInfo(facts->opcode)) {
     std::string_view n = info->name;

@@ -27,7 +27,8 @@ struct ConnectionFrame {
 struct CaptureAnalysis {
   analysis::AnalysisReport report;
   /// Frames of report.connections[i], in capture order (RoCE and InfiniBand connections: the
-  /// frames of the flows the analyzer keyed them by).
+  /// frames of the flows the analyzer keyed them by; iWARP: every segment of the TCP
+  /// connection).
   std::vector<std::vector<ConnectionFrame>> frames;
   std::size_t framesAnalysed = 0;  ///< store frames fed to the analyzer
   double seconds = 0.0;            ///< wall time the analysis took
@@ -39,14 +40,14 @@ struct CaptureAnalysis {
 };
 
 /// A display filter (packets/display_filter.h) matching exactly the frames of a connection:
-/// for each direction the analyzer keys its flows by, source, destination and destination QP.
-/// Empty for a connection of another carrier.
+/// for each direction the analyzer keys its flows by, source, destination and destination QP;
+/// for iWARP, both directions' addresses and TCP ports.
 std::string connectionFilter(const analysis::ConnectionReport& connection);
 
 /// Feeds frames of a store to a FlowAnalyzer one at a time, remembering each InfiniBand
-/// transport frame's flow (carrier, source, destination, destination QP: the analyzer's key) so
-/// the frames of every connection can be listed afterwards. Other frames go through
-/// FlowAnalyzer::addFrame.
+/// transport frame's flow (carrier, source, destination, destination QP: the analyzer's key) and
+/// each TCP segment's ends (FlowAnalyzer::onTcpSegment) so the frames of every connection can be
+/// listed afterwards. Other frames go through FlowAnalyzer::addFrame.
 class CaptureAnalysisBuilder {
  public:
   explicit CaptureAnalysisBuilder(analysis::AnalyzerOptions options = {});
@@ -59,7 +60,9 @@ class CaptureAnalysisBuilder {
   CaptureAnalysis snapshot(bool finish);
 
  private:
+  // (carrier, source, destination, destination QP); TCP (iWARP): the ports in place of the QP.
   using FlowKey = std::tuple<analysis::Carrier, std::string, std::string, std::uint32_t>;
+  void record(FlowKey key, std::uint32_t index);
   analysis::AnalyzerOptions options_;
   analysis::FlowAnalyzer analyzer_;
   std::map<FlowKey, std::uint32_t> flowIds_;
