@@ -631,8 +631,18 @@ struct IwarpFlows::Impl {
            const std::vector<StreamUnit>& units, std::uint64_t n, double t) {
     const auto g = readSegment(frame, d);
     if (!g) return false;
-    sink.tcpSegment({n, g->src, g->dst, static_cast<std::uint16_t>(g->sport),
-                     static_cast<std::uint16_t>(g->dport)});
+    TcpSegmentEnds ends{n, g->src, g->dst, static_cast<std::uint16_t>(g->sport),
+                        static_cast<std::uint16_t>(g->dport)};
+    for (const auto& u : units) {
+      ends.mpaRequest |= u.kind == StreamUnit::Kind::MpaRequest;
+      ends.mpaReply |= u.kind == StreamUnit::Kind::MpaReply;
+      if (u.kind != StreamUnit::Kind::Fpdu || ends.fpdus++) continue;
+      if (const Fpdu f = readFpdu(d, u); f.valid) {
+        ends.rdmapOpcode = f.opcode;
+        ends.last = f.last;
+      }
+    }
+    sink.tcpSegment(ends);
     int s = 0;
     TcpConn* cp = locate(*g, s);
     if (!cp) return false;

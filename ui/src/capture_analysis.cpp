@@ -100,20 +100,28 @@ std::string connectionFilter(const analysis::ConnectionReport& c) {
 CaptureAnalysisBuilder::CaptureAnalysisBuilder(analysis::AnalyzerOptions options)
     : options_(options), analyzer_(options) {
   analyzer_.onTcpSegment([this](const analysis::TcpSegmentEnds& s) {
+    ConnectionFrame f;
+    f.frame = static_cast<std::uint32_t>(s.frame - 1);
+    f.mpa =
+        static_cast<std::uint8_t>((s.mpaRequest ? ConnectionFrame::kMpaRequest : 0) |
+                                  (s.mpaReply ? ConnectionFrame::kMpaReply : 0) |
+                                  std::min<std::uint32_t>(s.fpdus, ConnectionFrame::kFpduCount));
+    if (s.rdmapOpcode >= 0) f.rdmapOpcode = static_cast<std::uint8_t>(s.rdmapOpcode);
+    f.last = s.last;
     record(FlowKey{analysis::Carrier::Iwarp, std::string(s.source), std::string(s.destination),
                    tcpPortKey(s.sourcePort, s.destinationPort)},
-           static_cast<std::uint32_t>(s.frame - 1));
+           f);
   });
 }
 
-void CaptureAnalysisBuilder::record(FlowKey key, std::uint32_t index) {
+void CaptureAnalysisBuilder::record(FlowKey key, ConnectionFrame frame) {
   auto [it, fresh] =
       flowIds_.try_emplace(std::move(key), static_cast<std::uint32_t>(flowKeys_.size()));
   if (fresh) {
     flowKeys_.push_back(it->first);
     flowFrames_.emplace_back();
   }
-  flowFrames_[it->second].push_back(index);
+  flowFrames_[it->second].push_back(frame);
 }
 
 void CaptureAnalysisBuilder::add(const FrameStore& store, std::size_t index) {
@@ -128,8 +136,9 @@ void CaptureAnalysisBuilder::add(const FrameStore& store, std::size_t index) {
     analyzer_.addFrame(store.bytes(index), store.linkType(), index + 1, store.timeRelative(index));
     return;
   }
-  record(FlowKey{facts->carrier, facts->source, facts->destination, facts->destQp},
-         static_cast<std::uint32_t>(index));
+  ConnectionFrame f;
+  f.frame = static_cast<std::uint32_t>(index);
+  record(FlowKey{facts->carrier, facts->source, facts->destination, facts->destQp}, f);
   analyzer_.addPacket(*facts);
 }
 
@@ -144,13 +153,13 @@ CaptureAnalysis CaptureAnalysisBuilder::snapshot(bool finish) {
     std::vector<ConnectionFrame>& frames = out.frames[row];
     frames.reserve(c.frames);
     auto flowOf = [&](const std::string& src, const std::string& dst,
-                      std::optional<std::uint32_t> qp) -> const std::vector<std::uint32_t>* {
+                      std::optional<std::uint32_t> qp) -> const std::vector<ConnectionFrame>* {
       if (!qp) return nullptr;
       auto it = flowIds_.find(FlowKey{c.carrier, src, dst, *qp});
       return it == flowIds_.end() ? nullptr : &flowFrames_[it->second];
     };
-    const std::vector<std::uint32_t>* fromA = nullptr;
-    const std::vector<std::uint32_t>* fromB = nullptr;
+    const std::vector<ConnectionFrame>* fromA = nullptr;
+    const std::vector<ConnectionFrame>* fromB = nullptr;
     if (c.carrier == analysis::Carrier::Iwarp) {
       if (c.a.port && c.b.port) {
         fromA = flowOf(c.a.address, c.b.address, tcpPortKey(*c.a.port, *c.b.port));
@@ -164,10 +173,12 @@ CaptureAnalysis CaptureAnalysisBuilder::snapshot(bool finish) {
     std::size_t i = 0, j = 0;
     const std::size_t na = fromA ? fromA->size() : 0, nb = fromB ? fromB->size() : 0;
     while (i < na || j < nb) {
-      if (j >= nb || (i < na && (*fromA)[i] < (*fromB)[j]))
-        frames.push_back({(*fromA)[i++], 0});
-      else
-        frames.push_back({(*fromB)[j++], 1});
+      if (j >= nb || (i < na && (*fromA)[i].frame < (*fromB)[j].frame)) {
+        frames.push_back((*fromA)[i++]);
+      } else {
+        frames.push_back((*fromB)[j++]);
+        frames.back().fromB = 1;
+      }
     }
   }
   return out;

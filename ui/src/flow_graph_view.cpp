@@ -11,6 +11,7 @@
 
 #include "rdmascope/analysis/packet_facts.h"
 #include "rdmascope/packets/ib_opcodes.h"
+#include "rdmascope/packets/iwarp_headers.h"
 #include "rdmascope/ui/analysis_models.h"
 
 namespace rdmascope::ui {
@@ -165,13 +166,7 @@ QString FlowGraphView::labelAt(int row) const {
   const auto f = static_cast<std::size_t>(frame);
   const auto facts = analysis::readPacketFacts(store_->bytes(f), store_->linkType(), f + 1,
                                                store_->timeRelative(f));
-  if (!facts) {
-    // iWARP and the TCP segments around it: the packet list's protocol and info.
-    const packets::Dissection d = store_->decode(f);
-    if (d.summary.info.empty()) return tr("(not InfiniBand)");
-    return QStringLiteral("%1  %2").arg(QString::fromStdString(d.summary.protocol),
-                                        QString::fromStdString(d.summary.info));
-  }
+  if (!facts) return tcpLabel(frames()[static_cast<std::size_t>(row)]);
   QString name;
   if (const auto* info = packets::ibOpcodeInfo(facts->opcode)) {
     std::string_view n = info->name;
@@ -183,6 +178,35 @@ QString FlowGraphView::labelAt(int row) const {
   name.replace(QStringLiteral(" with Immediate"), QStringLiteral(" w/ Imm"))
       .replace(QStringLiteral(" with Invalidate"), QStringLiteral(" w/ Inv"));
   return QStringLiteral("%1  PSN %2").arg(name).arg(facts->psn);
+}
+
+QString FlowGraphView::tcpLabel(const ConnectionFrame& fr) const {
+  // The MPA units the analysis saw the segment complete, then its TCP flags and length (the
+  // ports are those of the two lifelines).
+  const packets::Dissection d = store_->decode(fr.frame);
+  QString tcp = QString::fromStdString(d.summary.info);
+  if (const auto at = tcp.indexOf(QLatin1Char('[')); at > 0) tcp = tcp.mid(at);
+  QStringList units;
+  if (fr.mpa & ConnectionFrame::kMpaRequest) units << tr("MPA Request");
+  if (fr.mpa & ConnectionFrame::kMpaReply) units << tr("MPA Reply");
+  const int fpdus = fr.mpa & ConnectionFrame::kFpduCount;
+  if (fpdus > 0) {
+    QString first = fr.rdmapOpcode == ConnectionFrame::kNoOpcode
+                        ? tr("FPDU")
+                        : (fr.rdmapOpcode <= 2 ? QStringLiteral("RDMA ") : QString()) +
+                              QString::fromStdString(packets::rdmapOpcodeName(fr.rdmapOpcode));
+    if (fr.last) first += tr(" (last)");
+    units << (fpdus > 1 ? tr("%1 and %2 more FPDUs").arg(first).arg(fpdus - 1) : first);
+  }
+  const bool iwarp =
+      row_ >= 0 && analysis_->report.connections[static_cast<std::size_t>(row_)].carrier ==
+                       analysis::Carrier::Iwarp;
+  if (units.isEmpty() && iwarp && !tcp.endsWith(QLatin1String("Len=0"))) units << tr("FPDU bytes");
+  if (units.isEmpty())
+    return d.summary.info.empty()
+               ? tr("(not InfiniBand)")
+               : QString::fromStdString(d.summary.protocol) + QStringLiteral("  ") + tcp;
+  return units.join(QStringLiteral(", ")) + QStringLiteral("  ") + tcp;
 }
 
 int FlowGraphView::rowHeight() const {

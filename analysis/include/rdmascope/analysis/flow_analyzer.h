@@ -270,6 +270,12 @@ struct TcpSegmentEnds {
   std::uint64_t frame = 0;
   std::string_view source, destination;  ///< valid during the observer's call only
   std::uint16_t sourcePort = 0, destinationPort = 0;
+  /// The MPA units the segment completed: start frames, FPDUs, and the RDMAP opcode and DDP
+  /// Last flag of its first FPDU (opcode -1: none decoded).
+  bool mpaRequest = false, mpaReply = false;
+  std::uint32_t fpdus = 0;
+  int rdmapOpcode = -1;
+  bool last = false;
 };
 
 /// Feeds on frames, one at a time, in capture order.

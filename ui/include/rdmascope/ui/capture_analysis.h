@@ -21,6 +21,14 @@ namespace rdmascope::ui {
 struct ConnectionFrame {
   std::uint32_t frame = 0;
   std::uint8_t fromB = 0;  ///< 0: endpoint a sent it, 1: endpoint b
+  /// iWARP: the MPA units the frame's TCP segment completed (the packet list decodes frames one
+  /// at a time and cannot tell): kMpaRequest/kMpaReply bits, the number of FPDUs (up to 63),
+  /// and the RDMAP opcode of the first (kNoOpcode: none) with its DDP Last flag.
+  std::uint8_t mpa = 0;
+  std::uint8_t rdmapOpcode = kNoOpcode;
+  bool last = false;
+  static constexpr std::uint8_t kMpaRequest = 0x80, kMpaReply = 0x40, kFpduCount = 0x3f;
+  static constexpr std::uint8_t kNoOpcode = 0xff;
 };
 
 /// The report and the frames of each connection.
@@ -62,12 +70,12 @@ class CaptureAnalysisBuilder {
  private:
   // (carrier, source, destination, destination QP); TCP (iWARP): the ports in place of the QP.
   using FlowKey = std::tuple<analysis::Carrier, std::string, std::string, std::uint32_t>;
-  void record(FlowKey key, std::uint32_t index);
+  void record(FlowKey key, ConnectionFrame frame);
   analysis::AnalyzerOptions options_;
   analysis::FlowAnalyzer analyzer_;
   std::map<FlowKey, std::uint32_t> flowIds_;
   std::vector<FlowKey> flowKeys_;
-  std::vector<std::vector<std::uint32_t>> flowFrames_;  // store indexes per flow
+  std::vector<std::vector<ConnectionFrame>> flowFrames_;  // per flow (fromB not yet known)
   std::size_t added_ = 0;
 };
 
