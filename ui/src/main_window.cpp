@@ -296,6 +296,12 @@ QWidget* MainWindow::createScenarioBar() {
   backendBox_ = new QComboBox(w);
   backendBox_->setObjectName(QStringLiteral("backendBox"));
   realRun_ = new RealRunController(this, backendBox_);
+  // Long scenario titles and device names would set the window's minimum width: the boxes
+  // show their start (the popup lists them whole).
+  for (QComboBox* box : {scenarioBox_, backendBox_}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(18);
+  }
   auto tool = [w](QAction* a) {
     auto* b = new QToolButton(w);
     b->setDefaultAction(a);
