@@ -85,6 +85,7 @@ TEST(IwarpConversations, FramesAndFilterAreThoseOfTheTcpConnection) {
       EXPECT_EQ(sides.size(), 2u);
       EXPECT_EQ(frames.front() + 1, c.firstFrame);
       EXPECT_EQ(frames.back() + 1, c.lastFrame);
+      EXPECT_EQ(endpointText(c.b), QStringLiteral("10.9.0.2:%1").arg(*c.b.port));
       const std::string filter = connectionFilter(c);
       ASSERT_FALSE(filter.empty());
       EXPECT_EQ(filterMatches(store, filter), frames) << filter;
@@ -103,6 +104,9 @@ TEST(IwarpConversations, FramesAndFilterAreThoseOfTheTcpConnection) {
         ASSERT_GE(row, 0) << an.detail;
         const auto k = g.marksAt(row);
         EXPECT_NE(std::find(k.begin(), k.end(), an.kind), k.end()) << an.detail;
+        // Drawn with a badge and a legend entry of its own.
+        EXPECT_TRUE(anomalyKindApplies(an.kind, Carrier::Iwarp)) << an.detail;
+        EXPECT_NE(anomalyStyle(an.kind).name, QStringLiteral("Other")) << an.detail;
         ++marked;
       }
       int named = 0;

@@ -38,6 +38,13 @@ int priority(analysis::AnomalyKind k) {
       return 6;
     case K::Cnp:
       return 7;
+    case K::CrcFailure:
+    case K::Terminate:
+    case K::MpaReject:
+      return 0;
+    case K::SegmentGap:
+    case K::OutOfOrder:
+      return 5;
     default:
       return 8;
   }
@@ -304,7 +311,10 @@ void FlowGraphView::paintEvent(QPaintEvent*) {
     small.setPointSizeF(std::max(7.0, font().pointSizeF() * 0.9));
     h.setFont(small);
     const QFontMetrics sfm(small);
+    const auto* shown =
+        row_ >= 0 ? &analysis_->report.connections[static_cast<std::size_t>(row_)] : nullptr;
     for (auto kind : legendKinds()) {
+      if (shown && !anomalyKindApplies(kind, shown->carrier)) continue;
       const AnomalyStyle s = anomalyStyle(kind);
       const int w = sfm.horizontalAdvance(s.name) + lh + 14;
       if (x + w > header.right()) break;
@@ -390,7 +400,7 @@ void FlowGraphView::paintRows(QPainter& p) {
     const QColor c = has ? anomalyStyle(marks.front()).color : kPlain;
     const double x0 = fr.fromB ? xb : xa;
     double x1 = fr.fromB ? xa : xb;
-    const bool dropped = has && marks.front() == K::IcrcFailure;
+    const bool dropped = has && (marks.front() == K::IcrcFailure || marks.front() == K::CrcFailure);
     if (dropped) x1 = (x0 + x1) / 2;
     QPen pen(c, cur ? 3.0 : 1.6);
     if (std::find(marks.begin(), marks.end(), K::Retransmission) != marks.end() ||

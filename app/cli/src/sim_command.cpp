@@ -72,10 +72,11 @@ int runTransport(const SimArgs& a, std::ostream& out, std::ostream& err) {
   }
   if (a.analyze) {
     analysis::FlowAnalyzer analyzer;
-    const std::int64_t first = r->frames.empty() ? 0 : r->frames.front().timePs;
+    // Times in whole nanoseconds, as the pcap holds them, so both analyses agree.
+    const std::int64_t first = r->frames.empty() ? 0 : r->frames.front().timePs / 1000;
     for (std::size_t i = 0; i < r->frames.size(); ++i)
       analyzer.addFrame(r->frames[i].bytes, packets::LinkType::Ethernet, i + 1,
-                        static_cast<double>(r->frames[i].timePs - first) * 1e-12);
+                        static_cast<double>(r->frames[i].timePs / 1000 - first) / 1e9);
     analyzer.finish();
     const analysis::AnalysisReport report = analyzer.report();
     out << (a.json ? analysis::toJson(report) + "\n" : analysis::formatText(report));
