@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <QCoreApplication>
+#include <QLabel>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -134,6 +135,13 @@ TEST(IwarpConversations, ARowFiltersThePacketListToItsConnection) {
   ASSERT_TRUE(an->waitForIdle());
   ASSERT_TRUE(an->analysis());
   ASSERT_EQ(an->conversationModel()->rowCount(), 1);
+  // The header line counts what iWARP can have, not PSN gaps or NAKs.
+  const auto* header = an->conversationsPage()->findChild<QLabel*>();
+  ASSERT_TRUE(header);
+  EXPECT_TRUE(header->text().contains(QStringLiteral("TCP segment gaps")))
+      << header->text().toStdString();
+  EXPECT_TRUE(header->text().contains(QStringLiteral("timeouts")));
+  EXPECT_FALSE(header->text().contains(QStringLiteral("PSN gaps")));
   const auto& c = an->analysis()->report.connections[0];
   w.lowerTabs()->setCurrentWidget(an->conversationsPage());
   QTableView* view = an->conversationsView();

@@ -298,10 +298,10 @@ QWidget* MainWindow::createScenarioBar() {
   realRun_ = new RealRunController(this, backendBox_);
   // Long scenario titles and device names would set the window's minimum width: the boxes
   // show their start (the popup lists them whole).
-  for (QComboBox* box : {scenarioBox_, backendBox_}) {
+  for (QComboBox* box : {scenarioBox_, backendBox_})
     box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    box->setMinimumContentsLength(18);
-  }
+  scenarioBox_->setMinimumContentsLength(32);  // the tour's title, whole
+  backendBox_->setMinimumContentsLength(18);
   auto tool = [w](QAction* a) {
     auto* b = new QToolButton(w);
     b->setDefaultAction(a);
