@@ -3,6 +3,7 @@
 #include <QCommandLineParser>
 #include <QTabWidget>
 #include <QTimer>
+#include <cstdio>
 
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/main_window.h"
@@ -29,12 +30,28 @@ int main(int argc, char** argv) {
       QStringLiteral("tab"),
       QStringLiteral("Show a lower tab (Conversations, Anomalies, Flow Graph, Plot, ...)."),
       QStringLiteral("name"));
+  const QCommandLineOption size(QStringLiteral("size"),
+                                QStringLiteral("Window size, WIDTHxHEIGHT (default 1600x1000)."),
+                                QStringLiteral("WxH"));
+  parser.addOption(size);
   parser.addOption(step);
   parser.addOption(shot);
   parser.addOption(tab);
   parser.process(app);
 
   rdmascope::ui::MainWindow window;
+  if (parser.isSet(size)) {
+    const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+    bool okW = false, okH = false;
+    const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0;
+    const int h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+    if (!okW || !okH || w < 200 || h < 200) {
+      std::fprintf(stderr, "rdmascope: --size wants WIDTHxHEIGHT, e.g. 1100x700, not '%s'\n",
+                   qPrintable(parser.value(size)));
+      return 2;
+    }
+    window.resize(w, h);
+  }
   window.show();
   if (!parser.positionalArguments().isEmpty()) window.openCapture(parser.positionalArguments()[0]);
   if (parser.isSet(step)) window.scenario()->goTo(parser.value(step).toInt() - 1);
