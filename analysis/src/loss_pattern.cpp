@@ -106,7 +106,12 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
 
   std::vector<StreamState> state(out.streams.size());
   for (std::size_t s = 0; s < out.streams.size(); ++s) {
-    if (options.initialPsn.count(out.streams[s].source)) state[s].next = out.streams[s].firstPsn;
+    if (options.initialPsn.count(out.streams[s].source)) {
+      // Nothing acknowledged yet: the requester's completer (comp.psn) is at the initial PSN,
+      // so a resend before the first ACK starts there.
+      state[s].next = out.streams[s].firstPsn;
+      state[s].restart = out.streams[s].firstPsn;
+    }
   }
   auto lose = [&](std::size_t s, std::uint32_t psn, std::uint64_t frame, std::string why) {
     InferredLoss l;

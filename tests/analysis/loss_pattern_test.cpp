@@ -110,6 +110,39 @@ TEST(LossPattern, ALostLastPacketIsTheRestOfAMessageTheRequesterWentBackOn) {
   EXPECT_EQ(resendLines(r.pattern), std::vector<std::string>{"resend +4..+7 (4 packets)"});
 }
 
+TEST(LossPattern, ATimerResendBeforeAnyAckStartsAtTheInitialPsnEvenWhenItsHeadIsLost) {
+  // The first message's LAST is lost and nothing was acknowledged: the retransmit timer
+  // resends from comp.psn, the initial PSN (rxe's req_retry). Its first packet is lost too, so
+  // the capture's resend starts one later; the lost head is inferred from where it must start.
+  const Outcome r = writeWithDrops({{0x103, 0, 1, 1}, {0x100, 0, 1, 2}}, 1);
+  ASSERT_EQ(r.dropped, (std::vector<std::pair<std::uint32_t, int>>{{0x103, 1}, {0x100, 2}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  EXPECT_TRUE(nakLines(r.pattern).empty());
+  EXPECT_EQ(resendLines(r.pattern), std::vector<std::string>{"resend +1..+3 (3 packets)"});
+  ASSERT_EQ(r.pattern.resends.size(), 1u);
+  EXPECT_EQ(r.pattern.resends[0].restartRelPsn, 0);
+}
+
+TEST(LossPattern, ATimerResendAfterAnAckStartsAfterTheAckedPsnEvenWhenItsHeadIsLost) {
+  // The second message's LAST and then the first two packets of its resend are lost: the
+  // resend starts after the first message's ACK (+3), so +4 and +5 were sent again and lost.
+  const Outcome r = writeWithDrops({{0x107, 0, 1, 1}, {0x104, 0, 1, 2}, {0x105, 0, 1, 2}}, 2);
+  ASSERT_EQ(r.dropped,
+            (std::vector<std::pair<std::uint32_t, int>>{{0x107, 1}, {0x104, 2}, {0x105, 2}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  EXPECT_EQ(resendLines(r.pattern), std::vector<std::string>{"resend +6..+7 (2 packets)"});
+}
+
+TEST(LossPattern, ANakResendStartsAtTheNakedPsnEvenWhenItsHeadIsLost) {
+  // +1 is lost, the NAK names +1, and the first two packets of the go-back-N resend are lost
+  // as well: +1 and +2 (second transmissions) are inferred from the NAK's PSN.
+  const Outcome r = writeWithDrops({{0x101, 0, 1, 1}, {0x101, 0, 1, 2}, {0x102, 0, 1, 2}}, 2);
+  ASSERT_EQ(r.dropped,
+            (std::vector<std::pair<std::uint32_t, int>>{{0x101, 1}, {0x101, 2}, {0x102, 2}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  EXPECT_EQ(nakLines(r.pattern), std::vector<std::string>{"NAK PSN sequence error at +1"});
+}
+
 TEST(LossPattern, ALostFirstRequestIsAGapOnlyWhenTheInitialPsnIsKnown) {
   const Outcome known = writeWithDrops({{0x100, 0, 1, 1}}, 1);
   EXPECT_EQ(inferred(known.pattern), known.dropped);

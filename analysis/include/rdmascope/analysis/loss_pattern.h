@@ -10,8 +10,9 @@
 ///    message (the requester sends a message's packets in one go; the message ends at the
 ///    first LAST or ONLY packet of that PSN range seen anywhere in the capture);
 ///  - a resend (go-back-N) starts at the requester's first unacknowledged PSN: after the last
-///    ACK's PSN, or at the last NAK's PSN (rxe's comp.psn); PSNs between that and the first
-///    resent PSN captured were lost again;
+///    ACK's PSN, or at the last NAK's PSN, or at the initial PSN (when known) before any ACK
+///    (rxe's req_retry restarts at comp.psn, whether a NAK or the retransmit timer started
+///    it); PSNs between that and the first resent PSN captured were lost again;
 ///  - each loss has an occurrence number: the n-th transmission of that PSN was lost.
 /// Limits: a message lost entirely and then resent after the retransmit timer looks like a
 /// first transmission; lost responses (ACKs, READ responses) are not inferred; one RC
