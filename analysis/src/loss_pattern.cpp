@@ -67,6 +67,8 @@ struct StreamState {
   /// Where a go-back-N resend starts (rxe's comp.psn): after the last PSN acknowledged, or
   /// at the PSN of the last NAK.
   std::optional<std::uint32_t> restart;
+  std::optional<double> lastTime;        ///< the last request of the stream or response to it
+  std::optional<std::uint32_t> sentEnd;  ///< PSN after the highest request sent
 };
 
 }  // namespace
@@ -123,16 +125,25 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     l.evidence = std::move(why);
     out.losses.push_back(std::move(l));
   };
+  // The LAST or ONLY PSN of the message a PSN belongs to.
+  auto messageEnd = [&](std::size_t s, std::uint32_t psn) {
+    std::optional<std::uint32_t> end;
+    for (std::uint32_t l : lastPsns[s]) {
+      if (psnDiff(l, psn) >= 0 && (!end || psnDiff(l, *end) < 0)) end = l;
+    }
+    return end;
+  };
   for (const PacketFacts& p : packets) {
     if (p.crcBad) continue;
     const OpClass c = classifyOpcode(p.opcode);
     if (isRcResponse(c)) {
-      if (!p.aethSyndrome) continue;
       // A response goes back to the requester: the stream whose source is this packet's
       // destination.
       for (std::size_t s = 0; s < out.streams.size(); ++s) {
         if (out.streams[s].source != p.destination || out.streams[s].destination != p.source)
           continue;
+        state[s].lastTime = p.time;
+        if (!p.aethSyndrome) break;
         const int type = *p.aethSyndrome >> 5;
         const std::uint32_t restart = type == 0 ? psnAdd(p.psn, 1) : p.psn;
         if (type == 0 || *p.aethSyndrome == 0x60 || type == 1) {
@@ -150,19 +161,23 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     if (!isRcRequest(c)) continue;
     const std::size_t s = index.at(std::make_tuple(p.source, p.destination, p.destQp));
     StreamState& st = state[s];
+    // After a pause of half the retransmit timeout the requester's timer has fired (rxe
+    // re-arms it on every response, and a burst sends a message's packets back to back): if
+    // PSNs were outstanding, this request is a resend even when its PSN does not go back.
+    const auto timeout = options.retransmitTimeout.find(p.source);
+    const bool pause = timeout != options.retransmitTimeout.end() && st.lastTime &&
+                       p.time - *st.lastTime >= timeout->second / 2;
     if (st.next) {
       const std::int32_t d = psnDiff(p.psn, *st.next);
-      if (d > 0) {
+      const bool outstanding = st.restart && st.sentEnd && psnDiff(*st.sentEnd, *st.restart) > 0;
+      const bool resend = d < 0 || (pause && outstanding);
+      if (d > 0 && !resend) {
         for (std::uint32_t q = *st.next; q != p.psn; q = psnAdd(q, 1))
           lose(s, q, p.frame, "skipped in an ascending run of requests");
-      } else if (d < 0 && st.midMessage) {
+      } else if (resend && st.midMessage) {
         // The requester went back while a message was half captured: the rest of that
         // message was sent and lost.
-        std::optional<std::uint32_t> end;
-        for (std::uint32_t l : lastPsns[s]) {
-          if (psnDiff(l, *st.next) >= 0 && (!end || psnDiff(l, *end) < 0)) end = l;
-        }
-        if (end) {
+        if (const auto end = messageEnd(s, *st.next)) {
           for (std::uint32_t q = *st.next;; q = psnAdd(q, 1)) {
             lose(s, q, p.frame, "the rest of a message the requester went back on");
             if (q == *end) break;
@@ -171,7 +186,7 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
       }
       // A resend starts where the requester's acknowledged PSNs end (or at the NAK's PSN):
       // when the capture's first resent PSN is later, the ones before it were lost again.
-      if (d < 0 && st.restart && psnDiff(p.psn, *st.restart) > 0) {
+      if (resend && st.restart && psnDiff(p.psn, *st.restart) > 0) {
         for (std::uint32_t q = *st.restart; q != p.psn; q = psnAdd(q, 1))
           lose(s, q, p.frame, "a resend starts at the acknowledged or NAKed PSN");
       }
@@ -198,6 +213,13 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     if (c.kind == MessageKind::Read && p.dmaLength && mtu > 0)
       span = std::max<std::uint32_t>(1, static_cast<std::uint32_t>((*p.dmaLength + mtu - 1) / mtu));
     st.next = psnAdd(p.psn, span);
+    // A burst sends the rest of a message in one go, captured or not.
+    std::uint32_t sentEnd = *st.next;
+    if (!c.last) {
+      if (const auto end = messageEnd(s, p.psn)) sentEnd = psnAdd(*end, 1);
+    }
+    if (!st.sentEnd || psnDiff(sentEnd, *st.sentEnd) > 0) st.sentEnd = sentEnd;
+    st.lastTime = p.time;
     st.midMessage = !c.last;
   }
   return out;

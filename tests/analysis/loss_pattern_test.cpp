@@ -22,7 +22,7 @@ struct Outcome {
 
 // host-a writes `messages` RDMA WRITEs of 4 KiB (4 packets at MTU 1024), one at a time.
 Outcome writeWithDrops(std::vector<sim::FaultConfig::PsnDrop> drops, int messages,
-                       bool withInitialPsn = true) {
+                       bool withInitialPsn = true, bool withTimeout = true) {
   st::PairOptions o;
   o.config.faults.dropPsns = std::move(drops);
   o.timeout = 8;
@@ -66,6 +66,7 @@ Outcome writeWithDrops(std::vector<sim::FaultConfig::PsnDrop> drops, int message
   }
   LossInferenceOptions options;
   if (withInitialPsn) options.initialPsn[sourceA] = o.psnA;
+  if (withTimeout) options.retransmitTimeout[sourceA] = 4.096e-6 * (1 << o.timeout);
   r.pattern = inferLossPattern(delivered, options);
   return r;
 }
@@ -141,6 +142,22 @@ TEST(LossPattern, ANakResendStartsAtTheNakedPsnEvenWhenItsHeadIsLost) {
             (std::vector<std::pair<std::uint32_t, int>>{{0x101, 1}, {0x101, 2}, {0x102, 2}}));
   EXPECT_EQ(inferred(r.pattern), r.dropped);
   EXPECT_EQ(nakLines(r.pattern), std::vector<std::string>{"NAK PSN sequence error at +1"});
+}
+
+TEST(LossPattern, ATimerResendThatDoesNotGoBackIsKnownByItsPause) {
+  // +3 is lost; the timer resends +0..+3, of which only +0 arrives (a duplicate: the responder
+  // ACKs +2, so the requester's comp.psn moves to +3); the next timer resends +3 alone. The
+  // capture shows +0 then +3: without the timeout that looks like +1 and +2 skipped in one
+  // ascending run; with it, +3 comes a timeout later, after PSNs were outstanding, so it is a
+  // new resend and the rest of the interrupted message (+1..+3) was lost.
+  const std::vector<sim::FaultConfig::PsnDrop> drops = {
+      {0x103, 0, 1, 1}, {0x101, 0, 1, 2}, {0x102, 0, 1, 2}, {0x103, 0, 1, 2}};
+  const Outcome r = writeWithDrops(drops, 1, true, true);
+  ASSERT_EQ(r.dropped, (std::vector<std::pair<std::uint32_t, int>>{
+                           {0x103, 1}, {0x101, 2}, {0x102, 2}, {0x103, 2}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  const Outcome blind = writeWithDrops(drops, 1, true, false);
+  EXPECT_NE(inferred(blind.pattern), blind.dropped);  // the documented limit
 }
 
 TEST(LossPattern, ALostFirstRequestIsAGapOnlyWhenTheInitialPsnIsKnown) {

@@ -1,6 +1,7 @@
 #include "sim_replay.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -56,6 +57,22 @@ std::map<std::string, std::uint32_t> initialPsns(const verbs_backend::Scenario& 
   return m;
 }
 
+// The requesters' retransmit timeouts, from the QP's timeout attribute (4.096 us x 2^timeout;
+// rxe rounds it up to jiffies, which half of it leaves room for).
+std::map<std::string, double> retransmitTimeouts(const verbs_backend::Scenario& scenario,
+                                                 const std::map<std::string, int>& hostOfSource) {
+  std::map<std::string, double> m;
+  for (const auto& [source, host] : hostOfSource) {
+    for (const auto& step : scenario.steps) {
+      const auto* modify = std::get_if<verbs_backend::ModifyQpStep>(&step.action);
+      if (step.host == host && modify && (modify->mask & sim::attr_mask::kTimeout) &&
+          modify->attr.timeout != 0)
+        m[source] = 4.096e-6 * std::ldexp(1.0, modify->attr.timeout);
+    }
+  }
+  return m;
+}
+
 void sideBySide(std::ostream& out, const std::string& title, const std::vector<std::string>& a,
                 const std::vector<std::string>& b) {
   out << "# " << title << (a == b ? " (same)" : " (DIFFER)") << '\n';
@@ -103,6 +120,7 @@ int compareCaptureWithSim(const std::string& capturePath, const verbs_backend::S
   const SimSide reference = simulate(clean);
   analysis::LossInferenceOptions options;
   options.initialPsn = initialPsns(scenario, reference.hostOfSource);
+  options.retransmitTimeout = retransmitTimeouts(scenario, reference.hostOfSource);
   const analysis::LossPattern lab = analysis::inferLossPattern(real, options);
 
   verbs_backend::Scenario replay = clean;

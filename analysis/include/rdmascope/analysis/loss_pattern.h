@@ -15,8 +15,11 @@
 ///    it); PSNs between that and the first resent PSN captured were lost again;
 ///  - each loss has an occurrence number: the n-th transmission of that PSN was lost.
 /// Limits: a message lost entirely and then resent after the retransmit timer looks like a
-/// first transmission; lost responses (ACKs, READ responses) are not inferred; one RC
-/// connection per pair of addresses is assumed when responses are matched to requests.
+/// first transmission; without LossInferenceOptions::retransmitTimeout a timer resend whose
+/// head was lost up to where the capture left off looks like a continuation (and with it, a
+/// stall of half the timeout inside a burst would look like a timer resend); lost responses (ACKs,
+/// READ responses) are not inferred; one RC connection per pair of addresses is assumed when
+/// responses are matched to requests.
 
 #include <cstdint>
 #include <map>
@@ -86,6 +89,13 @@ struct LossInferenceOptions {
   /// scenario): relative PSNs count from it and a lost first request is seen as a gap.
   /// Otherwise a stream counts from its first captured request.
   std::map<std::string, std::uint32_t> initialPsn;
+  /// The retransmit timeout (seconds) of each source address's requester, when known (the
+  /// QP's timeout attribute: 4.096 us x 2^timeout). A request that follows the stream's last
+  /// request or response by half of it while PSNs were outstanding is then a timer resend
+  /// even when its PSN does not go back: the rest of the interrupted message was lost, and
+  /// the resend starts at the first unacknowledged PSN (an ACK of a duplicate can move that
+  /// forward between the two).
+  std::map<std::string, double> retransmitTimeout;
 };
 
 /// Infers the pattern from a capture's packets in capture order (RC only; UC/UD are
