@@ -59,6 +59,11 @@ std::string ordinal(int n) {
   return std::to_string(n) + suffix;
 }
 
+// A timer resend comes a retransmit timeout after the timer was armed; under TCG the capture's
+// clock shows bursts stalled by up to ~40 ms and timer resends 62 ms or more after the arming
+// response with the lab's 67 ms timeout.
+constexpr double kTimerFraction = 0.75;
+
 struct StreamState {
   std::optional<std::uint32_t> next;  ///< PSN after the previous request of the current run
   bool midMessage = false;            ///< the previous request was a FIRST or MIDDLE
@@ -67,8 +72,15 @@ struct StreamState {
   /// Where a go-back-N resend starts (rxe's comp.psn): after the last PSN acknowledged, or
   /// at the PSN of the last NAK.
   std::optional<std::uint32_t> restart;
-  std::optional<double> lastTime;        ///< the last request of the stream or response to it
   std::optional<std::uint32_t> sentEnd;  ///< PSN after the highest request sent
+  /// When the requester's retransmit timer was last (re)armed, as far as the capture tells:
+  /// rxe re-arms it after each response it processes and on the first send after it fired.
+  std::optional<double> armTime;
+  /// rxe's comp.started_retry: a retry began and no ACK has come since; a NAK then starts
+  /// no retry of its own.
+  bool startedRetry = false;
+  /// A NAK started a retry and no resend has been captured since.
+  bool nakRetryPending = false;
 };
 
 }  // namespace
@@ -142,13 +154,21 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
       for (std::size_t s = 0; s < out.streams.size(); ++s) {
         if (out.streams[s].source != p.destination || out.streams[s].destination != p.source)
           continue;
-        state[s].lastTime = p.time;
+        StreamState& st = state[s];
+        st.armTime = p.time;
         if (!p.aethSyndrome) break;
         const int type = *p.aethSyndrome >> 5;
         const std::uint32_t restart = type == 0 ? psnAdd(p.psn, 1) : p.psn;
+        // An ACK at or past comp.psn resets the retry counters (rxe's check_ack).
+        if (type == 0 && (!st.restart || psnDiff(restart, *st.restart) > 0))
+          st.startedRetry = false;
         if (type == 0 || *p.aethSyndrome == 0x60 || type == 1) {
-          StreamState& st = state[s];
           if (!st.restart || psnDiff(restart, *st.restart) > 0) st.restart = restart;
+        }
+        if (*p.aethSyndrome == 0x60 && !st.startedRetry && st.sentEnd &&
+            psnDiff(*st.sentEnd, *st.restart) > 0) {
+          st.startedRetry = true;
+          st.nakRetryPending = true;
         }
         if (type != 0) {
           out.naks.push_back(
@@ -161,16 +181,19 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     if (!isRcRequest(c)) continue;
     const std::size_t s = index.at(std::make_tuple(p.source, p.destination, p.destQp));
     StreamState& st = state[s];
-    // After a pause of half the retransmit timeout the requester's timer has fired (rxe
-    // re-arms it on every response, and a burst sends a message's packets back to back): if
-    // PSNs were outstanding, this request is a resend even when its PSN does not go back.
+    // After a pause of most of the retransmit timeout since the timer was armed, the timer has
+    // fired (a burst sends a message's packets back to back): if PSNs were outstanding, this
+    // request is a resend even when its PSN does not go back.
     const auto timeout = options.retransmitTimeout.find(p.source);
-    const bool pause = timeout != options.retransmitTimeout.end() && st.lastTime &&
-                       p.time - *st.lastTime >= timeout->second / 2;
+    const bool pause = timeout != options.retransmitTimeout.end() && st.armTime &&
+                       p.time - *st.armTime >= timeout->second * kTimerFraction;
+    const bool outstanding = st.restart && st.sentEnd && psnDiff(*st.sentEnd, *st.restart) > 0;
+    // With nothing outstanding this send arms the timer afresh.
+    if (!st.armTime || !outstanding) st.armTime = p.time;
     if (st.next) {
       const std::int32_t d = psnDiff(p.psn, *st.next);
-      const bool outstanding = st.restart && st.sentEnd && psnDiff(*st.sentEnd, *st.restart) > 0;
-      const bool resend = d < 0 || (pause && outstanding);
+      const bool timerResend = pause && outstanding;
+      const bool resend = d < 0 || timerResend;
       if (d > 0 && !resend) {
         for (std::uint32_t q = *st.next; q != p.psn; q = psnAdd(q, 1))
           lose(s, q, p.frame, "skipped in an ascending run of requests");
@@ -184,12 +207,23 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
           }
         }
       }
+      // A NAK made the requester resend at once from its PSN up to the highest PSN sent;
+      // when the timer's resend comes first, all of that was lost.
+      if (timerResend && st.nakRetryPending) {
+        for (std::uint32_t q = *st.restart; q != *st.sentEnd; q = psnAdd(q, 1))
+          lose(s, q, p.frame, "the resend a NAK started was lost entirely");
+      }
       // A resend starts where the requester's acknowledged PSNs end (or at the NAK's PSN):
       // when the capture's first resent PSN is later, the ones before it were lost again.
       if (resend && st.restart && psnDiff(p.psn, *st.restart) > 0) {
         for (std::uint32_t q = *st.restart; q != p.psn; q = psnAdd(q, 1))
           lose(s, q, p.frame, "a resend starts at the acknowledged or NAKed PSN");
       }
+      if (resend) {
+        st.startedRetry = true;
+        st.nakRetryPending = false;
+      }
+      if (timerResend) st.armTime = p.time;
     }
     const int n = ++st.sent[p.psn];
     ++out.streams[s].requests;
@@ -219,7 +253,6 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
       if (const auto end = messageEnd(s, p.psn)) sentEnd = psnAdd(*end, 1);
     }
     if (!st.sentEnd || psnDiff(sentEnd, *st.sentEnd) > 0) st.sentEnd = sentEnd;
-    st.lastTime = p.time;
     st.midMessage = !c.last;
   }
   return out;

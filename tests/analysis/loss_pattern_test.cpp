@@ -160,6 +160,29 @@ TEST(LossPattern, ATimerResendThatDoesNotGoBackIsKnownByItsPause) {
   EXPECT_NE(inferred(blind.pattern), blind.dropped);  // the documented limit
 }
 
+TEST(LossPattern, ANakResendLostEntirelyIsKnownByTheTimerResendThatFollows) {
+  // +1 is lost and NAKed; the resend the NAK starts (+1..+3) is lost entirely, so the next
+  // request captured is the retransmit timer's resend from +1, a timeout later.
+  const std::vector<sim::FaultConfig::PsnDrop> drops = {
+      {0x101, 0, 1, 1}, {0x101, 0, 1, 2}, {0x102, 0, 1, 2}, {0x103, 0, 1, 2}};
+  const Outcome r = writeWithDrops(drops, 1);
+  ASSERT_EQ(r.dropped, (std::vector<std::pair<std::uint32_t, int>>{
+                           {0x101, 1}, {0x101, 2}, {0x102, 2}, {0x103, 2}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  EXPECT_EQ(nakLines(r.pattern), std::vector<std::string>{"NAK PSN sequence error at +1"});
+}
+
+TEST(LossPattern, ANakDuringARetryStartsNoResendOfItsOwn) {
+  // +1 is lost (NAK +1); in the resend +2 is lost (NAK +2, which rxe ignores: a retry has
+  // started and no ACK came since), so the timer resends from +2 and nothing more is lost.
+  const std::vector<sim::FaultConfig::PsnDrop> drops = {{0x101, 0, 1, 1}, {0x102, 0, 1, 2}};
+  const Outcome r = writeWithDrops(drops, 1);
+  ASSERT_EQ(r.dropped, (std::vector<std::pair<std::uint32_t, int>>{{0x101, 1}, {0x102, 2}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  EXPECT_EQ(nakLines(r.pattern), (std::vector<std::string>{"NAK PSN sequence error at +1",
+                                                           "NAK PSN sequence error at +2"}));
+}
+
 TEST(LossPattern, ALostFirstRequestIsAGapOnlyWhenTheInitialPsnIsKnown) {
   const Outcome known = writeWithDrops({{0x100, 0, 1, 1}}, 1);
   EXPECT_EQ(inferred(known.pattern), known.dropped);
