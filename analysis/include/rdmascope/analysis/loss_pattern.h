@@ -13,12 +13,20 @@
 ///    ACK's PSN, or at the last NAK's PSN, or at the initial PSN (when known) before any ACK
 ///    (rxe's req_retry restarts at comp.psn, whether a NAK or the retransmit timer started
 ///    it); PSNs between that and the first resent PSN captured were lost again;
+///  - with the requester's retransmit timeout known (LossInferenceOptions), a request that
+///    comes most of a timeout after the timer was last armed (by a response, or by a send
+///    when nothing was outstanding) while PSNs were outstanding is a timer resend even when
+///    its PSN goes forward (an ACK of a duplicate moved comp.psn); and a NAK that started a
+///    retry (rxe starts none while one is under way: comp.started_retry, cleared by an ACK)
+///    whose resend never shows before such a timer resend lost that whole resend, from the
+///    NAK's PSN to the highest PSN sent;
 ///  - each loss has an occurrence number: the n-th transmission of that PSN was lost.
 /// Limits: a message lost entirely and then resent after the retransmit timer looks like a
-/// first transmission; without LossInferenceOptions::retransmitTimeout a timer resend whose
-/// head was lost up to where the capture left off looks like a continuation (and with it, a
-/// stall of half the timeout inside a burst would look like a timer resend); lost responses (ACKs,
-/// READ responses) are not inferred; one RC connection per pair of addresses is assumed when
+/// first transmission; without LossInferenceOptions::retransmitTimeout a timer resend that
+/// does not go back looks like a continuation (and with it, a stall of three quarters of the
+/// timeout inside a burst would look like a timer resend, and a timer rxe left armed from
+/// long before can fire sooner than that); lost responses (ACKs, READ responses) are not
+/// inferred; one RC connection per pair of addresses is assumed when
 /// responses are matched to requests.
 
 #include <cstdint>
@@ -90,11 +98,8 @@ struct LossInferenceOptions {
   /// Otherwise a stream counts from its first captured request.
   std::map<std::string, std::uint32_t> initialPsn;
   /// The retransmit timeout (seconds) of each source address's requester, when known (the
-  /// QP's timeout attribute: 4.096 us x 2^timeout). A request that follows the stream's last
-  /// request or response by half of it while PSNs were outstanding is then a timer resend
-  /// even when its PSN does not go back: the rest of the interrupted message was lost, and
-  /// the resend starts at the first unacknowledged PSN (an ACK of a duplicate can move that
-  /// forward between the two).
+  /// QP's timeout attribute: 4.096 us x 2^timeout). It tells timer resends from bursts: a
+  /// request three quarters of it after the timer was armed, with PSNs outstanding, is one.
   std::map<std::string, double> retransmitTimeout;
 };
 
