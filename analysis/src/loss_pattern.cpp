@@ -190,10 +190,13 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     const bool outstanding = st.restart && st.sentEnd && psnDiff(*st.sentEnd, *st.restart) > 0;
     // With nothing outstanding this send arms the timer afresh.
     if (!st.armTime || !outstanding) st.armTime = p.time;
+    bool soonerThanTimer = false;
     if (st.next) {
       const std::int32_t d = psnDiff(p.psn, *st.next);
       const bool timerResend = pause && outstanding;
       const bool resend = d < 0 || timerResend;
+      soonerThanTimer =
+          d < 0 && !pause && !st.nakRetryPending && timeout != options.retransmitTimeout.end();
       if (d > 0 && !resend) {
         for (std::uint32_t q = *st.next; q != p.psn; q = psnAdd(q, 1))
           lose(s, q, p.frame, "skipped in an ascending run of requests");
@@ -202,7 +205,10 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         // message was sent and lost.
         if (const auto end = messageEnd(s, *st.next)) {
           for (std::uint32_t q = *st.next;; q = psnAdd(q, 1)) {
-            lose(s, q, p.frame, "the rest of a message the requester went back on");
+            lose(s, q, p.frame,
+                 st.nakRetryPending ? "the rest of a message the requester went back on (or never "
+                                      "sent, if the NAK reached it mid-burst)"
+                                    : "the rest of a message the requester went back on");
             if (q == *end) break;
           }
         }
@@ -237,7 +243,8 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         ++r.packets;
       } else {
         out.resends.push_back({s, p.frame, rel, rel, 1,
-                               st.restart ? psnDiff(*st.restart, out.streams[s].firstPsn) : rel});
+                               st.restart ? psnDiff(*st.restart, out.streams[s].firstPsn) : rel,
+                               soonerThanTimer});
         st.openRun = out.resends.size() - 1;
       }
     } else {

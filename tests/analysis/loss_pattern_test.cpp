@@ -183,6 +183,53 @@ TEST(LossPattern, ANakDuringARetryStartsNoResendOfItsOwn) {
                                                            "NAK PSN sequence error at +2"}));
 }
 
+// A hand-built capture (RDMA WRITE FIRST/MIDDLE/LAST = 6/7/8, ACK = 17) from 10.9.0.2, whose
+// initial PSN is 100 and retransmit timeout 67 ms.
+PacketFacts fact(std::uint64_t frame, double time, std::uint8_t opcode, std::uint32_t psn,
+                 std::optional<std::uint8_t> syndrome = std::nullopt) {
+  PacketFacts f;
+  f.frame = frame;
+  f.time = time;
+  f.opcode = opcode;
+  f.psn = psn;
+  const bool response = opcode == 17;
+  f.source = response ? "10.9.0.1" : "10.9.0.2";
+  f.destination = response ? "10.9.0.2" : "10.9.0.1";
+  f.destQp = 0x11;
+  f.payloadLength = response ? 0 : 1024;
+  f.aethSyndrome = syndrome;
+  return f;
+}
+
+LossPattern inferHandBuilt(const std::vector<PacketFacts>& packets) {
+  LossInferenceOptions options;
+  options.initialPsn["10.9.0.2"] = 100;
+  options.retransmitTimeout["10.9.0.2"] = 0.067;
+  return inferLossPattern(packets, options);
+}
+
+TEST(LossPattern, AResendSoonerThanTheTimeoutWithoutANakIsAStaleTimer) {
+  // The second message's +6 and +7 are lost; 10 ms later the requester resends from +4 with
+  // no NAK: a timer the first message armed fired (rxe never stops it on an ACK).
+  const LossPattern p = inferHandBuilt(
+      {fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 101), fact(3, 0.000, 7, 102),
+       fact(4, 0.000, 8, 103), fact(5, 0.001, 17, 103, 0x1f), fact(6, 0.010, 6, 104),
+       fact(7, 0.010, 7, 105), fact(8, 0.020, 6, 104), fact(9, 0.020, 7, 105),
+       fact(10, 0.020, 7, 106), fact(11, 0.020, 8, 107), fact(12, 0.021, 17, 107, 0x1f)});
+  ASSERT_EQ(p.resends.size(), 1u);
+  EXPECT_TRUE(p.resends[0].soonerThanTimer);
+  ASSERT_EQ(p.losses.size(), 2u);  // +6 and +7, the rest of the message
+  EXPECT_EQ(p.losses[0].relPsn, 6);
+  EXPECT_EQ(p.losses[1].relPsn, 7);
+  // The same resend a timeout after the ACK is the timer doing its job.
+  const LossPattern late =
+      inferHandBuilt({fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 101), fact(3, 0.000, 7, 102),
+                      fact(4, 0.000, 8, 103), fact(5, 0.001, 17, 103, 0x1f), fact(6, 0.010, 6, 104),
+                      fact(7, 0.010, 7, 105), fact(8, 0.080, 6, 104)});
+  ASSERT_EQ(late.resends.size(), 1u);
+  EXPECT_FALSE(late.resends[0].soonerThanTimer);
+}
+
 TEST(LossPattern, ALostFirstRequestIsAGapOnlyWhenTheInitialPsnIsKnown) {
   const Outcome known = writeWithDrops({{0x100, 0, 1, 1}}, 1);
   EXPECT_EQ(inferred(known.pattern), known.dropped);

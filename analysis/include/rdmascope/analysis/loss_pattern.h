@@ -82,6 +82,10 @@ struct ResendRun {
   /// fired before a NAK arrived (rxe then ignores the NAK): the requester went back to its
   /// last acknowledged PSN instead of the NAK's.
   std::int32_t restartRelPsn = 0;
+  /// No NAK explains it and it came sooner than the retransmit timeout (when known) after the
+  /// timer was armed: a timer an earlier message armed fired (rxe arms it on a send only when
+  /// it is not pending, and no ACK stops it).
+  bool soonerThanTimer = false;
 };
 
 struct LossPattern {
