@@ -81,6 +81,7 @@ struct StreamState {
   bool startedRetry = false;
   /// A NAK started a retry and no resend has been captured since.
   bool nakRetryPending = false;
+  std::uint64_t transmissions = 0;  ///< requests sent so far (captured + inferred lost)
 };
 
 }  // namespace
@@ -133,6 +134,7 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     l.psn = psn;
     l.relPsn = psnDiff(psn, out.streams[s].firstPsn);
     l.occurrence = ++state[s].sent[psn];
+    ++state[s].transmissions;
     l.beforeFrame = frame;
     l.evidence = std::move(why);
     out.losses.push_back(std::move(l));
@@ -191,6 +193,7 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     // With nothing outstanding this send arms the timer afresh.
     if (!st.armTime || !outstanding) st.armTime = p.time;
     bool soonerThanTimer = false;
+    std::uint64_t transmissionsBefore = st.transmissions;
     if (st.next) {
       const std::int32_t d = psnDiff(p.psn, *st.next);
       const bool timerResend = pause && outstanding;
@@ -219,6 +222,7 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         for (std::uint32_t q = *st.restart; q != *st.sentEnd; q = psnAdd(q, 1))
           lose(s, q, p.frame, "the resend a NAK started was lost entirely");
       }
+      transmissionsBefore = st.transmissions;
       // A resend starts where the requester's acknowledged PSNs end (or at the NAK's PSN):
       // when the capture's first resent PSN is later, the ones before it were lost again.
       if (resend && st.restart && psnDiff(p.psn, *st.restart) > 0) {
@@ -232,6 +236,7 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
       if (timerResend) st.armTime = p.time;
     }
     const int n = ++st.sent[p.psn];
+    ++st.transmissions;
     ++out.streams[s].requests;
     out.streams[s].packets.emplace(psnDiff(p.psn, out.streams[s].firstPsn), p.opcode);
     if (n > 1) {
@@ -244,7 +249,7 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
       } else {
         out.resends.push_back({s, p.frame, rel, rel, 1,
                                st.restart ? psnDiff(*st.restart, out.streams[s].firstPsn) : rel,
-                               soonerThanTimer});
+                               soonerThanTimer, transmissionsBefore});
         st.openRun = out.resends.size() - 1;
       }
     } else {

@@ -8,8 +8,10 @@
 # syndrome) and the same resend runs; every transfer is intact on both sides (the scenario
 # compares the data on real rxe and in the simulator).
 # A resend the lab began before the NAKed PSN (its retransmit timer fired before a NAK that
-# TCG delayed arrived) is counted from the NAKed PSN, as the simulator resends. Every other
-# difference fails. A fresh run also checks the drop count against the kernel's own counters:
+# TCG delayed arrived) is counted from the NAKed PSN, as the simulator resends; a resend no
+# NAK explains that came sooner than the timeout (rxe's retransmit timer, armed by an earlier
+# message and never stopped by an ACK, ran out) is replayed there in the simulator. Every
+# other difference fails. A fresh run also checks the drop count against the kernel's own counters:
 # netem's "dropped" on guest 2 (netem there only sees UDP port 4791) equals the inferred
 # drops, and equals rxe's sent_pkts on guest 2 minus the frames from guest 2 captured.
 # Ignored: absolute PSNs and QPNs (the comparison counts PSNs from the scenario's initial PSN),

@@ -86,6 +86,8 @@ struct ResendRun {
   /// timer was armed: a timer an earlier message armed fired (rxe arms it on a send only when
   /// it is not pending, and no ACK stops it).
   bool soonerThanTimer = false;
+  /// The stream's request transmissions (captured or inferred lost) before this run began.
+  std::uint64_t transmissionsBefore = 0;
 };
 
 struct LossPattern {
