@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -942,16 +943,26 @@ std::string RunResult::traceJson() const {
   return out;
 }
 
+std::string formatCompletion(const std::string& hostName, const WorkCompletion& wc) {
+  std::string line = hostName;
+  line.append(" wr_id ").append(std::to_string(wc.wrId)).append(" ");
+  line.append(wcStatusName(wc.status));
+  // ibv_poll_cq(3): with an error status only wr_id, status, qp_num and vendor_err are valid.
+  if (wc.status != sim::WcStatus::Success) return line;
+  line.append(" ").append(sim::toString(wc.opcode)).append(" byte_len ");
+  line.append(std::to_string(wc.byteLen));
+  if (wc.wcFlags & sim::wc_flags::kWithImm) {
+    char imm[24];
+    std::snprintf(imm, sizeof imm, " imm 0x%08x", wc.immData);
+    line += imm;
+  }
+  return line;
+}
+
 std::string RunResult::completionsText() const {
   std::string out;
-  for (const auto& entry : completions) {
-    const WorkCompletion& wc = entry.second;
-    char qp[16];
-    std::snprintf(qp, sizeof qp, "%06x", wc.qpNum);
-    out += hostNames[entry.first] + " wr_id " + std::to_string(wc.wrId) + " " +
-           wcStatusName(wc.status) + " " + std::string(sim::toString(wc.opcode)) + " byte_len " +
-           std::to_string(wc.byteLen) + " qp 0x" + qp + "\n";
-  }
+  for (const auto& [host, wc] : completions)
+    out += formatCompletion(hostNames[host], wc) + "\n";
   return out;
 }
 

@@ -1,6 +1,5 @@
 #include "scenario_source.h"
 
-#include <cstdio>
 #include <filesystem>
 
 #include "output_options.h"
@@ -27,22 +26,6 @@ std::optional<verbs_backend::Scenario> loadScenario(const std::string& nameOrFil
     reportError(err, e.what());
   }
   return std::nullopt;
-}
-
-std::string formatCompletion(const std::string& hostName, const verbs_backend::WorkCompletion& wc) {
-  std::string line = hostName;
-  line.append(" wr_id ").append(std::to_string(wc.wrId)).append(" ");
-  line.append(verbs_backend::wcStatusName(wc.status));
-  // ibv_poll_cq(3): with an error status only wr_id, status, qp_num and vendor_err are valid.
-  if (wc.status != sim::WcStatus::Success) return line;
-  line.append(" ").append(sim::toString(wc.opcode)).append(" byte_len ");
-  line.append(std::to_string(wc.byteLen));
-  if (wc.wcFlags & sim::wc_flags::kWithImm) {
-    char imm[24];
-    std::snprintf(imm, sizeof imm, " imm 0x%08x", wc.immData);
-    line += imm;
-  }
-  return line;
 }
 
 }  // namespace rdmascope::cli

@@ -1,19 +1,13 @@
-#include "scenario_side.h"
+#include "rdmascope/verbs_backend/scenario_side.h"
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <map>
 #include <thread>
 
-#include "scenario_source.h"
-
-namespace rdmascope::cli {
+namespace rdmascope::verbs_backend {
 namespace {
-
-using namespace verbs_backend;
-using Status = verbs_backend::Status;
-
-constexpr std::chrono::milliseconds kPeerTimeout{30000};
 
 // FNV-1a: both sides hash their range and compare over the out-of-band connection.
 std::uint64_t fnv1a(std::span<const std::uint8_t> bytes) {
@@ -27,8 +21,14 @@ std::uint64_t fnv1a(std::span<const std::uint8_t> bytes) {
 
 class SideRun {
  public:
-  SideRun(const Scenario& s, int side, Backend& b, OobConnection& oob)
-      : sc_(s), side_(side), be_(b), oob_(oob) {}
+  SideRun(const Scenario& s, int side, Backend& b, OobConnection& oob, const SideHooks& hooks)
+      : sc_(s), side_(side), be_(b), oob_(oob), hooks_(hooks) {}
+
+  // Tells the hooks what the side waits for, then reads the peer's next line.
+  Result<std::string> peerLine(const std::string& waitingFor) {
+    if (hooks_.waiting) hooks_.waiting(waitingFor);
+    return oob_.readLine(hooks_.peerTimeout);
+  }
 
   std::string setup() {
     const HostSpec& spec = sc_.hosts[side_];
@@ -73,7 +73,7 @@ class SideRun {
     return {};
   }
 
-  Status run(const Step& s, const std::function<void(const std::string&)>& completion) {
+  Status run(const Step& s) {
     return std::visit(
         [&](const auto& a) -> Status {
           using T = std::decay_t<decltype(a)>;
@@ -117,10 +117,10 @@ class SideRun {
             if (Status st = sges(a.sges, wr.sgList); !st.ok()) return st;
             return be_.postRecv(qps_.at(a.qp).handle, wr);
           } else if constexpr (std::is_same_v<T, PollCqStep>) {
-            return poll(a, completion);
+            return poll(a);
           } else if constexpr (std::is_same_v<T, ExchangeStep>) {
             if (a.from != side_) {
-              auto line = oob_.readLine(kPeerTimeout);
+              auto line = peerLine("the peer's " + sc_.hosts[a.from].name + " to publish " + a.qp);
               if (!line.ok()) return line.status;
               auto info = parsePeerInfo(line.value);
               if (!info.ok()) return info.status;
@@ -161,10 +161,15 @@ class SideRun {
     return {};
   }
 
-  Status poll(const PollCqStep& a, const std::function<void(const std::string&)>& completion) {
+  Status poll(const PollCqStep& a) {
     std::vector<WorkCompletion> got;
     const auto deadline = std::chrono::steady_clock::now() + a.timeout;
+    if (hooks_.waiting)
+      hooks_.waiting(std::to_string(a.count) + " completion(s) on " + a.cq + " (up to " +
+                     std::to_string(a.timeout.count()) + " ms)");
     while (static_cast<int>(got.size()) < a.count) {
+      if (hooks_.stop && hooks_.stop->load())
+        return Status::error(ECANCELED, "cancelled while waiting for completions on " + a.cq);
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) break;
@@ -172,7 +177,7 @@ class SideRun {
       if (!r.ok()) return r.status;
       for (const auto& wc : r.value) {
         got.push_back(wc);
-        completion(formatCompletion(sc_.hosts[side_].name, wc));
+        if (hooks_.completion) hooks_.completion(formatCompletion(sc_.hosts[side_].name, wc));
       }
     }
     if (static_cast<int>(got.size()) < a.count)
@@ -214,7 +219,7 @@ class SideRun {
     }
     const std::string mine = a.hostA == side_ ? mineA : mineB;
     if (Status st = oob_.sendLine("memory " + mine); !st.ok()) return st;
-    auto theirs = oob_.readLine(kPeerTimeout);
+    auto theirs = peerLine("the peer's hash of its memory");
     if (!theirs.ok()) return theirs.status;
     if (theirs.value != "memory " + mine)
       return Status::error(EPROTO, "memory differs between the hosts (" + mine + " here, '" +
@@ -226,6 +231,7 @@ class SideRun {
   int side_;
   Backend& be_;
   OobConnection& oob_;
+  const SideHooks& hooks_;
   DeviceInfo dev_;
   Handle pd_ = 0;
   std::map<std::string, MemoryRegion> mrs_;
@@ -238,18 +244,85 @@ class SideRun {
 
 }  // namespace
 
+Result<OobConnection> connectScenarioPeer(const PeerEndpoint& peer,
+                                          std::chrono::milliseconds timeout,
+                                          const SideHooks& hooks) {
+  if (!peer.serve) {
+    if (hooks.waiting)
+      hooks.waiting("a connection to " + peer.host + ":" + std::to_string(peer.port) +
+                    " (the peer must run with --server)");
+    return OobConnection::connect(peer.host, peer.port, timeout, hooks.stop);
+  }
+  auto l = OobListener::listen(peer.port);
+  if (!l.ok()) return {{}, l.status};
+  l.value.setStop(hooks.stop);
+  if (hooks.waiting)
+    hooks.waiting("the peer to connect to TCP port " + std::to_string(l.value.port()));
+  return l.value.accept(timeout);
+}
+
+std::string scenarioHello(const Scenario& scenario, int side) {
+  const std::string text = scenario.json.dump();
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx",
+                static_cast<unsigned long long>(
+                    fnv1a({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()})));
+  return "scenario " + scenario.name + " " + hash + " host " + std::to_string(side);
+}
+
+std::string checkScenarioHello(const Scenario& scenario, int side, const std::string& peerLine) {
+  const std::string mine = scenarioHello(scenario, side);
+  char name[256] = {}, hash[64] = {};
+  int host = -1;
+  if (peerLine.size() > 200 ||
+      std::sscanf(peerLine.c_str(), "scenario %255s %63s host %d", name, hash, &host) != 3)
+    return "the peer did not say which scenario it runs (it sent '" + peerLine.substr(0, 60) +
+           "'): is it an older rdmascope?";
+  if (name != scenario.name)
+    return "the peer runs scenario '" + std::string(name) + "', not '" + scenario.name + "'";
+  if (mine.find(hash) == std::string::npos)
+    return "the peer's scenario '" + scenario.name +
+           "' differs from this one (another file or rdmascope version)";
+  if (host == side)
+    return "the peer plays " + scenario.hosts[side].name +
+           " too: one side must wait for the peer (--server), the other connect";
+  return {};
+}
+
 SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backend,
-                              OobConnection& oob,
-                              const std::function<void(const std::string&)>& completion,
-                              const std::function<void(const std::string&)>& note) {
+                              OobConnection& oob, const SideHooks& hooks) {
   SideRunResult r;
-  SideRun run(scenario, side, backend, oob);
+  auto note = [&](const std::string& line) {
+    if (hooks.note) hooks.note(line);
+  };
+  auto barrier = [&](const std::string& name, const std::string& what) {
+    if (hooks.waiting) hooks.waiting("the peer to reach the barrier " + what);
+    return oob.barrier(name, hooks.peerTimeout);
+  };
+  if (Status st = oob.sendLine(scenarioHello(scenario, side)); !st.ok()) {
+    r.ok = false;
+    r.error = "out-of-band connection: " + st.message;
+    return r;
+  }
+  if (hooks.waiting) hooks.waiting("the peer to say which scenario it runs");
+  auto hello = oob.readLine(hooks.peerTimeout);
+  if (!hello.ok()) {
+    r.ok = false;
+    r.error = "out-of-band connection: " + hello.status.message;
+    return r;
+  }
+  if (std::string bad = checkScenarioHello(scenario, side, hello.value); !bad.empty()) {
+    r.ok = false;
+    r.error = bad;
+    return r;
+  }
+  SideRun run(scenario, side, backend, oob, hooks);
   if (std::string e = run.setup(); !e.empty()) {
     r.ok = false;
     r.error = scenario.hosts[side].name + ": " + e;
     return r;
   }
-  if (Status st = oob.barrier("setup", kPeerTimeout); !st.ok()) {
+  if (Status st = barrier("setup", "after setup"); !st.ok()) {
     r.ok = false;
     r.error = "out-of-band barrier after setup: " + st.message;
     return r;
@@ -259,7 +332,8 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
     const Step& s = scenario.steps[i];
     const bool both = std::holds_alternative<CompareMemoryStep>(s.action);
     if (lastHost >= 0 && (s.host != lastHost || both)) {
-      if (Status st = oob.barrier("step " + std::to_string(i), kPeerTimeout); !st.ok()) {
+      if (Status st = barrier("step " + std::to_string(i), "before step " + std::to_string(i));
+          !st.ok()) {
         r.ok = false;
         r.error = "out-of-band barrier before step " + std::to_string(i) + ": " + st.message;
         return r;
@@ -269,7 +343,7 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
     const bool mine = s.host == side || both || std::holds_alternative<ExchangeStep>(s.action);
     if (!mine) continue;
     note("step " + std::to_string(i) + " " + scenario.hosts[s.host].name + ": " + s.text);
-    Status st = run.run(s, completion);
+    Status st = run.run(s);
     std::string problem;
     if (s.expectErrno) {
       if (st.ok()) {
@@ -289,7 +363,7 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
     }
   }
   if (r.ok) {
-    if (Status st = oob.barrier("done", kPeerTimeout); !st.ok()) {
+    if (Status st = barrier("done", "at the end"); !st.ok()) {
       r.ok = false;
       r.error = "out-of-band barrier at the end: " + st.message;
     }
@@ -297,4 +371,4 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
   return r;
 }
 
-}  // namespace rdmascope::cli
+}  // namespace rdmascope::verbs_backend
