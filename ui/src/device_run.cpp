@@ -154,6 +154,33 @@ QStringList interfaceAddresses(const QString& interfaceName) {
   return out;
 }
 
+namespace {
+
+// Prints the run's completions and summary (or error), then saves the screenshot and quits.
+void endScriptedRun(MainWindow& window, const RealRunController& run, const QString& screenshot,
+                    bool quit, bool ok) {
+  for (const QString& line : run.realCompletions())
+    std::printf("%s\n", qPrintable(line));
+  if (!run.summary().isEmpty()) std::printf("rdmascope: %s\n", qPrintable(run.summary()));
+  if (!ok) std::fprintf(stderr, "rdmascope: %s\n", qPrintable(run.lastError()));
+  std::fflush(stdout);
+  if (screenshot.isEmpty() && !quit) return;
+  // Let the views lay out the capture they were just given before grabbing them.
+  QTimer::singleShot(500, &window, [&window, screenshot, ok] {
+    bool saved = true;
+    if (!screenshot.isEmpty()) {
+      window.analysis()->waitForIdle();
+      QCoreApplication::processEvents();  // the status bar shows the analysis
+      saved = window.grab().save(screenshot);
+      if (!saved)
+        std::fprintf(stderr, "rdmascope: cannot write the screenshot %s\n", qPrintable(screenshot));
+    }
+    QApplication::exit(ok && saved ? 0 : 1);
+  });
+}
+
+}  // namespace
+
 void startScriptedDeviceRun(MainWindow& window, const DeviceRunRequest& request,
                             const QString& screenshot, bool quit) {
   RealRunController* run = window.realRun();
@@ -165,25 +192,7 @@ void startScriptedDeviceRun(MainWindow& window, const DeviceRunRequest& request,
   if (!QFileInfo(request.scenario).isFile()) window.openScenario(request.scenario);
   QObject::connect(run, &RealRunController::finished, &window,
                    [&window, run, screenshot, quit](bool ok) {
-                     for (const QString& line : run->realCompletions())
-                       std::printf("%s\n", qPrintable(line));
-                     if (!run->summary().isEmpty())
-                       std::printf("rdmascope: %s\n", qPrintable(run->summary()));
-                     if (!ok) std::fprintf(stderr, "rdmascope: %s\n", qPrintable(run->lastError()));
-                     std::fflush(stdout);
-                     if (screenshot.isEmpty() && !quit) return;
-                     // Let the views lay out the capture they were just given before grabbing them.
-                     QTimer::singleShot(500, &window, [&window, screenshot, ok]() mutable {
-                       if (!screenshot.isEmpty()) {
-                         window.analysis()->waitForIdle();
-                         if (!window.grab().save(screenshot)) {
-                           std::fprintf(stderr, "rdmascope: cannot write the screenshot %s\n",
-                                        qPrintable(screenshot));
-                           ok = false;
-                         }
-                       }
-                       QApplication::exit(ok ? 0 : 1);
-                     });
+                     endScriptedRun(window, *run, screenshot, quit, ok);
                    });
   // From the event loop, so that a run refused at once still ends the application.
   QTimer::singleShot(0, run, [run, request] { run->runDevice(request); });

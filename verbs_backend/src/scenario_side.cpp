@@ -342,7 +342,9 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
     lastHost = s.host;
     const bool mine = s.host == side || both || std::holds_alternative<ExchangeStep>(s.action);
     if (!mine) continue;
-    note("step " + std::to_string(i) + " " + scenario.hosts[s.host].name + ": " + s.text);
+    // Most step texts already start with their host's name.
+    const std::string who = scenario.hosts[s.host].name + ": ";
+    note("step " + std::to_string(i) + " " + (s.text.rfind(who, 0) == 0 ? s.text : who + s.text));
     Status st = run.run(s);
     std::string problem;
     if (s.expectErrno) {
