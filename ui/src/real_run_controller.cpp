@@ -290,7 +290,7 @@ void RealRunController::labFinished(int exitCode, bool crashed) {
 }
 
 void RealRunController::showCompletions(const QString& title, const QString& id,
-                                        const QString& where, int host) {
+                                        const QString& where, int host, const QString& lead) {
   QString hostName;
   if (host >= 0) {
     try {
@@ -313,6 +313,7 @@ void RealRunController::showCompletions(const QString& title, const QString& id,
               .arg(agree_)
               .arg(comparedLines())
               .arg(where);
+  if (!lead.isEmpty()) text = lead + QStringLiteral("\n\n") + text;
   if (!lastError_.isEmpty()) text = lastError_ + QStringLiteral("\n\n") + text;
   window_->explain(title, text);
 }
@@ -465,17 +466,26 @@ void RealRunController::deviceFinished(const QString& error, const QStringList& 
     QTimer::singleShot(300, this, [this] { finishPeerRun(lastError_); });
     return;
   }
+  const QString where = netdev_.isEmpty() ? tr("the network") : netdev_;
+  const QString why = tr("Nothing was captured: %1 loops traffic between its own QPs back "
+                         "internally, so it never reaches %2; run with a peer machine to capture.")
+                          .arg(request_.device, where);
   showCompletions(tr("%1 with both hosts on %2").arg(scenario_, request_.device), scenario_,
-                  QString());
-  summary_ = tr("%1 ran with both hosts on %2: %3, %4 of %5 lines agree with the simulator. "
-                "Nothing was captured: %2 loops traffic between its own QPs back internally, "
-                "so it never reaches %6; run with a peer machine to capture.")
+                  QString(), -1, why);
+  summary_ = tr("%1 ran with both hosts on %2: %3, %4 of %5 lines agree with the simulator. %6")
                  .arg(scenario_, request_.device,
                       plural(realCompletions_.size(), tr("completion"), tr("completions")))
                  .arg(agree_)
                  .arg(comparedLines())
-                 .arg(netdev_.isEmpty() ? tr("the network") : netdev_);
-  window_->statusBar()->showMessage(lastError_.isEmpty() ? summary_ : lastError_);
+                 .arg(why);
+  window_->statusBar()->showMessage(
+      lastError_.isEmpty()
+          ? tr("%1 with both hosts on %2: %3 of %4 completion lines agree with the simulator; "
+               "nothing captured (%2 loops it back internally)")
+                .arg(scenario_, request_.device)
+                .arg(agree_)
+                .arg(comparedLines())
+          : lastError_);
   Q_EMIT finished(lastError_.isEmpty());
 }
 

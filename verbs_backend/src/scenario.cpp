@@ -749,7 +749,15 @@ Status ScenarioRun::runStep(const Step& s, StepOutcome& out) {
           }
           if (a.destQpnFromPeer) attr.destQpNum = p.qpn;
           if (a.rqPsnFromPeer) attr.rqPsn = p.psn;
-          if (a.dgidFromPeer) attr.ahAttr.dgid = p.gid;
+          if (a.dgidFromPeer) {
+            // The source GID is the device's configured one (IPv4-mapped on Soft-RoCE), as in
+            // runScenarioSide; index 0 would be the link-local GID.
+            auto dev = h.backend->queryDevice();
+            if (!dev.ok()) return dev.status;
+            attr.ahAttr.dgid = p.gid;
+            attr.ahAttr.isGlobal = true;
+            attr.ahAttr.sgidIndex = dev.value.gidIndex;
+          }
           if (a.dlidFromPeer) attr.ahAttr.dlid = p.lid;
           if (a.sqPsnOwn) attr.sqPsn = h.psns[a.qp];
           return h.backend->modifyQp(h.qps.at(a.qp).handle, attr, a.mask);
@@ -770,6 +778,9 @@ Status ScenarioRun::runStep(const Step& s, StepOutcome& out) {
             wr.ah.dgid = h.peer.gid;
             wr.ah.dlid = h.peer.lid;
             wr.ah.isGlobal = true;
+            auto dev = h.backend->queryDevice();
+            if (!dev.ok()) return dev.status;
+            wr.ah.sgidIndex = dev.value.gidIndex;
           }
           return h.backend->postSend(h.qps.at(a.qp).handle, wr);
         } else if constexpr (std::is_same_v<T, PostRecvStep>) {

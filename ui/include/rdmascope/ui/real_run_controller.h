@@ -98,9 +98,10 @@ class RealRunController : public QObject {
   void deviceFinished(const QString& error, const QStringList& completions);
   /// After the capture stopped: opens it in the packet views and reports the run.
   void finishPeerRun(const QString& error);
-  /// Sets the completions beside the simulator's (of `host`, or both hosts when -1).
-  void showCompletions(const QString& title, const QString& id, const QString& where,
-                       int host = -1);
+  /// Sets the completions beside the simulator's (of `host`, or both hosts when -1), after
+  /// the error and `lead`, and before `where`.
+  void showCompletions(const QString& title, const QString& id, const QString& where, int host = -1,
+                       const QString& lead = {});
   /// Posts a progress line from the worker thread.
   void post(const QString& line);
   QString labFailureLine(int exitCode) const;
