@@ -93,9 +93,13 @@ TEST(BackendChoice, CompletionLinesAreFoundInProgramOutput) {
       "server wr_id 1 SUCCESS RECV byte_len 5000 qp 0x000011\n"
       "note: posting\n"
       "client wr_id 2 SUCCESS SEND byte_len 5000 qp 0x0000a2\n"
+      "client wr_id 3 REM_ACCESS_ERR\n"
+      "rdmascope: rc-send-recv on rxe0: 1 completion\n"
       "30 frames: 30 good CRC, 0 bad CRC, 0 without CRC\n";
   const QStringList lines = completionLines(out);
-  ASSERT_EQ(lines.size(), 2);
+  ASSERT_EQ(lines.size(), 3);
+  // An error completion has no opcode or length (ibv_poll_cq(3)): formatCompletion stops there.
+  EXPECT_EQ(lines[2], "client wr_id 3 REM_ACCESS_ERR");
   EXPECT_EQ(lines[0], "server wr_id 1 SUCCESS RECV byte_len 5000 qp 0x000011");
   EXPECT_EQ(withoutQpn(lines[1]), "client wr_id 2 SUCCESS SEND byte_len 5000");
 }
