@@ -30,10 +30,14 @@ namespace rdmascope::ui {
 
 namespace {
 
-bool knownScenario(const QString& name) {
-  for (const auto& s : verbs_backend::builtinScenarioNames())
-    if (QString::fromStdString(s) == name) return true;
-  return QFileInfo(name).isFile();
+// Empty when the scenario can be read, else why not.
+QString scenarioProblem(const QString& name) {
+  try {
+    verbs_backend::findScenario(name.toStdString());
+    return {};
+  } catch (const verbs_backend::ScenarioError& e) {
+    return QString::fromStdString(e.what());
+  }
 }
 
 }  // namespace
@@ -117,8 +121,7 @@ bool deviceRunFromArguments(const QString& device, const QString& connect, bool 
 QString checkDeviceRun(const DeviceRunRequest& r) {
   if (r.device.trimmed().isEmpty()) return QObject::tr("no RDMA device given");
   if (r.scenario.trimmed().isEmpty()) return QObject::tr("no scenario given");
-  if (!knownScenario(r.scenario))
-    return QObject::tr("'%1' is neither a built-in scenario nor a file").arg(r.scenario);
+  if (QString e = scenarioProblem(r.scenario); !e.isEmpty()) return e;
   if (r.peer == DeviceRunRequest::Peer::Loopback) return {};
   if (r.port == 0) return QObject::tr("the port must be a number from 1 to 65535");
   if (r.peer == DeviceRunRequest::Peer::Connect && r.host.trimmed().isEmpty())

@@ -38,12 +38,8 @@ QString lastLine(const QString& text) {
   return lines.isEmpty() ? QString() : lines.back().trimmed();
 }
 
-// A built-in scenario by name, or a scenario file. Throws ScenarioError.
 verbs_backend::Scenario loadScenario(const QString& id) {
-  for (const auto& name : verbs_backend::builtinScenarioNames())
-    if (QString::fromStdString(name) == id) return verbs_backend::builtinScenario(name);
-  if (QFileInfo(id).isFile()) return verbs_backend::loadScenarioFile(id.toStdString());
-  return verbs_backend::builtinScenario(id.toStdString());  // names the unknown scenario
+  return verbs_backend::findScenario(id.toStdString());
 }
 
 // The simulator's completions of a scenario (empty when it cannot run), of one host's name

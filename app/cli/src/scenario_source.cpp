@@ -1,7 +1,5 @@
 #include "scenario_source.h"
 
-#include <filesystem>
-
 #include "output_options.h"
 
 namespace rdmascope::cli {
@@ -9,21 +7,11 @@ namespace rdmascope::cli {
 std::optional<verbs_backend::Scenario> loadScenario(const std::string& nameOrFile,
                                                     std::ostream& err) {
   try {
-    for (const auto& name : verbs_backend::builtinScenarioNames()) {
-      if (name == nameOrFile) return verbs_backend::builtinScenario(name);
-    }
-    std::error_code ec;
-    if (!std::filesystem::exists(nameOrFile, ec)) {
-      // Appended piecewise: gcc 12 at -O3 warns falsely (-Wrestrict) on literal + string&&.
-      std::string message = "'";
-      message.append(nameOrFile)
-          .append("' is neither a built-in scenario nor a file (--list shows the built-ins)");
-      reportError(err, message);
-      return std::nullopt;
-    }
-    return verbs_backend::loadScenarioFile(nameOrFile);
+    return verbs_backend::findScenario(nameOrFile);
   } catch (const verbs_backend::ScenarioError& e) {
-    reportError(err, e.what());
+    std::string message = e.what();
+    if (message.ends_with("nor a file")) message.append(" (--list shows the built-ins)");
+    reportError(err, message);
   }
   return std::nullopt;
 }

@@ -158,6 +158,9 @@ std::vector<std::string> builtinScenarioNames();
 /// The JSON of a built-in scenario; throws ScenarioError for an unknown name.
 nlohmann::json builtinScenarioJson(const std::string& name);
 Scenario builtinScenario(const std::string& name);
+/// The built-in scenario of that name, or else the scenario file at that path. Throws
+/// ScenarioError ("'X' is neither a built-in scenario nor a file", or the file's error).
+Scenario findScenario(const std::string& nameOrFile);
 
 /// What one step did.
 struct StepOutcome {
