@@ -1,18 +1,21 @@
 #!/usr/bin/env bash
 # ctest driver of ui.device_lab: the GUI runs scenarios on a real RDMA device with a peer
-# machine, in the Soft-RoCE lab. One boot of the pair (lab/run-pair.sh), three GUI runs in
+# machine, in the Soft-RoCE lab. One boot of the pair (lab/run-pair.sh), four GUI runs in
 # guest 1 (offscreen, as root: it may capture on eth0), each with --screenshot and
 # --quit-after-run:
 #  1. connect: `rdmascope --device rxe0 --connect 10.9.0.2 --scenario SCENARIO` (host 1) while
 #     guest 2 runs `rdmascope-cli verbs --device rxe0 --scenario SCENARIO --server` (host 0);
 #  2. serve: `rdmascope --device rxe0 --serve --port 18516 --scenario rc-read` (host 0) while
 #     guest 2 runs `rdmascope-cli verbs ... --connect 10.9.0.1 --port 18516` (host 1);
-#  3. loopback: `rdmascope --device rxe0 --loopback --scenario SCENARIO` (both hosts on rxe0).
-# Checks: every command exits 0; in runs 1 and 2 the GUI captured frames on eth0 (> 0), every
-# ICRC valid (its summary line, and `decode --verify` of the capture it saved); in run 1 as many
-# frames as tcpdump saw on guest 2; the GUI's and the peer's completions equal the simulator's
-# for each host (QPNs are not printed: they differ between runs) and the GUI says every line
-# agrees; run 3 shows both hosts' completions, equal to the simulator's, and says that nothing
+#  3. mismatch: the GUI connects (port 18517) to a peer that runs rc-read: both refuse at once,
+#     naming the other's scenario;
+#  4. loopback: `rdmascope --device rxe0 --loopback --scenario SCENARIO` (both hosts on rxe0).
+# Checks: every command exits 0 (run 3: fails, with the one-line error); in runs 1 and 2 the
+# GUI captured frames on eth0 (> 0), every ICRC valid (its summary line, and `decode --verify`
+# of the capture it saved), together as many frames as tcpdump saw on guest 2; the GUI's and the
+# peer's completions equal the simulator's for each host (QPNs are not printed: they differ
+# between runs) and the GUI says every line agrees; run 3 names the other scenario on both
+# sides; run 4 shows both hosts' completions, equal to the simulator's, and says that nothing
 # was captured and why; each run's PNG screenshot came back.
 # Usage: run_gui_device_lab_test.sh RDMASCOPE RDMASCOPE_CLI OUT_DIR [SCENARIO]
 set -uo pipefail
@@ -39,22 +42,27 @@ check() { # check DESCRIPTION COMMAND...
 # The guest's root is the host's, read-only: Qt's runtime folder goes to tmpfs, its temporary
 # folder (where the GUI saves the capture it opens) to /results/RUN, so that it comes back.
 # Each run's output goes to /results/RUN.txt; the command fails when one run fails.
-guirun() { # guirun NAME ARGS...
-  local name=$1
-  shift
+guirun() { # guirun NAME EXPECTED_EXIT ARGS...
+  local name=$1 expect=$2
+  shift 2
   echo "mkdir -p /results/$name && QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR=/tmp/xdg \
 TMPDIR=/results/$name $gui --device rxe0 $* --screenshot /results/$name.png --quit-after-run \
->/results/$name.txt 2>&1; s=\$?; echo \"$name exit \$s\" >>/results/exits.txt; [ \$s = 0 ] || st=1"
+>/results/$name.txt 2>&1; s=\$?; echo \"$name exit \$s\" >>/results/exits.txt; \
+[ \$s = $expect ] || st=1"
 }
+# Run 3 (mismatch): the GUI connects to a peer that runs another scenario; both must refuse.
 g1="mkdir -p -m 700 /tmp/xdg; st=0
-$(guirun connect --connect 10.9.0.2 --scenario "$scenario")
-$(guirun serve --serve --port 18516 --scenario "$serve_scenario")
-$(guirun loopback --loopback --scenario "$scenario")
+$(guirun connect 0 --connect 10.9.0.2 --scenario "$scenario")
+$(guirun serve 0 --serve --port 18516 --scenario "$serve_scenario")
+$(guirun mismatch 1 --connect 10.9.0.2:18517 --scenario "$scenario")
+$(guirun loopback 0 --loopback --scenario "$scenario")
 exit \$st"
 g2="st=0
 $cli verbs --device rxe0 --scenario $scenario --server >/results/connect.txt 2>&1 || st=1
 $cli verbs --device rxe0 --scenario $serve_scenario --connect 10.9.0.1 --port 18516 \
 >/results/serve.txt 2>&1 || st=1
+$cli verbs --device rxe0 --scenario $serve_scenario --server --port 18517 \
+>/results/mismatch.txt 2>&1 && st=1
 exit \$st"
 
 rm -rf "$out"
@@ -128,6 +136,11 @@ echo "frames: GUI connect ${connect_frames:-?} + serve ${serve_frames:-?}, tcpdu
 check "the GUI captured every frame tcpdump saw on the peer" \
   test "$((${connect_frames:-0} + ${serve_frames:-0}))" = "$peer"
 
+check "mismatch: the GUI names the peer's other scenario in one line" \
+  grep -qx "rdmascope: the peer runs scenario '$serve_scenario', not '$scenario'" "$out/guest1/mismatch.txt"
+check "mismatch: so does the peer" \
+  grep -q "the peer runs scenario '$scenario', not '$serve_scenario'" "$out/guest2/mismatch.txt"
+
 loop=$out/guest1/loopback.txt
 completions "$loop" >"$out/gui-loopback-completions.txt"
 check "loopback: both hosts' completions in the simulator's order" \
@@ -135,7 +148,7 @@ check "loopback: both hosts' completions in the simulator's order" \
 check "loopback: says nothing was captured, and why" \
   grep -q "^rdmascope: $scenario ran with both hosts on rxe0: .* lines agree with the simulator\. Nothing was captured: rxe0 loops traffic between its own QPs back internally, so it never reaches eth0" "$loop"
 
-for run in connect serve loopback; do
+for run in connect serve mismatch loopback; do
   shot=$out/guest1/$run.png
   check "$run: a screenshot came back" test -s "$shot"
   check "$run: the screenshot is a PNG" bash -c "head -c 8 '$shot' | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a'"
