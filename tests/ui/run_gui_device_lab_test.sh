@@ -70,7 +70,7 @@ start=$(date +%s)
 # The GUI starts slowly under TCG, and the loopback run follows after guest 2 is done: give
 # guest 1 more than the default 30 s of grace.
 RDMASCOPE_LAB_GRACE=${RDMASCOPE_LAB_GRACE:-150} "$root/lab/run-pair.sh" --out "$out" \
-  --capture-on 2 --timeout 300 --guest1 "$g1" --guest2 "$g2"
+  --capture-on 2 --timeout 400 --guest1 "$g1" --guest2 "$g2"
 status=$?
 echo "lab test: run-pair.sh took $(($(date +%s) - start)) s, status $status"
 for g in 1 2; do
