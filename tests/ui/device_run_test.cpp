@@ -1,6 +1,7 @@
 #include "rdmascope/ui/device_run.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <QLabel>
 #include <QLineEdit>
@@ -143,6 +144,10 @@ TEST(DeviceRunDialog, ShowsThePeersCommandAndRefusesAnIncompleteRequest) {
   EXPECT_TRUE(d.isVisible());
   EXPECT_EQ(error->text(), "no peer host given: enter HOST or HOST:PORT");
   d.hostEdit()->setText("peer:9000");
+  // For looking at: the dialog as a user sees it.
+  const QString shot =
+      QStringLiteral(RDMASCOPE_BINARY_DIR "/tests/ui/%1_device_run_dialog.png").arg(::getpid());
+  EXPECT_TRUE(d.grab().save(shot));
   EXPECT_EQ(d.command(),
             "rdmascope-cli verbs --device rxe0 --scenario rc-write --server --port 9000");
   EXPECT_EQ(error->text(), "");
