@@ -1,4 +1,5 @@
-// rdmascope: the Qt GUI. Opens on the built-in tour scenario, or on the capture given.
+// rdmascope: the Qt GUI. Opens on the built-in tour scenario, or on the capture given, or runs
+// a scenario on a real device with a peer machine (--device).
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTabWidget>
@@ -6,6 +7,7 @@
 #include <cstdio>
 
 #include "rdmascope/ui/analysis_controller.h"
+#include "rdmascope/ui/device_run.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/scenario_controller.h"
 
@@ -33,10 +35,33 @@ int main(int argc, char** argv) {
   const QCommandLineOption size(QStringLiteral("size"),
                                 QStringLiteral("Window size, WIDTHxHEIGHT (default 1600x1000)."),
                                 QStringLiteral("WxH"));
-  parser.addOption(size);
-  parser.addOption(step);
-  parser.addOption(shot);
-  parser.addOption(tab);
+  const QCommandLineOption scenario(QStringLiteral("scenario"),
+                                    QStringLiteral("Open a built-in scenario (with --device: run "
+                                                   "it on the device)."),
+                                    QStringLiteral("name"));
+  const QCommandLineOption device(
+      QStringLiteral("device"),
+      QStringLiteral("Run --scenario on this RDMA device, capturing on its interface."),
+      QStringLiteral("name"));
+  const QCommandLineOption connect(
+      QStringLiteral("connect"),
+      QStringLiteral("With --device: play host 1; the peer at HOST runs rdmascope-cli verbs "
+                     "--server."),
+      QStringLiteral("host[:port]"));
+  const QCommandLineOption serve(
+      QStringLiteral("serve"),
+      QStringLiteral("With --device: play host 0 and wait for the peer to connect."));
+  const QCommandLineOption loopback(
+      QStringLiteral("loopback"),
+      QStringLiteral("With --device: both hosts on the device (nothing can be captured)."));
+  const QCommandLineOption port(QStringLiteral("port"),
+                                QStringLiteral("TCP port of the exchange with the peer (18515)."),
+                                QStringLiteral("port"));
+  const QCommandLineOption quit(QStringLiteral("quit-after-run"),
+                                QStringLiteral("With --device: quit when the run has ended."));
+  for (const auto* o :
+       {&size, &step, &shot, &tab, &scenario, &device, &connect, &serve, &loopback, &port, &quit})
+    parser.addOption(*o);
   parser.process(app);
 
   rdmascope::ui::MainWindow window;
@@ -53,6 +78,23 @@ int main(int argc, char** argv) {
     window.resize(w, h);
   }
   window.show();
+  if (parser.isSet(device)) {
+    rdmascope::ui::DeviceRunRequest request;
+    QString error;
+    bool portOk = true;
+    const int portNumber = parser.isSet(port) ? parser.value(port).toInt(&portOk) : 0;
+    if (!portOk ||
+        !rdmascope::ui::deviceRunFromArguments(
+            parser.value(device), parser.value(connect), parser.isSet(serve),
+            parser.isSet(loopback), parser.value(scenario), portNumber, request, error)) {
+      std::fprintf(stderr, "rdmascope: %s\n",
+                   qPrintable(portOk ? error : QStringLiteral("--port: not a number")));
+      return 2;
+    }
+    rdmascope::ui::startScriptedDeviceRun(window, request, parser.value(shot), parser.isSet(quit));
+    return QApplication::exec();
+  }
+  if (parser.isSet(scenario)) window.openScenario(parser.value(scenario));
   if (!parser.positionalArguments().isEmpty()) window.openCapture(parser.positionalArguments()[0]);
   if (parser.isSet(step)) window.scenario()->goTo(parser.value(step).toInt() - 1);
   if (parser.isSet(tab)) {

@@ -164,7 +164,7 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
   if (trace != "none") out << "# completions\n";
   if (!a.analyze || trace != "none") {
     for (const auto& [host, wc] : r.completions)
-      out << formatCompletion(r.hostNames[host], wc) << '\n';
+      out << verbs_backend::formatCompletion(r.hostNames[host], wc) << '\n';
   }
   if (analysis) {
     const analysis::AnalysisReport report = analysis->finish();
