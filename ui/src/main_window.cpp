@@ -302,6 +302,10 @@ QWidget* MainWindow::createScenarioBar() {
     box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   scenarioBox_->setMinimumContentsLength(32);  // the tour's title, whole
   backendBox_->setMinimumContentsLength(18);
+  // Narrower than that on a laptop screen (1280 wide), whole titles from about 1400.
+  scenarioBox_->setMinimumWidth(scenarioBox_->fontMetrics().horizontalAdvance(QLatin1Char('x')) *
+                                20);
+  backendBox_->setMinimumWidth(backendBox_->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 12);
   auto tool = [w](QAction* a) {
     auto* b = new QToolButton(w);
     b->setDefaultAction(a);
