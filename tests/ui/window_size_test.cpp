@@ -13,6 +13,7 @@
 #include "rdmascope/ui/hex_view.h"
 #include "rdmascope/ui/host_pane.h"
 #include "rdmascope/ui/ladder_view.h"
+#include "rdmascope/ui/layer_stacks_view.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/qp_state_diagram.h"
@@ -60,7 +61,8 @@ TEST_P(WindowSize, FitsTheScreenWithEveryViewUsable) {
   const int line = w.fontMetrics().height();
   for (int h = 0; h < 2; ++h) {
     HostPane* pane = w.hostPane(h);
-    expectUsable(pane, 250, 250, "host pane");
+    EXPECT_GE(pane->width(), 250);
+    EXPECT_GE(pane->height(), 250);
     expectUsable(pane->findChild<QTableView*>(QStringLiteral("qpTable")), 200, line, "QP table");
     // The QP state diagram shows whole; the sections below it are reached by scrolling the pane.
     expectUsable(pane->stateDiagram(), 250, pane->stateDiagram()->minimumSizeHint().height(),
@@ -83,8 +85,9 @@ TEST_P(WindowSize, FitsTheScreenWithEveryViewUsable) {
   EXPECT_GE(visibleRows(packets->packetList()), 3);
   expectUsable(packets->detailTree(), 220, 3 * line, "detail tree");
   expectUsable(packets->hexView(), 250, 2 * line, "packet bytes");
-  expectUsable(w.lowerTabs(), 300, 150, "lower tabs");
-  expectUsable(w.dataPathPane(), 300, 120, "layer stacks");
+  EXPECT_GE(w.lowerTabs()->width(), 300);
+  EXPECT_GE(w.lowerTabs()->height(), 150);
+  expectUsable(w.dataPathPane()->view(), 300, 120, "layer stacks");
 }
 
 INSTANTIATE_TEST_SUITE_P(Laptop, WindowSize,
