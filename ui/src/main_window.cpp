@@ -93,7 +93,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   top->addWidget(hosts_[0]);
   top->addWidget(middle);
   top->addWidget(hosts_[1]);
-  top->setSizes({560, 480, 560});
+  top->setSizes({600, 400, 600});
   lowerTabs_ = new QTabWidget(this);
   lowerTabs_->addTab(dataPath_, tr("Layer stacks"));
   lowerTabs_->addTab(eventView_, tr("Events"));
@@ -113,7 +113,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   mainSplit_->setObjectName(QStringLiteral("mainSplit"));
   mainSplit_->addWidget(top);
   mainSplit_->addWidget(bottom);
-  mainSplit_->setSizes({540, 420});
+  mainSplit_->setSizes({520, 440});
   mainSplit_->setChildrenCollapsible(false);
   setCentralWidget(mainSplit_);
 
@@ -302,6 +302,10 @@ QWidget* MainWindow::createScenarioBar() {
     box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   scenarioBox_->setMinimumContentsLength(32);  // the tour's title, whole
   backendBox_->setMinimumContentsLength(18);
+  // Narrower than that on a laptop screen (1280 wide), whole titles from about 1400.
+  scenarioBox_->setMinimumWidth(scenarioBox_->fontMetrics().horizontalAdvance(QLatin1Char('x')) *
+                                20);
+  backendBox_->setMinimumWidth(backendBox_->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 12);
   auto tool = [w](QAction* a) {
     auto* b = new QToolButton(w);
     b->setDefaultAction(a);
