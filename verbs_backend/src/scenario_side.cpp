@@ -649,17 +649,30 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
       return r;
     }
   }
-  if (Status st = barrier("setup", "after setup"); !st.ok()) {
+  // A peer that refused the REQ closes the TCP connection: the REJ says why.
+  auto failWithCmReason = [&](std::string error) {
     r.ok = false;
-    r.error = "out-of-band barrier after setup: " + st.message;
+    r.error = std::move(error);
 #ifdef RDMASCOPE_HAVE_RDMACM
-    // A peer that refused the REQ closes the TCP connection: the REJ says why.
     if (cm != nullptr)
       if (Status why = cm->cm.pendingError(std::chrono::seconds(2)); !why.ok())
         r.error = "rdma_cm: " + why.message;
 #endif
     return r;
+  };
+  // The active side of the rdma_cm said hello before its REQ and hears the answer after it.
+  if (cm != nullptr && side == 1) {
+    if (hooks.waiting) hooks.waiting("the peer to say which scenario it runs");
+    auto hello = oob.readLine(hooks.peerTimeout);
+    if (!hello.ok()) return failWithCmReason("out-of-band connection: " + hello.status.message);
+    if (std::string bad = checkScenarioHello(scenario, side, hello.value); !bad.empty()) {
+      r.ok = false;
+      r.error = bad;
+      return r;
+    }
   }
+  if (Status st = barrier("setup", "after setup"); !st.ok())
+    return failWithCmReason("out-of-band barrier after setup: " + st.message);
   int lastHost = -1;
   for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
     const Step& s = scenario.steps[i];

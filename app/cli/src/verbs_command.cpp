@@ -165,8 +165,9 @@ int runCmScenario(const VerbsArgs& a, const verbs_backend::Scenario& scenario, s
       return kExitFailure;
     }
     oob = std::move(c.value);
-    if (std::string bad = exchangeScenarioHello(scenario, 1, oob); !bad.empty()) {
-      reportError(err, bad);
+    // Its answer is read after the REQ (runScenarioSide), so a REJ is named as the reason.
+    if (Status st = oob.sendLine(scenarioHello(scenario, 1)); !st.ok()) {
+      reportError(err, "out-of-band connection: " + st.message);
       return kExitFailure;
     }
   }

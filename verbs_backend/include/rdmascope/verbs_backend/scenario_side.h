@@ -65,8 +65,10 @@ std::string scenarioHello(const Scenario& scenario, int side);
 std::string checkScenarioHello(const Scenario& scenario, int side, const std::string& peerLine);
 
 /// Sends this side's announcement and checks the peer's; empty when they fit, otherwise one
-/// sentence. runScenarioSide does this itself unless it runs with the rdma_cm, whose passive
-/// side must say hello before the REQ arrives (the REQ picks its device).
+/// sentence. runScenarioSide does this itself unless it runs with the rdma_cm: there the passive
+/// side says hello before the REQ arrives (the REQ picks its device), and the active side sends
+/// its hello (scenarioHello) before and reads the answer in runScenarioSide after the REQ, so a
+/// REJ is named as the reason when the peer hangs up.
 std::string exchangeScenarioHello(const Scenario& scenario, int side, OobConnection& oob,
                                   const SideHooks& hooks = {});
 
