@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <QCoreApplication>
+#include <QTreeView>
 #include <cstdio>
 #include <sstream>
 
