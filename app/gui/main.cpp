@@ -7,6 +7,7 @@
 
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/main_window.h"
+#include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/scenario_controller.h"
 
 int main(int argc, char** argv) {
@@ -33,7 +34,11 @@ int main(int argc, char** argv) {
   const QCommandLineOption size(QStringLiteral("size"),
                                 QStringLiteral("Window size, WIDTHxHEIGHT (default 1600x1000)."),
                                 QStringLiteral("WxH"));
+  const QCommandLineOption frame(QStringLiteral("frame"),
+                                 QStringLiteral("Select frame N (1-based) of the opened capture."),
+                                 QStringLiteral("N"));
   parser.addOption(size);
+  parser.addOption(frame);
   parser.addOption(step);
   parser.addOption(shot);
   parser.addOption(tab);
@@ -55,6 +60,15 @@ int main(int argc, char** argv) {
   window.show();
   if (!parser.positionalArguments().isEmpty()) window.openCapture(parser.positionalArguments()[0]);
   if (parser.isSet(step)) window.scenario()->goTo(parser.value(step).toInt() - 1);
+  if (parser.isSet(frame)) {
+    bool ok = false;
+    const qulonglong n = parser.value(frame).toULongLong(&ok);
+    if (!ok || n == 0 || !window.packetPane()->selectFrame(n - 1)) {
+      std::fprintf(stderr, "rdmascope: --frame wants a frame number of the capture, not '%s'\n",
+                   qPrintable(parser.value(frame)));
+      return 2;
+    }
+  }
   if (parser.isSet(tab)) {
     QTabWidget* tabs = window.lowerTabs();
     for (int i = 0; i < tabs->count(); ++i)
