@@ -2,7 +2,6 @@
 // the packet list to exactly that TCP connection's frames, and the flow graph lists those
 // frames with the MPA/DDP/RDMAP messages named and the anomalies marked.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <QCoreApplication>
 #include <QLabel>
@@ -13,8 +12,6 @@
 #include <set>
 
 #include "rdmascope/packets/display_filter.h"
-#include "rdmascope/packets_io/capture_writer.h"
-#include "rdmascope/sim/transport_scenarios.h"
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/analysis_models.h"
 #include "rdmascope/ui/capture_loader.h"
@@ -22,6 +19,7 @@
 #include "rdmascope/ui/flow_graph_view.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/packet_pane.h"
+#include "test_frames.h"
 
 namespace rdmascope::ui {
 namespace {
@@ -29,26 +27,7 @@ namespace {
 using analysis::AnomalyKind;
 using analysis::Carrier;
 
-// A simulated iWARP transfer (TCP handshake, MPA exchange, the operation, FIN) as a pcap.
-std::string iwarpCapture(const char* scenario, double loss, std::uint64_t seed) {
-  sim::TransportScenarioOptions o;
-  o.lossRate = loss;
-  o.seed = seed;
-  o.bytes = 100000;
-  std::string error;
-  const auto run = sim::runTransportScenario(scenario, o, error);
-  EXPECT_TRUE(run) << error;
-  const std::string path = std::string(RDMASCOPE_BINARY_DIR) + "/tests/ui/" +
-                           std::to_string(::getpid()) + "_" + scenario + "_" +
-                           std::to_string(seed) + ".pcap";
-  auto writer = packets_io::CaptureWriter::open(path, packets::LinkType::Ethernet, error);
-  EXPECT_TRUE(writer) << error;
-  if (!run || !writer) return path;
-  for (const auto& f : run->frames)
-    writer->write(f.bytes, 1'000'000'000 + f.timePs / 1000);
-  EXPECT_TRUE(writer->close()) << writer->error();
-  return path;
-}
+using test::iwarpCapture;
 
 std::vector<std::size_t> filterMatches(const FrameStore& store, const std::string& text) {
   std::string error;

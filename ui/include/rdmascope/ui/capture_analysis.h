@@ -21,9 +21,9 @@ namespace rdmascope::ui {
 struct ConnectionFrame {
   std::uint32_t frame = 0;
   std::uint8_t fromB = 0;  ///< 0: endpoint a sent it, 1: endpoint b
-  /// iWARP: the MPA units the frame's TCP segment completed (the packet list decodes frames one
-  /// at a time and cannot tell): kMpaRequest/kMpaReply bits, the number of FPDUs (up to 63),
-  /// and the RDMAP opcode of the first (kNoOpcode: none) with its DDP Last flag.
+  /// iWARP: the MPA units the frame's TCP segment completed (the flow graph names frames from
+  /// these without decoding the stream): kMpaRequest/kMpaReply bits, the number of FPDUs (up to
+  /// 63), and the RDMAP opcode of the first (kNoOpcode: none) with its DDP Last flag.
   std::uint8_t mpa = 0;
   std::uint8_t rdmapOpcode = kNoOpcode;
   bool last = false;
