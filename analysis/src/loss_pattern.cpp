@@ -63,6 +63,10 @@ std::string ordinal(int n) {
 // clock shows bursts stalled by up to ~40 ms and timer resends 62 ms or more after the arming
 // response with the lab's 67 ms timeout.
 constexpr double kTimerFraction = 0.75;
+// A new message's first capture this late after the arming is the application's own pause,
+// not the timer's resend of a message lost whole (the lab posts the next message within a few
+// milliseconds of a completion).
+constexpr double kWholeMessageFraction = 1.5;
 
 struct StreamState {
   std::optional<std::uint32_t> next;  ///< PSN after the previous request of the current run
@@ -128,8 +132,10 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
       state[s].restart = out.streams[s].firstPsn;
     }
   }
-  auto lose = [&](std::size_t s, std::uint32_t psn, std::uint64_t frame, std::string why) {
+  auto lose = [&](std::size_t s, std::uint32_t psn, std::uint64_t frame, std::string why,
+                  bool maybeUnsent = false) {
     InferredLoss l;
+    l.maybeUnsent = maybeUnsent;
     l.stream = s;
     l.psn = psn;
     l.relPsn = psnDiff(psn, out.streams[s].firstPsn);
@@ -190,6 +196,12 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     const bool pause = timeout != options.retransmitTimeout.end() && st.armTime &&
                        p.time - *st.armTime >= timeout->second * kTimerFraction;
     const bool outstanding = st.restart && st.sentEnd && psnDiff(*st.sentEnd, *st.restart) > 0;
+    // A new message's first capture a timeout after the arming, with nothing outstanding and
+    // its PSN where the previous request left off: the timer resent it, its first
+    // transmission was lost whole.
+    const bool wholeMessageLost = pause && !outstanding && c.first && st.next &&
+                                  psnDiff(p.psn, *st.next) == 0 &&
+                                  p.time - *st.armTime <= timeout->second * kWholeMessageFraction;
     // With nothing outstanding this send arms the timer afresh.
     if (!st.armTime || !outstanding) st.armTime = p.time;
     bool soonerThanTimer = false;
@@ -197,7 +209,7 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     if (st.next) {
       const std::int32_t d = psnDiff(p.psn, *st.next);
       const bool timerResend = pause && outstanding;
-      const bool resend = d < 0 || timerResend;
+      const bool resend = d < 0 || timerResend || wholeMessageLost;
       soonerThanTimer =
           d < 0 && !pause && !st.nakRetryPending && timeout != options.retransmitTimeout.end();
       if (d > 0 && !resend) {
@@ -211,9 +223,19 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
             lose(s, q, p.frame,
                  st.nakRetryPending ? "the rest of a message the requester went back on (or never "
                                       "sent, if the NAK reached it mid-burst)"
-                                    : "the rest of a message the requester went back on");
+                                    : "the rest of a message the requester went back on",
+                 st.nakRetryPending);
             if (q == *end) break;
           }
+        }
+      }
+      if (wholeMessageLost) {
+        const auto end = messageEnd(s, p.psn);
+        for (std::uint32_t q = p.psn;; q = psnAdd(q, 1)) {
+          lose(s, q, p.frame,
+               "a whole message lost: its first capture came a retransmit timeout after the "
+               "timer was armed, with nothing outstanding");
+          if (!end || q == *end) break;
         }
       }
       // A NAK made the requester resend at once from its PSN up to the highest PSN sent;
@@ -233,7 +255,7 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         st.startedRetry = true;
         st.nakRetryPending = false;
       }
-      if (timerResend) st.armTime = p.time;
+      if (timerResend || wholeMessageLost) st.armTime = p.time;
     }
     const int n = ++st.sent[p.psn];
     ++st.transmissions;
@@ -301,6 +323,12 @@ std::vector<std::string> lossLines(const LossPattern& pattern) {
                     "): " + l.evidence);
   }
   return lines;
+}
+
+std::size_t maybeUnsentCount(const LossPattern& pattern) {
+  return static_cast<std::size_t>(
+      std::count_if(pattern.losses.begin(), pattern.losses.end(),
+                    [](const InferredLoss& l) { return l.maybeUnsent; }));
 }
 
 }  // namespace rdmascope::analysis
