@@ -133,9 +133,10 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     }
   }
   auto lose = [&](std::size_t s, std::uint32_t psn, std::uint64_t frame, std::string why,
-                  bool maybeUnsent = false) {
+                  bool maybeUnsent = false, bool wholeMessage = false) {
     InferredLoss l;
     l.maybeUnsent = maybeUnsent;
+    l.wholeMessage = wholeMessage;
     l.stream = s;
     l.psn = psn;
     l.relPsn = psnDiff(psn, out.streams[s].firstPsn);
@@ -234,7 +235,9 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         for (std::uint32_t q = p.psn;; q = psnAdd(q, 1)) {
           lose(s, q, p.frame,
                "a whole message lost: its first capture came a retransmit timeout after the "
-               "timer was armed, with nothing outstanding");
+               "timer was armed, with nothing outstanding (or the application posted it that "
+               "late)",
+               true, true);
           if (!end || q == *end) break;
         }
       }
@@ -329,6 +332,20 @@ std::size_t maybeUnsentCount(const LossPattern& pattern) {
   return static_cast<std::size_t>(
       std::count_if(pattern.losses.begin(), pattern.losses.end(),
                     [](const InferredLoss& l) { return l.maybeUnsent; }));
+}
+
+std::string maybeUnsentNote(const LossPattern& pattern) {
+  std::size_t cut = 0, whole = 0;
+  for (const InferredLoss& l : pattern.losses) {
+    if (l.maybeUnsent) ++(l.wholeMessage ? whole : cut);
+  }
+  if (cut + whole == 0) return {};
+  const std::string cutWhy = "a NAK reached the requester mid-burst";
+  const std::string wholeWhy = "the application may have posted a message a timeout late";
+  std::string note = std::to_string(cut + whole) + " may never have been sent: ";
+  if (!whole) return note + cutWhy;
+  if (!cut) return note + wholeWhy;
+  return note + std::to_string(cut) + " " + cutWhy + ", " + std::to_string(whole) + " " + wholeWhy;
 }
 
 }  // namespace rdmascope::analysis

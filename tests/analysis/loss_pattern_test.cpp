@@ -248,22 +248,25 @@ TEST(LossPattern, TheRestOfAMessageWentBackOnWhileANakWasPendingMayNeverHaveBeen
   // +1 is lost and +2 arrives; the NAK for +1 reaches the requester before it sends +3 (rxe's
   // requester checks for a retry before each packet), so +3 is first sent in the resend. The
   // capture cannot tell that from +3 sent and lost: that loss is flagged, the gap is not.
-  const LossPattern p = inferHandBuilt(
-      {fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 102), fact(3, 0.001, 17, 101, 0x60),
-       fact(4, 0.001, 7, 101), fact(5, 0.001, 7, 102), fact(6, 0.001, 8, 103),
-       fact(7, 0.002, 17, 103, 0x1f)});
+  const LossPattern p =
+      inferHandBuilt({fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 102), fact(3, 0.001, 17, 101, 0x60),
+                      fact(4, 0.001, 7, 101), fact(5, 0.001, 7, 102), fact(6, 0.001, 8, 103),
+                      fact(7, 0.002, 17, 103, 0x1f)});
   ASSERT_EQ(p.losses.size(), 2u);
   EXPECT_EQ(p.losses[0].relPsn, 1);
   EXPECT_FALSE(p.losses[0].maybeUnsent);
   EXPECT_EQ(p.losses[1].relPsn, 3);
   EXPECT_TRUE(p.losses[1].maybeUnsent);
   EXPECT_EQ(maybeUnsentCount(p), 1u);
+  EXPECT_EQ(maybeUnsentNote(p),
+            "1 may never have been sent: a NAK reached the requester mid-burst");
   // Without the NAK, the timer's resend went back on a message whose rest was surely sent.
-  const LossPattern timer = inferHandBuilt(
-      {fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 102), fact(3, 0.070, 6, 100),
-       fact(4, 0.070, 7, 101), fact(5, 0.070, 7, 102), fact(6, 0.070, 8, 103)});
+  const LossPattern timer =
+      inferHandBuilt({fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 102), fact(3, 0.070, 6, 100),
+                      fact(4, 0.070, 7, 101), fact(5, 0.070, 7, 102), fact(6, 0.070, 8, 103)});
   ASSERT_EQ(timer.losses.size(), 2u);
   EXPECT_EQ(maybeUnsentCount(timer), 0u);
+  EXPECT_TRUE(maybeUnsentNote(timer).empty());
 }
 
 TEST(LossPattern, AWholeMessageLostIsKnownByItsTimerResend) {
@@ -278,7 +281,11 @@ TEST(LossPattern, AWholeMessageLostIsKnownByItsTimerResend) {
   EXPECT_EQ(inferred(r.pattern), r.dropped);
   EXPECT_TRUE(nakLines(r.pattern).empty());
   EXPECT_EQ(resendLines(r.pattern), std::vector<std::string>{"resend +4..+7 (4 packets)"});
-  EXPECT_EQ(maybeUnsentCount(r.pattern), 0u);
+  // An application could have posted the message that late: the capture cannot tell.
+  EXPECT_EQ(maybeUnsentCount(r.pattern), 4u);
+  EXPECT_EQ(maybeUnsentNote(r.pattern),
+            "4 may never have been sent: the application may have posted a message a timeout "
+            "late");
   // Without the timeout nothing tells the resend from a first transmission.
   const Outcome blind = writeWithDrops(drops, 3, true, false, sim::SimTime::us(50));
   EXPECT_TRUE(blind.pattern.losses.empty());  // the documented limit
@@ -294,9 +301,9 @@ TEST(LossPattern, AMessagePostedLateIsNotTakenAsLost) {
   }
   // A message lost whole and posted that late is the documented limit: its resend comes
   // more than a timeout and a half after the timer was armed.
-  const Outcome late = writeWithDrops(
-      {{0x104, 0, 1, 1}, {0x105, 0, 1, 1}, {0x106, 0, 1, 1}, {0x107, 0, 1, 1}}, 2, true, true,
-      sim::SimTime::us(3150));
+  const Outcome late =
+      writeWithDrops({{0x104, 0, 1, 1}, {0x105, 0, 1, 1}, {0x106, 0, 1, 1}, {0x107, 0, 1, 1}}, 2,
+                     true, true, sim::SimTime::us(3150));
   EXPECT_EQ(late.dropped.size(), 4u);
   EXPECT_TRUE(late.pattern.losses.empty());
 }

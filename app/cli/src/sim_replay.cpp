@@ -178,12 +178,10 @@ int compareCaptureWithSim(const std::string& capturePath, const verbs_backend::S
   row("request packets", requests(lab).first, requests(sim).first);
   row("  of which resent", requests(lab).second, requests(sim).second);
   // The lab's kernel counters (netem) can tell whether these were sent; the capture cannot.
-  // The simulator always sends the whole burst, so it drops them all.
-  const std::size_t unsent = analysis::maybeUnsentCount(lab);
+  // The simulator sends whatever is dropped, so it drops them all.
+  const std::string unsent = analysis::maybeUnsentNote(lab);
   row("drops", lab.losses.size(), simulated.run.stats.framesLost,
-      unsent ? "  (" + std::to_string(unsent) +
-                   " may never have been sent: a NAK reached the requester mid-burst)"
-             : std::string());
+      unsent.empty() ? std::string() : "  (" + unsent + ")");
   row("NAKs", lab.naks.size(), sim.naks.size());
   row("resend runs", lab.resends.size(), sim.resends.size());
   out << "# drops inferred from the capture (replayed in the simulator by host, PSN and "

@@ -23,11 +23,12 @@
 ///  - with the timeout known, the first capture of a new message (nothing outstanding, its PSN
 ///    where the previous request left off) that comes between three quarters of a timeout and
 ///    a timeout and a half after the timer was armed is the timer's resend of a message whose
-///    first transmission was lost entirely (every packet of it);
+///    first transmission was lost entirely (every packet of it); such losses are flagged as
+///    maybe never sent, since an application can post a message that late;
 ///  - each loss has an occurrence number: the n-th transmission of that PSN was lost.
 /// Limits: a message lost entirely is taken as a first transmission when its resend comes
 /// outside that window (the application posted it late, or a stale timer fired sooner), and a
-/// message the application posted inside it is taken as lost; the very first message lost
+/// message the application posted inside it is taken as lost (flagged); the very first message lost
 /// entirely is not seen; without LossInferenceOptions::retransmitTimeout a timer resend that
 /// does not go back looks like a continuation (and with it, a stall of three quarters of the
 /// timeout inside a burst would look like a timer resend, and a timer rxe left armed from
@@ -69,8 +70,12 @@ struct InferredLoss {
   /// The capture cannot tell it from a transmission never made: the rest of a message the
   /// requester went back on while a NAK was pending may never have been sent, since rxe's
   /// requester checks for a retry before each packet and a NAK reaching it mid-burst stops the
-  /// burst (the unsent rest is first sent in the NAK's resend).
+  /// burst (the unsent rest is first sent in the NAK's resend); and a message inferred lost
+  /// whole may have been posted that late by the application (under TCG the lab's program
+  /// posts the next message 16 to 110 ms after a completion, around the 67 ms timeout).
   bool maybeUnsent = false;
+  /// Part of a message inferred lost whole (by its timer resend).
+  bool wholeMessage = false;
 };
 
 /// A NAK (or RNR NAK) the responder sent for a stream.
@@ -135,5 +140,8 @@ std::vector<std::string> resendLines(const LossPattern& pattern, bool fromRestar
 std::vector<std::string> lossLines(const LossPattern& pattern);
 /// How many of the pattern's losses may never have been sent (InferredLoss::maybeUnsent).
 std::size_t maybeUnsentCount(const LossPattern& pattern);
+/// "2 may never have been sent: a NAK reached the requester mid-burst" (with each cause's
+/// count when both show), or empty when no loss is in doubt.
+std::string maybeUnsentNote(const LossPattern& pattern);
 
 }  // namespace rdmascope::analysis
