@@ -247,6 +247,16 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         for (std::uint32_t q = *st.restart; q != *st.sentEnd; q = psnAdd(q, 1))
           lose(s, q, p.frame, "the resend a NAK started was lost entirely");
       }
+      // The timer re-arms when it fires: a pause of several timeouts with PSNs outstanding
+      // means the resends of the earlier expiries, from comp.psn to the highest PSN sent,
+      // were lost entirely.
+      if (timerResend && st.restart) {
+        const double periods = (p.time - *st.armTime) / timeout->second;
+        for (int fire = 1; fire + kTimerFraction <= periods; ++fire) {
+          for (std::uint32_t q = *st.restart; q != *st.sentEnd; q = psnAdd(q, 1))
+            lose(s, q, p.frame, "a timer resend lost entirely (the timer ran out again later)");
+        }
+      }
       transmissionsBefore = st.transmissions;
       // A resend starts where the requester's acknowledged PSNs end (or at the NAK's PSN):
       // when the capture's first resent PSN is later, the ones before it were lost again.

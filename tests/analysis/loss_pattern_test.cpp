@@ -269,6 +269,25 @@ TEST(LossPattern, TheRestOfAMessageWentBackOnWhileANakWasPendingMayNeverHaveBeen
   EXPECT_TRUE(maybeUnsentNote(timer).empty());
 }
 
+TEST(LossPattern, APauseOfTwoTimeoutsLostTheFirstTimerResend) {
+  // +3 (the LAST) is lost; the ACK of +2 re-arms the timer, whose first resend of +3 is lost
+  // too: the capture shows +3 two timeouts after the ACK (the lab showed such a 136 ms gap
+  // with its 67 ms timeout, netem counting the lost resend).
+  const auto run = [](double resendTime) {
+    return inferHandBuilt({fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 101), fact(3, 0.000, 7, 102),
+                           fact(4, 0.001, 17, 102, 0x1f), fact(5, resendTime, 8, 103)});
+  };
+  const LossPattern twice = run(0.137);
+  ASSERT_EQ(twice.losses.size(), 2u);
+  EXPECT_EQ(twice.losses[0].relPsn, 3);
+  EXPECT_EQ(twice.losses[0].occurrence, 1);
+  EXPECT_EQ(twice.losses[1].relPsn, 3);
+  EXPECT_EQ(twice.losses[1].occurrence, 2);
+  const LossPattern once = run(0.070);
+  ASSERT_EQ(once.losses.size(), 1u);
+  EXPECT_EQ(once.losses[0].occurrence, 1);
+}
+
 TEST(LossPattern, AWholeMessageLostIsKnownByItsTimerResend) {
   // The second WRITE (+4..+7) is posted right after the first completes and every packet of
   // its first transmission is lost: no NAK (nothing reaches the responder), the timer resends

@@ -84,8 +84,12 @@ if [ "$mode" = --fresh ]; then
     echo "drop count: netem ${netem} = inferred ${drops} - $unsent: the $unsent flagged transmissions were never sent (a NAK cut the burst)"
   elif [ "${netem:-x}" = "${drops:-y}" ]; then
     echo "drop count: netem ${netem} = inferred ${drops}: the $unsent flagged transmissions were sent and lost"
+  elif [ "${netem:--1}" -gt "${drops:-0}" ]; then
+    echo "drop count: netem ${netem:-none} > inferred ${drops:-none}: netem dropped transmissions the inference missed"
+  elif [ "${netem:--1}" -lt "$sure" ]; then
+    echo "drop count: netem ${netem:-none} < inferred ${drops:-none} - $unsent: transmissions inferred lost were never made"
   else
-    echo "drop count: netem ${netem:-none} of inferred ${drops:-none}: $((${drops:-0} - ${netem:-0})) of the $unsent flagged transmissions were never sent"
+    echo "drop count: netem ${netem} of inferred ${drops}: $((drops - netem)) of the $unsent flagged transmissions were never sent"
   fi
   check "rxe sent as many as arrived plus netem's drops (sent ${sent:-none}, captured $arrived)" \
     test "$((${sent:-0} - arrived))" = "${netem:-x}"

@@ -20,6 +20,9 @@
 ///    retry (rxe starts none while one is under way: comp.started_retry, cleared by an ACK)
 ///    whose resend never shows before such a timer resend lost that whole resend, from the
 ///    NAK's PSN to the highest PSN sent;
+///  - with the timeout known, a timer resend that comes more than a timeout later than one
+///    would (the timer re-arms when it fires) follows timer resends lost entirely, one per
+///    timeout, each from comp.psn to the highest PSN sent;
 ///  - with the timeout known, the first capture of a new message (nothing outstanding, its PSN
 ///    where the previous request left off) that comes between three quarters of a timeout and
 ///    a timeout and a half after the timer was armed is the timer's resend of a message whose
