@@ -207,6 +207,7 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     if (!st.armTime || !outstanding) st.armTime = p.time;
     bool soonerThanTimer = false;
     std::uint64_t transmissionsBefore = st.transmissions;
+    bool wentBack = false;  ///< a resend starts here (not a burst going on past a loss)
     if (st.next) {
       const std::int32_t d = psnDiff(p.psn, *st.next);
       const bool timerResend = pause && outstanding;
@@ -264,6 +265,7 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         for (std::uint32_t q = *st.restart; q != p.psn; q = psnAdd(q, 1))
           lose(s, q, p.frame, "a resend starts at the acknowledged or NAKed PSN");
       }
+      wentBack = resend;
       if (resend) {
         st.startedRetry = true;
         st.nakRetryPending = false;
@@ -282,9 +284,12 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         r.lastRelPsn = rel;
         ++r.packets;
       } else {
-        out.resends.push_back({s, p.frame, rel, rel, 1,
-                               st.restart ? psnDiff(*st.restart, out.streams[s].firstPsn) : rel,
-                               soonerThanTimer, transmissionsBefore});
+        // A resend burst going on past a lost packet is no new start: an ACK of a duplicate
+        // that moved comp.psn meanwhile says nothing about where it began.
+        out.resends.push_back(
+            {s, p.frame, rel, rel, 1,
+             wentBack && st.restart ? psnDiff(*st.restart, out.streams[s].firstPsn) : rel,
+             soonerThanTimer, transmissionsBefore});
         st.openRun = out.resends.size() - 1;
       }
     } else {

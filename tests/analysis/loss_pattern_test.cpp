@@ -288,6 +288,22 @@ TEST(LossPattern, APauseOfTwoTimeoutsLostTheFirstTimerResend) {
   EXPECT_EQ(once.losses[0].occurrence, 1);
 }
 
+TEST(LossPattern, AResendBurstGoingOnPastALossIsNoNewStart) {
+  // +3 is lost; the timer resends +0..+3, +1 is lost, and an ACK of the duplicate +2 arrives
+  // before the burst goes on (a TCG stall): +2..+3 continue the resend, so counted from the
+  // restart they are not cut to +3 (the lab's run 2 of twenty-five did this).
+  const LossPattern p = inferHandBuilt({fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 101),
+                                        fact(3, 0.000, 7, 102), fact(4, 0.068, 6, 100),
+                                        fact(5, 0.0685, 17, 102, 0x1f), fact(6, 0.071, 7, 102),
+                                        fact(7, 0.071, 8, 103), fact(8, 0.072, 17, 103, 0x1f)});
+  EXPECT_EQ(resendLines(p, true),
+            (std::vector<std::string>{"resend +0 (1 packet)", "resend +2..+3 (2 packets)"}));
+  ASSERT_EQ(p.losses.size(), 2u);
+  EXPECT_EQ(p.losses[0].relPsn, 3);
+  EXPECT_EQ(p.losses[1].relPsn, 1);
+  EXPECT_EQ(p.losses[1].occurrence, 2);
+}
+
 TEST(LossPattern, AWholeMessageLostIsKnownByItsTimerResend) {
   // The second WRITE (+4..+7) is posted right after the first completes and every packet of
   // its first transmission is lost: no NAK (nothing reaches the responder), the timer resends

@@ -99,7 +99,8 @@ struct ResendRun {
   /// Where the ACKs and NAKs captured so far say a go-back-N resend starts (the last NAK's
   /// PSN, or after the last ACK's). A run that starts earlier is a retransmit timer that
   /// fired before a NAK arrived (rxe then ignores the NAK): the requester went back to its
-  /// last acknowledged PSN instead of the NAK's.
+  /// last acknowledged PSN instead of the NAK's. A run that continues a resend burst past a
+  /// lost packet (its PSN does not go back) has its own first PSN here.
   std::int32_t restartRelPsn = 0;
   /// No NAK explains it and it came sooner than the retransmit timeout (when known) after the
   /// timer was armed: a timer an earlier message armed fired (rxe arms it on a send only when
