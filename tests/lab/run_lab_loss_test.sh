@@ -81,7 +81,7 @@ if [ "$mode" = --fresh ]; then
   if [ "$unsent" = 0 ]; then
     echo "drop count: netem ${netem:-none} = inferred ${drops:-none} (no transmission in doubt)"
   elif [ "${netem:-x}" = "$sure" ]; then
-    echo "drop count: netem ${netem} = inferred ${drops} - $unsent: the $unsent flagged transmissions were never sent (a NAK cut the burst)"
+    echo "drop count: netem ${netem} = inferred ${drops} - $unsent: the $unsent flagged transmissions were never sent (the drops row above says why they were in doubt)"
   elif [ "${netem:-x}" = "${drops:-y}" ]; then
     echo "drop count: netem ${netem} = inferred ${drops}: the $unsent flagged transmissions were sent and lost"
   elif [ "${netem:--1}" -gt "${drops:-0}" ]; then
