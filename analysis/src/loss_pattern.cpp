@@ -63,6 +63,10 @@ std::string ordinal(int n) {
 // clock shows bursts stalled by up to ~40 ms and timer resends 62 ms or more after the arming
 // response with the lab's 67 ms timeout.
 constexpr double kTimerFraction = 0.75;
+// A new message's first capture this late after the arming is the application's own pause,
+// not the timer's resend of a message lost whole (the lab posts the next message within a few
+// milliseconds of a completion).
+constexpr double kWholeMessageFraction = 1.5;
 
 struct StreamState {
   std::optional<std::uint32_t> next;  ///< PSN after the previous request of the current run
@@ -128,8 +132,11 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
       state[s].restart = out.streams[s].firstPsn;
     }
   }
-  auto lose = [&](std::size_t s, std::uint32_t psn, std::uint64_t frame, std::string why) {
+  auto lose = [&](std::size_t s, std::uint32_t psn, std::uint64_t frame, std::string why,
+                  bool maybeUnsent = false, bool wholeMessage = false) {
     InferredLoss l;
+    l.maybeUnsent = maybeUnsent;
+    l.wholeMessage = wholeMessage;
     l.stream = s;
     l.psn = psn;
     l.relPsn = psnDiff(psn, out.streams[s].firstPsn);
@@ -190,14 +197,21 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     const bool pause = timeout != options.retransmitTimeout.end() && st.armTime &&
                        p.time - *st.armTime >= timeout->second * kTimerFraction;
     const bool outstanding = st.restart && st.sentEnd && psnDiff(*st.sentEnd, *st.restart) > 0;
+    // A new message's first capture a timeout after the arming, with nothing outstanding and
+    // its PSN where the previous request left off: the timer resent it, its first
+    // transmission was lost whole.
+    const bool wholeMessageLost = pause && !outstanding && c.first && st.next &&
+                                  psnDiff(p.psn, *st.next) == 0 &&
+                                  p.time - *st.armTime <= timeout->second * kWholeMessageFraction;
     // With nothing outstanding this send arms the timer afresh.
     if (!st.armTime || !outstanding) st.armTime = p.time;
     bool soonerThanTimer = false;
     std::uint64_t transmissionsBefore = st.transmissions;
+    bool wentBack = false;  ///< a resend starts here (not a burst going on past a loss)
     if (st.next) {
       const std::int32_t d = psnDiff(p.psn, *st.next);
       const bool timerResend = pause && outstanding;
-      const bool resend = d < 0 || timerResend;
+      const bool resend = d < 0 || timerResend || wholeMessageLost;
       soonerThanTimer =
           d < 0 && !pause && !st.nakRetryPending && timeout != options.retransmitTimeout.end();
       if (d > 0 && !resend) {
@@ -211,9 +225,21 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
             lose(s, q, p.frame,
                  st.nakRetryPending ? "the rest of a message the requester went back on (or never "
                                       "sent, if the NAK reached it mid-burst)"
-                                    : "the rest of a message the requester went back on");
+                                    : "the rest of a message the requester went back on",
+                 st.nakRetryPending);
             if (q == *end) break;
           }
+        }
+      }
+      if (wholeMessageLost) {
+        const auto end = messageEnd(s, p.psn);
+        for (std::uint32_t q = p.psn;; q = psnAdd(q, 1)) {
+          lose(s, q, p.frame,
+               "a whole message lost: its first capture came a retransmit timeout after the "
+               "timer was armed, with nothing outstanding (or the application posted it that "
+               "late)",
+               true, true);
+          if (!end || q == *end) break;
         }
       }
       // A NAK made the requester resend at once from its PSN up to the highest PSN sent;
@@ -222,6 +248,16 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         for (std::uint32_t q = *st.restart; q != *st.sentEnd; q = psnAdd(q, 1))
           lose(s, q, p.frame, "the resend a NAK started was lost entirely");
       }
+      // The timer re-arms when it fires: a pause of several timeouts with PSNs outstanding
+      // means the resends of the earlier expiries, from comp.psn to the highest PSN sent,
+      // were lost entirely.
+      if (timerResend && st.restart) {
+        const double periods = (p.time - *st.armTime) / timeout->second;
+        for (int fire = 1; fire + kTimerFraction <= periods; ++fire) {
+          for (std::uint32_t q = *st.restart; q != *st.sentEnd; q = psnAdd(q, 1))
+            lose(s, q, p.frame, "a timer resend lost entirely (the timer ran out again later)");
+        }
+      }
       transmissionsBefore = st.transmissions;
       // A resend starts where the requester's acknowledged PSNs end (or at the NAK's PSN):
       // when the capture's first resent PSN is later, the ones before it were lost again.
@@ -229,11 +265,12 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         for (std::uint32_t q = *st.restart; q != p.psn; q = psnAdd(q, 1))
           lose(s, q, p.frame, "a resend starts at the acknowledged or NAKed PSN");
       }
+      wentBack = resend;
       if (resend) {
         st.startedRetry = true;
         st.nakRetryPending = false;
       }
-      if (timerResend) st.armTime = p.time;
+      if (timerResend || wholeMessageLost) st.armTime = p.time;
     }
     const int n = ++st.sent[p.psn];
     ++st.transmissions;
@@ -247,9 +284,12 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         r.lastRelPsn = rel;
         ++r.packets;
       } else {
-        out.resends.push_back({s, p.frame, rel, rel, 1,
-                               st.restart ? psnDiff(*st.restart, out.streams[s].firstPsn) : rel,
-                               soonerThanTimer, transmissionsBefore});
+        // A resend burst going on past a lost packet is no new start: an ACK of a duplicate
+        // that moved comp.psn meanwhile says nothing about where it began.
+        out.resends.push_back(
+            {s, p.frame, rel, rel, 1,
+             wentBack && st.restart ? psnDiff(*st.restart, out.streams[s].firstPsn) : rel,
+             soonerThanTimer, transmissionsBefore});
         st.openRun = out.resends.size() - 1;
       }
     } else {
@@ -301,6 +341,26 @@ std::vector<std::string> lossLines(const LossPattern& pattern) {
                     "): " + l.evidence);
   }
   return lines;
+}
+
+std::size_t maybeUnsentCount(const LossPattern& pattern) {
+  return static_cast<std::size_t>(
+      std::count_if(pattern.losses.begin(), pattern.losses.end(),
+                    [](const InferredLoss& l) { return l.maybeUnsent; }));
+}
+
+std::string maybeUnsentNote(const LossPattern& pattern) {
+  std::size_t cut = 0, whole = 0;
+  for (const InferredLoss& l : pattern.losses) {
+    if (l.maybeUnsent) ++(l.wholeMessage ? whole : cut);
+  }
+  if (cut + whole == 0) return {};
+  const std::string cutWhy = "a NAK reached the requester mid-burst";
+  const std::string wholeWhy = "the application may have posted a message a timeout late";
+  std::string note = std::to_string(cut + whole) + " may never have been sent: ";
+  if (!whole) return note + cutWhy;
+  if (!cut) return note + wholeWhy;
+  return note + std::to_string(cut) + " " + cutWhy + ", " + std::to_string(whole) + " " + wholeWhy;
 }
 
 }  // namespace rdmascope::analysis

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <set>
 
 #include "../sim/sim_test_support.h"
@@ -20,9 +21,12 @@ struct Outcome {
   std::vector<std::pair<std::uint32_t, int>> dropped;  // PSN, occurrence, from the sim's log
 };
 
-// host-a writes `messages` RDMA WRITEs of 4 KiB (4 packets at MTU 1024), one at a time.
+// host-a writes `messages` RDMA WRITEs of 4 KiB (4 packets at MTU 1024), one at a time: the
+// next is posted 100 ms after the previous one, or, with `postAfterCompletion`, that long after
+// the previous one completed.
 Outcome writeWithDrops(std::vector<sim::FaultConfig::PsnDrop> drops, int messages,
-                       bool withInitialPsn = true, bool withTimeout = true) {
+                       bool withInitialPsn = true, bool withTimeout = true,
+                       std::optional<sim::SimTime> postAfterCompletion = std::nullopt) {
   st::PairOptions o;
   o.config.faults.dropPsns = std::move(drops);
   o.timeout = 8;
@@ -34,8 +38,18 @@ Outcome writeWithDrops(std::vector<sim::FaultConfig::PsnDrop> drops, int message
         p.ha()
             .postSend(p.a.qpn, st::sendWr(i, sim::WrOpcode::RdmaWrite, p.a, off, 4096, p.b, off))
             .ok());
-    p.net->sim().runUntil(p.net->sim().now() + sim::SimTime::ms(100));
-    const auto wcs = p.ha().pollCq(p.a.cq, 4);
+    std::vector<sim::WorkCompletion> wcs;
+    if (postAfterCompletion) {
+      const sim::SimTime deadline = p.net->sim().now() + sim::SimTime::ms(100);
+      while (wcs.empty() && p.net->sim().now() < deadline) {
+        p.net->sim().runUntil(p.net->sim().now() + sim::SimTime::us(10));
+        wcs = p.ha().pollCq(p.a.cq, 4);
+      }
+      p.net->sim().runUntil(p.net->sim().now() + *postAfterCompletion);
+    } else {
+      p.net->sim().runUntil(p.net->sim().now() + sim::SimTime::ms(100));
+      wcs = p.ha().pollCq(p.a.cq, 4);
+    }
     EXPECT_EQ(wcs.size(), 1u);
     if (!wcs.empty()) {
       EXPECT_EQ(wcs[0].status, sim::WcStatus::Success);
@@ -228,6 +242,105 @@ TEST(LossPattern, AResendSoonerThanTheTimeoutWithoutANakIsAStaleTimer) {
                       fact(7, 0.010, 7, 105), fact(8, 0.080, 6, 104)});
   ASSERT_EQ(late.resends.size(), 1u);
   EXPECT_FALSE(late.resends[0].soonerThanTimer);
+}
+
+TEST(LossPattern, TheRestOfAMessageWentBackOnWhileANakWasPendingMayNeverHaveBeenSent) {
+  // +1 is lost and +2 arrives; the NAK for +1 reaches the requester before it sends +3 (rxe's
+  // requester checks for a retry before each packet), so +3 is first sent in the resend. The
+  // capture cannot tell that from +3 sent and lost: that loss is flagged, the gap is not.
+  const LossPattern p =
+      inferHandBuilt({fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 102), fact(3, 0.001, 17, 101, 0x60),
+                      fact(4, 0.001, 7, 101), fact(5, 0.001, 7, 102), fact(6, 0.001, 8, 103),
+                      fact(7, 0.002, 17, 103, 0x1f)});
+  ASSERT_EQ(p.losses.size(), 2u);
+  EXPECT_EQ(p.losses[0].relPsn, 1);
+  EXPECT_FALSE(p.losses[0].maybeUnsent);
+  EXPECT_EQ(p.losses[1].relPsn, 3);
+  EXPECT_TRUE(p.losses[1].maybeUnsent);
+  EXPECT_EQ(maybeUnsentCount(p), 1u);
+  EXPECT_EQ(maybeUnsentNote(p),
+            "1 may never have been sent: a NAK reached the requester mid-burst");
+  // Without the NAK, the timer's resend went back on a message whose rest was surely sent.
+  const LossPattern timer =
+      inferHandBuilt({fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 102), fact(3, 0.070, 6, 100),
+                      fact(4, 0.070, 7, 101), fact(5, 0.070, 7, 102), fact(6, 0.070, 8, 103)});
+  ASSERT_EQ(timer.losses.size(), 2u);
+  EXPECT_EQ(maybeUnsentCount(timer), 0u);
+  EXPECT_TRUE(maybeUnsentNote(timer).empty());
+}
+
+TEST(LossPattern, APauseOfTwoTimeoutsLostTheFirstTimerResend) {
+  // +3 (the LAST) is lost; the ACK of +2 re-arms the timer, whose first resend of +3 is lost
+  // too: the capture shows +3 two timeouts after the ACK (the lab showed such a 136 ms gap
+  // with its 67 ms timeout, netem counting the lost resend).
+  const auto run = [](double resendTime) {
+    return inferHandBuilt({fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 101), fact(3, 0.000, 7, 102),
+                           fact(4, 0.001, 17, 102, 0x1f), fact(5, resendTime, 8, 103)});
+  };
+  const LossPattern twice = run(0.137);
+  ASSERT_EQ(twice.losses.size(), 2u);
+  EXPECT_EQ(twice.losses[0].relPsn, 3);
+  EXPECT_EQ(twice.losses[0].occurrence, 1);
+  EXPECT_EQ(twice.losses[1].relPsn, 3);
+  EXPECT_EQ(twice.losses[1].occurrence, 2);
+  const LossPattern once = run(0.070);
+  ASSERT_EQ(once.losses.size(), 1u);
+  EXPECT_EQ(once.losses[0].occurrence, 1);
+}
+
+TEST(LossPattern, AResendBurstGoingOnPastALossIsNoNewStart) {
+  // +3 is lost; the timer resends +0..+3, +1 is lost, and an ACK of the duplicate +2 arrives
+  // before the burst goes on (a TCG stall): +2..+3 continue the resend, so counted from the
+  // restart they are not cut to +3 (the lab's run 2 of twenty-five did this).
+  const LossPattern p = inferHandBuilt({fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 101),
+                                        fact(3, 0.000, 7, 102), fact(4, 0.068, 6, 100),
+                                        fact(5, 0.0685, 17, 102, 0x1f), fact(6, 0.071, 7, 102),
+                                        fact(7, 0.071, 8, 103), fact(8, 0.072, 17, 103, 0x1f)});
+  EXPECT_EQ(resendLines(p, true),
+            (std::vector<std::string>{"resend +0 (1 packet)", "resend +2..+3 (2 packets)"}));
+  ASSERT_EQ(p.losses.size(), 2u);
+  EXPECT_EQ(p.losses[0].relPsn, 3);
+  EXPECT_EQ(p.losses[1].relPsn, 1);
+  EXPECT_EQ(p.losses[1].occurrence, 2);
+}
+
+TEST(LossPattern, AWholeMessageLostIsKnownByItsTimerResend) {
+  // The second WRITE (+4..+7) is posted right after the first completes and every packet of
+  // its first transmission is lost: no NAK (nothing reaches the responder), the timer resends
+  // it a timeout later, and its first capture is that resend.
+  const std::vector<sim::FaultConfig::PsnDrop> drops = {
+      {0x104, 0, 1, 1}, {0x105, 0, 1, 1}, {0x106, 0, 1, 1}, {0x107, 0, 1, 1}};
+  const Outcome r = writeWithDrops(drops, 3, true, true, sim::SimTime::us(50));
+  ASSERT_EQ(r.dropped, (std::vector<std::pair<std::uint32_t, int>>{
+                           {0x104, 1}, {0x105, 1}, {0x106, 1}, {0x107, 1}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  EXPECT_TRUE(nakLines(r.pattern).empty());
+  EXPECT_EQ(resendLines(r.pattern), std::vector<std::string>{"resend +4..+7 (4 packets)"});
+  // An application could have posted the message that late: the capture cannot tell.
+  EXPECT_EQ(maybeUnsentCount(r.pattern), 4u);
+  EXPECT_EQ(maybeUnsentNote(r.pattern),
+            "4 may never have been sent: the application may have posted a message a timeout "
+            "late");
+  // Without the timeout nothing tells the resend from a first transmission.
+  const Outcome blind = writeWithDrops(drops, 3, true, false, sim::SimTime::us(50));
+  EXPECT_TRUE(blind.pattern.losses.empty());  // the documented limit
+}
+
+TEST(LossPattern, AMessagePostedLateIsNotTakenAsLost) {
+  // The timeout is 1.05 ms: messages posted half a timeout or three timeouts after the
+  // previous completion are first transmissions, not the timer's resends.
+  for (const auto gap : {sim::SimTime::us(500), sim::SimTime::us(3150)}) {
+    const Outcome r = writeWithDrops({}, 3, true, true, gap);
+    EXPECT_TRUE(r.pattern.losses.empty()) << gap.picos();
+    EXPECT_TRUE(r.pattern.resends.empty()) << gap.picos();
+  }
+  // A message lost whole and posted that late is the documented limit: its resend comes
+  // more than a timeout and a half after the timer was armed.
+  const Outcome late =
+      writeWithDrops({{0x104, 0, 1, 1}, {0x105, 0, 1, 1}, {0x106, 0, 1, 1}, {0x107, 0, 1, 1}}, 2,
+                     true, true, sim::SimTime::us(3150));
+  EXPECT_EQ(late.dropped.size(), 4u);
+  EXPECT_TRUE(late.pattern.losses.empty());
 }
 
 TEST(LossPattern, ALostFirstRequestIsAGapOnlyWhenTheInitialPsnIsKnown) {

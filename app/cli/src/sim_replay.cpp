@@ -160,11 +160,11 @@ int compareCaptureWithSim(const std::string& capturePath, const verbs_backend::S
   out << "# " << capturePath << " against the simulator running " << scenario.name
       << " with the same request transmissions dropped\n";
   out << "#                       lab (real rxe)   simulator\n";
-  auto row = [&](const char* what, std::uint64_t a, std::uint64_t b) {
+  auto row = [&](const char* what, std::uint64_t a, std::uint64_t b, const std::string& note = {}) {
     char buf[96];
-    std::snprintf(buf, sizeof buf, "%-22s %16llu %11llu\n", what,
-                  static_cast<unsigned long long>(a), static_cast<unsigned long long>(b));
-    out << buf;
+    std::snprintf(buf, sizeof buf, "%-22s %16llu %11llu", what, static_cast<unsigned long long>(a),
+                  static_cast<unsigned long long>(b));
+    out << buf << note << '\n';
   };
   auto requests = [](const analysis::LossPattern& p) {
     std::uint64_t n = 0, r = 0;
@@ -177,7 +177,11 @@ int compareCaptureWithSim(const std::string& capturePath, const verbs_backend::S
   row("frames captured", realFrames, simulated.delivered.size());
   row("request packets", requests(lab).first, requests(sim).first);
   row("  of which resent", requests(lab).second, requests(sim).second);
-  row("drops", lab.losses.size(), simulated.run.stats.framesLost);
+  // The lab's kernel counters (netem) can tell whether these were sent; the capture cannot.
+  // The simulator sends whatever is dropped, so it drops them all.
+  const std::string unsent = analysis::maybeUnsentNote(lab);
+  row("drops", lab.losses.size(), simulated.run.stats.framesLost,
+      unsent.empty() ? std::string() : "  (" + unsent + ")");
   row("NAKs", lab.naks.size(), sim.naks.size());
   row("resend runs", lab.resends.size(), sim.resends.size());
   out << "# drops inferred from the capture (replayed in the simulator by host, PSN and "

@@ -20,9 +20,19 @@
 ///    retry (rxe starts none while one is under way: comp.started_retry, cleared by an ACK)
 ///    whose resend never shows before such a timer resend lost that whole resend, from the
 ///    NAK's PSN to the highest PSN sent;
+///  - with the timeout known, a timer resend that comes more than a timeout later than one
+///    would (the timer re-arms when it fires) follows timer resends lost entirely, one per
+///    timeout, each from comp.psn to the highest PSN sent;
+///  - with the timeout known, the first capture of a new message (nothing outstanding, its PSN
+///    where the previous request left off) that comes between three quarters of a timeout and
+///    a timeout and a half after the timer was armed is the timer's resend of a message whose
+///    first transmission was lost entirely (every packet of it); such losses are flagged as
+///    maybe never sent, since an application can post a message that late;
 ///  - each loss has an occurrence number: the n-th transmission of that PSN was lost.
-/// Limits: a message lost entirely and then resent after the retransmit timer looks like a
-/// first transmission; without LossInferenceOptions::retransmitTimeout a timer resend that
+/// Limits: a message lost entirely is taken as a first transmission when its resend comes
+/// outside that window (the application posted it late, or a stale timer fired sooner), and a
+/// message the application posted inside it is taken as lost (flagged); the very first message lost
+/// entirely is not seen; without LossInferenceOptions::retransmitTimeout a timer resend that
 /// does not go back looks like a continuation (and with it, a stall of three quarters of the
 /// timeout inside a burst would look like a timer resend, and a timer rxe left armed from
 /// long before can fire sooner than that); lost responses (ACKs, READ responses) are not
@@ -60,6 +70,15 @@ struct InferredLoss {
   int occurrence = 1;             ///< which transmission of that PSN was lost (1 = the first)
   std::uint64_t beforeFrame = 0;  ///< the captured frame that revealed it
   std::string evidence;           ///< one sentence
+  /// The capture cannot tell it from a transmission never made: the rest of a message the
+  /// requester went back on while a NAK was pending may never have been sent, since rxe's
+  /// requester checks for a retry before each packet and a NAK reaching it mid-burst stops the
+  /// burst (the unsent rest is first sent in the NAK's resend); and a message inferred lost
+  /// whole may have been posted that late by the application (under TCG the lab's program
+  /// posts the next message 16 to 110 ms after a completion, around the 67 ms timeout).
+  bool maybeUnsent = false;
+  /// Part of a message inferred lost whole (by its timer resend).
+  bool wholeMessage = false;
 };
 
 /// A NAK (or RNR NAK) the responder sent for a stream.
@@ -80,7 +99,8 @@ struct ResendRun {
   /// Where the ACKs and NAKs captured so far say a go-back-N resend starts (the last NAK's
   /// PSN, or after the last ACK's). A run that starts earlier is a retransmit timer that
   /// fired before a NAK arrived (rxe then ignores the NAK): the requester went back to its
-  /// last acknowledged PSN instead of the NAK's.
+  /// last acknowledged PSN instead of the NAK's. A run that continues a resend burst past a
+  /// lost packet (its PSN does not go back) has its own first PSN here.
   std::int32_t restartRelPsn = 0;
   /// No NAK explains it and it came sooner than the retransmit timeout (when known) after the
   /// timer was armed: a timer an earlier message armed fired (rxe arms it on a send only when
@@ -119,7 +139,13 @@ std::vector<std::string> nakLines(const LossPattern& pattern);
 /// With `fromRestart`, a run that starts before its restartRelPsn is counted from there (the
 /// part before was resent only because a timer raced a NAK).
 std::vector<std::string> resendLines(const LossPattern& pattern, bool fromRestart = false);
-/// "lost +5 (1st transmission): evidence" lines.
+/// "lost +5 (1st transmission): evidence" lines (the evidence of a loss that may never have
+/// been sent says so).
 std::vector<std::string> lossLines(const LossPattern& pattern);
+/// How many of the pattern's losses may never have been sent (InferredLoss::maybeUnsent).
+std::size_t maybeUnsentCount(const LossPattern& pattern);
+/// "2 may never have been sent: a NAK reached the requester mid-burst" (with each cause's
+/// count when both show), or empty when no loss is in doubt.
+std::string maybeUnsentNote(const LossPattern& pattern);
 
 }  // namespace rdmascope::analysis
