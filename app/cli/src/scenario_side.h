@@ -31,10 +31,6 @@ struct CmLink {
   std::vector<std::uint8_t> requestPrivateData;  ///< host 0: the REQ's
 };
 
-/// Checks that `scenario` can run with --cm: one RC QP per host named by every exchange step.
-/// Returns the QP's name, or an error sentence.
-verbs_backend::Result<std::string> cmConnectedQp(const verbs_backend::Scenario& scenario);
-
 /// Runs host `side` (0 or 1) of `scenario` on `backend`, talking to the peer over `oob`
 /// (and the rdma_cm when `cm` is given). `completion` receives each completion line
 /// (formatCompletion), `note` each step's text.
