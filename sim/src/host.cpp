@@ -351,6 +351,7 @@ SimTime Host::sendGsi(const packets::IbPacket& packet, const std::string& why) {
   WireAddress addr = network_.addressFor(index_, ah, 1);
   addr.ipId = gsiIpId_++;
   buildFrame(network_.config().wire, addr, k, f);
+  f.gsi = true;
   return network_.transmit(index_, f, why);
 }
 

@@ -889,6 +889,13 @@ SimScenarioSession::SimScenarioSession(const Scenario& scenario, const RunOption
         }
         return std::ptrdiff_t{-1};
       };
+      for (Step& st : scenario_.steps)
+        if (const auto* x = std::get_if<ExchangeStep>(&st.action); x != nullptr)
+          st.text =
+              scenario_.hosts[x->from].name + ": publishes " +
+              (x->mr.empty() ? std::string("no region") : "the address and rkey of " + x->mr) +
+              " in the private data of its CM " + (x->from == 1 ? "REQ" : "REP") +
+              " (rdma_cm; QPN, PSN and GID travel in the CM messages themselves)";
       const std::ptrdiff_t passive = rts(0), active = rts(1);
       if (passive >= 0 && active > passive) {
         Step moved = scenario_.steps[static_cast<std::size_t>(passive)];

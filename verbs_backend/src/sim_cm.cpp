@@ -132,6 +132,8 @@ CmConnectParams cmConnectParams(const Scenario& scenario, int side, const std::s
   return p;
 }
 
+constexpr const char* kNames[] = {"REQ", "MRA", "REJ", "REP", "RTU", "DREQ", "DREP"};
+
 struct ScenarioRun::SimCm {
   sim::Network* net = nullptr;
   std::string qp;
@@ -171,7 +173,11 @@ struct ScenarioRun::SimCm {
                              "no answer within the CM response timeout (4.096 us x 2^20 = "
                              "4.3 s): ib_cm sends the MAD again");
     }
-    return Status::error(ETIMEDOUT, "the simulated CM message was lost 16 times: ib_cm gives up");
+    return Status::error(ETIMEDOUT, "the CM " + std::string(kNames[m.index()]) + " from " +
+                                        net->host(from).name() +
+                                        " was lost 16 times (the link loses what it sends): "
+                                        "ib_cm gives up and rdma_cm reports the connection "
+                                        "as unreachable");
   }
 };
 
