@@ -331,7 +331,7 @@ SimTime Host::sendGsi(const packets::IbPacket& packet, const std::string& why) {
   k.migReq = packet.bth.migReq;
   k.pkey = packet.bth.pkey;
   k.destQp = packet.bth.destQp;
-  k.ackReq = packet.bth.ackReq;
+  k.ackReq = true;  // rxe asks for an ACK on the last packet of every message, UD's too
   k.psn = gsiPsn_;
   gsiPsn_ = (gsiPsn_ + 1) & 0xffffff;
   if (packet.deth) {

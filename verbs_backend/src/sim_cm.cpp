@@ -22,7 +22,6 @@ constexpr std::uint8_t kCmResponseTimeout = 20;  // CMA_CM_RESPONSE_TIMEOUT: 4.0
 constexpr std::uint8_t kMaxCmRetries = 15;       // CMA_MAX_CM_RETRIES
 constexpr std::uint8_t kTargetAckDelay = 15;     // rxe's local_ca_ack_delay
 constexpr std::uint8_t kLocalAckTimeout = 19;    // cm_ack_timeout(15, RoCE packet life 18)
-constexpr std::uint8_t kRxePacketRate = 0x1d;    // rxe's path rate in the lab's REQ
 constexpr std::uint32_t kRdmaPsTcp = 0x0106;     // RDMA_PS_TCP in the IP CM service ID
 
 std::string hex(std::uint64_t v, int digits) {
@@ -210,8 +209,14 @@ void ScenarioRun::useSimCm(std::uint16_t port) {
   // MAD transaction ID: the sending agent's number (high half) and the active side's
   // communication ID as the CPU stores it; every message of the connection reuses it.
   c.tid = (std::uint64_t{1} << 32) | swap32(c.commId[1]);
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < 2; ++i)
     c.announcedPsn[i] = hosts_[i].psns.at(qp);
+  // A scenario names the PSNs to lose by each host's own PSN; with the CM a host sends from
+  // the other's announced PSN, so the drop moves with it to hit the same packet.
+  for (sim::FaultConfig::PsnDrop& d : c.net->faults().dropPsns)
+    if (d.fromHost == 0 || d.fromHost == 1)
+      d.psn = (d.psn - c.announcedPsn[d.fromHost] + c.announcedPsn[1 - d.fromHost]) & 0xffffff;
+  for (int i = 0; i < 2; ++i) {
     c.net->host(i).setGsiHandler([this, i](std::span<const std::uint8_t> mad, std::uint64_t frame) {
       if (mad.size() < packets::kMadSize) return;
       const pk::MadHeader h = pk::decodeMadHeader(mad);
@@ -299,7 +304,9 @@ Status ScenarioRun::cmExchange(const ExchangeStep& a, StepOutcome& out) {
   req.primary.remoteLid = ib ? dev0.value.lid : 0xffff;
   req.primary.localGid = dev1.value.gid;
   req.primary.remoteGid = dev0.value.gid;
-  req.primary.packetRate = kRxePacketRate;
+  // rdma_cm's RoCE flow label: a hash of its source and destination ports (the lab's REQ has
+  // exactly this); packet rate 0, as there.
+  req.primary.flowLabel = (std::uint32_t{c.srcPort} * 31 + c.port) & 0xfffff;
   req.primary.hopLimit = 64;
   req.primary.localAckTimeout = kLocalAckTimeout;
   pk::IpCmPrivateData ipData;

@@ -154,7 +154,8 @@ class Host {
   void setGsiHandler(GsiHandler handler) { gsi_ = std::move(handler); }
   /// Sends a UD packet (BTH, DETH and payload as built by packets::cmPacket) from this host's
   /// QP 1 to the other host's QP 1, from rxe's UDP source port for QP 1, with the next PSN of
-  /// this GSI (rxe numbers them per QP from 0; the packet's own PSN is ignored). `why` becomes
+  /// this GSI (rxe numbers them per QP from 0; the packet's own PSN is ignored) and AckReq set
+  /// (as rxe sets it on every message's last packet). `why` becomes
   /// the FrameSent explanation. Returns when its last bit has left the NIC.
   SimTime sendGsi(const packets::IbPacket& packet, const std::string& why);
   /// Emits a trace line for this host (callers check network().sim().tracing() first).
