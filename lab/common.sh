@@ -7,7 +7,7 @@ LAB_CACHE=${RDMASCOPE_LAB_CACHE:-$LAB_DIR/cache}
 # The modules the guests load; prepare.sh adds their dependencies from modules.dep.
 # shellcheck disable=SC2034
 LAB_MODULES=(crc32_generic virtio_pci virtio_net 9pnet_virtio 9p ib_uverbs rdma_rxe rdma_ucm
-  sch_netem)
+  sch_netem sch_prio cls_u32)
 
 die() {
   echo "lab: $*" >&2

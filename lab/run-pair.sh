@@ -14,7 +14,9 @@
 # Guest N is 10.9.0.N/24 with Soft-RoCE device rxe0 (GID index 1 = its IPv4 address). The
 # command sees $LAB_GUEST, $LAB_SELF, $LAB_PEER, runs in /results, and the host's files at
 # their own paths (read-only). Results: DIR/guestN/{output.txt,exit-code,console.log,
-# dmesg.txt}, DIR/capture.pcap, DIR/summary.txt. Exit status 0 when both commands exit 0.
+# dmesg.txt, rxe-counters.txt (rxe0's hw_counters at the end), qdisc.txt (`tc -s qdisc show
+# dev eth0` on the lossy guest: netem's drop count)}, DIR/capture.pcap, DIR/summary.txt (with
+# guestN_rxe_sent_pkts and guest2_netem_dropped). Exit status 0 when both commands exit 0.
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 
@@ -149,6 +151,12 @@ t2=${EPOCHREALTIME/./}
     else
       echo "guest${g}_exit none"
     fi
+    # The kernel's own counts: RoCE packets rxe sent, and the packets netem dropped.
+    [ -f "$out/guest$g/rxe-counters.txt" ] &&
+      echo "guest${g}_rxe_sent_pkts $(sed -n 's/^sent_pkts \([0-9]*\)$/\1/p' "$out/guest$g/rxe-counters.txt")"
+    [ -f "$out/guest$g/qdisc.txt" ] &&
+      echo "guest${g}_netem_dropped $(awk '/^qdisc netem/ { n = 1; next } /^qdisc/ { n = 0 }
+        n && /dropped/ { sub(/.*dropped /, ""); sub(/,.*/, ""); print; exit }' "$out/guest$g/qdisc.txt")"
     [ -n "${ready_at[$g]:-}" ] && echo "guest${g}_boot_seconds $(seconds $((ready_at[$g] - t1)))"
     [ -n "${done_at[$g]:-}" ] && echo "guest${g}_total_seconds $(seconds $((done_at[$g] - t1)))"
   done

@@ -175,6 +175,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
   std::uint64_t messagesDropped = 0;
   std::function<void(const MessageRecord&)> messageObserver;
   std::function<void(const Anomaly&)> anomalyObserver;
+  std::function<void(const TcpSegmentEnds&)> tcpSegmentObserver;
   bool finished = false;
   std::vector<CmHandshake> handshakes;
 
@@ -241,6 +242,10 @@ struct FlowAnalyzer::Impl final : ReportSink {
     } else {
       ++messagesDropped;
     }
+  }
+
+  void tcpSegment(const TcpSegmentEnds& segment) override {
+    if (tcpSegmentObserver) tcpSegmentObserver(segment);
   }
 
   void summarise(Connection& c, int d, InflightMessage& m, Outcome outcome, std::uint64_t frame,
@@ -1063,6 +1068,9 @@ void FlowAnalyzer::onMessage(std::function<void(const MessageRecord&)> observer)
 }
 void FlowAnalyzer::onAnomaly(std::function<void(const Anomaly&)> observer) {
   impl_->anomalyObserver = std::move(observer);
+}
+void FlowAnalyzer::onTcpSegment(std::function<void(const TcpSegmentEnds&)> observer) {
+  impl_->tcpSegmentObserver = std::move(observer);
 }
 
 const AnalysisSummary& FlowAnalyzer::summary() const {

@@ -277,6 +277,7 @@ struct IwarpFlows::Impl {
       s.duplicates += d.duplicates;
       s.outOfOrderSegments += d.outOfOrder;
       s.segmentGaps += d.segmentGaps;
+      s.timeouts += d.timeouts;
     }
     for (auto& a : c.pending)
       emit(c, std::move(a));
@@ -375,8 +376,19 @@ struct IwarpFlows::Impl {
     } else if (g.len > 0 && b.ackSeen && seqLe(g.seq + g.len, b.lastAck)) {
       a.detail += " though already acknowledged (spurious retransmission)";
     } else {
+      // Neither prompted by duplicate ACKs nor already acknowledged: the retransmission timer
+      // fired (Wireshark sets tcp.analysis.rto on exactly these).
       a.relatedFrame = f.nextSeqFrame;
       a.detail += " " + durationText(a.wait) + " after the newest bytes";
+      ++st.timeouts;
+      count(c, &AnalysisSummary::timeouts);
+      Anomaly timer = makeAnomaly(AnomalyKind::Timeout, frame, t, s, seq,
+                                  what + " sent again, not prompted by duplicate ACKs, " +
+                                      durationText(a.wait) +
+                                      " after the newest bytes: the retransmission timer fired");
+      timer.wait = a.wait;
+      timer.relatedFrame = f.nextSeqFrame;
+      emit(c, std::move(timer));
     }
     emit(c, std::move(a));
   }
@@ -619,6 +631,18 @@ struct IwarpFlows::Impl {
            const std::vector<StreamUnit>& units, std::uint64_t n, double t) {
     const auto g = readSegment(frame, d);
     if (!g) return false;
+    TcpSegmentEnds ends{n, g->src, g->dst, static_cast<std::uint16_t>(g->sport),
+                        static_cast<std::uint16_t>(g->dport)};
+    for (const auto& u : units) {
+      ends.mpaRequest |= u.kind == StreamUnit::Kind::MpaRequest;
+      ends.mpaReply |= u.kind == StreamUnit::Kind::MpaReply;
+      if (u.kind != StreamUnit::Kind::Fpdu || ends.fpdus++) continue;
+      if (const Fpdu f = readFpdu(d, u); f.valid) {
+        ends.rdmapOpcode = f.opcode;
+        ends.last = f.last;
+      }
+    }
+    sink.tcpSegment(ends);
     int s = 0;
     TcpConn* cp = locate(*g, s);
     if (!cp) return false;

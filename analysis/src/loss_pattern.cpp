@@ -59,6 +59,11 @@ std::string ordinal(int n) {
   return std::to_string(n) + suffix;
 }
 
+// A timer resend comes a retransmit timeout after the timer was armed; under TCG the capture's
+// clock shows bursts stalled by up to ~40 ms and timer resends 62 ms or more after the arming
+// response with the lab's 67 ms timeout.
+constexpr double kTimerFraction = 0.75;
+
 struct StreamState {
   std::optional<std::uint32_t> next;  ///< PSN after the previous request of the current run
   bool midMessage = false;            ///< the previous request was a FIRST or MIDDLE
@@ -67,6 +72,16 @@ struct StreamState {
   /// Where a go-back-N resend starts (rxe's comp.psn): after the last PSN acknowledged, or
   /// at the PSN of the last NAK.
   std::optional<std::uint32_t> restart;
+  std::optional<std::uint32_t> sentEnd;  ///< PSN after the highest request sent
+  /// When the requester's retransmit timer was last (re)armed, as far as the capture tells:
+  /// rxe re-arms it after each response it processes and on the first send after it fired.
+  std::optional<double> armTime;
+  /// rxe's comp.started_retry: a retry began and no ACK has come since; a NAK then starts
+  /// no retry of its own.
+  bool startedRetry = false;
+  /// A NAK started a retry and no resend has been captured since.
+  bool nakRetryPending = false;
+  std::uint64_t transmissions = 0;  ///< requests sent so far (captured + inferred lost)
 };
 
 }  // namespace
@@ -106,7 +121,12 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
 
   std::vector<StreamState> state(out.streams.size());
   for (std::size_t s = 0; s < out.streams.size(); ++s) {
-    if (options.initialPsn.count(out.streams[s].source)) state[s].next = out.streams[s].firstPsn;
+    if (options.initialPsn.count(out.streams[s].source)) {
+      // Nothing acknowledged yet: the requester's completer (comp.psn) is at the initial PSN,
+      // so a resend before the first ACK starts there.
+      state[s].next = out.streams[s].firstPsn;
+      state[s].restart = out.streams[s].firstPsn;
+    }
   }
   auto lose = [&](std::size_t s, std::uint32_t psn, std::uint64_t frame, std::string why) {
     InferredLoss l;
@@ -114,25 +134,43 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     l.psn = psn;
     l.relPsn = psnDiff(psn, out.streams[s].firstPsn);
     l.occurrence = ++state[s].sent[psn];
+    ++state[s].transmissions;
     l.beforeFrame = frame;
     l.evidence = std::move(why);
     out.losses.push_back(std::move(l));
+  };
+  // The LAST or ONLY PSN of the message a PSN belongs to.
+  auto messageEnd = [&](std::size_t s, std::uint32_t psn) {
+    std::optional<std::uint32_t> end;
+    for (std::uint32_t l : lastPsns[s]) {
+      if (psnDiff(l, psn) >= 0 && (!end || psnDiff(l, *end) < 0)) end = l;
+    }
+    return end;
   };
   for (const PacketFacts& p : packets) {
     if (p.crcBad) continue;
     const OpClass c = classifyOpcode(p.opcode);
     if (isRcResponse(c)) {
-      if (!p.aethSyndrome) continue;
       // A response goes back to the requester: the stream whose source is this packet's
       // destination.
       for (std::size_t s = 0; s < out.streams.size(); ++s) {
         if (out.streams[s].source != p.destination || out.streams[s].destination != p.source)
           continue;
+        StreamState& st = state[s];
+        st.armTime = p.time;
+        if (!p.aethSyndrome) break;
         const int type = *p.aethSyndrome >> 5;
         const std::uint32_t restart = type == 0 ? psnAdd(p.psn, 1) : p.psn;
+        // An ACK at or past comp.psn resets the retry counters (rxe's check_ack).
+        if (type == 0 && (!st.restart || psnDiff(restart, *st.restart) > 0))
+          st.startedRetry = false;
         if (type == 0 || *p.aethSyndrome == 0x60 || type == 1) {
-          StreamState& st = state[s];
           if (!st.restart || psnDiff(restart, *st.restart) > 0) st.restart = restart;
+        }
+        if (*p.aethSyndrome == 0x60 && !st.startedRetry && st.sentEnd &&
+            psnDiff(*st.sentEnd, *st.restart) > 0) {
+          st.startedRetry = true;
+          st.nakRetryPending = true;
         }
         if (type != 0) {
           out.naks.push_back(
@@ -145,33 +183,60 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     if (!isRcRequest(c)) continue;
     const std::size_t s = index.at(std::make_tuple(p.source, p.destination, p.destQp));
     StreamState& st = state[s];
+    // After a pause of most of the retransmit timeout since the timer was armed, the timer has
+    // fired (a burst sends a message's packets back to back): if PSNs were outstanding, this
+    // request is a resend even when its PSN does not go back.
+    const auto timeout = options.retransmitTimeout.find(p.source);
+    const bool pause = timeout != options.retransmitTimeout.end() && st.armTime &&
+                       p.time - *st.armTime >= timeout->second * kTimerFraction;
+    const bool outstanding = st.restart && st.sentEnd && psnDiff(*st.sentEnd, *st.restart) > 0;
+    // With nothing outstanding this send arms the timer afresh.
+    if (!st.armTime || !outstanding) st.armTime = p.time;
+    bool soonerThanTimer = false;
+    std::uint64_t transmissionsBefore = st.transmissions;
     if (st.next) {
       const std::int32_t d = psnDiff(p.psn, *st.next);
-      if (d > 0) {
+      const bool timerResend = pause && outstanding;
+      const bool resend = d < 0 || timerResend;
+      soonerThanTimer =
+          d < 0 && !pause && !st.nakRetryPending && timeout != options.retransmitTimeout.end();
+      if (d > 0 && !resend) {
         for (std::uint32_t q = *st.next; q != p.psn; q = psnAdd(q, 1))
           lose(s, q, p.frame, "skipped in an ascending run of requests");
-      } else if (d < 0 && st.midMessage) {
+      } else if (resend && st.midMessage) {
         // The requester went back while a message was half captured: the rest of that
         // message was sent and lost.
-        std::optional<std::uint32_t> end;
-        for (std::uint32_t l : lastPsns[s]) {
-          if (psnDiff(l, *st.next) >= 0 && (!end || psnDiff(l, *end) < 0)) end = l;
-        }
-        if (end) {
+        if (const auto end = messageEnd(s, *st.next)) {
           for (std::uint32_t q = *st.next;; q = psnAdd(q, 1)) {
-            lose(s, q, p.frame, "the rest of a message the requester went back on");
+            lose(s, q, p.frame,
+                 st.nakRetryPending ? "the rest of a message the requester went back on (or never "
+                                      "sent, if the NAK reached it mid-burst)"
+                                    : "the rest of a message the requester went back on");
             if (q == *end) break;
           }
         }
       }
+      // A NAK made the requester resend at once from its PSN up to the highest PSN sent;
+      // when the timer's resend comes first, all of that was lost.
+      if (timerResend && st.nakRetryPending) {
+        for (std::uint32_t q = *st.restart; q != *st.sentEnd; q = psnAdd(q, 1))
+          lose(s, q, p.frame, "the resend a NAK started was lost entirely");
+      }
+      transmissionsBefore = st.transmissions;
       // A resend starts where the requester's acknowledged PSNs end (or at the NAK's PSN):
       // when the capture's first resent PSN is later, the ones before it were lost again.
-      if (d < 0 && st.restart && psnDiff(p.psn, *st.restart) > 0) {
+      if (resend && st.restart && psnDiff(p.psn, *st.restart) > 0) {
         for (std::uint32_t q = *st.restart; q != p.psn; q = psnAdd(q, 1))
           lose(s, q, p.frame, "a resend starts at the acknowledged or NAKed PSN");
       }
+      if (resend) {
+        st.startedRetry = true;
+        st.nakRetryPending = false;
+      }
+      if (timerResend) st.armTime = p.time;
     }
     const int n = ++st.sent[p.psn];
+    ++st.transmissions;
     ++out.streams[s].requests;
     out.streams[s].packets.emplace(psnDiff(p.psn, out.streams[s].firstPsn), p.opcode);
     if (n > 1) {
@@ -183,7 +248,8 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
         ++r.packets;
       } else {
         out.resends.push_back({s, p.frame, rel, rel, 1,
-                               st.restart ? psnDiff(*st.restart, out.streams[s].firstPsn) : rel});
+                               st.restart ? psnDiff(*st.restart, out.streams[s].firstPsn) : rel,
+                               soonerThanTimer, transmissionsBefore});
         st.openRun = out.resends.size() - 1;
       }
     } else {
@@ -193,6 +259,12 @@ LossPattern inferLossPattern(std::span<const PacketFacts> packets,
     if (c.kind == MessageKind::Read && p.dmaLength && mtu > 0)
       span = std::max<std::uint32_t>(1, static_cast<std::uint32_t>((*p.dmaLength + mtu - 1) / mtu));
     st.next = psnAdd(p.psn, span);
+    // A burst sends the rest of a message in one go, captured or not.
+    std::uint32_t sentEnd = *st.next;
+    if (!c.last) {
+      if (const auto end = messageEnd(s, p.psn)) sentEnd = psnAdd(*end, 1);
+    }
+    if (!st.sentEnd || psnDiff(sentEnd, *st.sentEnd) > 0) st.sentEnd = sentEnd;
     st.midMessage = !c.last;
   }
   return out;

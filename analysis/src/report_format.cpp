@@ -348,10 +348,10 @@ std::string formatText(const AnalysisReport& report) {
             << (st.latency.exact() ? "" : " (histogram)") << "\n";
       }
       if (c.carrier == Carrier::Iwarp) {
-        out << "    TCP resent " << st.resentFrames << ", duplicates " << st.duplicates
-            << ", out of order " << st.outOfOrder << ", gaps " << st.segmentGaps << " ("
-            << st.missingBytes << " bytes); CRC bad " << st.crcFailures << ", Terminates sent "
-            << st.terminates << "\n";
+        out << "    TCP resent " << st.resentFrames << " (timeouts " << st.timeouts
+            << "), duplicates " << st.duplicates << ", out of order " << st.outOfOrder << ", gaps "
+            << st.segmentGaps << " (" << st.missingBytes << " bytes); CRC bad " << st.crcFailures
+            << ", Terminates sent " << st.terminates << "\n";
         continue;
       }
       std::snprintf(

@@ -22,6 +22,8 @@ class ReportSink {
   virtual void anomaly(Anomaly a) = 0;
   /// Calls the observer and keeps the message (up to maxMessages).
   virtual void message(const MessageRecord& m) = 0;
+  /// Calls the observer of TCP segments.
+  virtual void tcpSegment(const TcpSegmentEnds& segment) = 0;
 };
 
 /// The name of an enum value from a table in enum order ("?" beyond it).

@@ -1,57 +1,12 @@
-// rdmascope: the Qt GUI. Opens on the built-in tour scenario, or on the capture given.
+// rdmascope: the Qt GUI. Opens on the built-in tour scenario, or on the capture given, or runs
+// a scenario on a real device with a peer machine (--device); ui/command_line.h has the options.
 #include <QApplication>
-#include <QCommandLineParser>
-#include <QTabWidget>
-#include <QTimer>
 
-#include "rdmascope/ui/analysis_controller.h"
-#include "rdmascope/ui/main_window.h"
-#include "rdmascope/ui/scenario_controller.h"
+#include "rdmascope/ui/command_line.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("rdmascope"));
   QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
-  QCommandLineParser parser;
-  parser.setApplicationDescription(
-      QStringLiteral("See RDMA from the verbs call down to the bytes on the wire."));
-  parser.addHelpOption();
-  parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("capture"),
-                               QStringLiteral("A pcap or pcapng file to open."), "[capture]");
-  const QCommandLineOption step(QStringLiteral("event"),
-                                QStringLiteral("Start the scenario at event N (1-based)."),
-                                QStringLiteral("N"));
-  const QCommandLineOption shot(QStringLiteral("screenshot"),
-                                QStringLiteral("Save the window as a PNG and quit."),
-                                QStringLiteral("file"));
-  const QCommandLineOption tab(
-      QStringLiteral("tab"),
-      QStringLiteral("Show a lower tab (Conversations, Anomalies, Flow Graph, Plot, ...)."),
-      QStringLiteral("name"));
-  parser.addOption(step);
-  parser.addOption(shot);
-  parser.addOption(tab);
-  parser.process(app);
-
-  rdmascope::ui::MainWindow window;
-  window.show();
-  if (!parser.positionalArguments().isEmpty()) window.openCapture(parser.positionalArguments()[0]);
-  if (parser.isSet(step)) window.scenario()->goTo(parser.value(step).toInt() - 1);
-  if (parser.isSet(tab)) {
-    QTabWidget* tabs = window.lowerTabs();
-    for (int i = 0; i < tabs->count(); ++i)
-      if (tabs->tabText(i)
-              .remove(QLatin1Char('&'))
-              .startsWith(parser.value(tab), Qt::CaseInsensitive))
-        tabs->setCurrentIndex(i);
-  }
-  if (parser.isSet(shot)) {
-    QTimer::singleShot(800, &window, [&window, file = parser.value(shot)] {
-      window.analysis()->waitForIdle();
-      const bool ok = window.grab().save(file);
-      QApplication::exit(ok ? 0 : 1);
-    });
-  }
-  return QApplication::exec();
+  return rdmascope::ui::runGuiCommandLine(app);
 }

@@ -95,6 +95,18 @@ class Link : public EventTarget {
     }
 
     // faults
+    if (opcodeInfo(f.opcode).mask & kReq) {
+      const std::uint64_t n = ++requestsSent_[from];
+      for (const auto& t : faults.timerFires) {
+        if (t.host != from || t.afterRequests != n) continue;
+        if (Qp* qp = src.qp(t.qpn)) {
+          qp->expireRetransmitTimer(
+              fmt::format("retransmit timer runs out after request {} (a timer an earlier "
+                          "message armed, as in the replayed lab run)",
+                          n));
+        }
+      }
+    }
     std::string lost;
     const std::size_t l3 = f.size() - (cfg.wire == WireFormat::InfiniBand ? 0 : 14);
     if (l3 > cfg.link.mtu) {
@@ -231,6 +243,7 @@ class Link : public EventTarget {
   std::vector<std::uint32_t> free_;
   SimTime nextFree_[2];
   std::map<std::pair<int, std::uint32_t>, int> psnSent_;  ///< request transmissions per PSN
+  std::uint64_t requestsSent_[2] = {0, 0};
   std::vector<std::uint8_t> flat_;
   std::vector<std::uint8_t> scratch_;
 };

@@ -493,6 +493,14 @@ void Qp::onEvent(std::uint32_t code, std::uint64_t) {
   }
 }
 
+void Qp::expireRetransmitTimer(const std::string& why) {
+  if (!retransmit_.armed()) return;
+  if (tracing()) host_.emit(TraceKind::Note, qpn_, why);
+  retransmit_.deadline = sim().now();
+  retransmit_.eventAt = sim().now();
+  sim().schedule(SimTime{}, this, kRetransmitTimer, 0);
+}
+
 void Qp::armRetransmit() {
   // update_state: mod_timer only when the timer is not pending
   if (type_ != QpType::RC || attr_.timeout == 0 || retransmit_.armed()) return;

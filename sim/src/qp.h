@@ -85,6 +85,9 @@ class Qp : public EventTarget {
   void receive(const ParsedPacket& packet);
   /// Moves the QP to ERR and flushes (rxe_qp_error); `why` goes into the trace.
   void toError(const std::string& why);
+  /// The pending retransmit timer runs out now (FaultConfig::TimerFire): as rxe's does when
+  /// a timer an earlier message armed expires in the middle of a later one.
+  void expireRetransmitTimer(const std::string& why);
 
   void onEvent(std::uint32_t code, std::uint64_t arg) override;
 

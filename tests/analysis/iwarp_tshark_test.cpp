@@ -1,7 +1,8 @@
 // tshark as the oracle of the iWARP analysis's TCP findings: on lossy simulated iWARP runs
 // written as pcap, the frames the analysis calls resent (retransmissions and copies) are
 // exactly those tshark flags tcp.analysis.retransmission, and its segment gaps and
-// out-of-order segments are tshark's tcp.analysis.lost_segment and tcp.analysis.out_of_order.
+// out-of-order segments are tshark's tcp.analysis.lost_segment and tcp.analysis.out_of_order,
+// and its timeouts are the resends tshark gives an RTO (tcp.analysis.rto).
 #include <gtest/gtest.h>
 
 #include <set>
@@ -47,7 +48,7 @@ AnalysisReport analyzeFile(const std::string& path) {
 
 TEST(IwarpTshark, TcpRetransmissionsGapsAndReorderingAgreeWithTshark) {
   if (!rdmascope::testing::haveTshark()) GTEST_SKIP() << "tshark not installed";
-  std::size_t resent = 0, gaps = 0;
+  std::size_t resent = 0, gaps = 0, timeouts = 0;
   for (const char* scenario : {"iwarp-write", "iwarp-read", "iwarp-send-recv"}) {
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {
       SCOPED_TRACE(std::string(scenario) + " seed " + std::to_string(seed));
@@ -71,14 +72,22 @@ TEST(IwarpTshark, TcpRetransmissionsGapsAndReorderingAgreeWithTshark) {
                 tsharkFrames(path, "tcp.analysis.lost_segment"));
       EXPECT_EQ(framesOf(r, {AnomalyKind::OutOfOrder}),
                 tsharkFrames(path, "tcp.analysis.out_of_order"));
+      // Timeouts: the resends tshark gives an RTO (tcp.analysis.rto), copies aside.
+      std::set<std::uint64_t> rto = tsharkFrames(path, "tcp.analysis.rto");
+      for (auto f : framesOf(r, {AnomalyKind::Duplicate}))
+        rto.erase(f);
+      EXPECT_EQ(framesOf(r, {AnomalyKind::Timeout}), rto);
+      EXPECT_EQ(r.summary.timeouts, rto.size());
       EXPECT_EQ(r.summary.completedMessages, 1u);
       resent += ours.size();
+      timeouts += rto.size();
       gaps += r.summary.segmentGaps;
       std::remove(path.c_str());
     }
   }
   EXPECT_GT(resent, 0u);  // the comparison saw retransmissions and gaps
   EXPECT_GT(gaps, 0u);
+  EXPECT_GT(timeouts, 0u);
 }
 
 }  // namespace

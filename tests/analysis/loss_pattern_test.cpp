@@ -22,7 +22,7 @@ struct Outcome {
 
 // host-a writes `messages` RDMA WRITEs of 4 KiB (4 packets at MTU 1024), one at a time.
 Outcome writeWithDrops(std::vector<sim::FaultConfig::PsnDrop> drops, int messages,
-                       bool withInitialPsn = true) {
+                       bool withInitialPsn = true, bool withTimeout = true) {
   st::PairOptions o;
   o.config.faults.dropPsns = std::move(drops);
   o.timeout = 8;
@@ -66,6 +66,7 @@ Outcome writeWithDrops(std::vector<sim::FaultConfig::PsnDrop> drops, int message
   }
   LossInferenceOptions options;
   if (withInitialPsn) options.initialPsn[sourceA] = o.psnA;
+  if (withTimeout) options.retransmitTimeout[sourceA] = 4.096e-6 * (1 << o.timeout);
   r.pattern = inferLossPattern(delivered, options);
   return r;
 }
@@ -108,6 +109,125 @@ TEST(LossPattern, ALostLastPacketIsTheRestOfAMessageTheRequesterWentBackOn) {
   EXPECT_EQ(inferred(r.pattern), r.dropped);
   EXPECT_TRUE(nakLines(r.pattern).empty());
   EXPECT_EQ(resendLines(r.pattern), std::vector<std::string>{"resend +4..+7 (4 packets)"});
+}
+
+TEST(LossPattern, ATimerResendBeforeAnyAckStartsAtTheInitialPsnEvenWhenItsHeadIsLost) {
+  // The first message's LAST is lost and nothing was acknowledged: the retransmit timer
+  // resends from comp.psn, the initial PSN (rxe's req_retry). Its first packet is lost too, so
+  // the capture's resend starts one later; the lost head is inferred from where it must start.
+  const Outcome r = writeWithDrops({{0x103, 0, 1, 1}, {0x100, 0, 1, 2}}, 1);
+  ASSERT_EQ(r.dropped, (std::vector<std::pair<std::uint32_t, int>>{{0x103, 1}, {0x100, 2}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  EXPECT_TRUE(nakLines(r.pattern).empty());
+  EXPECT_EQ(resendLines(r.pattern), std::vector<std::string>{"resend +1..+3 (3 packets)"});
+  ASSERT_EQ(r.pattern.resends.size(), 1u);
+  EXPECT_EQ(r.pattern.resends[0].restartRelPsn, 0);
+}
+
+TEST(LossPattern, ATimerResendAfterAnAckStartsAfterTheAckedPsnEvenWhenItsHeadIsLost) {
+  // The second message's LAST and then the first two packets of its resend are lost: the
+  // resend starts after the first message's ACK (+3), so +4 and +5 were sent again and lost.
+  const Outcome r = writeWithDrops({{0x107, 0, 1, 1}, {0x104, 0, 1, 2}, {0x105, 0, 1, 2}}, 2);
+  ASSERT_EQ(r.dropped,
+            (std::vector<std::pair<std::uint32_t, int>>{{0x107, 1}, {0x104, 2}, {0x105, 2}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  EXPECT_EQ(resendLines(r.pattern), std::vector<std::string>{"resend +6..+7 (2 packets)"});
+}
+
+TEST(LossPattern, ANakResendStartsAtTheNakedPsnEvenWhenItsHeadIsLost) {
+  // +1 is lost, the NAK names +1, and the first two packets of the go-back-N resend are lost
+  // as well: +1 and +2 (second transmissions) are inferred from the NAK's PSN.
+  const Outcome r = writeWithDrops({{0x101, 0, 1, 1}, {0x101, 0, 1, 2}, {0x102, 0, 1, 2}}, 2);
+  ASSERT_EQ(r.dropped,
+            (std::vector<std::pair<std::uint32_t, int>>{{0x101, 1}, {0x101, 2}, {0x102, 2}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  EXPECT_EQ(nakLines(r.pattern), std::vector<std::string>{"NAK PSN sequence error at +1"});
+}
+
+TEST(LossPattern, ATimerResendThatDoesNotGoBackIsKnownByItsPause) {
+  // +3 is lost; the timer resends +0..+3, of which only +0 arrives (a duplicate: the responder
+  // ACKs +2, so the requester's comp.psn moves to +3); the next timer resends +3 alone. The
+  // capture shows +0 then +3: without the timeout that looks like +1 and +2 skipped in one
+  // ascending run; with it, +3 comes a timeout later, after PSNs were outstanding, so it is a
+  // new resend and the rest of the interrupted message (+1..+3) was lost.
+  const std::vector<sim::FaultConfig::PsnDrop> drops = {
+      {0x103, 0, 1, 1}, {0x101, 0, 1, 2}, {0x102, 0, 1, 2}, {0x103, 0, 1, 2}};
+  const Outcome r = writeWithDrops(drops, 1, true, true);
+  ASSERT_EQ(r.dropped, (std::vector<std::pair<std::uint32_t, int>>{
+                           {0x103, 1}, {0x101, 2}, {0x102, 2}, {0x103, 2}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  const Outcome blind = writeWithDrops(drops, 1, true, false);
+  EXPECT_NE(inferred(blind.pattern), blind.dropped);  // the documented limit
+}
+
+TEST(LossPattern, ANakResendLostEntirelyIsKnownByTheTimerResendThatFollows) {
+  // +1 is lost and NAKed; the resend the NAK starts (+1..+3) is lost entirely, so the next
+  // request captured is the retransmit timer's resend from +1, a timeout later.
+  const std::vector<sim::FaultConfig::PsnDrop> drops = {
+      {0x101, 0, 1, 1}, {0x101, 0, 1, 2}, {0x102, 0, 1, 2}, {0x103, 0, 1, 2}};
+  const Outcome r = writeWithDrops(drops, 1);
+  ASSERT_EQ(r.dropped, (std::vector<std::pair<std::uint32_t, int>>{
+                           {0x101, 1}, {0x101, 2}, {0x102, 2}, {0x103, 2}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  EXPECT_EQ(nakLines(r.pattern), std::vector<std::string>{"NAK PSN sequence error at +1"});
+}
+
+TEST(LossPattern, ANakDuringARetryStartsNoResendOfItsOwn) {
+  // +1 is lost (NAK +1); in the resend +2 is lost (NAK +2, which rxe ignores: a retry has
+  // started and no ACK came since), so the timer resends from +2 and nothing more is lost.
+  const std::vector<sim::FaultConfig::PsnDrop> drops = {{0x101, 0, 1, 1}, {0x102, 0, 1, 2}};
+  const Outcome r = writeWithDrops(drops, 1);
+  ASSERT_EQ(r.dropped, (std::vector<std::pair<std::uint32_t, int>>{{0x101, 1}, {0x102, 2}}));
+  EXPECT_EQ(inferred(r.pattern), r.dropped);
+  EXPECT_EQ(nakLines(r.pattern), (std::vector<std::string>{"NAK PSN sequence error at +1",
+                                                           "NAK PSN sequence error at +2"}));
+}
+
+// A hand-built capture (RDMA WRITE FIRST/MIDDLE/LAST = 6/7/8, ACK = 17) from 10.9.0.2, whose
+// initial PSN is 100 and retransmit timeout 67 ms.
+PacketFacts fact(std::uint64_t frame, double time, std::uint8_t opcode, std::uint32_t psn,
+                 std::optional<std::uint8_t> syndrome = std::nullopt) {
+  PacketFacts f;
+  f.frame = frame;
+  f.time = time;
+  f.opcode = opcode;
+  f.psn = psn;
+  const bool response = opcode == 17;
+  f.source = response ? "10.9.0.1" : "10.9.0.2";
+  f.destination = response ? "10.9.0.2" : "10.9.0.1";
+  f.destQp = 0x11;
+  f.payloadLength = response ? 0 : 1024;
+  f.aethSyndrome = syndrome;
+  return f;
+}
+
+LossPattern inferHandBuilt(const std::vector<PacketFacts>& packets) {
+  LossInferenceOptions options;
+  options.initialPsn["10.9.0.2"] = 100;
+  options.retransmitTimeout["10.9.0.2"] = 0.067;
+  return inferLossPattern(packets, options);
+}
+
+TEST(LossPattern, AResendSoonerThanTheTimeoutWithoutANakIsAStaleTimer) {
+  // The second message's +6 and +7 are lost; 10 ms later the requester resends from +4 with
+  // no NAK: a timer the first message armed fired (rxe never stops it on an ACK).
+  const LossPattern p = inferHandBuilt(
+      {fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 101), fact(3, 0.000, 7, 102),
+       fact(4, 0.000, 8, 103), fact(5, 0.001, 17, 103, 0x1f), fact(6, 0.010, 6, 104),
+       fact(7, 0.010, 7, 105), fact(8, 0.020, 6, 104), fact(9, 0.020, 7, 105),
+       fact(10, 0.020, 7, 106), fact(11, 0.020, 8, 107), fact(12, 0.021, 17, 107, 0x1f)});
+  ASSERT_EQ(p.resends.size(), 1u);
+  EXPECT_TRUE(p.resends[0].soonerThanTimer);
+  ASSERT_EQ(p.losses.size(), 2u);  // +6 and +7, the rest of the message
+  EXPECT_EQ(p.losses[0].relPsn, 6);
+  EXPECT_EQ(p.losses[1].relPsn, 7);
+  // The same resend a timeout after the ACK is the timer doing its job.
+  const LossPattern late =
+      inferHandBuilt({fact(1, 0.000, 6, 100), fact(2, 0.000, 7, 101), fact(3, 0.000, 7, 102),
+                      fact(4, 0.000, 8, 103), fact(5, 0.001, 17, 103, 0x1f), fact(6, 0.010, 6, 104),
+                      fact(7, 0.010, 7, 105), fact(8, 0.080, 6, 104)});
+  ASSERT_EQ(late.resends.size(), 1u);
+  EXPECT_FALSE(late.resends[0].soonerThanTimer);
 }
 
 TEST(LossPattern, ALostFirstRequestIsAGapOnlyWhenTheInitialPsnIsKnown) {

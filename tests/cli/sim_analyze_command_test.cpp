@@ -4,6 +4,7 @@
 // connections, anomalies with their frame numbers, and messages.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -75,7 +76,34 @@ TEST(SimAnalyzeCommand, BuiltinListIsCovered) {
   std::istringstream in(list.out);
   for (std::string line; std::getline(in, line);)
     if (!line.empty()) names.push_back(line.substr(0, line.find('\t')));
-  EXPECT_EQ(names, kScenarios);
+  std::vector<std::string> all = kScenarios;
+  for (const char* t : {"tcp-stream", "iwarp-send-recv", "iwarp-write", "iwarp-read"})
+    all.push_back(t);
+  EXPECT_EQ(names, all);
+}
+
+// The iWARP transfers run on the TCP model: `sim NAME --analyze` analyses the frames the run
+// captured, as `analyze` does the pcap it wrote, losses, resends and timeouts included.
+TEST(SimAnalyzeCommand, IwarpTransfersAgreeWithTheirPcaps) {
+  int timeouts = 0;
+  for (const char* name : {"iwarp-send-recv", "iwarp-write", "iwarp-read"}) {
+    for (const char* loss : {"0", "0.1"}) {
+      SCOPED_TRACE(std::string(name) + " loss " + loss);
+      const Reports r = bothWays(name, {"--loss", loss, "--seed", "2"});
+      expectSame(r);
+      EXPECT_EQ(r.fromTrace["summary"]["iwarp_frames"], r.fromTrace["summary"]["frames"]);
+      EXPECT_EQ(r.fromTrace["summary"]["completed_messages"].get<int>(), 1);
+      timeouts += r.fromTrace["summary"]["timeouts"].get<int>();
+    }
+  }
+  EXPECT_GT(timeouts, 0);  // the lossy runs resent after the retransmission timer
+}
+
+TEST(SimAnalyzeCommand, TransfersOverTcpRefuseAWireFormat) {
+  const RunResult r = runCli({"sim", "iwarp-write", "--wire", "rocev2"});
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_NE(r.err.find("--wire does not apply to 'iwarp-write'"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
 }
 
 TEST(SimAnalyzeCommand, EveryWireFormatAgreesUnderLoss) {

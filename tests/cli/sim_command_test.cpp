@@ -14,6 +14,9 @@ const std::vector<std::string> kBuiltins = {
     "rc-send-recv",   "rc-write",        "rc-write-imm", "rc-read",         "rc-atomic",
     "uc-write",       "ud-send",         "rnr-retry",    "lossy-go-back-n", "remote-access-error",
     "retry-exceeded", "rc-lossy-stream", "tour"};
+// The transfers sim runs on the TCP model (listed after the verbs scenarios).
+const std::vector<std::string> kTransfers = {"tcp-stream", "iwarp-send-recv", "iwarp-write",
+                                             "iwarp-read"};
 
 bool haveTshark() {
   return std::system("tshark --version >/dev/null 2>&1") == 0;
@@ -34,10 +37,12 @@ TEST(SimCommand, ListNamesEveryBuiltin) {
   const auto r = runCli({"sim", "--list"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   const auto l = lines(r.out);
-  ASSERT_EQ(l.size(), kBuiltins.size()) << r.out;
+  std::vector<std::string> all = kBuiltins;
+  all.insert(all.end(), kTransfers.begin(), kTransfers.end());
+  ASSERT_EQ(l.size(), all.size()) << r.out;
   for (std::size_t i = 0; i < l.size(); ++i) {
-    EXPECT_EQ(l[i].substr(0, l[i].find('\t')), kBuiltins[i]);
-    EXPECT_GT(l[i].size(), kBuiltins[i].size() + 10) << "no description: " << l[i];
+    EXPECT_EQ(l[i].substr(0, l[i].find('\t')), all[i]);
+    EXPECT_GT(l[i].size(), all[i].size() + 10) << "no description: " << l[i];
   }
 }
 

@@ -8,6 +8,7 @@
 #include "rdmascope/ui/frame_store.h"
 #include "rdmascope/ui/layer_stacks_view.h"
 #include "rdmascope/ui/main_window.h"
+#include "rdmascope/ui/scenario_controller.h"
 #include "test_frames.h"
 
 namespace rdmascope::ui {
@@ -111,6 +112,44 @@ TEST(LayerStacksView, LabelsFitTheirBoxesInTheMainWindow) {
             << name.toStdString() << " in " << room << " px";
       }
     }
+}
+
+// Each stack names its current step ("step 7 of 9: headers") in a caption under its wire: at
+// event 40 of the tour (a multi-packet SEND, the TCP path beside it), in a large and in a small
+// window, no caption covers a layer box, and each stays inside its own panel.
+TEST(LayerStacksView, StepCaptionsCoverNoLayerBox) {
+  for (const QSize size : {QSize(1600, 1000), QSize(1100, 700)}) {
+    MainWindow w;
+    w.resize(size);
+    w.show();
+    w.scenario()->goTo(39);
+    QCoreApplication::processEvents();
+    const LayerStacksView* view = w.dataPathPane()->view();
+    SCOPED_TRACE(std::to_string(view->width()) + "x" + std::to_string(view->height()));
+    int captions = 0;
+    for (const StackDef& def : stackDefs()) {
+      const QRectF cap = view->stepLabelRect(def.stack);
+      if (view->pathStep(def.stack) < 0) {
+        EXPECT_TRUE(cap.isEmpty());
+        continue;
+      }
+      ++captions;
+      ASSERT_FALSE(cap.isEmpty());
+      EXPECT_TRUE(QRectF(view->rect()).contains(cap));
+      EXPECT_TRUE(view->stepCaption(def.stack).startsWith(QStringLiteral("step ")));
+      // Inside its own panel: between its columns' outer edges.
+      EXPECT_GE(cap.left(), view->layerRect(def.stack, false, 0).left() - 4);
+      EXPECT_LE(cap.right(), view->layerRect(def.stack, true, 0).right() + 4);
+      for (const StackDef& other : stackDefs())
+        for (int side = 0; side < 2; ++side)
+          for (std::size_t li = 0; li < other.layers.size(); ++li)
+            EXPECT_FALSE(
+                cap.intersects(view->layerRect(other.stack, side == 1, static_cast<int>(li))))
+                << view->stepCaption(def.stack).toStdString() << " covers "
+                << other.layers[li].name;
+    }
+    EXPECT_GE(captions, 2);  // the RoCEv2 step and the TCP path beside it
+  }
 }
 
 }  // namespace

@@ -2,10 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <QAction>
+#include <QComboBox>
+#include <QLabel>
 #include <QMessageBox>
 #include <QTest>
 
 #include "rdmascope/ui/packet_pane.h"
+#include "rdmascope/ui/scenario_controller.h"
 #include "test_frames.h"
 
 namespace rdmascope::ui {
@@ -62,6 +66,52 @@ TEST(MainWindow, TruncatedCaptureKeepsTheFramesBeforeTheDamage) {
   closeErrorBoxes(w);
   // Still usable: a good capture opens afterwards.
   EXPECT_TRUE(w.openCapture(QStringLiteral(RDMASCOPE_SOURCE_DIR "/tests/golden/net-mixed.pcap")));
+}
+
+}  // namespace
+}  // namespace rdmascope::ui
+
+namespace rdmascope::ui {
+namespace {
+
+// A capture has no events to step: the toolbar says which capture is shown instead of offering
+// the stepping controls, the step keys do nothing, and running a scenario brings them back.
+TEST(MainWindow, CaptureModeHidesTheStepControlsAndAScenarioBringsThemBack) {
+  MainWindow w;
+  w.show();
+  auto* steps = w.findChild<QWidget*>(QStringLiteral("stepControls"));
+  auto* mode = w.findChild<QLabel*>(QStringLiteral("modeLabel"));
+  auto* box = w.findChild<QComboBox*>(QStringLiteral("scenarioBox"));
+  ASSERT_TRUE(steps && mode && box);
+  EXPECT_TRUE(steps->isVisible());
+  EXPECT_FALSE(mode->isVisible());
+  EXPECT_EQ(box->currentData().toString(), QStringLiteral("tour"));
+
+  ASSERT_TRUE(
+      w.openCapture(QStringLiteral(RDMASCOPE_SOURCE_DIR "/tests/golden/rocev2-mixed.pcap")));
+  EXPECT_FALSE(steps->isVisible());
+  EXPECT_TRUE(mode->isVisible());
+  EXPECT_TRUE(mode->text().contains(QStringLiteral("rocev2-mixed.pcap")))
+      << mode->text().toStdString();
+  EXPECT_EQ(box->currentIndex(), -1);  // shows "Run a scenario..."
+  for (QAction* a : w.actions())
+    EXPECT_FALSE(a->isEnabled()) << a->text().toStdString();
+  const std::size_t frames = w.frameStore().size();
+  QTest::keyClick(&w, Qt::Key_Right);
+  EXPECT_FALSE(w.scenario()->loaded());
+  EXPECT_EQ(w.frameStore().size(), frames);
+
+  // Choosing a scenario in the box runs it: the controls are back.
+  box->setCurrentIndex(box->findData(QStringLiteral("tour")));
+  Q_EMIT box->activated(box->currentIndex());
+  EXPECT_TRUE(w.scenario()->loaded());
+  EXPECT_TRUE(steps->isVisible());
+  EXPECT_FALSE(mode->isVisible());
+  for (QAction* a : w.actions())
+    EXPECT_TRUE(a->isEnabled()) << a->text().toStdString();
+  const int before = w.scenario()->current();
+  QTest::keyClick(&w, Qt::Key_Right);
+  EXPECT_EQ(w.scenario()->current(), before + 1);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "test_frames.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <QtGlobal>
@@ -8,6 +9,8 @@
 #include <fstream>
 
 #include "rdmascope/packets/ib_crc.h"
+#include "rdmascope/packets_io/capture_writer.h"
+#include "rdmascope/sim/transport_scenarios.h"
 
 namespace rdmascope::ui::test {
 
@@ -112,6 +115,26 @@ Bytes pcapFile(const std::vector<Bytes>& frames) {
     b.insert(b.end(), f.begin(), f.end());
   }
   return b;
+}
+
+std::string iwarpCapture(const char* scenario, double loss, std::uint64_t seed) {
+  sim::TransportScenarioOptions o;
+  o.lossRate = loss;
+  o.seed = seed;
+  o.bytes = 100000;
+  std::string error;
+  const auto run = sim::runTransportScenario(scenario, o, error);
+  EXPECT_TRUE(run) << error;
+  const std::string path = std::string(RDMASCOPE_BINARY_DIR) + "/tests/ui/" +
+                           std::to_string(::getpid()) + "_" + scenario + "_" +
+                           std::to_string(seed) + ".pcap";
+  auto writer = packets_io::CaptureWriter::open(path, packets::LinkType::Ethernet, error);
+  EXPECT_TRUE(writer) << error;
+  if (!run || !writer) return path;
+  for (const auto& f : run->frames)
+    writer->write(f.bytes, 1'000'000'000 + f.timePs / 1000);
+  EXPECT_TRUE(writer->close()) << writer->error();
+  return path;
 }
 
 std::string writeFile(const std::string& name, const Bytes& bytes) {

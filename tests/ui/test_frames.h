@@ -21,6 +21,11 @@ Bytes pcapFile(const std::vector<Bytes>& frames);
 /// Writes bytes to a file in the build folder; returns its path.
 std::string writeFile(const std::string& name, const Bytes& bytes);
 
+/// A simulated iWARP transfer of 100000 bytes (sim::runTransportScenario: TCP handshake, MPA
+/// exchange, the operation, FIN) with a chance `loss` of losing each frame, written as a pcap in
+/// the build folder (name unique per process); returns its path.
+std::string iwarpCapture(const char* scenario, double loss, std::uint64_t seed);
+
 /// Collects warnings of QAbstractItemModelTester (category qt.modeltest) while alive.
 class ModelTestWarnings {
  public:

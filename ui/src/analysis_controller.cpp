@@ -275,22 +275,26 @@ void AnalysisController::publish(std::shared_ptr<const CaptureAnalysis> analysis
     summary_->setText(tr("No analysis yet: open a capture or run a scenario."));
   } else {
     const auto& s = analysis_->report.summary;
-    QString text = tr("<b>%1</b> connections, <b>%2</b> messages, <b>%3</b> anomalies "
-                      "(%4 NAKs, %5 RNR NAKs, %6 resent frames, %7 PSN gaps, %8 duplicates, "
-                      "%9 timeouts, %10 ICRC failures, %11 CNPs, %12 incomplete messages) in %13 "
+    // The counts of the carriers present: PSN, NAK and ICRC findings mean nothing for iWARP.
+    QStringList counts;
+    if (s.rdmaFrames > 0 || s.iwarpFrames == 0)
+      counts << tr("%1 NAKs").arg(s.naks) << tr("%1 RNR NAKs").arg(s.rnrNaks)
+             << tr("%1 PSN gaps").arg(s.psnGaps) << tr("%1 ICRC failures").arg(s.icrcFailures)
+             << tr("%1 CNPs").arg(s.cnps);
+    counts << tr("%1 resent frames").arg(s.resentFrames) << tr("%1 duplicates").arg(s.duplicates)
+           << tr("%1 timeouts").arg(s.timeouts);
+    if (s.iwarpFrames > 0)
+      counts << tr("%1 TCP segment gaps").arg(s.segmentGaps)
+             << tr("%1 out of order").arg(s.outOfOrderSegments)
+             << tr("%1 MPA CRC failures").arg(s.crcFailures)
+             << tr("%1 Terminates").arg(s.terminates) << tr("%1 MPA rejects").arg(s.mpaRejects);
+    counts << tr("%1 incomplete messages").arg(s.incompleteMessages);
+    QString text = tr("<b>%1</b> connections, <b>%2</b> messages, <b>%3</b> anomalies (%4) in %5 "
                       "frames.")
                        .arg(s.connections)
                        .arg(s.messages)
                        .arg(anomalyCount())
-                       .arg(s.naks)
-                       .arg(s.rnrNaks)
-                       .arg(s.resentFrames)
-                       .arg(s.psnGaps)
-                       .arg(s.duplicates)
-                       .arg(s.timeouts)
-                       .arg(s.icrcFailures)
-                       .arg(s.cnps)
-                       .arg(s.incompleteMessages)
+                       .arg(counts.join(QStringLiteral(", ")))
                        .arg(s.frames);
     if (s.connections)
       text +=

@@ -24,6 +24,10 @@ QString connectionName(const CaptureAnalysis& a, int id) {
 QString endpointText(const analysis::Endpoint& endpoint) {
   QString text = QString::fromStdString(endpoint.address);
   if (endpoint.qp) text += QStringLiteral("  QP 0x%1").arg(*endpoint.qp, 6, 16, QLatin1Char('0'));
+  if (endpoint.port) {  // iWARP: the TCP port (IPv6 addresses in brackets, as in URLs)
+    if (text.contains(QLatin1Char(':'))) text = QLatin1Char('[') + text + QLatin1Char(']');
+    text += QStringLiteral(":%1").arg(*endpoint.port);
+  }
   return text;
 }
 
@@ -73,6 +77,16 @@ AnomalyStyle anomalyStyle(analysis::AnomalyKind kind) {
       return {QColor(0x43, 0xa0, 0x47), QStringLiteral("E"), QStringLiteral("ECN mark")};
     case K::IncompleteMessage:
       return {QColor(0x61, 0x61, 0x61), QStringLiteral("?"), QStringLiteral("Incomplete")};
+    case K::SegmentGap:  // iWARP's TCP findings in the colours of their RoCE counterparts
+      return {QColor(0xb5, 0x8b, 0x00), QStringLiteral("G"), QStringLiteral("Segment gap")};
+    case K::OutOfOrder:
+      return {QColor(0x00, 0x83, 0x8f), QStringLiteral("O"), QStringLiteral("Out of order")};
+    case K::CrcFailure:
+      return {QColor(0xc2, 0x18, 0x5b), QStringLiteral("\u2717"), QStringLiteral("CRC failure")};
+    case K::Terminate:
+      return {QColor(0xd0, 0x20, 0x20), QStringLiteral("X"), QStringLiteral("Terminate")};
+    case K::MpaReject:
+      return {QColor(0xd0, 0x20, 0x20), QStringLiteral("J"), QStringLiteral("MPA reject")};
     default:  // gap filled, reordered, repeated response, and kinds added later
       break;
   }
@@ -81,10 +95,32 @@ AnomalyStyle anomalyStyle(analysis::AnomalyKind kind) {
 
 const std::vector<analysis::AnomalyKind>& legendKinds() {
   using K = analysis::AnomalyKind;
-  static const std::vector<K> kinds = {
-      K::Nak,         K::RnrNak, K::Retransmission, K::PsnGap,           K::Duplicate, K::Timeout,
-      K::IcrcFailure, K::Cnp,    K::EcnCe,          K::IncompleteMessage};
+  static const std::vector<K> kinds = {K::Nak,         K::RnrNak,     K::Retransmission,
+                                       K::PsnGap,      K::Duplicate,  K::Timeout,
+                                       K::IcrcFailure, K::Cnp,        K::EcnCe,
+                                       K::SegmentGap,  K::OutOfOrder, K::CrcFailure,
+                                       K::Terminate,   K::MpaReject,  K::IncompleteMessage};
   return kinds;
+}
+
+bool anomalyKindApplies(analysis::AnomalyKind kind, analysis::Carrier carrier) {
+  using K = analysis::AnomalyKind;
+  const bool iwarp = carrier == analysis::Carrier::Iwarp;
+  switch (kind) {
+    case K::SegmentGap:
+    case K::OutOfOrder:
+    case K::CrcFailure:
+    case K::Terminate:
+    case K::MpaReject:
+      return iwarp;
+    case K::Retransmission:
+    case K::Duplicate:
+    case K::Timeout:
+    case K::IncompleteMessage:
+      return true;
+    default:
+      return !iwarp;
+  }
 }
 
 // ---- conversations -----------------------------------------------------------------------------

@@ -156,7 +156,7 @@ void fillBackendBox(QComboBox* box, const BackendInventory& inventory) {
 }
 
 QStringList completionLines(const QString& output) {
-  static const QRegularExpression line(QStringLiteral("^[^ #]+ wr_id [0-9]+ [A-Z_]+ .*$"),
+  static const QRegularExpression line(QStringLiteral("^[^ #]+ wr_id [0-9]+ [A-Z_]+( .*)?$"),
                                        QRegularExpression::MultilineOption);
   QStringList out;
   auto it = line.globalMatch(output);

@@ -34,7 +34,7 @@ std::string addressTerms(analysis::Carrier carrier, const std::string& src,
     if (address.rfind("LID ", 0) == 0)
       return std::string(source ? "infiniband.lrh.slid == " : "infiniband.lrh.dlid == ") +
              address.substr(4);
-    if (carrier != analysis::Carrier::RoceV2)
+    if (carrier != analysis::Carrier::RoceV2 && carrier != analysis::Carrier::Iwarp)
       return std::string(source ? "infiniband.grh.sgid == " : "infiniband.grh.dgid == ") + address;
     const bool v6 = address.find(':') != std::string::npos;
     return std::string(v6 ? (source ? "ipv6.src == " : "ipv6.dst == ")
@@ -51,9 +51,32 @@ std::string carrierTerm(analysis::Carrier carrier) {
   return {};
 }
 
+// One direction of a TCP connection: its sender's and receiver's addresses and ports.
+std::string tcpTerms(const analysis::Endpoint& from, const analysis::Endpoint& to) {
+  std::string terms = "(";
+  terms += addressTerms(analysis::Carrier::Iwarp, from.address, to.address);
+  terms += " && tcp.srcport == " + std::to_string(*from.port);
+  terms += " && tcp.dstport == " + std::to_string(*to.port) + ")";
+  return terms;
+}
+
+// The key of the frames one end of a TCP connection sent: its ports in place of a QP.
+std::uint32_t tcpPortKey(std::uint16_t sourcePort, std::uint16_t destinationPort) {
+  return static_cast<std::uint32_t>(sourcePort) << 16 | destinationPort;
+}
+
 }  // namespace
 
 std::string connectionFilter(const analysis::ConnectionReport& c) {
+  if (c.carrier == analysis::Carrier::Iwarp) {
+    if (!c.a.port || !c.b.port) return {};
+    std::string filter = "tcp && (";
+    filter += tcpTerms(c.a, c.b);
+    filter += " || ";
+    filter += tcpTerms(c.b, c.a);
+    filter += ")";
+    return filter;
+  }
   const bool ib = c.carrier == analysis::Carrier::RoceV2 ||
                   c.carrier == analysis::Carrier::RoceV1 ||
                   c.carrier == analysis::Carrier::NativeIb;
@@ -75,7 +98,31 @@ std::string connectionFilter(const analysis::ConnectionReport& c) {
 }
 
 CaptureAnalysisBuilder::CaptureAnalysisBuilder(analysis::AnalyzerOptions options)
-    : options_(options), analyzer_(options) {}
+    : options_(options), analyzer_(options) {
+  analyzer_.onTcpSegment([this](const analysis::TcpSegmentEnds& s) {
+    ConnectionFrame f;
+    f.frame = static_cast<std::uint32_t>(s.frame - 1);
+    f.mpa =
+        static_cast<std::uint8_t>((s.mpaRequest ? ConnectionFrame::kMpaRequest : 0) |
+                                  (s.mpaReply ? ConnectionFrame::kMpaReply : 0) |
+                                  std::min<std::uint32_t>(s.fpdus, ConnectionFrame::kFpduCount));
+    if (s.rdmapOpcode >= 0) f.rdmapOpcode = static_cast<std::uint8_t>(s.rdmapOpcode);
+    f.last = s.last;
+    record(FlowKey{analysis::Carrier::Iwarp, std::string(s.source), std::string(s.destination),
+                   tcpPortKey(s.sourcePort, s.destinationPort)},
+           f);
+  });
+}
+
+void CaptureAnalysisBuilder::record(FlowKey key, ConnectionFrame frame) {
+  auto [it, fresh] =
+      flowIds_.try_emplace(std::move(key), static_cast<std::uint32_t>(flowKeys_.size()));
+  if (fresh) {
+    flowKeys_.push_back(it->first);
+    flowFrames_.emplace_back();
+  }
+  flowFrames_[it->second].push_back(frame);
+}
 
 void CaptureAnalysisBuilder::add(const FrameStore& store, std::size_t index) {
   ++added_;
@@ -89,14 +136,9 @@ void CaptureAnalysisBuilder::add(const FrameStore& store, std::size_t index) {
     analyzer_.addFrame(store.bytes(index), store.linkType(), index + 1, store.timeRelative(index));
     return;
   }
-  FlowKey key{facts->carrier, facts->source, facts->destination, facts->destQp};
-  auto [it, fresh] =
-      flowIds_.try_emplace(std::move(key), static_cast<std::uint32_t>(flowKeys_.size()));
-  if (fresh) {
-    flowKeys_.push_back(it->first);
-    flowFrames_.emplace_back();
-  }
-  flowFrames_[it->second].push_back(static_cast<std::uint32_t>(index));
+  ConnectionFrame f;
+  f.frame = static_cast<std::uint32_t>(index);
+  record(FlowKey{facts->carrier, facts->source, facts->destination, facts->destQp}, f);
   analyzer_.addPacket(*facts);
 }
 
@@ -111,21 +153,32 @@ CaptureAnalysis CaptureAnalysisBuilder::snapshot(bool finish) {
     std::vector<ConnectionFrame>& frames = out.frames[row];
     frames.reserve(c.frames);
     auto flowOf = [&](const std::string& src, const std::string& dst,
-                      std::optional<std::uint32_t> qp) -> const std::vector<std::uint32_t>* {
+                      std::optional<std::uint32_t> qp) -> const std::vector<ConnectionFrame>* {
       if (!qp) return nullptr;
       auto it = flowIds_.find(FlowKey{c.carrier, src, dst, *qp});
       return it == flowIds_.end() ? nullptr : &flowFrames_[it->second];
     };
-    const auto* fromA = flowOf(c.a.address, c.b.address, c.b.qp);
-    const auto* fromB = c.transport == "UD" ? nullptr : flowOf(c.b.address, c.a.address, c.a.qp);
+    const std::vector<ConnectionFrame>* fromA = nullptr;
+    const std::vector<ConnectionFrame>* fromB = nullptr;
+    if (c.carrier == analysis::Carrier::Iwarp) {
+      if (c.a.port && c.b.port) {
+        fromA = flowOf(c.a.address, c.b.address, tcpPortKey(*c.a.port, *c.b.port));
+        fromB = flowOf(c.b.address, c.a.address, tcpPortKey(*c.b.port, *c.a.port));
+      }
+    } else {
+      fromA = flowOf(c.a.address, c.b.address, c.b.qp);
+      fromB = c.transport == "UD" ? nullptr : flowOf(c.b.address, c.a.address, c.a.qp);
+    }
     // Both flows are in capture order: merge them.
     std::size_t i = 0, j = 0;
     const std::size_t na = fromA ? fromA->size() : 0, nb = fromB ? fromB->size() : 0;
     while (i < na || j < nb) {
-      if (j >= nb || (i < na && (*fromA)[i] < (*fromB)[j]))
-        frames.push_back({(*fromA)[i++], 0});
-      else
-        frames.push_back({(*fromB)[j++], 1});
+      if (j >= nb || (i < na && (*fromA)[i].frame < (*fromB)[j].frame)) {
+        frames.push_back((*fromA)[i++]);
+      } else {
+        frames.push_back((*fromB)[j++]);
+        frames.back().fromB = 1;
+      }
     }
   }
   return out;

@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QScrollArea>
 #include <QStyle>
 #include <QTimer>
 #include <QToolButton>
@@ -44,7 +45,13 @@ DataPathPane::DataPathPane(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   layout->setSpacing(0);
   layout->addLayout(bar);
-  layout->addWidget(view_, 1);
+  // The stacks stay readable at their minimum size: a smaller pane (a laptop screen) scrolls.
+  auto* scroll = new QScrollArea(this);
+  scroll->setObjectName(QStringLiteral("layerStacksScroll"));
+  scroll->setWidget(view_);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  layout->addWidget(scroll, 1);
 
   connect(back_, &QToolButton::clicked, this, &DataPathPane::stepBack);
   connect(forward_, &QToolButton::clicked, this, &DataPathPane::stepForward);

@@ -11,6 +11,7 @@
 
 #include "rdmascope/analysis/packet_facts.h"
 #include "rdmascope/packets/ib_opcodes.h"
+#include "rdmascope/packets/iwarp_headers.h"
 #include "rdmascope/ui/analysis_models.h"
 
 namespace rdmascope::ui {
@@ -37,6 +38,13 @@ int priority(analysis::AnomalyKind k) {
       return 6;
     case K::Cnp:
       return 7;
+    case K::CrcFailure:
+    case K::Terminate:
+    case K::MpaReject:
+      return 0;
+    case K::SegmentGap:
+    case K::OutOfOrder:
+      return 5;
     default:
       return 8;
   }
@@ -165,7 +173,7 @@ QString FlowGraphView::labelAt(int row) const {
   const auto f = static_cast<std::size_t>(frame);
   const auto facts = analysis::readPacketFacts(store_->bytes(f), store_->linkType(), f + 1,
                                                store_->timeRelative(f));
-  if (!facts) return tr("(not InfiniBand)");
+  if (!facts) return tcpLabel(frames()[static_cast<std::size_t>(row)]);
   QString name;
   if (const auto* info = packets::ibOpcodeInfo(facts->opcode)) {
     std::string_view n = info->name;
@@ -177,6 +185,35 @@ QString FlowGraphView::labelAt(int row) const {
   name.replace(QStringLiteral(" with Immediate"), QStringLiteral(" w/ Imm"))
       .replace(QStringLiteral(" with Invalidate"), QStringLiteral(" w/ Inv"));
   return QStringLiteral("%1  PSN %2").arg(name).arg(facts->psn);
+}
+
+QString FlowGraphView::tcpLabel(const ConnectionFrame& fr) const {
+  // The MPA units the analysis saw the segment complete, then its TCP flags and length (the
+  // ports are those of the two lifelines).
+  const packets::Dissection d = store_->decode(fr.frame);
+  QString tcp = QString::fromStdString(d.summary.info);
+  if (const auto at = tcp.indexOf(QLatin1Char('[')); at > 0) tcp = tcp.mid(at);
+  QStringList units;
+  if (fr.mpa & ConnectionFrame::kMpaRequest) units << tr("MPA Request");
+  if (fr.mpa & ConnectionFrame::kMpaReply) units << tr("MPA Reply");
+  const int fpdus = fr.mpa & ConnectionFrame::kFpduCount;
+  if (fpdus > 0) {
+    QString first = fr.rdmapOpcode == ConnectionFrame::kNoOpcode
+                        ? tr("FPDU")
+                        : (fr.rdmapOpcode <= 2 ? QStringLiteral("RDMA ") : QString()) +
+                              QString::fromStdString(packets::rdmapOpcodeName(fr.rdmapOpcode));
+    if (fr.last) first += tr(" (last)");
+    units << (fpdus > 1 ? tr("%1 and %2 more FPDUs").arg(first).arg(fpdus - 1) : first);
+  }
+  const bool iwarp =
+      row_ >= 0 && analysis_->report.connections[static_cast<std::size_t>(row_)].carrier ==
+                       analysis::Carrier::Iwarp;
+  if (units.isEmpty() && iwarp && !tcp.endsWith(QLatin1String("Len=0"))) units << tr("FPDU bytes");
+  if (units.isEmpty())
+    return d.summary.info.empty()
+               ? tr("(not InfiniBand)")
+               : QString::fromStdString(d.summary.protocol) + QStringLiteral("  ") + tcp;
+  return units.join(QStringLiteral(", ")) + QStringLiteral("  ") + tcp;
 }
 
 int FlowGraphView::rowHeight() const {
@@ -274,7 +311,10 @@ void FlowGraphView::paintEvent(QPaintEvent*) {
     small.setPointSizeF(std::max(7.0, font().pointSizeF() * 0.9));
     h.setFont(small);
     const QFontMetrics sfm(small);
+    const auto* shown =
+        row_ >= 0 ? &analysis_->report.connections[static_cast<std::size_t>(row_)] : nullptr;
     for (auto kind : legendKinds()) {
+      if (shown && !anomalyKindApplies(kind, shown->carrier)) continue;
       const AnomalyStyle s = anomalyStyle(kind);
       const int w = sfm.horizontalAdvance(s.name) + lh + 14;
       if (x + w > header.right()) break;
@@ -360,7 +400,7 @@ void FlowGraphView::paintRows(QPainter& p) {
     const QColor c = has ? anomalyStyle(marks.front()).color : kPlain;
     const double x0 = fr.fromB ? xb : xa;
     double x1 = fr.fromB ? xa : xb;
-    const bool dropped = has && marks.front() == K::IcrcFailure;
+    const bool dropped = has && (marks.front() == K::IcrcFailure || marks.front() == K::CrcFailure);
     if (dropped) x1 = (x0 + x1) / 2;
     QPen pen(c, cur ? 3.0 : 1.6);
     if (std::find(marks.begin(), marks.end(), K::Retransmission) != marks.end() ||

@@ -35,15 +35,20 @@ double FrameStore::timeRelative(std::size_t frame) const {
   return static_cast<double>(records_[frame].timestampNs - records_.front().timestampNs) * 1e-9;
 }
 
-packets::Dissection FrameStore::decode(std::size_t frame,
-                                       const packets::DecodeOptions& options) const {
+packets::FrameInfo FrameStore::frameInfo(std::size_t frame) const {
   const FrameRecord& r = records_[frame];
   packets::FrameInfo info;
   info.number = frame + 1;
   info.timeRelative = timeRelative(frame);
   info.timeEpoch = static_cast<double>(r.timestampNs) * 1e-9;
+  info.epochNs = r.timestampNs;
   info.originalLength = r.originalLength;
-  return packets::decodeFrame(bytes(frame), link_, info, options);
+  return info;
+}
+
+packets::Dissection FrameStore::decode(std::size_t frame,
+                                       const packets::DecodeOptions& options) const {
+  return packets::decodeFrame(bytes(frame), link_, frameInfo(frame), options);
 }
 
 }  // namespace rdmascope::ui

@@ -2,6 +2,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -91,6 +92,8 @@ HostPane::HostPane(const QString& title, QWidget* parent) : QWidget(parent) {
   QFont mf = memoryLabel_->font();
   mf.setBold(true);
   memoryLabel_->setFont(mf);
+  // "...: the NIC just wrote N bytes at +0x..." would otherwise set the pane's minimum width.
+  memoryLabel_->setWordWrap(true);
   auto* memBox = new QWidget(this);
   auto* ml = new QVBoxLayout(memBox);
   ml->setContentsMargins(0, 0, 0, 0);
@@ -106,12 +109,20 @@ HostPane::HostPane(const QString& title, QWidget* parent) : QWidget(parent) {
   split->addWidget(memBox);
   split->setChildrenCollapsible(false);
   split->setSizes({60, 140, 110, 100, 180});
+  // Below the five sections' minimum height (a laptop screen) the pane scrolls instead of
+  // setting the window's minimum size.
+  auto* scroll = new QScrollArea(this);
+  scroll->setObjectName(QStringLiteral("hostScroll"));
+  scroll->setWidget(split);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->setSpacing(2);
   layout->addWidget(title_);
-  layout->addWidget(split, 1);
+  layout->addWidget(scroll, 1);
 }
 
 void HostPane::setTitle(const QString& title) {

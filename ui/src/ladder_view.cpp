@@ -7,6 +7,8 @@
 #include <QWheelEvent>
 #include <cmath>
 
+#include "rdmascope/ui/layer_stacks_view.h"
+
 namespace rdmascope::ui {
 
 namespace {
@@ -162,9 +164,10 @@ void LadderView::paintEvent(QPaintEvent*) {
       p.drawPolygon(QPolygonF{tip, tip - d * 9 + n * 4.5, tip - d * 9 - n * 4.5});
     }
     // Label above the middle of the arrow; frame number and time at the sender's side.
-    p.setFont(cur ? bold : f);
     p.setPen(c.darker(115));
     const QRectF label(xa + 8, (y0 + y1) / 2 - rh * 0.62, xb - xa - 16, rh * 0.5);
+    // A narrow ladder (a laptop screen) draws long labels smaller instead of cutting them.
+    p.setFont(LayerStacksView::labelFont(cur ? bold : f, fr.label, label.width()));
     p.drawText(label, Qt::AlignCenter, fr.label);
     p.setFont(small);
     p.setPen(palette().color(QPalette::PlaceholderText));

@@ -201,7 +201,7 @@ QString LayerStacksView::currentExplanation() const {
 double LayerStacksView::rowHeight() const {
   const double fh = fontMetrics().height();
   const double top = fh * 3.4;
-  const double bottom = fh * 4.8;
+  const double bottom = fh * 5.6;
   const int rows = kZoneRows[0] + kZoneRows[1] + kZoneRows[2] + 2;  // + wire row and gaps
   return std::max(fh * 1.15, (height() - top - bottom) / rows);
 }
@@ -261,10 +261,15 @@ void LayerStacksView::drawStep(QPainter& p, std::size_t stack, const PathStep& s
     path.lineTo(b.center().x(), y);
     path.lineTo(b.center().x(), b.bottom());
   } else {
-    // Same host: run along the inner edge of the column (towards the other host), bulging out.
+    // Same host: run along the inner edge of the column (towards the other host), bulging out
+    // by kind, but never past the middle of the gap (host B's paths bulge from its side).
     const bool right = !s.fromHostB;
     const double x0 = right ? a.right() : a.left();
-    const double bulge = (right ? 1 : -1) * (8.0 + 4.0 * static_cast<double>(s.kind));
+    const Geometry g = geometryOf(stack);
+    const double gap = g.colB - (g.colA + g.colWidth);
+    const double scale =
+        std::min(1.0, gap * 0.45 / (1.2 * 32.0));  // 1.2 x bulge: the curve's reach
+    const double bulge = (right ? 1 : -1) * (8.0 + 4.0 * static_cast<double>(s.kind)) * scale;
     const QPointF p0(x0, a.center().y());
     const QPointF p1(x0, b.center().y());
     path.moveTo(p0);
@@ -282,26 +287,36 @@ void LayerStacksView::drawStep(QPainter& p, std::size_t stack, const PathStep& s
   p.setBrush(c);
   p.setPen(Qt::NoPen);
   p.drawPolygon(head);
-  if (current) {
-    const QPointF token = path.pointAtPercent(t);
+  // The token travels while the step animates; at rest the arrow head shows where it went
+  // (a resting token would cover the first letters of the box it points at).
+  if (current && t < 1.0) {
     p.setBrush(c);
     p.setPen(QPen(Qt::white, 1.5));
-    p.drawEllipse(token, 6, 6);
-    QFont f = font();
-    f.setBold(true);
-    p.setFont(f);
-    const QString label = kindName(s.kind);
-    const QPointF mid = path.pointAtPercent(0.5);
-    const QFontMetricsF fm(f);
-    QRectF box(0, 0, fm.horizontalAdvance(label) + 8, fm.height() + 2);
-    box.moveCenter(mid + QPointF(0, s.kind == PathKind::Wire ? fm.height() * 0.9 : 0));
-    p.setBrush(QColor(255, 255, 255, 230));
-    p.setPen(QPen(c, 1.2));
-    p.drawRoundedRect(box, 4, 4);
-    p.setPen(c.darker(120));
-    p.drawText(box, Qt::AlignCenter, label);
-    p.setFont(font());
+    p.drawEllipse(path.pointAtPercent(t), 5, 5);
   }
+}
+
+QString LayerStacksView::stepCaption(Stack stack) const {
+  const int s = steps_[static_cast<std::size_t>(stack)];
+  if (s < 0) return {};
+  const auto path = pathOf(stack);
+  return tr("step %1 of %2: %3")
+      .arg(s + 1)
+      .arg(path.size())
+      .arg(kindName(path[static_cast<std::size_t>(s)].kind));
+}
+
+QRectF LayerStacksView::stepLabelRect(Stack stack) const {
+  // Named under the wire, clear of every box and path (on the path it covered the layers).
+  const QString text = stepCaption(stack);
+  if (text.isEmpty()) return {};
+  QFont f = font();
+  f.setBold(true);
+  const QFontMetricsF fm(f);
+  const Geometry g = geometryOf(static_cast<std::size_t>(stack));
+  const double w = std::min(fm.horizontalAdvance(text) + 10, g.panel.width() - 8);
+  const double top = zoneTop(2) + kZoneRows[2] * rowHeight() + rowHeight() * 0.3;
+  return QRectF(g.panel.center().x() - w / 2, top, w, fm.height() + 2);
 }
 
 void LayerStacksView::paintEvent(QPaintEvent*) {
@@ -367,19 +382,23 @@ void LayerStacksView::paintEvent(QPaintEvent*) {
     // The kernel is bypassed on the RDMA data path.
     const bool rdma = def.stack != Stack::TcpIp;
     if (rdma) {
-      const QRectF k(g.colA, zoneTop(1) + 3, g.colB + g.colWidth - g.colA, kZoneRows[1] * rh - 6);
-      p.setBrush(QBrush(QColor(0xd0, 0xb8, 0xa0), Qt::BDiagPattern));
-      p.setPen(QPen(QColor(0xb0, 0x90, 0x70), 1, Qt::DashLine));
-      p.drawRoundedRect(k, 5, 5);
-      p.setPen(QColor(0x80, 0x60, 0x40));
+      // One hatched box per host, so the data path runs between them, not over the words.
       p.setFont(small);
-      QRectF label = k.adjusted(4, 4, -4, -4);
-      p.fillRect(QRectF(0, 0, fm.horizontalAdvance(tr("kernel bypassed")) + 10, fh * 2.3)
-                     .translated(k.center() -
-                                 QPointF((fm.horizontalAdvance(tr("kernel bypassed")) + 10) / 2,
-                                         fh * 1.15)),
-                 QColor(255, 255, 255, 220));
-      p.drawText(label, Qt::AlignCenter | Qt::TextWordWrap, tr("kernel bypassed\n(data path)"));
+      const QFontMetricsF sfm(small);
+      const QString words = tr("kernel\nbypassed");
+      const double ww =
+          std::max(sfm.horizontalAdvance(tr("kernel")), sfm.horizontalAdvance(tr("bypassed"))) + 8;
+      for (const double x : {g.colA, g.colB}) {
+        const QRectF k(x, zoneTop(1) + 3, g.colWidth, kZoneRows[1] * rh - 6);
+        p.setBrush(QBrush(QColor(0xd0, 0xb8, 0xa0), Qt::BDiagPattern));
+        p.setPen(QPen(QColor(0xb0, 0x90, 0x70), 1, Qt::DashLine));
+        p.drawRoundedRect(k, 5, 5);
+        QRectF label(0, 0, std::min(ww, k.width() - 4), std::min(sfm.height() * 2 + 4, k.height()));
+        label.moveCenter(k.center());
+        p.fillRect(label, QColor(255, 255, 255, 220));
+        p.setPen(QColor(0x80, 0x60, 0x40));
+        p.drawText(label, Qt::AlignCenter, words);
+      }
     }
 
     // Layer boxes for both hosts.
@@ -416,10 +435,27 @@ void LayerStacksView::paintEvent(QPaintEvent*) {
       drawStep(p, si, path[static_cast<std::size_t>(s)], s == upto ? progress_ : 1.0,
                s == upto && (active_ == def.stack || def.stack == Stack::TcpIp));
 
-    // What one message costs on this path.
+    // The current step named under the wire, then what one message costs on this path.
+    if (const QRectF cap = stepLabelRect(def.stack); !cap.isEmpty()) {
+      const PathStep& now = path[static_cast<std::size_t>(upto)];
+      const bool lit = active_ == def.stack || def.stack == Stack::TcpIp;
+      QColor c = kindColor(now.kind);
+      if (!lit) c.setAlpha(140);
+      p.setBrush(QColor(255, 255, 255, 235));
+      p.setPen(QPen(c, lit ? 1.6 : 1.0));
+      p.drawRoundedRect(cap, 4, 4);
+      QFont f = font();
+      f.setBold(lit);
+      p.setFont(f);
+      p.setPen(lit ? c.darker(120) : palette().color(QPalette::PlaceholderText));
+      p.drawText(cap, Qt::AlignCenter,
+                 QFontMetrics(f).elidedText(stepCaption(def.stack), Qt::ElideRight,
+                                            static_cast<int>(cap.width()) - 4));
+    }
     p.setFont(small);
     p.setPen(palette().color(QPalette::Text));
-    const QRectF counts(g.panel.left() + 4, wireY + rh * 0.9, g.panel.width() - 8, fh * 2.4);
+    const QRectF counts(g.panel.left() + 4, wireY + rh * 0.3 + fh * 1.45, g.panel.width() - 8,
+                        fh * 2.4);
     if (def.stack == Stack::TcpIp && tcpBytes_ > 0) {
       // The TCP model's counts for the current transfer (both hosts).
       const auto& t = tcpCounts_;

@@ -93,7 +93,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   top->addWidget(hosts_[0]);
   top->addWidget(middle);
   top->addWidget(hosts_[1]);
-  top->setSizes({560, 480, 560});
+  top->setSizes({600, 400, 600});
   lowerTabs_ = new QTabWidget(this);
   lowerTabs_->addTab(dataPath_, tr("Layer stacks"));
   lowerTabs_->addTab(eventView_, tr("Events"));
@@ -113,7 +113,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   mainSplit_->setObjectName(QStringLiteral("mainSplit"));
   mainSplit_->addWidget(top);
   mainSplit_->addWidget(bottom);
-  mainSplit_->setSizes({540, 420});
+  mainSplit_->setSizes({520, 440});
   mainSplit_->setChildrenCollapsible(false);
   setCentralWidget(mainSplit_);
 
@@ -296,6 +296,16 @@ QWidget* MainWindow::createScenarioBar() {
   backendBox_ = new QComboBox(w);
   backendBox_->setObjectName(QStringLiteral("backendBox"));
   realRun_ = new RealRunController(this, backendBox_);
+  // Long scenario titles and device names would set the window's minimum width: the boxes
+  // show their start (the popup lists them whole).
+  for (QComboBox* box : {scenarioBox_, backendBox_})
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  scenarioBox_->setMinimumContentsLength(32);  // the tour's title, whole
+  backendBox_->setMinimumContentsLength(18);
+  // Narrower than that on a laptop screen (1280 wide), whole titles from about 1400.
+  scenarioBox_->setMinimumWidth(scenarioBox_->fontMetrics().horizontalAdvance(QLatin1Char('x')) *
+                                20);
+  backendBox_->setMinimumWidth(backendBox_->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 12);
   auto tool = [w](QAction* a) {
     auto* b = new QToolButton(w);
     b->setDefaultAction(a);
@@ -323,25 +333,38 @@ QWidget* MainWindow::createScenarioBar() {
   l->addWidget(new QLabel(tr("Backend:"), w));
   l->addWidget(backendBox_);
   l->addSpacing(12);
+  // Stepping applies to a scenario only: a capture shows what mode the window is in instead.
+  stepControls_ = new QWidget(w);
+  stepControls_->setObjectName(QStringLiteral("stepControls"));
+  auto* sl = new QHBoxLayout(stepControls_);
+  sl->setContentsMargins(0, 0, 0, 0);
+  sl->setSpacing(6);
   for (QAction* a : acts) {
     if (a == runAction_) continue;
     if (a->text().contains(tr("Forward")) || a->text().contains(tr("&End"))) continue;
-    l->addWidget(tool(a));
+    sl->addWidget(tool(a));
   }
-  l->addWidget(tool(runAction_));
+  sl->addWidget(tool(runAction_));
   for (QAction* a : acts)
-    if (a->text().contains(tr("Forward")) || a->text().contains(tr("&End"))) l->addWidget(tool(a));
-  l->addSpacing(8);
-  l->addWidget(new QLabel(tr("Event:"), w));
-  l->addWidget(eventSpin_);
-  l->addWidget(eventTotal_);
-  l->addSpacing(8);
-  l->addWidget(new QLabel(tr("Speed:"), w));
-  l->addWidget(speed_);
-  l->addWidget(speedLabel);
+    if (a->text().contains(tr("Forward")) || a->text().contains(tr("&End"))) sl->addWidget(tool(a));
+  sl->addSpacing(8);
+  sl->addWidget(new QLabel(tr("Event:"), stepControls_));
+  sl->addWidget(eventSpin_);
+  sl->addWidget(eventTotal_);
+  sl->addSpacing(8);
+  sl->addWidget(new QLabel(tr("Speed:"), stepControls_));
+  sl->addWidget(speed_);
+  sl->addWidget(speedLabel);
+  l->addWidget(stepControls_);
+  modeLabel_ = new QLabel(w);
+  modeLabel_->setObjectName(QStringLiteral("modeLabel"));
+  modeLabel_->hide();
+  l->addWidget(modeLabel_);
   l->addStretch(1);
 
+  scenarioBox_->setPlaceholderText(tr("Run a scenario..."));
   auto reload = [this] {
+    if (scenarioBox_->currentIndex() < 0) scenarioBox_->setCurrentIndex(0);
     if (!realRun_->runIfReal(scenarioBox_->currentData().toString()))
       openScenario(scenarioBox_->currentData().toString());
   };
@@ -397,12 +420,22 @@ bool MainWindow::openScenarioFile(const QString& path) {
   return true;
 }
 
-void MainWindow::setScenarioMode(bool on) {
+void MainWindow::setScenarioMode(bool on, const QString& capture) {
   const bool was = hosts_[0]->isVisibleTo(this);
   for (QWidget* v : {static_cast<QWidget*>(hosts_[0]), static_cast<QWidget*>(hosts_[1]),
                      static_cast<QWidget*>(ladder_)})
     v->setVisible(on);
   if (on != was) mainSplit_->setSizes(on ? QList<int>{540, 420} : QList<int>{150, 810});
+  // A capture has no events to step: the stepping controls and keys go, the bar names the
+  // capture, and the scenario box offers to run a scenario again.
+  stepControls_->setVisible(on);
+  for (QAction* a : actions())
+    a->setEnabled(on);
+  modeLabel_->setVisible(!on);
+  modeLabel_->setText(on ? QString()
+                         : tr("<b>Capture mode:</b> %1 — pick a scenario to step through one")
+                               .arg(capture.toHtmlEscaped()));
+  if (!on) scenarioBox_->setCurrentIndex(-1);
 }
 
 void MainWindow::reportProblem() {
@@ -470,7 +503,7 @@ LiveCaptureDialog* MainWindow::liveCaptureDialog() {
   connect(live_, &LiveCaptureDialog::captureStarting, this, [this] {
     setRunning(false);
     scenario_->unload();
-    setScenarioMode(false);
+    setScenarioMode(false, tr("live capture"));
     packets_->storeReset();
     analysis_->beginLive(store_.get());
     capturePath_.clear();
@@ -565,7 +598,7 @@ bool MainWindow::openCapture(const QString& path) {
     return false;
   }
   scenario_->unload();
-  setScenarioMode(false);
+  setScenarioMode(false, tr("%1 (%2 frames)").arg(QFileInfo(path).fileName()).arg(outcome.frames));
   explain(tr("Capture"), tr("%1: %2 frames. Select a frame to see its headers, its bytes and "
                             "the layers it has in each stack.")
                              .arg(QFileInfo(path).fileName())

@@ -205,8 +205,8 @@ bool PacketListModel::applyFilter(Predicate predicate, const Progress& progress)
   std::vector<std::uint32_t> visible;
   for (std::size_t f = 0; f < known_; ++f) {
     if (progress && f % 1024 == 0 && !progress(f, known_)) return false;
-    // Decoding directly keeps the cache holding what the user looks at.
-    if (predicate(store_->decode(f))) visible.push_back(static_cast<std::uint32_t>(f));
+    // Peeking keeps the cache holding what the user looks at.
+    if (predicate(*cache_.peek(f))) visible.push_back(static_cast<std::uint32_t>(f));
   }
   if (progress) progress(known_, known_);
   beginResetModel();

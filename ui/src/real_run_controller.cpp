@@ -11,12 +11,14 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QProgressDialog>
+#include <QRegularExpression>
 #include <QStatusBar>
 #include <QTimer>
 
 #include "rdmascope/ui/live_capture_dialog.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/verbs_backend/scenario.h"
+#include "rdmascope/verbs_backend/scenario_side.h"
 
 #ifdef RDMASCOPE_HAVE_IBVERBS
 #include "rdmascope/verbs_backend/ibv_backend.h"
@@ -36,15 +38,27 @@ QString lastLine(const QString& text) {
   return lines.isEmpty() ? QString() : lines.back().trimmed();
 }
 
-// The simulator's completions of a built-in scenario (empty when it cannot run).
-QStringList simulatorCompletions(const QString& id) {
+verbs_backend::Scenario loadScenario(const QString& id) {
+  return verbs_backend::findScenario(id.toStdString());
+}
+
+// The simulator's completions of a scenario (empty when it cannot run), of one host's name
+// when `host` is given.
+QStringList simulatorCompletions(const QString& id, const QString& host = {}) {
   try {
-    const auto result =
-        verbs_backend::runScenarioInSim(verbs_backend::builtinScenario(id.toStdString()));
-    return completionLines(QString::fromStdString(result.completionsText()));
+    const auto result = verbs_backend::runScenarioInSim(loadScenario(id));
+    QStringList lines = completionLines(QString::fromStdString(result.completionsText()));
+    if (!host.isEmpty())
+      lines = lines.filter(
+          QRegularExpression(QStringLiteral("^%1 ").arg(QRegularExpression::escape(host))));
+    return lines;
   } catch (const std::exception&) {
     return {};
   }
+}
+
+QString plural(qsizetype n, const QString& one, const QString& many) {
+  return n == 1 ? QStringLiteral("1 ") + one : QStringLiteral("%1 ").arg(n) + many;
 }
 
 }  // namespace
@@ -90,7 +104,7 @@ bool RealRunController::runIfReal(const QString& id) {
   if (o.kind == BackendOption::Kind::Lab)
     runInLab(id);
   else
-    runOnDevice(o.device, id);
+    askAndRunOnDevice(o.device, id);
   return true;
 }
 
@@ -138,6 +152,8 @@ bool RealRunController::beginRun(const QString& id) {
     return false;
   }
   lastError_.clear();
+  summary_.clear();
+  agree_ = 0;
   realCompletions_.clear();
   simCompletions_.clear();
   output_.clear();
@@ -270,19 +286,30 @@ void RealRunController::labFinished(int exitCode, bool crashed) {
 }
 
 void RealRunController::showCompletions(const QString& title, const QString& id,
-                                        const QString& where) {
-  simCompletions_ = simulatorCompletions(id);
-  int same = 0;
+                                        const QString& where, int host, const QString& lead) {
+  QString hostName;
+  if (host >= 0) {
+    try {
+      hostName = QString::fromStdString(loadScenario(id).hosts[host].name);
+    } catch (const std::exception&) {
+    }
+  }
+  simCompletions_ = simulatorCompletions(id, hostName);
+  agree_ = 0;
   for (qsizetype i = 0; i < std::min(realCompletions_.size(), simCompletions_.size()); ++i)
-    if (withoutQpn(realCompletions_[i]) == withoutQpn(simCompletions_[i])) ++same;
-  QString text = tr("Completions on real verbs (both hosts, as rdmascope-cli sim prints them):\n");
+    if (withoutQpn(realCompletions_[i]) == withoutQpn(simCompletions_[i])) ++agree_;
+  const QString whose =
+      hostName.isEmpty() ? tr("both hosts") : tr("%1, the host this machine played").arg(hostName);
+  QString text =
+      tr("Completions on real verbs (%1, as rdmascope-cli sim prints them):\n").arg(whose);
   text += realCompletions_.isEmpty() ? tr("(none)") : realCompletions_.join(QLatin1Char('\n'));
-  text += tr("\n\nThe simulator's completions of the same scenario:\n");
+  text += tr("\n\nThe simulator's completions of the same scenario (%1):\n").arg(whose);
   text += simCompletions_.isEmpty() ? tr("(none)") : simCompletions_.join(QLatin1Char('\n'));
   text += tr("\n\n%1 of %2 lines agree (QPNs ignored: they differ between runs). %3")
-              .arg(same)
-              .arg(std::max(realCompletions_.size(), simCompletions_.size()))
+              .arg(agree_)
+              .arg(comparedLines())
               .arg(where);
+  if (!lead.isEmpty()) text = lead + QStringLiteral("\n\n") + text;
   if (!lastError_.isEmpty()) text = lastError_ + QStringLiteral("\n\n") + text;
   window_->explain(title, text);
 }
@@ -303,64 +330,117 @@ void RealRunController::cancel() {
   }
 }
 
-bool RealRunController::runOnDevice(const QString& device, const QString& id) {
-  if (!beginRun(id)) return false;
-  verbs_backend::Scenario scenario;
+void RealRunController::askAndRunOnDevice(const QString& device, const QString& id) {
+  if (dialog_) dialog_->deleteLater();
+  dialog_ = new DeviceRunDialog(device, id, netdevOfDevice(device), window_);
+  dialog_->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog_, &QDialog::accepted, this, [this] {
+    if (dialog_) runDevice(dialog_->request());
+  });
+  dialog_->open();
+}
+
+void RealRunController::post(const QString& line) {
+  QMetaObject::invokeMethod(
+      this,
+      [this, line] {
+        output_ += line + QLatin1Char('\n');
+        Q_EMIT progress(line);
+      },
+      Qt::QueuedConnection);
+}
+
+bool RealRunController::runDevice(const DeviceRunRequest& request) {
+  if (!beginRun(request.scenario)) return false;
+  request_ = request;
+  auto refuse = [this](const QString& line) {
+    fail(line);
+    Q_EMIT finished(false);
+    return false;
+  };
+  if (QString e = checkDeviceRun(request); !e.isEmpty()) return refuse(e);
+  auto scenario = std::make_shared<verbs_backend::Scenario>();
   try {
-    scenario = verbs_backend::builtinScenario(id.toStdString());
+    *scenario = loadScenario(request.scenario);
   } catch (const std::exception& e) {
-    fail(QString::fromStdString(e.what()));
-    Q_EMIT finished(false);
-    return false;
+    return refuse(QString::fromStdString(e.what()));
   }
-  const QString netdev = netdevOfDevice(device);
-  if (netdev.isEmpty()) {
-    fail(tr("%1 has no network interface to capture on (no %2); is the device still there?")
-             .arg(device,
-                  QStringLiteral("/sys/class/infiniband/%1/ports/1/gid_attrs/ndevs").arg(device)));
-    Q_EMIT finished(false);
-    return false;
+  const bool loopback = request.peer == DeviceRunRequest::Peer::Loopback;
+  netdev_ = netdevOfDevice(request.device);
+  if (netdev_.isEmpty() && !loopback)
+    return refuse(
+        tr("%1 has no network interface to capture on (no %2); is the device still there?")
+            .arg(request.device, QStringLiteral("/sys/class/infiniband/%1/ports/1/gid_attrs/ndevs")
+                                     .arg(request.device)));
+  std::shared_ptr<verbs_backend::Backend> hosts[2];
+#ifdef RDMASCOPE_HAVE_IBVERBS
+  verbs_backend::IbvOptions opts;
+  opts.deviceName = request.device.toStdString();
+  for (int h = 0; h < (loopback ? 2 : 1); ++h) {
+    auto b = verbs_backend::IbvBackend::open(opts);
+    if (!b.ok()) return refuse(QString::fromStdString(b.status.message));
+    hosts[h] = std::move(b.value);
   }
-  LiveCaptureDialog* live = window_->liveCaptureDialog();
-  if (!live->start(netdev, &window_->frameStore())) {
-    fail(tr("cannot capture on %1: %2").arg(netdev, live->lastError()));
-    Q_EMIT finished(false);
-    return false;
+#else
+  return refuse(tr("this build has no libibverbs support"));
+#endif
+  QString title;
+  if (loopback) {
+    title = tr("Running %1 with both hosts on %2 (nothing can be captured)")
+                .arg(request.scenario, request.device);
+  } else {
+    LiveCaptureDialog* live = window_->liveCaptureDialog();
+    if (!live->start(netdev_, &window_->frameStore())) return refuse(live->lastError());
+    const QStringList own = interfaceAddresses(netdev_);
+    title = tr("Running %1 on %2, capturing on %3\nOn the peer: %4")
+                .arg(request.scenario, request.device, netdev_,
+                     peerCommand(request, own.isEmpty() ? QString() : own.front()));
   }
-  const QString title = tr("Running %1 on %2, capturing on %3").arg(id, device, netdev);
   startProgress(title);
-  window_->statusBar()->showMessage(title);
-  worker_ = std::thread([this, scenario = std::move(scenario), dev = device.toStdString()] {
+  window_->statusBar()->showMessage(title.section(QLatin1Char('\n'), 0, 0));
+  verbs_backend::PeerEndpoint endpoint;
+  endpoint.serve = request.peer == DeviceRunRequest::Peer::Serve;
+  endpoint.host = request.host.toStdString();
+  endpoint.port = request.port;
+  worker_ = std::thread([this, scenario, hosts, endpoint, loopback] {
     QString error;
     QStringList completions;
-#ifdef RDMASCOPE_HAVE_IBVERBS
-    verbs_backend::IbvOptions opts;
-    opts.deviceName = dev;
-    auto a = verbs_backend::IbvBackend::open(opts);
-    auto b = a.ok() ? verbs_backend::IbvBackend::open(opts) : decltype(a){};
-    if (!a.ok())
-      error = QString::fromStdString(a.status.message);
-    else if (!b.ok())
-      error = QString::fromStdString(b.status.message);
-    else {
-      verbs_backend::ScenarioRun run(scenario, *a.value, *b.value);
+    if (loopback) {
+      verbs_backend::ScenarioRun run(*scenario, *hosts[0], *hosts[1]);
       if (run.setupError()) error = QString::fromStdString(*run.setupError());
       while (error.isEmpty() && !run.done() && !stop_) {
         const auto o = run.step();
         ++deviceStep_;
+        post(tr("step %1 %2: %3")
+                 .arg(o.index)
+                 .arg(QString::fromStdString(scenario->hosts[o.host].name),
+                      QString::fromStdString(o.text)));
         if (!o.ok) error = QString::fromStdString(o.text + ": " + o.message);
       }
-      verbs_backend::RunResult r;
-      r.completions = run.completions();
-      r.hostNames[0] = scenario.hosts[0].name;
-      r.hostNames[1] = scenario.hosts[1].name;
-      completions = completionLines(QString::fromStdString(r.completionsText()));
+      for (const auto& [host, wc] : run.completions())
+        completions << QString::fromStdString(
+            verbs_backend::formatCompletion(scenario->hosts[host].name, wc));
+    } else {
+      verbs_backend::SideHooks hooks;
+      hooks.stop = &stop_;
+      hooks.note = [this](const std::string& l) { post(QString::fromStdString(l)); };
+      hooks.waiting = [this](const std::string& what) {
+        post(tr("waiting for %1").arg(QString::fromStdString(what)));
+      };
+      hooks.completion = [this, &completions](const std::string& l) {
+        completions << QString::fromStdString(l);
+        post(QString::fromStdString(l));
+      };
+      auto oob = verbs_backend::connectScenarioPeer(endpoint, std::chrono::seconds(120), hooks);
+      if (!oob.ok()) {
+        error = (endpoint.serve ? tr("no peer came: %1") : tr("peer unreachable: %1"))
+                    .arg(QString::fromStdString(oob.status.message));
+      } else {
+        const auto r = verbs_backend::runScenarioSide(
+            *scenario, verbs_backend::scenarioSideOf(endpoint), *hosts[0], oob.value, hooks);
+        if (!r.ok) error = QString::fromStdString(r.error);
+      }
     }
-#else
-    (void)scenario;
-    (void)dev;
-    error = QStringLiteral("this build has no libibverbs support");
-#endif
     QMetaObject::invokeMethod(
         this, [this, error, completions] { deviceFinished(error, completions); },
         Qt::QueuedConnection);
@@ -375,13 +455,76 @@ void RealRunController::deviceFinished(const QString& error, const QStringList& 
     progress_->close();
     progress_->deleteLater();
   }
-  // Frames still in flight reach the capture within a moment; then stop it.
-  QTimer::singleShot(300, this, [this] { window_->liveCaptureDialog()->stop(); });
   realCompletions_ = completions;
-  lastError_ = cancelled_ ? tr("Run of %1 cancelled").arg(scenario_) : error;
-  showCompletions(tr("%1 on a real device").arg(scenario_), scenario_, QString());
-  if (!lastError_.isEmpty()) window_->statusBar()->showMessage(lastError_);
+  lastError_ = cancelled_ ? tr("Run of %1 on %2 cancelled").arg(scenario_, request_.device) : error;
+  if (request_.peer != DeviceRunRequest::Peer::Loopback) {
+    // Frames still in flight reach the capture within a moment; then stop it and open it.
+    QTimer::singleShot(300, this, [this] { finishPeerRun(lastError_); });
+    return;
+  }
+  const QString where = netdev_.isEmpty() ? tr("the network") : netdev_;
+  const QString why = tr("Nothing was captured: %1 loops traffic between its own QPs back "
+                         "internally, so it never reaches %2; run with a peer machine to capture.")
+                          .arg(request_.device, where);
+  showCompletions(tr("%1 with both hosts on %2").arg(scenario_, request_.device), scenario_,
+                  QString(), -1, why);
+  summary_ = tr("%1 ran with both hosts on %2: %3, %4 of %5 lines agree with the simulator. %6")
+                 .arg(scenario_, request_.device,
+                      plural(realCompletions_.size(), tr("completion"), tr("completions")))
+                 .arg(agree_)
+                 .arg(comparedLines())
+                 .arg(why);
+  window_->statusBar()->showMessage(
+      lastError_.isEmpty()
+          ? tr("%1 with both hosts on %2: %3 of %4 completion lines agree with the simulator; "
+               "nothing captured (%2 loops it back internally)")
+                .arg(scenario_, request_.device)
+                .arg(agree_)
+                .arg(comparedLines())
+          : lastError_);
   Q_EMIT finished(lastError_.isEmpty());
+}
+
+void RealRunController::finishPeerRun(const QString& error) {
+  LiveCaptureDialog* live = window_->liveCaptureDialog();
+  live->stop();
+  QString problem = error;
+  static int runs = 0;
+  outDir_ = QDir(outRoot_).filePath(QStringLiteral("rdmascope-device-%1-%2-%3")
+                                        .arg(QFileInfo(scenario_).baseName())
+                                        .arg(QCoreApplication::applicationPid())
+                                        .arg(++runs));
+  QDir().mkpath(outDir_);
+  const QString capture = outDir_ + QStringLiteral("/capture.pcap");
+  const std::size_t captured = window_->frameStore().size();
+  if (!live->lastError().isEmpty() && problem.isEmpty())
+    problem = tr("capture on %1: %2").arg(netdev_, live->lastError());
+  // Opened like the lab's capture: the packet views, the analysis and Save all see a file.
+  if (captured > 0 && window_->saveFrames(capture) && !window_->openCapture(capture) &&
+      problem.isEmpty())
+    problem = window_->lastError();
+  std::size_t good = 0;
+  for (std::size_t i = 0; i < window_->frameStore().size(); ++i)
+    if (window_->frameStore().decode(i).crc == packets::CrcStatus::Good) ++good;
+  const QString peer = request_.peer == DeviceRunRequest::Peer::Serve
+                           ? tr("a peer on port %1").arg(request_.port)
+                           : tr("the peer %1:%2").arg(request_.host).arg(request_.port);
+  lastError_ = problem;
+  showCompletions(tr("%1 on %2 with %3").arg(scenario_, request_.device, peer), scenario_,
+                  captured ? tr("Capture: %1").arg(capture) : QString(),
+                  request_.peer == DeviceRunRequest::Peer::Serve ? 0 : 1);
+  summary_ = tr("%1 on %2 with %3: %4 captured on %5 (%6 with a good ICRC), %7, %8 of %9 lines "
+                "agree with the simulator")
+                 .arg(scenario_, request_.device, peer,
+                      plural(static_cast<qsizetype>(captured), tr("frame"), tr("frames")), netdev_)
+                 .arg(good)
+                 .arg(plural(realCompletions_.size(), tr("completion"), tr("completions")))
+                 .arg(agree_)
+                 .arg(comparedLines());
+  if (captured == 0 && problem.isEmpty())
+    problem = lastError_ = tr("nothing was captured on %1 although the run completed").arg(netdev_);
+  window_->statusBar()->showMessage(problem.isEmpty() ? summary_ : problem);
+  Q_EMIT finished(problem.isEmpty());
 }
 
 }  // namespace rdmascope::ui

@@ -1,6 +1,7 @@
 #include "rdmascope/verbs_backend/oob_exchange.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -38,6 +39,26 @@ Result<T> fail(Status s) {
 int msLeft(Clock::time_point deadline) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
   return left.count() <= 0 ? 0 : static_cast<int>(std::min<long long>(left.count(), 1 << 30));
+}
+
+constexpr int kStopCheckMs = 100;
+enum class Wait { Ready, Timeout, Cancelled, Error };
+
+// poll() in slices so that a stop flag set by another thread ends the wait within 100 ms.
+Wait waitFor(int fd, short events, Clock::time_point deadline, const std::atomic<bool>* stop) {
+  for (;;) {
+    if (stop && stop->load()) return Wait::Cancelled;
+    const int left = msLeft(deadline);
+    pollfd pfd{fd, events, 0};
+    const int r = ::poll(&pfd, 1, stop ? std::min(left, kStopCheckMs) : left);
+    if (r > 0) return Wait::Ready;
+    if (r < 0 && errno != EINTR) return Wait::Error;
+    if (r == 0 && left == 0) return Wait::Timeout;
+  }
+}
+
+Status cancelled(const std::string& what) {
+  return Status::error(ECANCELED, "cancelled while " + what);
 }
 
 template <class T>
@@ -120,12 +141,13 @@ Result<PeerInfo> parsePeerInfo(std::string_view line) {
 
 OobConnection::OobConnection(int fd) : fd_(fd) {}
 OobConnection::OobConnection(OobConnection&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), pending_(std::move(other.pending_)) {}
+    : fd_(std::exchange(other.fd_, -1)), pending_(std::move(other.pending_)), stop_(other.stop_) {}
 OobConnection& OobConnection::operator=(OobConnection&& other) noexcept {
   if (this != &other) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = std::exchange(other.fd_, -1);
     pending_ = std::move(other.pending_);
+    stop_ = other.stop_;
   }
   return *this;
 }
@@ -134,7 +156,8 @@ OobConnection::~OobConnection() {
 }
 
 Result<OobConnection> OobConnection::connect(const std::string& host, std::uint16_t port,
-                                             std::chrono::milliseconds timeout) {
+                                             std::chrono::milliseconds timeout,
+                                             const std::atomic<bool>* stop) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -144,19 +167,39 @@ Result<OobConnection> OobConnection::connect(const std::string& host, std::uint1
     return fail<OobConnection>(
         Status::error(EINVAL, "cannot resolve '" + host + "': " + gai_strerror(e)));
   const auto deadline = Clock::now() + timeout;
+  const std::string what = "connecting to " + host + ":" + service;
   int lastErr = ETIMEDOUT;
   for (;;) {
     for (addrinfo* a = res; a != nullptr; a = a->ai_next) {
-      int fd = ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+      // Non-blocking, so that a host that drops the SYN neither outlasts `timeout` nor `stop`.
+      int fd =
+          ::socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
       if (fd < 0) {
         lastErr = errno;
         continue;
       }
-      if (::connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
+      int rc = ::connect(fd, a->ai_addr, a->ai_addrlen);
+      if (rc != 0 && errno == EINPROGRESS) {
+        const Wait w = waitFor(fd, POLLOUT, deadline, stop);
+        if (w == Wait::Cancelled) {
+          ::close(fd);
+          ::freeaddrinfo(res);
+          return fail<OobConnection>(cancelled(what));
+        }
+        int soErr = w == Wait::Ready ? 0 : ETIMEDOUT;
+        socklen_t len = sizeof soErr;
+        if (w == Wait::Ready) ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &soErr, &len);
+        rc = soErr == 0 ? 0 : -1;
+        errno = soErr;
+      }
+      if (rc == 0) {
         ::freeaddrinfo(res);
+        ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
         int one = 1;
         ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        return {OobConnection(fd), {}};
+        OobConnection c(fd);
+        c.stop_ = stop;
+        return {std::move(c), {}};
       }
       lastErr = errno;
       ::close(fd);
@@ -165,10 +208,14 @@ Result<OobConnection> OobConnection::connect(const std::string& host, std::uint1
     if (Clock::now() >= deadline || (lastErr != ECONNREFUSED && lastErr != EHOSTUNREACH &&
                                      lastErr != ENETUNREACH && lastErr != ETIMEDOUT))
       break;
+    if (stop && stop->load()) {
+      ::freeaddrinfo(res);
+      return fail<OobConnection>(cancelled(what));
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ::freeaddrinfo(res);
-  return fail<OobConnection>(sysError("connecting to " + host + ":" + service, lastErr));
+  return fail<OobConnection>(sysError(what, lastErr));
 }
 
 Status OobConnection::sendLine(std::string_view line) {
@@ -200,13 +247,11 @@ Result<std::string> OobConnection::readLine(std::chrono::milliseconds timeout) {
     if (pending_.size() > kMaxLine)
       return fail<std::string>(
           Status::error(EPROTO, "the out-of-band peer sent a line longer than 4096 bytes"));
-    pollfd pfd{fd_, POLLIN, 0};
-    int r = ::poll(&pfd, 1, msLeft(deadline));
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return fail<std::string>(sysError("waiting for the out-of-band peer"));
-    }
-    if (r == 0)
+    const Wait w = waitFor(fd_, POLLIN, deadline, stop_);
+    if (w == Wait::Cancelled)
+      return fail<std::string>(cancelled("waiting for the out-of-band peer"));
+    if (w == Wait::Error) return fail<std::string>(sysError("waiting for the out-of-band peer"));
+    if (w == Wait::Timeout)
       return fail<std::string>(Status::error(
           ETIMEDOUT,
           "the out-of-band peer sent nothing for " + std::to_string(timeout.count()) + " ms"));
@@ -242,12 +287,13 @@ Status OobConnection::barrier(std::string_view name, std::chrono::milliseconds t
 }
 
 OobListener::OobListener(OobListener&& other) noexcept
-    : fd_(std::exchange(other.fd_, -1)), port_(other.port_) {}
+    : fd_(std::exchange(other.fd_, -1)), port_(other.port_), stop_(other.stop_) {}
 OobListener& OobListener::operator=(OobListener&& other) noexcept {
   if (this != &other) {
     if (fd_ >= 0) ::close(fd_);
     fd_ = std::exchange(other.fd_, -1);
     port_ = other.port_;
+    stop_ = other.stop_;
   }
   return *this;
 }
@@ -284,13 +330,12 @@ Result<OobConnection> OobListener::accept(std::chrono::milliseconds timeout) {
     return fail<OobConnection>(Status::error(ENOTCONN, "the out-of-band listener is not open"));
   const auto deadline = Clock::now() + timeout;
   for (;;) {
-    pollfd pfd{fd_, POLLIN, 0};
-    int r = ::poll(&pfd, 1, msLeft(deadline));
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return fail<OobConnection>(sysError("waiting for the out-of-band peer"));
-    }
-    if (r == 0)
+    const Wait w = waitFor(fd_, POLLIN, deadline, stop_);
+    if (w == Wait::Cancelled)
+      return fail<OobConnection>(
+          cancelled("waiting for a peer on TCP port " + std::to_string(port_)));
+    if (w == Wait::Error) return fail<OobConnection>(sysError("waiting for the out-of-band peer"));
+    if (w == Wait::Timeout)
       return fail<OobConnection>(
           Status::error(ETIMEDOUT, "no peer connected to TCP port " + std::to_string(port_) +
                                        " within " + std::to_string(timeout.count()) + " ms"));
@@ -301,7 +346,9 @@ Result<OobConnection> OobListener::accept(std::chrono::milliseconds timeout) {
     }
     int one = 1;
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    return {OobConnection(fd), {}};
+    OobConnection c(fd);
+    c.stop_ = stop_;
+    return {std::move(c), {}};
   }
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -748,7 +749,15 @@ Status ScenarioRun::runStep(const Step& s, StepOutcome& out) {
           }
           if (a.destQpnFromPeer) attr.destQpNum = p.qpn;
           if (a.rqPsnFromPeer) attr.rqPsn = p.psn;
-          if (a.dgidFromPeer) attr.ahAttr.dgid = p.gid;
+          if (a.dgidFromPeer) {
+            // The source GID is the device's configured one (IPv4-mapped on Soft-RoCE), as in
+            // runScenarioSide; index 0 would be the link-local GID.
+            auto dev = h.backend->queryDevice();
+            if (!dev.ok()) return dev.status;
+            attr.ahAttr.dgid = p.gid;
+            attr.ahAttr.isGlobal = true;
+            attr.ahAttr.sgidIndex = dev.value.gidIndex;
+          }
           if (a.dlidFromPeer) attr.ahAttr.dlid = p.lid;
           if (a.sqPsnOwn) attr.sqPsn = h.psns[a.qp];
           if (!cm_) return h.backend->modifyQp(h.qps.at(a.qp).handle, attr, a.mask);
@@ -773,6 +782,9 @@ Status ScenarioRun::runStep(const Step& s, StepOutcome& out) {
             wr.ah.dgid = h.peer.gid;
             wr.ah.dlid = h.peer.lid;
             wr.ah.isGlobal = true;
+            auto dev = h.backend->queryDevice();
+            if (!dev.ok()) return dev.status;
+            wr.ah.sgidIndex = dev.value.gidIndex;
           }
           return h.backend->postSend(h.qps.at(a.qp).handle, wr);
         } else if constexpr (std::is_same_v<T, PostRecvStep>) {
@@ -982,16 +994,26 @@ std::string RunResult::traceJson() const {
   return out;
 }
 
+std::string formatCompletion(const std::string& hostName, const WorkCompletion& wc) {
+  std::string line = hostName;
+  line.append(" wr_id ").append(std::to_string(wc.wrId)).append(" ");
+  line.append(wcStatusName(wc.status));
+  // ibv_poll_cq(3): with an error status only wr_id, status, qp_num and vendor_err are valid.
+  if (wc.status != sim::WcStatus::Success) return line;
+  line.append(" ").append(sim::toString(wc.opcode)).append(" byte_len ");
+  line.append(std::to_string(wc.byteLen));
+  if (wc.wcFlags & sim::wc_flags::kWithImm) {
+    char imm[24];
+    std::snprintf(imm, sizeof imm, " imm 0x%08x", wc.immData);
+    line += imm;
+  }
+  return line;
+}
+
 std::string RunResult::completionsText() const {
   std::string out;
-  for (const auto& entry : completions) {
-    const WorkCompletion& wc = entry.second;
-    char qp[16];
-    std::snprintf(qp, sizeof qp, "%06x", wc.qpNum);
-    out += hostNames[entry.first] + " wr_id " + std::to_string(wc.wrId) + " " +
-           wcStatusName(wc.status) + " " + std::string(sim::toString(wc.opcode)) + " byte_len " +
-           std::to_string(wc.byteLen) + " qp 0x" + qp + "\n";
-  }
+  for (const auto& [host, wc] : completions)
+    out += formatCompletion(hostNames[host], wc) + "\n";
   return out;
 }
 

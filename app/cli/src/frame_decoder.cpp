@@ -4,7 +4,7 @@ namespace rdmascope::cli {
 
 packets::Dissection FrameDecoder::decode(std::span<const std::uint8_t> frame,
                                          packets::LinkType link, const packets::FrameInfo& info) {
-  return packets::decodeFrame(frame, link, info, options_);
+  return stream_.decode(frame, link, info);
 }
 
 packets::FrameInfo makeFrameInfo(std::uint64_t number, std::int64_t timestampNs,

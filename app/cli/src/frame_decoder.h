@@ -1,17 +1,19 @@
 #pragma once
-// The one place rdmascope-cli turns frames into dissections (stateless for now; a stateful
-// decoder for iWARP streams replaces the call in frame_decoder.cpp).
+// The one place rdmascope-cli turns frames into dissections: statefully, so TCP streams are
+// reassembled and iWARP (MPA/DDP/RDMAP) is decoded as the GUI and tshark show it.
 
 #include <cstdint>
 #include <span>
 
 #include "rdmascope/packets/decode.h"
+#include "rdmascope/packets/stream_decoder.h"
 
 namespace rdmascope::cli {
 
 class FrameDecoder {
  public:
-  explicit FrameDecoder(const packets::DecodeOptions& options) : options_(options) {}
+  explicit FrameDecoder(const packets::DecodeOptions& options)
+      : options_(options), stream_(options) {}
 
   /// Decodes the next frame of a capture (frames must come in capture order).
   packets::Dissection decode(std::span<const std::uint8_t> frame, packets::LinkType link,
@@ -21,6 +23,7 @@ class FrameDecoder {
 
  private:
   packets::DecodeOptions options_;
+  packets::CaptureDecoder stream_;
 };
 
 /// Frame facts (number, relative and epoch time, wire length) for the decoder.

@@ -1,6 +1,6 @@
 #pragma once
-// What `sim` and `verbs` share: finding a scenario by name or file, and the one-line
-// completion format both print so that their outputs can be diffed line by line.
+// What `sim` and `verbs` share: finding a scenario by name or file. (The one-line completion
+// format both print is verbs_backend::formatCompletion.)
 
 #include <optional>
 #include <ostream>
@@ -14,8 +14,5 @@ namespace rdmascope::cli {
 /// (file, JSON path, expectation) to `err` and returns nothing.
 std::optional<verbs_backend::Scenario> loadScenario(const std::string& nameOrFile,
                                                     std::ostream& err);
-
-/// "HOST wr_id N STATUS OPCODE byte_len N[ imm 0xX]": no QPN, which differs between runs.
-std::string formatCompletion(const std::string& hostName, const verbs_backend::WorkCompletion& wc);
 
 }  // namespace rdmascope::cli

@@ -1,12 +1,15 @@
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <map>
 
 #include "commands.h"
 #include "output_options.h"
+#include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets_io/capture_writer.h"
 #include "rdmascope/sim/trace_analysis.h"
+#include "rdmascope/sim/transport_scenarios.h"
 #include "rdmascope/verbs_backend/scenario.h"
 #include "scenario_source.h"
 
@@ -39,6 +42,67 @@ const std::map<std::string, sim::WireFormat>& wireNames() {
 int listScenarios(std::ostream& out) {
   for (const auto& name : verbs_backend::builtinScenarioNames()) {
     out << name << '\t' << verbs_backend::builtinScenario(name).description << '\n';
+  }
+  for (const auto name : sim::transportScenarioNames())
+    out << name << "\tOne 64 KiB transfer over "
+        << (name == "tcp-stream" ? "the TCP socket path" : "iWARP (TCP, MPA, DDP, RDMAP)")
+        << " (no verbs trace; --pcap, --loss, --seed, --analyze)\n";
+  return kExitOk;
+}
+
+bool isTransportScenario(const std::string& name) {
+  const auto names = sim::transportScenarioNames();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+// tcp-stream and the iWARP transfers run on the TCP model, not on the HCA: their frames are
+// written and analysed, but they have no verbs trace and no wire format to choose.
+int runTransport(const SimArgs& a, std::ostream& out, std::ostream& err) {
+  if (!a.wire.empty()) {
+    reportError(err, "--wire does not apply to '" + a.scenario + "' (it runs over TCP)");
+    return kExitUsage;
+  }
+  sim::TransportScenarioOptions o;
+  if (a.seed) o.seed = *a.seed;
+  if (a.loss) o.lossRate = *a.loss;
+  std::string error;
+  const auto r = sim::runTransportScenario(a.scenario, o, error);
+  if (!r) {
+    reportError(err, error);
+    return kExitFailure;
+  }
+  if (a.analyze) {
+    analysis::FlowAnalyzer analyzer;
+    // Times in whole nanoseconds, as the pcap holds them, so both analyses agree.
+    const std::int64_t first = r->frames.empty() ? 0 : r->frames.front().timePs / 1000;
+    for (std::size_t i = 0; i < r->frames.size(); ++i)
+      analyzer.addFrame(r->frames[i].bytes, packets::LinkType::Ethernet, i + 1,
+                        static_cast<double>(r->frames[i].timePs / 1000 - first) / 1e9);
+    analyzer.finish();
+    const analysis::AnalysisReport report = analyzer.report();
+    out << (a.json ? analysis::toJson(report) + "\n" : analysis::formatText(report));
+  } else {
+    out << r->name << ": " << r->frames.size() << " frames captured at host A, " << r->framesLost
+        << " lost, " << r->elapsedUs << " us, data " << (r->dataIntact ? "intact" : "NOT intact")
+        << '\n';
+  }
+  if (!a.pcap.empty()) {
+    std::string werr;
+    auto writer = packets_io::CaptureWriter::open(a.pcap, packets::LinkType::Ethernet, werr);
+    if (!writer) {
+      reportError(err, werr);
+      return kExitUsage;
+    }
+    for (const auto& f : r->frames)
+      if (!writer->write(f.bytes, f.timePs / 1000)) break;
+    if (!writer->close()) {
+      reportError(err, writer->error());
+      return kExitUsage;
+    }
+  }
+  if (!r->dataIntact) {
+    reportError(err, r->name + ": the destination buffer does not hold the source bytes");
+    return kExitFailure;
   }
   return kExitOk;
 }
@@ -78,6 +142,7 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
     reportError(err, "sim needs a scenario NAME or FILE (--list shows the built-ins)");
     return kExitUsage;
   }
+  if (isTransportScenario(a.scenario)) return runTransport(a, out, err);
   auto scenario = loadScenario(a.scenario, err);
   if (!scenario) return kExitUsage;
   if (a.cm) {
@@ -107,7 +172,7 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
   if (trace != "none") out << "# completions\n";
   if (!a.analyze || trace != "none") {
     for (const auto& [host, wc] : r.completions)
-      out << formatCompletion(r.hostNames[host], wc) << '\n';
+      out << verbs_backend::formatCompletion(r.hostNames[host], wc) << '\n';
   }
   if (analysis) {
     const analysis::AnalysisReport report = analysis->finish();

@@ -1,6 +1,7 @@
 #include "sim_replay.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -17,6 +18,7 @@ struct SimSide {
   verbs_backend::RunResult run;
   std::vector<analysis::PacketFacts> delivered;  ///< what a capture behind the loss sees
   std::map<std::string, int> hostOfSource;
+  std::map<std::string, std::uint32_t> qpnOfAddress;  ///< from the responses sent to it
 };
 
 // Frames the simulator lost on the link are in its capture (it taps before the faults), but a
@@ -41,6 +43,10 @@ SimSide simulate(const verbs_backend::Scenario& scenario) {
                                            static_cast<double>(f.time.picos()) / 1e12);
     if (!facts) continue;
     s.hostOfSource[facts->source] = f.fromHost;
+    // RC responses (READ RESPONSE FIRST 0x0d to ATOMIC ACKNOWLEDGE 0x12) name the
+    // requester's QP
+    if (facts->opcode >= 0x0d && facts->opcode <= 0x12)
+      s.qpnOfAddress[facts->destination] = facts->destQp;
     if (!lost.count(i + 1)) s.delivered.push_back(std::move(*facts));
   }
   return s;
@@ -52,6 +58,22 @@ std::map<std::string, std::uint32_t> initialPsns(const verbs_backend::Scenario& 
   for (const auto& [source, host] : hostOfSource) {
     const auto& qps = scenario.hosts[host].qps;
     if (qps.size() == 1) m[source] = qps.front().psn;
+  }
+  return m;
+}
+
+// The requesters' retransmit timeouts, from the QP's timeout attribute (4.096 us x 2^timeout;
+// rxe rounds it up to jiffies, which half of it leaves room for).
+std::map<std::string, double> retransmitTimeouts(const verbs_backend::Scenario& scenario,
+                                                 const std::map<std::string, int>& hostOfSource) {
+  std::map<std::string, double> m;
+  for (const auto& [source, host] : hostOfSource) {
+    for (const auto& step : scenario.steps) {
+      const auto* modify = std::get_if<verbs_backend::ModifyQpStep>(&step.action);
+      if (step.host == host && modify && (modify->mask & sim::attr_mask::kTimeout) &&
+          modify->attr.timeout != 0)
+        m[source] = 4.096e-6 * std::ldexp(1.0, modify->attr.timeout);
+    }
   }
   return m;
 }
@@ -103,6 +125,7 @@ int compareCaptureWithSim(const std::string& capturePath, const verbs_backend::S
   const SimSide reference = simulate(clean);
   analysis::LossInferenceOptions options;
   options.initialPsn = initialPsns(scenario, reference.hostOfSource);
+  options.retransmitTimeout = retransmitTimeouts(scenario, reference.hostOfSource);
   const analysis::LossPattern lab = analysis::inferLossPattern(real, options);
 
   verbs_backend::Scenario replay = clean;
@@ -119,6 +142,17 @@ int compareCaptureWithSim(const std::string& capturePath, const verbs_backend::S
     d.fromHost = host->second;
     d.occurrence = l.occurrence;
     replay.faults.dropPsns.push_back(d);
+  }
+  // rxe's retransmit timer, armed by a send only when not pending and never stopped by an
+  // ACK, can expire in the middle of a later message under the lab's timing: replay it where
+  // the lab's did (after as many request transmissions), on the requester's QP.
+  for (const auto& r : lab.resends) {
+    if (!r.soonerThanTimer) continue;
+    const auto& stream = lab.streams[r.stream];
+    const auto host = reference.hostOfSource.find(stream.source);
+    const auto qpn = reference.qpnOfAddress.find(stream.source);
+    if (host == reference.hostOfSource.end() || qpn == reference.qpnOfAddress.end()) continue;
+    replay.faults.timerFires.push_back({host->second, qpn->second, r.transmissionsBefore});
   }
   const SimSide simulated = simulate(replay);
   const analysis::LossPattern sim = analysis::inferLossPattern(simulated.delivered, options);
@@ -163,6 +197,13 @@ int compareCaptureWithSim(const std::string& capturePath, const verbs_backend::S
       out << "  note: the lab's resend at frame " << r.frame << " began at +" << r.firstRelPsn
           << ", before the NAKed +" << r.restartRelPsn
           << ": its retransmit timer fired before the NAK arrived\n";
+  }
+  for (const auto& r : lab.resends) {
+    if (r.soonerThanTimer)
+      out << "  note: the lab's resend at frame " << r.frame << " (+" << r.firstRelPsn
+          << ") has no NAK and came sooner than the retransmit timeout: a timer an earlier "
+             "message armed ran out (rxe never stops it on an ACK); the simulator's timer is "
+             "made to run out there too\n";
   }
   bool ok = true;
   auto fail = [&](const std::string& why) {

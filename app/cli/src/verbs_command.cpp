@@ -7,8 +7,8 @@
 #include "perftest_report.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/verbs_backend/oob_exchange.h"
+#include "rdmascope/verbs_backend/scenario_side.h"
 #include "real_bench.h"
-#include "scenario_side.h"
 #include "scenario_source.h"
 #include "sim_bench.h"
 #ifdef RDMASCOPE_HAVE_IBVERBS
@@ -24,7 +24,7 @@ struct VerbsArgs {
   std::string scenario;
   bool server = false;
   std::string connect;
-  std::uint16_t port = 18515;
+  std::uint16_t port = verbs_backend::kDefaultOobPort;
   unsigned gidIndex = 1;
   std::string bench;
   std::uint64_t size = 65536;
@@ -93,13 +93,9 @@ verbs_backend::Result<std::unique_ptr<verbs_backend::IbvBackend>> openDevice(con
 verbs_backend::Result<verbs_backend::OobConnection> connectPeer(const VerbsArgs& a,
                                                                 std::ostream& err) {
   using namespace std::chrono_literals;
-  if (a.server) {
-    auto l = verbs_backend::OobListener::listen(a.port);
-    if (!l.ok()) return {{}, l.status};
-    err << "# waiting for the peer on TCP port " << l.value.port() << '\n';
-    return l.value.accept(120s);
-  }
-  return verbs_backend::OobConnection::connect(a.connect, a.port, 120s);
+  verbs_backend::SideHooks hooks;
+  hooks.waiting = [&err](const std::string& what) { err << "# waiting for " << what << '\n'; };
+  return verbs_backend::connectScenarioPeer({a.server, a.connect, a.port}, 120s, hooks);
 }
 #endif
 
@@ -138,6 +134,10 @@ int runCmScenario(const VerbsArgs& a, const verbs_backend::Scenario& scenario, s
       return kExitFailure;
     }
     oob = std::move(c.value);
+    if (std::string bad = exchangeScenarioHello(scenario, 0, oob); !bad.empty()) {
+      reportError(err, bad);
+      return kExitFailure;
+    }
     auto req = cm->waitRequest(60s);
     if (!req.ok()) {
       reportError(err, "rdma_cm: " + req.status.message);
@@ -165,6 +165,11 @@ int runCmScenario(const VerbsArgs& a, const verbs_backend::Scenario& scenario, s
       return kExitFailure;
     }
     oob = std::move(c.value);
+    // Its answer is read after the REQ (runScenarioSide), so a REJ is named as the reason.
+    if (Status st = oob.sendLine(scenarioHello(scenario, 1)); !st.ok()) {
+      reportError(err, "out-of-band connection: " + st.message);
+      return kExitFailure;
+    }
   }
   if (!a.device.empty() && a.device != cm->deviceName())
     err << "# --device " << a.device << " ignored: the rdma_cm's route uses " << cm->deviceName()
@@ -177,11 +182,11 @@ int runCmScenario(const VerbsArgs& a, const verbs_backend::Scenario& scenario, s
     return kExitFailure;
   }
   CmLink link{*cm, std::move(request)};
-  const SideRunResult r = runScenarioSide(
-      scenario, a.server ? 0 : 1, *dev.value, oob,
-      [&](const std::string& line) { out << line << '\n'
-                                         << std::flush; },
-      [&](const std::string& line) { err << "# " << line << '\n'; }, &link);
+  SideHooks hooks;
+  hooks.completion = [&](const std::string& line) { out << line << '\n' << std::flush; };
+  hooks.note = [&](const std::string& line) { err << "# " << line << '\n'; };
+  const SideRunResult r =
+      runScenarioSide(scenario, a.server ? 0 : 1, *dev.value, oob, hooks, &link);
   if (!r.ok) {
     reportError(err, r.error);
     return kExitFailure;
@@ -254,11 +259,11 @@ int runVerbs(const VerbsArgs& a, std::ostream& out, std::ostream& err) {
     return kExitOk;
   }
   const int side = a.server ? 0 : 1;
-  const SideRunResult r = runScenarioSide(
-      *scenario, side, *dev.value, oob.value,
-      [&](const std::string& line) { out << line << '\n'
-                                         << std::flush; },
-      [&](const std::string& line) { err << "# " << line << '\n'; });
+  verbs_backend::SideHooks hooks;
+  hooks.completion = [&](const std::string& line) { out << line << '\n' << std::flush; };
+  hooks.note = [&](const std::string& line) { err << "# " << line << '\n'; };
+  const verbs_backend::SideRunResult r =
+      verbs_backend::runScenarioSide(*scenario, side, *dev.value, oob.value, hooks);
   if (!r.ok) {
     reportError(err, r.error);
     return kExitFailure;

@@ -42,7 +42,7 @@ enum class AnomalyKind : std::uint8_t {
   Duplicate,          ///< a back-to-back identical copy of the previous request frame
   GapFilled,          ///< a missing PSN arrived later (retransmitted after loss)
   Reordered,          ///< a missing PSN arrived later with no retry asked for: reordering
-  Timeout,            ///< a resend no NAK prompted (none pending, or too old): the ACK timer fired
+  Timeout,            ///< a resend no NAK (iWARP: no dup ACK) prompted: the timer fired
   Nak,                ///< NAK (PSN sequence error, invalid request, access/operational error)
   RnrNak,             ///< receiver not ready: the requester must wait the RNR timer
   Cnp,                ///< RoCEv2 congestion notification packet
@@ -242,7 +242,10 @@ struct AnalysisSummary {
   std::uint64_t rdmaFrames = 0;  ///< frames with an InfiniBand transport
   std::uint64_t completedMessages = 0;
   std::uint64_t failedMessages = 0;
-  std::uint64_t timeouts = 0;  ///< RoCE/IB resends no NAK prompted
+  /// RoCE/IB: resends no NAK prompted (one per retry). iWARP: TCP retransmissions neither fast
+  /// (after duplicate ACKs), spurious (already acknowledged) nor copies: those Wireshark marks
+  /// tcp.analysis.rto, one per resent segment.
+  std::uint64_t timeouts = 0;
   std::uint64_t ecnMarks = 0;  ///< IP CE, FECN or BECN
   // iWARP. resentFrames and duplicates above count its TCP retransmissions and copies too.
   std::uint64_t iwarpFrames = 0;         ///< frames of TCP connections that carry MPA
@@ -293,6 +296,20 @@ struct RetainedState {
   std::size_t tcpConnections = 0;  ///< TCP connections tracked (iWARP or not yet known)
 };
 
+/// A frame addFrame followed as a TCP segment (the iWARP analysis), its ends named as the
+/// endpoints of ConnectionReport name them: views list an iWARP connection's frames with it.
+struct TcpSegmentEnds {
+  std::uint64_t frame = 0;
+  std::string_view source, destination;  ///< valid during the observer's call only
+  std::uint16_t sourcePort = 0, destinationPort = 0;
+  /// The MPA units the segment completed: start frames, FPDUs, and the RDMAP opcode and DDP
+  /// Last flag of its first FPDU (opcode -1: none decoded).
+  bool mpaRequest = false, mpaReply = false;
+  std::uint32_t fpdus = 0;
+  int rdmapOpcode = -1;
+  bool last = false;
+};
+
 /// Feeds on frames, one at a time, in capture order.
 class FlowAnalyzer {
  public:
@@ -315,6 +332,8 @@ class FlowAnalyzer {
   void onMessage(std::function<void(const MessageRecord&)> observer);
   /// Called for every anomaly as it is found.
   void onAnomaly(std::function<void(const Anomaly&)> observer);
+  /// Called for every frame addFrame followed as a TCP segment (iWARP or not yet known).
+  void onTcpSegment(std::function<void(const TcpSegmentEnds&)> observer);
 
   const AnalysisSummary& summary() const;
   /// The report so far (call finish() first for the final one).

@@ -10,12 +10,24 @@
 ///    message (the requester sends a message's packets in one go; the message ends at the
 ///    first LAST or ONLY packet of that PSN range seen anywhere in the capture);
 ///  - a resend (go-back-N) starts at the requester's first unacknowledged PSN: after the last
-///    ACK's PSN, or at the last NAK's PSN (rxe's comp.psn); PSNs between that and the first
-///    resent PSN captured were lost again;
+///    ACK's PSN, or at the last NAK's PSN, or at the initial PSN (when known) before any ACK
+///    (rxe's req_retry restarts at comp.psn, whether a NAK or the retransmit timer started
+///    it); PSNs between that and the first resent PSN captured were lost again;
+///  - with the requester's retransmit timeout known (LossInferenceOptions), a request that
+///    comes most of a timeout after the timer was last armed (by a response, or by a send
+///    when nothing was outstanding) while PSNs were outstanding is a timer resend even when
+///    its PSN goes forward (an ACK of a duplicate moved comp.psn); and a NAK that started a
+///    retry (rxe starts none while one is under way: comp.started_retry, cleared by an ACK)
+///    whose resend never shows before such a timer resend lost that whole resend, from the
+///    NAK's PSN to the highest PSN sent;
 ///  - each loss has an occurrence number: the n-th transmission of that PSN was lost.
 /// Limits: a message lost entirely and then resent after the retransmit timer looks like a
-/// first transmission; lost responses (ACKs, READ responses) are not inferred; one RC
-/// connection per pair of addresses is assumed when responses are matched to requests.
+/// first transmission; without LossInferenceOptions::retransmitTimeout a timer resend that
+/// does not go back looks like a continuation (and with it, a stall of three quarters of the
+/// timeout inside a burst would look like a timer resend, and a timer rxe left armed from
+/// long before can fire sooner than that); lost responses (ACKs, READ responses) are not
+/// inferred; one RC connection per pair of addresses is assumed when
+/// responses are matched to requests.
 
 #include <cstdint>
 #include <map>
@@ -70,6 +82,12 @@ struct ResendRun {
   /// fired before a NAK arrived (rxe then ignores the NAK): the requester went back to its
   /// last acknowledged PSN instead of the NAK's.
   std::int32_t restartRelPsn = 0;
+  /// No NAK explains it and it came sooner than the retransmit timeout (when known) after the
+  /// timer was armed: a timer an earlier message armed fired (rxe arms it on a send only when
+  /// it is not pending, and no ACK stops it).
+  bool soonerThanTimer = false;
+  /// The stream's request transmissions (captured or inferred lost) before this run began.
+  std::uint64_t transmissionsBefore = 0;
 };
 
 struct LossPattern {
@@ -85,6 +103,10 @@ struct LossInferenceOptions {
   /// scenario): relative PSNs count from it and a lost first request is seen as a gap.
   /// Otherwise a stream counts from its first captured request.
   std::map<std::string, std::uint32_t> initialPsn;
+  /// The retransmit timeout (seconds) of each source address's requester, when known (the
+  /// QP's timeout attribute: 4.096 us x 2^timeout). It tells timer resends from bursts: a
+  /// request three quarters of it after the timer was armed, with PSNs outstanding, is one.
+  std::map<std::string, double> retransmitTimeout;
 };
 
 /// Infers the pattern from a capture's packets in capture order (RC only; UC/UD are

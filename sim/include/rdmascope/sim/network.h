@@ -68,6 +68,15 @@ struct FaultConfig {
     int occurrence = 0;
   };
   std::vector<PsnDrop> dropPsns;
+  /// A requester's retransmit timer runs out right after its host has sent `afterRequests`
+  /// request packets (counted in the order sent, lost or not): replays a lab run where rxe's
+  /// timer, armed by an earlier message and never stopped by its ACK, expired mid-stream.
+  struct TimerFire {
+    int host = 0;
+    std::uint32_t qpn = 0;
+    std::uint64_t afterRequests = 0;
+  };
+  std::vector<TimerFire> timerFires;
   struct Pause {
     SimTime start;
     SimTime duration;

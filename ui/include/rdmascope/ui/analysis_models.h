@@ -98,8 +98,11 @@ AnomalyStyle anomalyStyle(analysis::AnomalyKind kind);
 /// The kinds the flow graph and the plot give a legend entry, in legend order (GapFilled
 /// stands for every kind drawn as "Other").
 const std::vector<analysis::AnomalyKind>& legendKinds();
+/// Whether a kind can occur on a connection of a carrier (iWARP: TCP and MPA findings; RoCE and
+/// InfiniBand: PSN, NAK, CNP and ICRC ones; resends, copies, timeouts and incomplete: both).
+bool anomalyKindApplies(analysis::AnomalyKind kind, analysis::Carrier carrier);
 
-/// "10.0.0.1  QP 0x000011" (the QP as the packet details show it).
+/// "10.0.0.1  QP 0x000011" (the QP as the packet details show it); iWARP: "10.0.0.1:20049".
 QString endpointText(const analysis::Endpoint& endpoint);
 /// A duration for people: "850 ns", "12.4 us", "3.10 ms", "1.25 s".
 QString durationText(double seconds);

@@ -61,8 +61,8 @@ QString findLabDir(const BackendSearch& search);
 QString netdevOfDevice(const QString& device, int port = 1,
                        const QString& sysfs = QStringLiteral("/sys/class/infiniband"));
 
-/// The completion lines ("HOST wr_id N STATUS OPCODE byte_len N qp 0xQPN", as
-/// `rdmascope-cli sim` prints them) in a program's output, in order.
+/// The completion lines ("HOST wr_id N STATUS[ OPCODE byte_len N ...]", as `rdmascope-cli sim`
+/// prints them, verbs_backend::formatCompletion) in a program's output, in order.
 QStringList completionLines(const QString& output);
 
 /// Drops the " qp 0x..." field of completion lines: QPNs differ from run to run.

@@ -21,13 +21,22 @@ namespace rdmascope::ui {
 struct ConnectionFrame {
   std::uint32_t frame = 0;
   std::uint8_t fromB = 0;  ///< 0: endpoint a sent it, 1: endpoint b
+  /// iWARP: the MPA units the frame's TCP segment completed (the flow graph names frames from
+  /// these without decoding the stream): kMpaRequest/kMpaReply bits, the number of FPDUs (up to
+  /// 63), and the RDMAP opcode of the first (kNoOpcode: none) with its DDP Last flag.
+  std::uint8_t mpa = 0;
+  std::uint8_t rdmapOpcode = kNoOpcode;
+  bool last = false;
+  static constexpr std::uint8_t kMpaRequest = 0x80, kMpaReply = 0x40, kFpduCount = 0x3f;
+  static constexpr std::uint8_t kNoOpcode = 0xff;
 };
 
 /// The report and the frames of each connection.
 struct CaptureAnalysis {
   analysis::AnalysisReport report;
   /// Frames of report.connections[i], in capture order (RoCE and InfiniBand connections: the
-  /// frames of the flows the analyzer keyed them by).
+  /// frames of the flows the analyzer keyed them by; iWARP: every segment of the TCP
+  /// connection).
   std::vector<std::vector<ConnectionFrame>> frames;
   std::size_t framesAnalysed = 0;  ///< store frames fed to the analyzer
   double seconds = 0.0;            ///< wall time the analysis took
@@ -39,14 +48,14 @@ struct CaptureAnalysis {
 };
 
 /// A display filter (packets/display_filter.h) matching exactly the frames of a connection:
-/// for each direction the analyzer keys its flows by, source, destination and destination QP.
-/// Empty for a connection of another carrier.
+/// for each direction the analyzer keys its flows by, source, destination and destination QP;
+/// for iWARP, both directions' addresses and TCP ports.
 std::string connectionFilter(const analysis::ConnectionReport& connection);
 
 /// Feeds frames of a store to a FlowAnalyzer one at a time, remembering each InfiniBand
-/// transport frame's flow (carrier, source, destination, destination QP: the analyzer's key) so
-/// the frames of every connection can be listed afterwards. Other frames go through
-/// FlowAnalyzer::addFrame.
+/// transport frame's flow (carrier, source, destination, destination QP: the analyzer's key) and
+/// each TCP segment's ends (FlowAnalyzer::onTcpSegment) so the frames of every connection can be
+/// listed afterwards. Other frames go through FlowAnalyzer::addFrame.
 class CaptureAnalysisBuilder {
  public:
   explicit CaptureAnalysisBuilder(analysis::AnalyzerOptions options = {});
@@ -59,12 +68,14 @@ class CaptureAnalysisBuilder {
   CaptureAnalysis snapshot(bool finish);
 
  private:
+  // (carrier, source, destination, destination QP); TCP (iWARP): the ports in place of the QP.
   using FlowKey = std::tuple<analysis::Carrier, std::string, std::string, std::uint32_t>;
+  void record(FlowKey key, ConnectionFrame frame);
   analysis::AnalyzerOptions options_;
   analysis::FlowAnalyzer analyzer_;
   std::map<FlowKey, std::uint32_t> flowIds_;
   std::vector<FlowKey> flowKeys_;
-  std::vector<std::vector<std::uint32_t>> flowFrames_;  // store indexes per flow
+  std::vector<std::vector<ConnectionFrame>> flowFrames_;  // per flow (fromB not yet known)
   std::size_t added_ = 0;
 };
 

@@ -70,6 +70,8 @@ class FlowGraphView : public QAbstractScrollArea {
 
  private:
   const std::vector<ConnectionFrame>& frames() const;
+  /// A frame without an InfiniBand transport: its MPA units (iWARP) and TCP flags and length.
+  QString tcpLabel(const ConnectionFrame& frame) const;
   int rowHeight() const;
   int headerHeight() const;
   void updateScrollBar();

@@ -42,7 +42,9 @@ class FrameStore {
   /// Seconds since the first frame.
   double timeRelative(std::size_t frame) const;
 
-  /// Decodes a frame (frame number, times and wire length filled in as tshark shows them).
+  /// The frame number, times and wire length of a frame, as tshark shows them.
+  packets::FrameInfo frameInfo(std::size_t frame) const;
+  /// Decodes a frame on its own (no TCP stream state: see DissectionCache for iWARP).
   packets::Dissection decode(std::size_t frame, const packets::DecodeOptions& options = {}) const;
 
   /// Bytes used by the index and the frame buffer.

@@ -58,6 +58,10 @@ class LayerStacksView : public QWidget {
 
   /// Centre of a layer box (for tests and tooltips).
   QRectF layerRect(Stack stack, bool hostB, int layer) const;
+  /// Where a stack's current step is named ("step 3 of 12: headers"), under its wire and clear
+  /// of its boxes; empty when the stack shows no step.
+  QRectF stepLabelRect(Stack stack) const;
+  QString stepCaption(Stack stack) const;
 
   QSize sizeHint() const override;
   QSize minimumSizeHint() const override;

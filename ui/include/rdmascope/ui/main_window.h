@@ -93,7 +93,7 @@ class MainWindow : public QMainWindow {
   void onEventChanged(int event);
   void reportProblem();
   /// Scenario mode shows the hosts and the ladder; capture mode gives the packets the room.
-  void setScenarioMode(bool on);
+  void setScenarioMode(bool on, const QString& capture = {});
   /// Shows a frame in every view (the scenario moves to the event that sent it).
   void showFrame(qint64 frame);
   void analysisChanged();
@@ -119,6 +119,8 @@ class MainWindow : public QMainWindow {
   QSpinBox* eventSpin_ = nullptr;
   QSlider* speed_ = nullptr;
   QLabel* eventTotal_ = nullptr;
+  QWidget* stepControls_ = nullptr;  // step buttons, event and speed: scenario mode only
+  QLabel* modeLabel_ = nullptr;      // names the capture in capture mode
   QAction* runAction_ = nullptr;
   QTimer* runTimer_ = nullptr;
   QLabel* statusFrames_ = nullptr;

@@ -6,6 +6,7 @@
 /// Barriers over the same connection let both sides agree that a phase is over (e.g. before
 /// destroying QPs, so that no last ACK is lost to a peer that has gone).
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -48,9 +49,15 @@ class OobConnection {
   ~OobConnection();
 
   /// Connects to host:port, retrying refused connections until `timeout` (the peer may still
-  /// be starting).
+  /// be starting). When `stop` becomes true (another thread) it gives up with ECANCELED; the
+  /// connection keeps `stop` for its own waits (setStop).
   static Result<OobConnection> connect(const std::string& host, std::uint16_t port,
-                                       std::chrono::milliseconds timeout);
+                                       std::chrono::milliseconds timeout,
+                                       const std::atomic<bool>* stop = nullptr);
+
+  /// Every wait of this connection (readLine, barrier, exchange) ends with ECANCELED soon
+  /// after `*stop` becomes true; nullptr: waits end only at their timeout.
+  void setStop(const std::atomic<bool>* stop) { stop_ = stop; }
 
   /// Sends `local` and returns what the peer sent (both sides call this).
   Result<PeerInfo> exchange(const PeerInfo& local, std::chrono::milliseconds timeout);
@@ -65,6 +72,7 @@ class OobConnection {
   explicit OobConnection(int fd);
   int fd_ = -1;
   std::string pending_;
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 /// A listening TCP socket that accepts the peer's connection.
@@ -81,13 +89,17 @@ class OobListener {
   /// Listens on all IPv4 addresses at `port` (0: the kernel picks one; see port()).
   static Result<OobListener> listen(std::uint16_t port);
   std::uint16_t port() const { return port_; }
-  /// Waits up to `timeout` for one connection.
+  /// Waits up to `timeout` for one connection (ECANCELED when `*stop` becomes true); the
+  /// connection inherits the listener's stop flag.
   Result<OobConnection> accept(std::chrono::milliseconds timeout);
+  /// See OobConnection::setStop.
+  void setStop(const std::atomic<bool>* stop) { stop_ = stop; }
 
  private:
   OobListener(int fd, std::uint16_t port) : fd_(fd), port_(port) {}
   int fd_ = -1;
   std::uint16_t port_ = 0;
+  const std::atomic<bool>* stop_ = nullptr;
 };
 
 }  // namespace rdmascope::verbs_backend

@@ -159,6 +159,9 @@ std::vector<std::string> builtinScenarioNames();
 /// The JSON of a built-in scenario; throws ScenarioError for an unknown name.
 nlohmann::json builtinScenarioJson(const std::string& name);
 Scenario builtinScenario(const std::string& name);
+/// The built-in scenario of that name, or else the scenario file at that path. Throws
+/// ScenarioError ("'X' is neither a built-in scenario nor a file", or the file's error).
+Scenario findScenario(const std::string& nameOrFile);
 
 /// What one step did.
 struct StepOutcome {
@@ -279,7 +282,7 @@ struct RunResult {
   std::string traceText() const;
   /// A JSON array of trace events.
   std::string traceJson() const;
-  /// One line per completion: host, wr_id, status, opcode, byte_len.
+  /// One line per completion (formatCompletion).
   std::string completionsText() const;
 };
 
@@ -304,6 +307,11 @@ class SimScenarioSession {
 
 /// Runs a scenario on the simulator with optional overrides.
 RunResult runScenarioInSim(const Scenario& scenario, const RunOptions& options = {});
+
+/// "HOST wr_id N STATUS OPCODE byte_len N[ imm 0xX]" (an error status: "HOST wr_id N STATUS",
+/// the other fields are not valid then): no QPN, which differs between runs. The simulator's
+/// and a real run's completions are compared line by line in this format.
+std::string formatCompletion(const std::string& hostName, const WorkCompletion& wc);
 
 /// Names used in scenario JSON ("SUCCESS", "RDMA_WRITE", "RTS", "RC", "roce-v2-ipv4"...).
 std::optional<sim::WcStatus> wcStatusFromName(const std::string& name);

@@ -1,4 +1,4 @@
-#include "scenario_side.h"
+#include "rdmascope/verbs_backend/scenario_side.h"
 
 #include <cerrno>
 #include <chrono>
@@ -6,15 +6,8 @@
 #include <map>
 #include <thread>
 
-#include "scenario_source.h"
-
-namespace rdmascope::cli {
+namespace rdmascope::verbs_backend {
 namespace {
-
-using namespace verbs_backend;
-using Status = verbs_backend::Status;
-
-constexpr std::chrono::milliseconds kPeerTimeout{30000};
 
 // FNV-1a: both sides hash their range and compare over the out-of-band connection.
 std::uint64_t fnv1a(std::span<const std::uint8_t> bytes) {
@@ -28,9 +21,19 @@ std::uint64_t fnv1a(std::span<const std::uint8_t> bytes) {
 
 class SideRun {
  public:
-  SideRun(const Scenario& s, int side, Backend& b, OobConnection& oob, CmLink* cm,
-          std::function<void(const std::string&)> note)
-      : sc_(s), side_(side), be_(b), oob_(oob), cm_(cm), note_(std::move(note)) {}
+  SideRun(const Scenario& s, int side, Backend& b, OobConnection& oob, const SideHooks& hooks,
+          CmLink* cm)
+      : sc_(s), side_(side), be_(b), oob_(oob), hooks_(hooks), cm_(cm) {}
+
+  // Tells the hooks what the side waits for, then reads the peer's next line.
+  Result<std::string> peerLine(const std::string& waitingFor) {
+    if (hooks_.waiting) hooks_.waiting(waitingFor);
+    return oob_.readLine(hooks_.peerTimeout);
+  }
+
+  void note(const std::string& text) {
+    if (hooks_.note) hooks_.note(text);
+  }
 
   std::string setup() {
     const HostSpec& spec = sc_.hosts[side_];
@@ -75,7 +78,7 @@ class SideRun {
     return {};
   }
 
-  Status run(const Step& s, const std::function<void(const std::string&)>& completion) {
+  Status run(const Step& s) {
     return std::visit(
         [&](const auto& a) -> Status {
           using T = std::decay_t<decltype(a)>;
@@ -125,11 +128,11 @@ class SideRun {
             if (Status st = sges(a.sges, wr.sgList); !st.ok()) return st;
             return be_.postRecv(qps_.at(a.qp).handle, wr);
           } else if constexpr (std::is_same_v<T, PollCqStep>) {
-            return poll(a, completion);
+            return poll(a);
           } else if constexpr (std::is_same_v<T, ExchangeStep>) {
             if (cm_ != nullptr) return cmExchange(a);
             if (a.from != side_) {
-              auto line = oob_.readLine(kPeerTimeout);
+              auto line = peerLine("the peer's " + sc_.hosts[a.from].name + " to publish " + a.qp);
               if (!line.ok()) return line.status;
               auto info = parsePeerInfo(line.value);
               if (!info.ok()) return info.status;
@@ -197,8 +200,8 @@ class SideRun {
       }
       cmPeer_ = std::move(theirs.value);
       cmPeerArrived_ = true;
-      note_("rdma_cm: the REQ brought " + std::to_string(cmPeer_.size()) +
-            " published region(s) of " + sc_.hosts[1].name + " in its private data");
+      note("rdma_cm: the REQ brought " + std::to_string(cmPeer_.size()) +
+           " published region(s) of " + sc_.hosts[1].name + " in its private data");
       return {};
     }
     if (Status st = cm_->cm.connect(qps_.at(cmQp_).qpNum, cmMine_, respRes_, initDepth_, retryCnt_,
@@ -206,9 +209,9 @@ class SideRun {
         !st.ok())
       return st;
     reqSent_ = std::chrono::steady_clock::now();
-    note_("rdma_cm: REQ sent for QP 0x" + hex(qps_.at(cmQp_).qpNum, 6) + " to " +
-          cm_->cm.peerAddress() + ", " + std::to_string(cmMine_.size()) +
-          " bytes of private data: what " + sc_.hosts[side_].name + " publishes");
+    note("rdma_cm: REQ sent for QP 0x" + hex(qps_.at(cmQp_).qpNum, 6) + " to " +
+         cm_->cm.peerAddress() + ", " + std::to_string(cmMine_.size()) +
+         " bytes of private data: what " + sc_.hosts[side_].name + " publishes");
     return {};
 #else
     return Status::error(ENOSYS, "this build has no librdmacm");
@@ -220,9 +223,9 @@ class SideRun {
 #ifdef RDMASCOPE_HAVE_RDMACM
     if (side_ == 0)
       if (Status st = cmEstablished(); !st.ok()) return st;
-    if (Status st = cm_->cm.disconnect(side_ == 1, kPeerTimeout); !st.ok()) return st;
-    note_(side_ == 1 ? "rdma_disconnect: DREQ sent, DREP received"
-                     : "rdma_disconnect: DREQ received, DREP sent");
+    if (Status st = cm_->cm.disconnect(side_ == 1, hooks_.peerTimeout); !st.ok()) return st;
+    note(side_ == 1 ? "rdma_disconnect: DREQ sent, DREP received"
+                    : "rdma_disconnect: DREQ received, DREP sent");
     return {};
 #else
     return Status::error(ENOSYS, "this build has no librdmacm");
@@ -248,9 +251,9 @@ class SideRun {
   Status cmEstablished() {
 #ifdef RDMASCOPE_HAVE_RDMACM
     if (side_ != 0 || cmEstablished_ || !cmAccepted_) return {};
-    if (Status st = cm_->cm.waitEstablished(kPeerTimeout); !st.ok()) return st;
+    if (Status st = cm_->cm.waitEstablished(hooks_.peerTimeout); !st.ok()) return st;
     cmEstablished_ = true;
-    note_("rdma_cm: RTU received, the connection is established");
+    note("rdma_cm: RTU received, the connection is established");
 #endif
     return {};
   }
@@ -260,7 +263,7 @@ class SideRun {
 #ifdef RDMASCOPE_HAVE_RDMACM
     if (Status st = cmEstablished(); !st.ok()) return st;
     if (!cmPeerArrived_) {
-      auto rep = cm_->cm.waitResponse(kPeerTimeout);
+      auto rep = cm_->cm.waitResponse(hooks_.peerTimeout);
       if (!rep.ok()) return rep.status;
       auto theirs = decodeCmPrivateData(rep.value);
       if (!theirs.ok()) return theirs.status;
@@ -271,11 +274,11 @@ class SideRun {
           after, sizeof after, "%.1f ms after the REQ",
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - reqSent_)
               .count());
-      note_("rdma_cm: the REP arrived " + std::string(after) +
-            " (the server's steps in between "
-            "included); it brought " +
-            std::to_string(cmPeer_.size()) + " published region(s) of " + sc_.hosts[0].name +
-            " in its private data");
+      note("rdma_cm: the REP arrived " + std::string(after) +
+           " (the server's steps in between "
+           "included); it brought " +
+           std::to_string(cmPeer_.size()) + " published region(s) of " + sc_.hosts[0].name +
+           " in its private data");
     }
     if (cmPeerIndex_ >= 0 && !peerValid_) {
       if (static_cast<std::size_t>(cmPeerIndex_) >= cmPeer_.size())
@@ -293,15 +296,14 @@ class SideRun {
 
   Status cmExchange(const ExchangeStep& a) {
     if (a.from == side_) {
-      note_(std::string("  (rdma_cm) published in the ") + (side_ == 1 ? "REQ" : "REP") +
-            "'s private data; the QPN and PSN travel in the CM message itself");
+      note(std::string("  (rdma_cm) published in the ") + (side_ == 1 ? "REQ" : "REP") +
+           "'s private data; the QPN and PSN travel in the CM message itself");
       return {};
     }
     ++cmPeerIndex_;
     peerValid_ = false;
     if (cmPeerArrived_) return cmPeerArrived();
-    note_("  (rdma_cm) arrives with the REP, which " + sc_.hosts[0].name +
-          " sends at its RTR step");
+    note("  (rdma_cm) arrives with the REP, which " + sc_.hosts[0].name + " sends at its RTR step");
     return {};
   }
 
@@ -369,9 +371,9 @@ class SideRun {
     copyAttrs(attr, a.attr, own);
     attr.qpState = to;
     const unsigned mask = cmAttr.value.mask | a.mask;
-    note_("  rdma_init_qp_attr(" + std::string(sim::toString(to)) +
-          "): from the CM:" + maskNames(cmAttr.value.mask & ~own & ~m::kState, attr) +
-          "; from the scenario:" + maskNames(own, attr));
+    note("  rdma_init_qp_attr(" + std::string(sim::toString(to)) +
+         "): from the CM:" + maskNames(cmAttr.value.mask & ~own & ~m::kState, attr) +
+         "; from the scenario:" + maskNames(own, attr));
     if (Status st = be_.modifyQp(qps_.at(a.qp).handle, attr, mask); !st.ok()) return st;
     if (to == QpState::Rtr && side_ == 0 && !cmAccepted_) {
       if (Status st =
@@ -379,13 +381,13 @@ class SideRun {
           !st.ok())
         return st;
       cmAccepted_ = true;
-      note_("  rdma_accept: REP sent for QP 0x" + hex(qps_.at(cmQp_).qpNum, 6) + ", " +
-            std::to_string(cmMine_.size()) + " bytes of private data: what " +
-            sc_.hosts[side_].name + " publishes");
+      note("  rdma_accept: REP sent for QP 0x" + hex(qps_.at(cmQp_).qpNum, 6) + ", " +
+           std::to_string(cmMine_.size()) + " bytes of private data: what " +
+           sc_.hosts[side_].name + " publishes");
     }
     if (to == QpState::Rts && side_ == 1) {
       if (Status st = cm_->cm.establish(); !st.ok()) return st;
-      note_("  rdma_establish: RTU sent");
+      note("  rdma_establish: RTU sent");
     }
     return {};
 #else
@@ -416,10 +418,15 @@ class SideRun {
     return {};
   }
 
-  Status poll(const PollCqStep& a, const std::function<void(const std::string&)>& completion) {
+  Status poll(const PollCqStep& a) {
     std::vector<WorkCompletion> got;
     const auto deadline = std::chrono::steady_clock::now() + a.timeout;
+    if (hooks_.waiting)
+      hooks_.waiting(std::to_string(a.count) + " completion(s) on " + a.cq + " (up to " +
+                     std::to_string(a.timeout.count()) + " ms)");
     while (static_cast<int>(got.size()) < a.count) {
+      if (hooks_.stop && hooks_.stop->load())
+        return Status::error(ECANCELED, "cancelled while waiting for completions on " + a.cq);
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) break;
@@ -427,7 +434,7 @@ class SideRun {
       if (!r.ok()) return r.status;
       for (const auto& wc : r.value) {
         got.push_back(wc);
-        completion(formatCompletion(sc_.hosts[side_].name, wc));
+        if (hooks_.completion) hooks_.completion(formatCompletion(sc_.hosts[side_].name, wc));
       }
     }
     if (static_cast<int>(got.size()) < a.count)
@@ -469,7 +476,7 @@ class SideRun {
     }
     const std::string mine = a.hostA == side_ ? mineA : mineB;
     if (Status st = oob_.sendLine("memory " + mine); !st.ok()) return st;
-    auto theirs = oob_.readLine(kPeerTimeout);
+    auto theirs = peerLine("the peer's hash of its memory");
     if (!theirs.ok()) return theirs.status;
     if (theirs.value != "memory " + mine)
       return Status::error(EPROTO, "memory differs between the hosts (" + mine + " here, '" +
@@ -481,6 +488,7 @@ class SideRun {
   int side_;
   Backend& be_;
   OobConnection& oob_;
+  const SideHooks& hooks_;
   DeviceInfo dev_;
   Handle pd_ = 0;
   std::map<std::string, MemoryRegion> mrs_;
@@ -490,7 +498,6 @@ class SideRun {
   PeerInfo peer_;
   bool peerValid_ = false;
   CmLink* cm_ = nullptr;
-  std::function<void(const std::string&)> note_;
   std::string cmQp_;
   std::vector<std::uint8_t> cmMine_;
   std::vector<PeerInfo> cmPeer_;
@@ -502,12 +509,80 @@ class SideRun {
 
 }  // namespace
 
+Result<OobConnection> connectScenarioPeer(const PeerEndpoint& peer,
+                                          std::chrono::milliseconds timeout,
+                                          const SideHooks& hooks) {
+  if (!peer.serve) {
+    if (hooks.waiting)
+      hooks.waiting("a connection to " + peer.host + ":" + std::to_string(peer.port) +
+                    " (the peer must run with --server)");
+    return OobConnection::connect(peer.host, peer.port, timeout, hooks.stop);
+  }
+  auto l = OobListener::listen(peer.port);
+  if (!l.ok()) return {{}, l.status};
+  l.value.setStop(hooks.stop);
+  if (hooks.waiting)
+    hooks.waiting("the peer to connect to TCP port " + std::to_string(l.value.port()));
+  return l.value.accept(timeout);
+}
+
+std::string scenarioHello(const Scenario& scenario, int side) {
+  const std::string text = scenario.json.dump();
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llx",
+                static_cast<unsigned long long>(
+                    fnv1a({reinterpret_cast<const std::uint8_t*>(text.data()), text.size()})));
+  return "scenario " + scenario.name + " " + hash + " host " + std::to_string(side);
+}
+
+std::string checkScenarioHello(const Scenario& scenario, int side, const std::string& peerLine) {
+  const std::string mine = scenarioHello(scenario, side);
+  char name[256] = {}, hash[64] = {};
+  int host = -1;
+  if (peerLine.size() > 200 ||
+      std::sscanf(peerLine.c_str(), "scenario %255s %63s host %d", name, hash, &host) != 3)
+    return "the peer did not say which scenario it runs (it sent '" + peerLine.substr(0, 60) +
+           "'): is it an older rdmascope?";
+  if (name != scenario.name)
+    return "the peer runs scenario '" + std::string(name) + "', not '" + scenario.name + "'";
+  if (mine.find(hash) == std::string::npos)
+    return "the peer's scenario '" + scenario.name +
+           "' differs from this one (another file or rdmascope version)";
+  if (host == side)
+    return "the peer plays " + scenario.hosts[side].name +
+           " too: one side must wait for the peer (--server), the other connect";
+  return {};
+}
+
+std::string exchangeScenarioHello(const Scenario& scenario, int side, OobConnection& oob,
+                                  const SideHooks& hooks) {
+  if (Status st = oob.sendLine(scenarioHello(scenario, side)); !st.ok())
+    return "out-of-band connection: " + st.message;
+  if (hooks.waiting) hooks.waiting("the peer to say which scenario it runs");
+  auto hello = oob.readLine(hooks.peerTimeout);
+  if (!hello.ok()) return "out-of-band connection: " + hello.status.message;
+  return checkScenarioHello(scenario, side, hello.value);
+}
+
 SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backend,
-                              OobConnection& oob,
-                              const std::function<void(const std::string&)>& completion,
-                              const std::function<void(const std::string&)>& note, CmLink* cm) {
+                              OobConnection& oob, const SideHooks& hooks, CmLink* cm) {
   SideRunResult r;
-  SideRun run(scenario, side, backend, oob, cm, note);
+  auto note = [&](const std::string& line) {
+    if (hooks.note) hooks.note(line);
+  };
+  auto barrier = [&](const std::string& name, const std::string& what) {
+    if (hooks.waiting) hooks.waiting("the peer to reach the barrier " + what);
+    return oob.barrier(name, hooks.peerTimeout);
+  };
+  // With the rdma_cm the caller says hello before the REQ picks the device.
+  if (cm == nullptr) {
+    if (std::string bad = exchangeScenarioHello(scenario, side, oob, hooks); !bad.empty()) {
+      r.ok = false;
+      r.error = bad;
+      return r;
+    }
+  }
+  SideRun run(scenario, side, backend, oob, hooks, cm);
   if (std::string e = run.setup(); !e.empty()) {
     r.ok = false;
     r.error = scenario.hosts[side].name + ": " + e;
@@ -520,23 +595,37 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
       return r;
     }
   }
-  if (Status st = oob.barrier("setup", kPeerTimeout); !st.ok()) {
+  // A peer that refused the REQ closes the TCP connection: the REJ says why.
+  auto failWithCmReason = [&](std::string error) {
     r.ok = false;
-    r.error = "out-of-band barrier after setup: " + st.message;
+    r.error = std::move(error);
 #ifdef RDMASCOPE_HAVE_RDMACM
-    // A peer that refused the REQ closes the TCP connection: the REJ says why.
     if (cm != nullptr)
       if (Status why = cm->cm.pendingError(std::chrono::seconds(2)); !why.ok())
         r.error = "rdma_cm: " + why.message;
 #endif
     return r;
+  };
+  // The active side of the rdma_cm said hello before its REQ and hears the answer after it.
+  if (cm != nullptr && side == 1) {
+    if (hooks.waiting) hooks.waiting("the peer to say which scenario it runs");
+    auto hello = oob.readLine(hooks.peerTimeout);
+    if (!hello.ok()) return failWithCmReason("out-of-band connection: " + hello.status.message);
+    if (std::string bad = checkScenarioHello(scenario, side, hello.value); !bad.empty()) {
+      r.ok = false;
+      r.error = bad;
+      return r;
+    }
   }
+  if (Status st = barrier("setup", "after setup"); !st.ok())
+    return failWithCmReason("out-of-band barrier after setup: " + st.message);
   int lastHost = -1;
   for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
     const Step& s = scenario.steps[i];
     const bool both = std::holds_alternative<CompareMemoryStep>(s.action);
     if (lastHost >= 0 && (s.host != lastHost || both)) {
-      if (Status st = oob.barrier("step " + std::to_string(i), kPeerTimeout); !st.ok()) {
+      if (Status st = barrier("step " + std::to_string(i), "before step " + std::to_string(i));
+          !st.ok()) {
         r.ok = false;
         r.error = "out-of-band barrier before step " + std::to_string(i) + ": " + st.message;
         return r;
@@ -545,9 +634,11 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
     lastHost = s.host;
     const bool mine = s.host == side || both || std::holds_alternative<ExchangeStep>(s.action);
     if (!mine) continue;
-    note("step " + std::to_string(i) + " " + scenario.hosts[s.host].name + ": " + s.text);
+    // Most step texts already start with their host's name.
+    const std::string who = scenario.hosts[s.host].name + ": ";
+    note("step " + std::to_string(i) + " " + (s.text.rfind(who, 0) == 0 ? s.text : who + s.text));
     Status st = run.cmBeforeStep(s);
-    if (st.ok()) st = run.run(s, completion);
+    if (st.ok()) st = run.run(s);
     std::string problem;
     if (s.expectErrno) {
       if (st.ok()) {
@@ -567,7 +658,7 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
     }
   }
   if (r.ok) {
-    if (Status st = oob.barrier("done", kPeerTimeout); !st.ok()) {
+    if (Status st = barrier("done", "at the end"); !st.ok()) {
       r.ok = false;
       r.error = "out-of-band barrier at the end: " + st.message;
     }
@@ -581,4 +672,4 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
   return r;
 }
 
-}  // namespace rdmascope::cli
+}  // namespace rdmascope::verbs_backend

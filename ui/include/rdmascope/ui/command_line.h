@@ -1,0 +1,17 @@
+#pragma once
+/// @file command_line.h
+/// The `rdmascope` GUI's command line: opens the tour scenario, a capture or a built-in scenario,
+/// steps to an event, selects a frame or a lower tab, sizes the window, takes a screenshot and
+/// quits, or runs a scenario on a real device with a peer machine (--device). app/gui/main.cpp
+/// only creates the application and calls this.
+
+class QApplication;
+
+namespace rdmascope::ui {
+
+/// Parses the application's arguments, sets the window up and runs the event loop. Returns the
+/// process exit code: 0, 1 when a screenshot or device run failed, 2 for a bad argument (with a
+/// one-line error on stderr).
+int runGuiCommandLine(QApplication& app);
+
+}  // namespace rdmascope::ui

@@ -1,0 +1,129 @@
+#include "rdmascope/ui/command_line.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTabWidget>
+#include <QTimer>
+#include <cstdio>
+
+#include "rdmascope/ui/analysis_controller.h"
+#include "rdmascope/ui/device_run.h"
+#include "rdmascope/ui/main_window.h"
+#include "rdmascope/ui/packet_pane.h"
+#include "rdmascope/ui/scenario_controller.h"
+
+namespace rdmascope::ui {
+
+int runGuiCommandLine(QApplication& app) {
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QStringLiteral("See RDMA from the verbs call down to the bytes on the wire."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  parser.addPositionalArgument(QStringLiteral("capture"),
+                               QStringLiteral("A pcap or pcapng file to open."), "[capture]");
+  const QCommandLineOption step(QStringLiteral("event"),
+                                QStringLiteral("Start the scenario at event N (1-based)."),
+                                QStringLiteral("N"));
+  const QCommandLineOption shot(QStringLiteral("screenshot"),
+                                QStringLiteral("Save the window as a PNG and quit."),
+                                QStringLiteral("file"));
+  const QCommandLineOption tab(
+      QStringLiteral("tab"),
+      QStringLiteral("Show a lower tab (Conversations, Anomalies, Flow Graph, Plot, ...)."),
+      QStringLiteral("name"));
+  const QCommandLineOption size(QStringLiteral("size"),
+                                QStringLiteral("Window size, WIDTHxHEIGHT (default 1600x1000)."),
+                                QStringLiteral("WxH"));
+  const QCommandLineOption frame(QStringLiteral("frame"),
+                                 QStringLiteral("Select frame N (1-based) of the opened capture."),
+                                 QStringLiteral("N"));
+  const QCommandLineOption scenario(QStringLiteral("scenario"),
+                                    QStringLiteral("Open a built-in scenario (with --device: run "
+                                                   "it on the device)."),
+                                    QStringLiteral("name"));
+  const QCommandLineOption device(
+      QStringLiteral("device"),
+      QStringLiteral("Run --scenario on this RDMA device, capturing on its interface."),
+      QStringLiteral("name"));
+  const QCommandLineOption connect(
+      QStringLiteral("connect"),
+      QStringLiteral("With --device: play host 1; the peer at HOST runs rdmascope-cli verbs "
+                     "--server."),
+      QStringLiteral("host[:port]"));
+  const QCommandLineOption serve(
+      QStringLiteral("serve"),
+      QStringLiteral("With --device: play host 0 and wait for the peer to connect."));
+  const QCommandLineOption loopback(
+      QStringLiteral("loopback"),
+      QStringLiteral("With --device: both hosts on the device (nothing can be captured)."));
+  const QCommandLineOption port(QStringLiteral("port"),
+                                QStringLiteral("TCP port of the exchange with the peer (18515)."),
+                                QStringLiteral("port"));
+  const QCommandLineOption quit(QStringLiteral("quit-after-run"),
+                                QStringLiteral("With --device: quit when the run has ended."));
+  for (const auto* o : {&size, &frame, &step, &shot, &tab, &scenario, &device, &connect, &serve,
+                        &loopback, &port, &quit})
+    parser.addOption(*o);
+  parser.process(app);
+
+  MainWindow window;
+  if (parser.isSet(size)) {
+    const QStringList wh = parser.value(size).split(QLatin1Char('x'));
+    bool okW = false, okH = false;
+    const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0;
+    const int h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
+    if (!okW || !okH || w < 200 || h < 200) {
+      std::fprintf(stderr, "rdmascope: --size wants WIDTHxHEIGHT, e.g. 1100x700, not '%s'\n",
+                   qPrintable(parser.value(size)));
+      return 2;
+    }
+    window.resize(w, h);
+  }
+  window.show();
+  if (parser.isSet(device)) {
+    DeviceRunRequest request;
+    QString error;
+    bool portOk = true;
+    const int portNumber = parser.isSet(port) ? parser.value(port).toInt(&portOk) : 0;
+    if (!portOk || !deviceRunFromArguments(parser.value(device), parser.value(connect),
+                                           parser.isSet(serve), parser.isSet(loopback),
+                                           parser.value(scenario), portNumber, request, error)) {
+      std::fprintf(stderr, "rdmascope: %s\n",
+                   qPrintable(portOk ? error : QStringLiteral("--port: not a number")));
+      return 2;
+    }
+    startScriptedDeviceRun(window, request, parser.value(shot), parser.isSet(quit));
+    return QApplication::exec();
+  }
+  if (parser.isSet(scenario)) window.openScenario(parser.value(scenario));
+  if (!parser.positionalArguments().isEmpty()) window.openCapture(parser.positionalArguments()[0]);
+  if (parser.isSet(step)) window.scenario()->goTo(parser.value(step).toInt() - 1);
+  if (parser.isSet(frame)) {
+    bool ok = false;
+    const qulonglong n = parser.value(frame).toULongLong(&ok);
+    if (!ok || n == 0 || !window.packetPane()->selectFrame(n - 1)) {
+      std::fprintf(stderr, "rdmascope: --frame wants a frame number of the capture, not '%s'\n",
+                   qPrintable(parser.value(frame)));
+      return 2;
+    }
+  }
+  if (parser.isSet(tab)) {
+    QTabWidget* tabs = window.lowerTabs();
+    for (int i = 0; i < tabs->count(); ++i)
+      if (tabs->tabText(i)
+              .remove(QLatin1Char('&'))
+              .startsWith(parser.value(tab), Qt::CaseInsensitive))
+        tabs->setCurrentIndex(i);
+  }
+  if (parser.isSet(shot)) {
+    QTimer::singleShot(800, &window, [&window, file = parser.value(shot)] {
+      window.analysis()->waitForIdle();
+      const bool ok = window.grab().save(file);
+      QApplication::exit(ok ? 0 : 1);
+    });
+  }
+  return QApplication::exec();
+}
+
+}  // namespace rdmascope::ui
