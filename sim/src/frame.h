@@ -30,6 +30,7 @@ struct Frame {
   /// can change no byte of it (no corruption configured for its direction), so that its bytes
   /// are exactly those the sender's ICRC was computed over.
   bool mayBeCorrupt = true;
+  bool gsi = false;  ///< a management datagram of QP 1 (Host::sendGsi)
   SimTime sentAt;
 
   std::size_t size() const { return hdrLen + payloadLen + pad + trailerLen; }

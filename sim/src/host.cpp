@@ -291,6 +291,13 @@ void Host::deliver(const ParsedPacket& in) {
     return drop("destination LID is not this port's");
   }
   if ((in.pkt.pkey & 0x7fff) != 0x7fff) return drop("P_Key does not match the default 0xffff");
+  if (in.pkt.destQp == 1 && gsi_) {
+    // IBTA 13.4.6.2: the GSI takes only UD packets with the well-known GSI Q_Key.
+    if (in.pkt.opcode != 0x64) return drop("QP 1 (the GSI) takes UD SEND ONLY packets");
+    if (in.pkt.qkey != 0x80010000u) return drop("Q_Key is not the GSI's 0x80010000");
+    gsi_(std::span<const std::uint8_t>(in.pkt.payload, in.pkt.payloadLen), in.frameNumber);
+    return;
+  }
   Qp* q = qp(in.pkt.destQp);
   if (!q) return drop(fmt::format("no QP {:#x} on this host", in.pkt.destQp));
   const std::uint8_t cls = in.pkt.opcode & 0xe0;
@@ -314,6 +321,38 @@ void Host::deliver(const ParsedPacket& in) {
         fmt::format("Q_Key {:#x} differs from the QP's {:#x}", in.pkt.qkey, q->attr().qkey));
   }
   q->receive(in);
+}
+
+SimTime Host::sendGsi(const packets::IbPacket& packet, const std::string& why) {
+  Frame& f = network_.allocFrame();
+  PacketDesc k;
+  k.opcode = packet.bth.opcode;
+  k.solicited = packet.bth.solicitedEvent;
+  k.migReq = packet.bth.migReq;
+  k.pkey = packet.bth.pkey;
+  k.destQp = packet.bth.destQp;
+  k.ackReq = true;  // rxe asks for an ACK on the last packet of every message, UD's too
+  k.psn = gsiPsn_;
+  gsiPsn_ = (gsiPsn_ + 1) & 0xffffff;
+  if (packet.deth) {
+    k.qkey = packet.deth->qkey;
+    k.srcQp = packet.deth->srcQp;
+  }
+  k.pad = static_cast<std::uint8_t>((4 - packet.payload.size() % 4) % 4);
+  std::uint8_t* p = f.ownedBuffer(packet.payload.size());
+  std::copy(packet.payload.begin(), packet.payload.end(), p);
+  k.payload = p;
+  k.payloadLen = static_cast<std::uint32_t>(packet.payload.size());
+  AhAttr ah;
+  ah.dgid = network_.host(1 - index_).gid();
+  ah.dlid = network_.host(1 - index_).config().lid;
+  ah.isGlobal = true;
+  ah.hopLimit = 64;
+  WireAddress addr = network_.addressFor(index_, ah, 1);
+  addr.ipId = gsiIpId_++;
+  buildFrame(network_.config().wire, addr, k, f);
+  f.gsi = true;
+  return network_.transmit(index_, f, why);
 }
 
 }  // namespace rdmascope::sim

@@ -43,6 +43,7 @@ class Link : public EventTarget {
     f.slot = slot;
     f.payload = nullptr;
     f.payloadLen = 0;
+    f.gsi = false;
     f.pad = 0;
     f.hdrLen = 0;
     f.trailerLen = 0;
@@ -116,7 +117,8 @@ class Link : public EventTarget {
       if (it != faults.dropFrames.end())
         lost = fmt::format("frame {} is on the drop list", f.number);
     }
-    if (lost.empty() && !faults.dropPsns.empty() && (opcodeInfo(f.opcode).mask & kReq)) {
+    // Named PSNs are the scenario's QPs': the GSI's MADs (sim --cm) number their own.
+    if (lost.empty() && !faults.dropPsns.empty() && !f.gsi && (opcodeInfo(f.opcode).mask & kReq)) {
       const int sent = ++psnSent_[{from, f.psn}];
       for (auto& d : faults.dropPsns) {
         if (d.psn != f.psn || (d.fromHost >= 0 && d.fromHost != from)) continue;

@@ -126,5 +126,37 @@ TEST(SimAnalyzeCommand, TextAnalysisAloneWithoutTheTrace) {
   EXPECT_EQ(r.out.find("# completions"), std::string::npos);
 }
 
+// sim --cm: the run opens with the rdma_cm handshake and closes with the disconnect; the
+// analysis of the trace recognises it (client host-b, server host-a, the QPNs the data uses)
+// and equals that of the pcap. Scenarios --cm refuses fail with verbs --cm's one-line error.
+TEST(SimAnalyzeCommand, CmHandshakeIsAnalysedFromTheTraceAsFromThePcap) {
+  for (const std::string name :
+       {"rc-send-recv", "rc-read", "rc-atomic", "lossy-go-back-n", "tour"}) {
+    SCOPED_TRACE(name);
+    const Reports r = bothWays(name, {"--cm"});
+    expectSame(r);
+    const auto& hs = r.fromTrace["cm_handshakes"];
+    ASSERT_EQ(hs.size(), 1u);
+    EXPECT_EQ(hs[0]["client"], "10.9.0.2");
+    EXPECT_EQ(hs[0]["port"], 18515);
+    EXPECT_TRUE(hs[0]["established"].get<bool>());
+    EXPECT_TRUE(hs[0]["disconnected"].get<bool>());
+    std::string steps;
+    for (const auto& st : hs[0]["steps"])
+      steps += st["message"].get<std::string>() + " ";
+    EXPECT_EQ(steps, "REQ REP RTU DREQ DREP ");
+  }
+  const RunResult text = runCli({"sim", "rc-write", "--cm", "--analyze"});
+  ASSERT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_NE(text.out.find("CM REQ 1 -> REP 2 -> RTU 3 -> DREQ"), std::string::npos) << text.out;
+  const RunResult ud = runCli({"sim", "ud-send", "--cm"});
+  EXPECT_EQ(ud.exitCode, 2);
+  EXPECT_EQ(
+      ud.err,
+      "rdmascope-cli: --cm connects RC QPs (RDMA_PS_TCP), but ud-send's QP 'qp' is UD: run it "
+      "without --cm\n");
+  EXPECT_TRUE(ud.out.empty());
+}
+
 }  // namespace
 }  // namespace rdmascope::cli::test

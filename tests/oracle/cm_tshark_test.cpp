@@ -17,6 +17,7 @@
 #include "rdmascope/packets/mad_builder.h"
 #include "rdmascope/packets_io/capture_reader.h"
 #include "rdmascope/packets_io/capture_writer.h"
+#include "rdmascope/verbs_backend/scenario.h"
 #include "tshark_runner.h"
 
 namespace rdmascope::packets {
@@ -209,6 +210,36 @@ TEST(CmTshark, RealRxeHandshakeAgreesWithTshark) {
   const auto rej = decodeFrame(capture.frames[1].bytes, capture.link);
   EXPECT_EQ(rej.summary.info, "CM ConnectReject of REQ: Invalid Service ID (8) CommID=0x00000000");
   std::printf("compared %zu cells over %zu keys\n", c.cells, c.keys.size());
+}
+
+// The simulator's rdma_cm (sim --cm): every frame of each CM scenario's run (the handshake and
+// the data) agrees with tshark key by key, on RoCEv2 over IPv4 and IPv6 and RoCEv1.
+TEST(CmTshark, SimulatedCmRunsAgreeWithTshark) {
+  if (!ready()) GTEST_SKIP() << "tshark or rdmascope-cli is missing";
+  Capture capture{LinkType::Ethernet, {}};  // every run in one capture: one tshark run
+  for (const auto& name : verbs_backend::builtinScenarioNames()) {
+    const verbs_backend::Scenario s = verbs_backend::builtinScenario(name);
+    if (!verbs_backend::cmConnectedQp(s).ok() || name == "retry-exceeded") continue;
+    for (auto wire :
+         {sim::WireFormat::RoceV2Ipv4, sim::WireFormat::RoceV2Ipv6, sim::WireFormat::RoceV1}) {
+      verbs_backend::RunOptions o;
+      o.cm = true;
+      o.wire = wire;
+      const auto r = verbs_backend::runScenarioInSim(s, o);
+      ASSERT_TRUE(r.ok) << r.error;
+      for (const auto& f : r.frames)
+        capture.frames.push_back({LinkType::Ethernet, f.bytes, name});
+    }
+  }
+  Compared c;
+  compare(capture, "sim", c);
+  EXPECT_GE(c.cmFrames, 5u * 3u * 8u);
+  for (const char* k : {"infiniband.cm.req.serviceid.dport", "infiniband.cm.rep.localqpn",
+                        "infiniband.cm.rtu.remotecommid", "infiniband.cm.req.ip_cm.sip4",
+                        "infiniband.cm.req.ip_cm.sip6", "infiniband.cm.drsp.localcommid"})
+    EXPECT_TRUE(c.keys.count(k)) << k << " was never compared";
+  std::printf("compared %zu cells over %zu keys on %zu CM frames\n", c.cells, c.keys.size(),
+              c.cmFrames);
 }
 
 TEST(CmTshark, MraIsNamedButNotDecodedByTshark) {

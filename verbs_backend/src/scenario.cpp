@@ -760,7 +760,11 @@ Status ScenarioRun::runStep(const Step& s, StepOutcome& out) {
           }
           if (a.dlidFromPeer) attr.ahAttr.dlid = p.lid;
           if (a.sqPsnOwn) attr.sqPsn = h.psns[a.qp];
-          return h.backend->modifyQp(h.qps.at(a.qp).handle, attr, a.mask);
+          if (!cm_) return h.backend->modifyQp(h.qps.at(a.qp).handle, attr, a.mask);
+          cmAdjust(s.host, a, attr, out);
+          if (Status st = h.backend->modifyQp(h.qps.at(a.qp).handle, attr, a.mask); !st.ok())
+            return st;
+          return cmAfterModify(s.host, a);
         } else if constexpr (std::is_same_v<T, PostSendStep>) {
           SendWr wr = a.wr;
           if (Status st = resolveSges(h, a.sges, wr.sgList); !st.ok()) return st;
@@ -832,6 +836,7 @@ Status ScenarioRun::runStep(const Step& s, StepOutcome& out) {
           }
           return {};
         } else if constexpr (std::is_same_v<T, ExchangeStep>) {
+          if (cm_) return cmExchange(a, out);
           HostState& from = hosts_[a.from];
           Peer& p = hosts_[1 - a.from].peer;
           auto dev = from.backend->queryDevice();
@@ -882,6 +887,36 @@ Status ScenarioRun::runStep(const Step& s, StepOutcome& out) {
 
 SimScenarioSession::SimScenarioSession(const Scenario& scenario, const RunOptions& options)
     : scenario_(scenario) {
+  if (options.cm) {
+    // With the rdma_cm the passive side (host 0) goes RTS when the RTU arrives, after the
+    // active side's RTS: its RTS step moves there.
+    if (auto qp = cmConnectedQp(scenario_); qp.ok()) {
+      auto rts = [&](int host) {
+        for (std::size_t i = 0; i < scenario_.steps.size(); ++i) {
+          const Step& st = scenario_.steps[i];
+          const auto* m = std::get_if<ModifyQpStep>(&st.action);
+          if (st.host == host && m != nullptr && m->qp == qp.value &&
+              m->attr.qpState == QpState::Rts)
+            return static_cast<std::ptrdiff_t>(i);
+        }
+        return std::ptrdiff_t{-1};
+      };
+      for (Step& st : scenario_.steps)
+        if (const auto* x = std::get_if<ExchangeStep>(&st.action); x != nullptr)
+          st.text =
+              scenario_.hosts[x->from].name + ": publishes " +
+              (x->mr.empty() ? std::string("no region") : "the address and rkey of " + x->mr) +
+              " in the private data of its CM " + (x->from == 1 ? "REQ" : "REP") +
+              " (rdma_cm; QPN, PSN and GID travel in the CM messages themselves)";
+      const std::ptrdiff_t passive = rts(0), active = rts(1);
+      if (passive >= 0 && active > passive) {
+        Step moved = scenario_.steps[static_cast<std::size_t>(passive)];
+        moved.text += " (rdma_cm: after the RTU arrives)";
+        scenario_.steps.erase(scenario_.steps.begin() + passive);
+        scenario_.steps.insert(scenario_.steps.begin() + active, std::move(moved));
+      }
+    }
+  }
   sim::NetworkConfig cfg = sim::Network::defaultConfig();
   cfg.seed = options.seed.value_or(scenario_.seed);
   cfg.wire = options.wire.value_or(scenario_.wire);
@@ -901,6 +936,7 @@ SimScenarioSession::SimScenarioSession(const Scenario& scenario, const RunOption
                                          if (net->sim().tracing())
                                            net->host(host).emit(sim::TraceKind::Note, 0, line);
                                        });
+  if (options.cm) run_->useSimCm();
 }
 
 RunResult SimScenarioSession::runToEnd(sim::SimTime drain) {
@@ -920,6 +956,10 @@ RunResult SimScenarioSession::runToEnd(sim::SimTime drain) {
           scenario_.file + ": step " + std::to_string(o.index) + " (" + o.text + "): " + o.message;
     }
     r.steps.push_back(std::move(o));
+  }
+  if (Status st = run_->simCmDisconnect(); !st.ok() && r.ok) {
+    r.ok = false;
+    r.error = scenario_.file + ": rdma_disconnect: " + st.message;
   }
   sim::Simulator& s = network_->sim();
   s.runUntil(s.now() + drain);

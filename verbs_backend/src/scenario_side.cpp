@@ -241,14 +241,11 @@ class SideRun {
 
   // REQ/REP parameters from the scenario's own RTR/RTS steps of the connected QP.
   void cmParams() {
-    for (const Step& st : sc_.steps) {
-      const auto* m = std::get_if<ModifyQpStep>(&st.action);
-      if (st.host != side_ || m == nullptr || m->qp != cmQp_) continue;
-      if ((m->mask & sim::attr_mask::kMaxDestRdAtomic) != 0) respRes_ = m->attr.maxDestRdAtomic;
-      if ((m->mask & sim::attr_mask::kMaxQpRdAtomic) != 0) initDepth_ = m->attr.maxRdAtomic;
-      if ((m->mask & sim::attr_mask::kRetryCnt) != 0) retryCnt_ = m->attr.retryCnt;
-      if ((m->mask & sim::attr_mask::kRnrRetry) != 0) rnrRetry_ = m->attr.rnrRetry;
-    }
+    const CmConnectParams p = cmConnectParams(sc_, side_, cmQp_);
+    respRes_ = p.responderResources;
+    initDepth_ = p.initiatorDepth;
+    retryCnt_ = p.retryCount;
+    rnrRetry_ = p.rnrRetry;
   }
 
   Status cmEstablished() {
@@ -511,57 +508,6 @@ class SideRun {
 };
 
 }  // namespace
-
-Result<std::string> cmConnectedQp(const Scenario& scenario) {
-  Result<std::string> r;
-  for (const Step& st : scenario.steps) {
-    const auto* x = std::get_if<ExchangeStep>(&st.action);
-    if (x == nullptr) continue;
-    if (!r.value.empty() && x->qp != r.value) {
-      r.status = Status::error(EINVAL, "--cm connects one RC QP per host (RDMA_PS_TCP), but " +
-                                           scenario.name + "'s exchange steps name QPs '" +
-                                           r.value + "' and '" + x->qp + "': run it without --cm");
-      return r;
-    }
-    r.value = x->qp;
-  }
-  if (r.value.empty()) {
-    r.status = Status::error(EINVAL, "--cm connects the QP of the scenario's exchange steps, and " +
-                                         scenario.name + " has none: run it without --cm");
-    return r;
-  }
-  for (const HostSpec& h : scenario.hosts) {
-    const QpSpec* q = nullptr;
-    for (const QpSpec& c : h.qps)
-      if (c.name == r.value) q = &c;
-    if (q == nullptr) {
-      r.status = Status::error(EINVAL, scenario.name + ": host " + h.name + " has no QP '" +
-                                           r.value + "' for --cm to connect");
-      return r;
-    }
-    if (q->type != QpType::RC) {
-      r.status = Status::error(
-          EINVAL, "--cm connects RC QPs (RDMA_PS_TCP), but " + scenario.name + "'s QP '" + r.value +
-                      "' is " + std::string(sim::toString(q->type)) + ": run it without --cm");
-      return r;
-    }
-  }
-  // What each host publishes must fit its CM message: host 1's REQ, host 0's REP.
-  for (int h = 0; h < 2; ++h) {
-    std::size_t n = 0;
-    for (const Step& st : scenario.steps)
-      if (const auto* x = std::get_if<ExchangeStep>(&st.action); x != nullptr && x->from == h) ++n;
-    const std::vector<PeerInfo> published(n);
-    auto bytes = encodeCmPrivateData(
-        published, h == 1 ? kCmReqPrivateDataMax : kCmRepPrivateDataMax,
-        scenario.name + ": " + scenario.hosts[h].name + (h == 1 ? "'s CM REQ" : "'s CM REP"));
-    if (!bytes.ok()) {
-      r.status = bytes.status;
-      return r;
-    }
-  }
-  return r;
-}
 
 Result<OobConnection> connectScenarioPeer(const PeerEndpoint& peer,
                                           std::chrono::milliseconds timeout,

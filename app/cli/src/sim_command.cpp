@@ -27,6 +27,7 @@ struct SimArgs {
   bool analyze = false;
   bool json = false;
   bool traceGiven = false;
+  bool cm = false;
 };
 
 const std::map<std::string, sim::WireFormat>& wireNames() {
@@ -144,7 +145,14 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
   if (isTransportScenario(a.scenario)) return runTransport(a, out, err);
   auto scenario = loadScenario(a.scenario, err);
   if (!scenario) return kExitUsage;
+  if (a.cm) {
+    if (auto qp = verbs_backend::cmConnectedQp(*scenario); !qp.ok()) {
+      reportError(err, qp.status.message);
+      return kExitUsage;
+    }
+  }
   verbs_backend::RunOptions options;
+  options.cm = a.cm;
   options.seed = a.seed;
   options.loss = a.loss;
   if (!a.wire.empty()) options.wire = wireNames().at(a.wire);
@@ -201,6 +209,9 @@ void addSimCommand(CLI::App& app, Action& action) {
   cmd->add_flag("--analyze", args->analyze,
                 "Print the flow analysis of the run (as `analyze` prints that of its pcap)");
   cmd->add_flag("--json", args->json, "With --analyze: the analysis as JSON");
+  cmd->add_flag("--cm", args->cm,
+                "Connect the RC QP as rdma_cm does (REQ/REP/RTU, DREQ/DREP on the wire), as "
+                "verbs --cm does for real, instead of the out-of-band exchange");
   cmd->callback([args, traceOption, &action] {
     args->traceGiven = traceOption->count() > 0;
     action = [args](std::ostream& out, std::ostream& err) { return runSim(*args, out, err); };

@@ -6,12 +6,14 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/sim/trace.h"
 #include "rdmascope/sim/verbs_types.h"
 
@@ -144,6 +146,18 @@ class Host {
   bool invalidateRkey(std::uint32_t rkey);
   /// Called by the network with a parsed, ICRC-checked packet addressed to this host.
   void deliver(const ParsedPacket& packet);
+
+  /// Receives what arrives for the GSI (QP 1, the connection manager's management datagrams):
+  /// the UD payload (a 256-byte MAD) and the frame number. Without a handler QP 1 does not
+  /// exist and such packets are dropped, as before.
+  using GsiHandler = std::function<void(std::span<const std::uint8_t> mad, std::uint64_t frame)>;
+  void setGsiHandler(GsiHandler handler) { gsi_ = std::move(handler); }
+  /// Sends a UD packet (BTH, DETH and payload as built by packets::cmPacket) from this host's
+  /// QP 1 to the other host's QP 1, from rxe's UDP source port for QP 1, with the next PSN of
+  /// this GSI (rxe numbers them per QP from 0; the packet's own PSN is ignored) and AckReq set
+  /// (as rxe sets it on every message's last packet). `why` becomes
+  /// the FrameSent explanation. Returns when its last bit has left the NIC.
+  SimTime sendGsi(const packets::IbPacket& packet, const std::string& why);
   /// Emits a trace line for this host (callers check network().sim().tracing() first).
   void emit(TraceKind kind, std::uint32_t qpn, std::string explanation, std::uint32_t psn = 0,
             std::uint64_t wrId = 0);
@@ -154,6 +168,9 @@ class Host {
   Network& network_;
   int index_;
   HostConfig config_;
+  GsiHandler gsi_;
+  std::uint32_t gsiPsn_ = 0;
+  std::uint16_t gsiIpId_ = 0;
   struct Region;
   std::map<std::uint64_t, std::unique_ptr<Region>> regions_;  ///< base -> bytes
   std::uint64_t nextAddr_ = 0x7f0000000000ull;

@@ -19,6 +19,7 @@
 
 #include "rdmascope/sim/network.h"
 #include "rdmascope/verbs_backend/backend.h"
+#include "rdmascope/verbs_backend/oob_exchange.h"
 
 namespace rdmascope::verbs_backend {
 
@@ -189,6 +190,18 @@ class ScenarioRun {
   const std::vector<std::pair<int, WorkCompletion>>& completions() const { return completions_; }
   const MemoryRegion* mr(int host, const std::string& name) const;
   std::optional<std::uint32_t> qpNum(int host, const std::string& name) const;
+  ~ScenarioRun();
+
+  /// Simulated runs only (both backends SimBackends): the QP cmConnectedQp names is connected
+  /// as Linux's rdma_cm does over rxe instead of by the exchange steps: host 1 (active) sends
+  /// the REQ at its first exchange step, host 0 (passive) answers with the REP when its QP
+  /// reaches RTR, host 1 sends the RTU when its QP reaches RTS (SimScenarioSession puts host
+  /// 0's RTS step after that). The messages are UD SEND ONLY MADs between the QP 1s, with
+  /// the fields ib_cm and rdma_cm put there and the published regions as "RSC1" private data.
+  /// A scenario cmConnectedQp refuses becomes a setup error with its sentence.
+  void useSimCm(std::uint16_t port = 18515);
+  /// rdma_disconnect at the end of a CM run: host 1's DREQ, host 0's DREP (no-op without CM).
+  Status simCmDisconnect();
 
  private:
   struct Peer {
@@ -210,6 +223,12 @@ class ScenarioRun {
     Peer peer;  ///< what the other host published
   };
   Status runStep(const Step& s, StepOutcome& out);
+  struct SimCm;
+  Status cmExchange(const ExchangeStep& a, StepOutcome& out);
+  Status cmAfterModify(int host, const ModifyQpStep& a);
+  std::vector<PeerInfo> cmPublished(int host) const;
+  void cmAdjust(int host, const ModifyQpStep& a, QpAttr& attr, StepOutcome& out) const;
+  std::shared_ptr<SimCm> cm_;  // shared: SimCm is complete only in sim_cm.cpp
   Status resolveSges(HostState& h, const std::vector<SgeSpec>& in, std::vector<sim::Sge>& out);
 
   const Scenario& scenario_;
@@ -227,7 +246,25 @@ struct RunOptions {
   std::optional<sim::WireFormat> wire;
   bool trace = true;
   bool captureFrames = true;
+  /// Connect the scenario's RC QP with a simulated rdma_cm (REQ/REP/RTU, DREQ/DREP on the wire)
+  /// instead of the out-of-band exchange; the scenario must pass cmConnectedQp.
+  bool cm = false;
 };
+
+/// Checks that `scenario` can be connected by the rdma_cm (verbs --cm, sim --cm): one RC QP per
+/// host named by every exchange step, with what each host publishes fitting its CM message.
+/// Returns the QP's name, or an error sentence.
+Result<std::string> cmConnectedQp(const Scenario& scenario);
+
+/// What a host's rdma_connect/rdma_accept passes (rdma_conn_param), from the scenario's own
+/// RTR/RTS steps of the connected QP; librdmacm's usual values where it gives none.
+struct CmConnectParams {
+  std::uint8_t responderResources = 1;  ///< max_dest_rd_atomic
+  std::uint8_t initiatorDepth = 1;      ///< max_rd_atomic
+  std::uint8_t retryCount = 7;
+  std::uint8_t rnrRetry = 7;
+};
+CmConnectParams cmConnectParams(const Scenario& scenario, int side, const std::string& qp);
 
 /// Everything a simulated run produced.
 struct RunResult {

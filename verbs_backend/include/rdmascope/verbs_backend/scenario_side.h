@@ -89,10 +89,6 @@ struct CmLink {
   std::vector<std::uint8_t> requestPrivateData;  ///< host 0: the REQ's
 };
 
-/// Checks that `scenario` can run with --cm: one RC QP per host named by every exchange step.
-/// Returns the QP's name, or an error sentence.
-Result<std::string> cmConnectedQp(const Scenario& scenario);
-
 /// Runs host `side` (0 or 1) of `scenario` on `backend`, talking to the peer over `oob` (and
 /// the rdma_cm when `cm` is given: the TCP connection then only carries the barriers).
 SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backend,
