@@ -761,6 +761,13 @@ struct FlowAnalyzer::Impl final : ReportSink {
     if (cls.payload && !cls.last && f.payloadLength >= kMinMtu && f.payloadLength <= kMaxMtu &&
         std::has_single_bit(f.payloadLength))
       c.pmtu = std::max(c.pmtu, f.payloadLength);
+    // A READ sent before the path MTU was known was sized as one PSN; its first response
+    // shows the MTU, and so how many PSNs the responses use.
+    if (!m->responseStarted && c.pmtu && m->rec.dmaLength) {
+      m->spanMax = std::max<std::uint32_t>(
+          1, static_cast<std::uint32_t>(ceilDiv(*m->rec.dmaLength, c.pmtu)));
+      m->rec.lastPsn = psnAdd(m->rec.firstPsn, m->spanMax - 1);
+    }
     const std::int32_t ahead = psnDiff(p, m->nextResponse);
     if (ahead < 0) {
       repeatedResponse(c, d, f, "READ response PSN " + psnText(p) + " received again");

@@ -70,6 +70,25 @@ TEST(FlowAnalyzer, CleanConversationHasMessagesAndNoAnomalies) {
   EXPECT_GT(c.dir[0].throughput(), 0.0);
 }
 
+// A READ before any multi-packet message has shown the path MTU: its responses size it.
+TEST(FlowAnalyzer, FirstMessageReadIsSizedByItsResponses) {
+  RoceTrace t;
+  t.request(Op::RcRdmaReadRequest, 0, 0, 2000);  // 1: two responses at PMTU 1024
+  t.readResponse(Op::RcRdmaReadResponseFirst, 0, 1024);
+  t.readResponse(Op::RcRdmaReadResponseLast, 1, 976);  // 3
+  t.request(Op::RcSendOnly, 2, 10);                    // 4
+  t.ack(2);                                            // 5
+  const AnalysisReport r = t.analyze();
+
+  EXPECT_EQ(anomalyList(r), Strings{});
+  EXPECT_EQ(r.summary.completedMessages, 2u);
+  ASSERT_EQ(r.messages.size(), 2u);
+  EXPECT_EQ(r.messages[0].kind, MessageKind::Read);
+  EXPECT_EQ(r.messages[0].lastPsn, 1u);
+  EXPECT_EQ(r.messages[0].bytes, 2000u);
+  EXPECT_EQ(r.messages[0].endFrame, 3u);
+}
+
 TEST(FlowAnalyzer, LostFrameGivesGapNakAndGoBackN) {
   RoceTrace t;
   t.request(Op::RcRdmaWriteFirst, 10, 1024, 3172);  // 1
