@@ -37,6 +37,7 @@ namespace rdmascope::ui {
 namespace {
 
 using analysis::AnomalyKind;
+using test::filterMatches;
 
 const char* kLossyCapture = RDMASCOPE_SOURCE_DIR "/tests/analysis/data/rxe_rc_verbs_ops_loss.pcap";
 
@@ -94,18 +95,6 @@ std::size_t count(const analysis::AnalysisReport& r, AnomalyKind kind) {
 
 QString cell(const QAbstractItemModel& m, int row, int column) {
   return m.data(m.index(row, column)).toString();
-}
-
-// Frames of the store a display filter matches.
-std::vector<std::size_t> filterMatches(const FrameStore& store, const std::string& text) {
-  std::string error;
-  auto f = packets::DisplayFilter::compile(text, error);
-  EXPECT_TRUE(f) << text << ": " << error;
-  std::vector<std::size_t> out;
-  if (!f) return out;
-  for (std::size_t i = 0; i < store.size(); ++i)
-    if (f->matches(store.decode(i))) out.push_back(i);
-  return out;
 }
 
 void clickRow(QTableView* view, const QModelIndex& idx) {

@@ -27,18 +27,8 @@ namespace {
 using analysis::AnomalyKind;
 using analysis::Carrier;
 
+using test::filterMatches;
 using test::iwarpCapture;
-
-std::vector<std::size_t> filterMatches(const FrameStore& store, const std::string& text) {
-  std::string error;
-  auto f = packets::DisplayFilter::compile(text, error);
-  EXPECT_TRUE(f) << text << ": " << error;
-  std::vector<std::size_t> out;
-  if (!f) return out;
-  for (std::size_t i = 0; i < store.size(); ++i)
-    if (f->matches(store.decode(i))) out.push_back(i);
-  return out;
-}
 
 TEST(IwarpConversations, FramesAndFilterAreThoseOfTheTcpConnection) {
   std::size_t marked = 0;

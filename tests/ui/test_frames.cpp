@@ -8,9 +8,11 @@
 #include <filesystem>
 #include <fstream>
 
+#include "rdmascope/packets/display_filter.h"
 #include "rdmascope/packets/ib_crc.h"
 #include "rdmascope/packets_io/capture_writer.h"
 #include "rdmascope/sim/transport_scenarios.h"
+#include "rdmascope/ui/frame_store.h"
 
 namespace rdmascope::ui::test {
 
@@ -174,6 +176,17 @@ ModelTestWarnings::~ModelTestWarnings() {
 std::vector<std::string>& ModelTestWarnings::messages() {
   static std::vector<std::string> m;
   return m;
+}
+
+std::vector<std::size_t> filterMatches(const FrameStore& store, const std::string& text) {
+  std::string error;
+  auto f = packets::DisplayFilter::compile(text, error);
+  EXPECT_TRUE(f) << text << ": " << error;
+  std::vector<std::size_t> out;
+  if (!f) return out;
+  for (std::size_t i = 0; i < store.size(); ++i)
+    if (f->matches(store.decode(i))) out.push_back(i);
+  return out;
 }
 
 }  // namespace rdmascope::ui::test

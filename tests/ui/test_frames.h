@@ -6,6 +6,10 @@
 #include <string>
 #include <vector>
 
+namespace rdmascope::ui {
+class FrameStore;
+}
+
 namespace rdmascope::ui::test {
 
 using Bytes = std::vector<std::uint8_t>;
@@ -25,6 +29,10 @@ std::string writeFile(const std::string& name, const Bytes& bytes);
 /// exchange, the operation, FIN) with a chance `loss` of losing each frame, written as a pcap in
 /// the build folder (name unique per process); returns its path.
 std::string iwarpCapture(const char* scenario, double loss, std::uint64_t seed);
+
+/// The frames of `store` (0-based) the display filter `text` matches; a filter that does not
+/// compile fails the test.
+std::vector<std::size_t> filterMatches(const FrameStore& store, const std::string& text);
 
 /// Collects warnings of QAbstractItemModelTester (category qt.modeltest) while alive.
 class ModelTestWarnings {

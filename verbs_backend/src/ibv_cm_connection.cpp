@@ -51,6 +51,20 @@ struct Event {
   std::vector<std::uint8_t> privateData;
 };
 
+// The parameters REQ and REP share (the REP carries no retry count).
+rdma_conn_param connParam(std::uint32_t qpNum, std::span<const std::uint8_t> privateData,
+                          std::uint8_t responderResources, std::uint8_t initiatorDepth,
+                          std::uint8_t rnrRetry) {
+  rdma_conn_param p{};
+  p.private_data = privateData.data();
+  p.private_data_len = static_cast<std::uint8_t>(privateData.size());
+  p.responder_resources = responderResources;
+  p.initiator_depth = initiatorDepth;
+  p.rnr_retry_count = rnrRetry;
+  p.qp_num = qpNum;
+  return p;
+}
+
 }  // namespace
 
 struct CmConnection::Impl {
@@ -225,13 +239,7 @@ Status CmConnection::accept(std::uint32_t qpNum, std::span<const std::uint8_t> p
   if (privateData.size() > kCmRepPrivateDataMax)
     return Status::error(
         EMSGSIZE, "REP private data above " + std::to_string(kCmRepPrivateDataMax) + " bytes");
-  rdma_conn_param p{};
-  p.private_data = privateData.data();
-  p.private_data_len = static_cast<std::uint8_t>(privateData.size());
-  p.responder_resources = responderResources;
-  p.initiator_depth = initiatorDepth;
-  p.rnr_retry_count = rnrRetry;
-  p.qp_num = qpNum;
+  rdma_conn_param p = connParam(qpNum, privateData, responderResources, initiatorDepth, rnrRetry);
   if (rdma_accept(impl_->id, &p) != 0) return sysError("rdma_accept (the CM REP)");
   return Status::success();
 }
@@ -296,14 +304,8 @@ Status CmConnection::connect(std::uint32_t qpNum, std::span<const std::uint8_t> 
   if (privateData.size() > kCmReqPrivateDataMax)
     return Status::error(
         EMSGSIZE, "REQ private data above " + std::to_string(kCmReqPrivateDataMax) + " bytes");
-  rdma_conn_param p{};
-  p.private_data = privateData.data();
-  p.private_data_len = static_cast<std::uint8_t>(privateData.size());
-  p.responder_resources = responderResources;
-  p.initiator_depth = initiatorDepth;
+  rdma_conn_param p = connParam(qpNum, privateData, responderResources, initiatorDepth, rnrRetry);
   p.retry_count = retryCount;
-  p.rnr_retry_count = rnrRetry;
-  p.qp_num = qpNum;
   if (rdma_connect(impl_->id, &p) != 0) return sysError("rdma_connect (the CM REQ)");
   return Status::success();
 }
