@@ -22,78 +22,76 @@ static_assert(int(QpState::Reset) == IBV_QPS_RESET && int(QpState::Init) == IBV_
               int(QpState::Rtr) == IBV_QPS_RTR && int(QpState::Rts) == IBV_QPS_RTS &&
               int(QpState::Sqd) == IBV_QPS_SQD && int(QpState::Sqe) == IBV_QPS_SQE &&
               int(QpState::Err) == IBV_QPS_ERR);
-static_assert(int(sim::WrOpcode::RdmaWrite) == IBV_WR_RDMA_WRITE &&
-              int(sim::WrOpcode::RdmaWriteWithImm) == IBV_WR_RDMA_WRITE_WITH_IMM &&
-              int(sim::WrOpcode::Send) == IBV_WR_SEND &&
-              int(sim::WrOpcode::SendWithImm) == IBV_WR_SEND_WITH_IMM &&
-              int(sim::WrOpcode::RdmaRead) == IBV_WR_RDMA_READ &&
-              int(sim::WrOpcode::AtomicCmpAndSwp) == IBV_WR_ATOMIC_CMP_AND_SWP &&
-              int(sim::WrOpcode::AtomicFetchAndAdd) == IBV_WR_ATOMIC_FETCH_AND_ADD &&
-              int(sim::WrOpcode::LocalInv) == IBV_WR_LOCAL_INV &&
-              int(sim::WrOpcode::BindMw) == IBV_WR_BIND_MW &&
-              int(sim::WrOpcode::SendWithInv) == IBV_WR_SEND_WITH_INV);
-static_assert(int(sim::WcStatus::Success) == IBV_WC_SUCCESS &&
-              int(sim::WcStatus::LocLenErr) == IBV_WC_LOC_LEN_ERR &&
-              int(sim::WcStatus::LocQpOpErr) == IBV_WC_LOC_QP_OP_ERR &&
-              int(sim::WcStatus::LocEecOpErr) == IBV_WC_LOC_EEC_OP_ERR &&
-              int(sim::WcStatus::LocProtErr) == IBV_WC_LOC_PROT_ERR &&
-              int(sim::WcStatus::WrFlushErr) == IBV_WC_WR_FLUSH_ERR &&
-              int(sim::WcStatus::MwBindErr) == IBV_WC_MW_BIND_ERR &&
-              int(sim::WcStatus::BadRespErr) == IBV_WC_BAD_RESP_ERR &&
-              int(sim::WcStatus::LocAccessErr) == IBV_WC_LOC_ACCESS_ERR &&
-              int(sim::WcStatus::RemInvReqErr) == IBV_WC_REM_INV_REQ_ERR &&
-              int(sim::WcStatus::RemAccessErr) == IBV_WC_REM_ACCESS_ERR &&
-              int(sim::WcStatus::RemOpErr) == IBV_WC_REM_OP_ERR &&
-              int(sim::WcStatus::RetryExcErr) == IBV_WC_RETRY_EXC_ERR &&
-              int(sim::WcStatus::RnrRetryExcErr) == IBV_WC_RNR_RETRY_EXC_ERR &&
-              int(sim::WcStatus::LocRddViolErr) == IBV_WC_LOC_RDD_VIOL_ERR &&
-              int(sim::WcStatus::RemInvRdReqErr) == IBV_WC_REM_INV_RD_REQ_ERR &&
-              int(sim::WcStatus::RemAbortErr) == IBV_WC_REM_ABORT_ERR &&
-              int(sim::WcStatus::InvEecnErr) == IBV_WC_INV_EECN_ERR &&
-              int(sim::WcStatus::InvEecStateErr) == IBV_WC_INV_EEC_STATE_ERR &&
-              int(sim::WcStatus::FatalErr) == IBV_WC_FATAL_ERR &&
-              int(sim::WcStatus::RespTimeoutErr) == IBV_WC_RESP_TIMEOUT_ERR &&
-              int(sim::WcStatus::GeneralErr) == IBV_WC_GENERAL_ERR);
-static_assert(int(sim::WcOpcode::Send) == IBV_WC_SEND &&
-              int(sim::WcOpcode::RdmaWrite) == IBV_WC_RDMA_WRITE &&
-              int(sim::WcOpcode::RdmaRead) == IBV_WC_RDMA_READ &&
-              int(sim::WcOpcode::CompSwap) == IBV_WC_COMP_SWAP &&
-              int(sim::WcOpcode::FetchAdd) == IBV_WC_FETCH_ADD &&
-              int(sim::WcOpcode::BindMw) == IBV_WC_BIND_MW &&
-              int(sim::WcOpcode::LocalInv) == IBV_WC_LOCAL_INV &&
-              int(sim::WcOpcode::Recv) == IBV_WC_RECV &&
-              int(sim::WcOpcode::RecvRdmaWithImm) == IBV_WC_RECV_RDMA_WITH_IMM);
-static_assert(int(sim::Mtu::Mtu256) == IBV_MTU_256 && int(sim::Mtu::Mtu512) == IBV_MTU_512 &&
-              int(sim::Mtu::Mtu1024) == IBV_MTU_1024 && int(sim::Mtu::Mtu2048) == IBV_MTU_2048 &&
-              int(sim::Mtu::Mtu4096) == IBV_MTU_4096);
-static_assert(sim::access::kLocalWrite == IBV_ACCESS_LOCAL_WRITE &&
-              sim::access::kRemoteWrite == IBV_ACCESS_REMOTE_WRITE &&
-              sim::access::kRemoteRead == IBV_ACCESS_REMOTE_READ &&
-              sim::access::kRemoteAtomic == IBV_ACCESS_REMOTE_ATOMIC);
-static_assert(sim::send_flags::kFence == IBV_SEND_FENCE &&
-              sim::send_flags::kSignaled == IBV_SEND_SIGNALED &&
-              sim::send_flags::kSolicited == IBV_SEND_SOLICITED &&
-              sim::send_flags::kInline == IBV_SEND_INLINE);
-static_assert(sim::wc_flags::kGrh == IBV_WC_GRH && sim::wc_flags::kWithImm == IBV_WC_WITH_IMM &&
-              sim::wc_flags::kWithInv == IBV_WC_WITH_INV);
-static_assert(sim::attr_mask::kState == IBV_QP_STATE &&
-              sim::attr_mask::kCurState == IBV_QP_CUR_STATE &&
-              sim::attr_mask::kEnSqdAsyncNotify == IBV_QP_EN_SQD_ASYNC_NOTIFY &&
-              sim::attr_mask::kAccessFlags == IBV_QP_ACCESS_FLAGS &&
-              sim::attr_mask::kPkeyIndex == IBV_QP_PKEY_INDEX &&
-              sim::attr_mask::kPort == IBV_QP_PORT && sim::attr_mask::kQkey == IBV_QP_QKEY &&
-              sim::attr_mask::kAv == IBV_QP_AV && sim::attr_mask::kPathMtu == IBV_QP_PATH_MTU &&
-              sim::attr_mask::kTimeout == IBV_QP_TIMEOUT &&
-              sim::attr_mask::kRetryCnt == IBV_QP_RETRY_CNT &&
-              sim::attr_mask::kRnrRetry == IBV_QP_RNR_RETRY &&
-              sim::attr_mask::kRqPsn == IBV_QP_RQ_PSN &&
-              sim::attr_mask::kMaxQpRdAtomic == IBV_QP_MAX_QP_RD_ATOMIC &&
-              sim::attr_mask::kAltPath == IBV_QP_ALT_PATH &&
-              sim::attr_mask::kMinRnrTimer == IBV_QP_MIN_RNR_TIMER &&
-              sim::attr_mask::kSqPsn == IBV_QP_SQ_PSN &&
-              sim::attr_mask::kMaxDestRdAtomic == IBV_QP_MAX_DEST_RD_ATOMIC &&
-              sim::attr_mask::kPathMigState == IBV_QP_PATH_MIG_STATE &&
-              sim::attr_mask::kCap == IBV_QP_CAP && sim::attr_mask::kDestQpn == IBV_QP_DEST_QPN);
+static_assert(int(verbs::WrOpcode::RdmaWrite) == IBV_WR_RDMA_WRITE &&
+              int(verbs::WrOpcode::RdmaWriteWithImm) == IBV_WR_RDMA_WRITE_WITH_IMM &&
+              int(verbs::WrOpcode::Send) == IBV_WR_SEND &&
+              int(verbs::WrOpcode::SendWithImm) == IBV_WR_SEND_WITH_IMM &&
+              int(verbs::WrOpcode::RdmaRead) == IBV_WR_RDMA_READ &&
+              int(verbs::WrOpcode::AtomicCmpAndSwp) == IBV_WR_ATOMIC_CMP_AND_SWP &&
+              int(verbs::WrOpcode::AtomicFetchAndAdd) == IBV_WR_ATOMIC_FETCH_AND_ADD &&
+              int(verbs::WrOpcode::LocalInv) == IBV_WR_LOCAL_INV &&
+              int(verbs::WrOpcode::BindMw) == IBV_WR_BIND_MW &&
+              int(verbs::WrOpcode::SendWithInv) == IBV_WR_SEND_WITH_INV);
+static_assert(int(verbs::WcStatus::Success) == IBV_WC_SUCCESS &&
+              int(verbs::WcStatus::LocLenErr) == IBV_WC_LOC_LEN_ERR &&
+              int(verbs::WcStatus::LocQpOpErr) == IBV_WC_LOC_QP_OP_ERR &&
+              int(verbs::WcStatus::LocEecOpErr) == IBV_WC_LOC_EEC_OP_ERR &&
+              int(verbs::WcStatus::LocProtErr) == IBV_WC_LOC_PROT_ERR &&
+              int(verbs::WcStatus::WrFlushErr) == IBV_WC_WR_FLUSH_ERR &&
+              int(verbs::WcStatus::MwBindErr) == IBV_WC_MW_BIND_ERR &&
+              int(verbs::WcStatus::BadRespErr) == IBV_WC_BAD_RESP_ERR &&
+              int(verbs::WcStatus::LocAccessErr) == IBV_WC_LOC_ACCESS_ERR &&
+              int(verbs::WcStatus::RemInvReqErr) == IBV_WC_REM_INV_REQ_ERR &&
+              int(verbs::WcStatus::RemAccessErr) == IBV_WC_REM_ACCESS_ERR &&
+              int(verbs::WcStatus::RemOpErr) == IBV_WC_REM_OP_ERR &&
+              int(verbs::WcStatus::RetryExcErr) == IBV_WC_RETRY_EXC_ERR &&
+              int(verbs::WcStatus::RnrRetryExcErr) == IBV_WC_RNR_RETRY_EXC_ERR &&
+              int(verbs::WcStatus::LocRddViolErr) == IBV_WC_LOC_RDD_VIOL_ERR &&
+              int(verbs::WcStatus::RemInvRdReqErr) == IBV_WC_REM_INV_RD_REQ_ERR &&
+              int(verbs::WcStatus::RemAbortErr) == IBV_WC_REM_ABORT_ERR &&
+              int(verbs::WcStatus::InvEecnErr) == IBV_WC_INV_EECN_ERR &&
+              int(verbs::WcStatus::InvEecStateErr) == IBV_WC_INV_EEC_STATE_ERR &&
+              int(verbs::WcStatus::FatalErr) == IBV_WC_FATAL_ERR &&
+              int(verbs::WcStatus::RespTimeoutErr) == IBV_WC_RESP_TIMEOUT_ERR &&
+              int(verbs::WcStatus::GeneralErr) == IBV_WC_GENERAL_ERR);
+static_assert(int(verbs::WcOpcode::Send) == IBV_WC_SEND &&
+              int(verbs::WcOpcode::RdmaWrite) == IBV_WC_RDMA_WRITE &&
+              int(verbs::WcOpcode::RdmaRead) == IBV_WC_RDMA_READ &&
+              int(verbs::WcOpcode::CompSwap) == IBV_WC_COMP_SWAP &&
+              int(verbs::WcOpcode::FetchAdd) == IBV_WC_FETCH_ADD &&
+              int(verbs::WcOpcode::BindMw) == IBV_WC_BIND_MW &&
+              int(verbs::WcOpcode::LocalInv) == IBV_WC_LOCAL_INV &&
+              int(verbs::WcOpcode::Recv) == IBV_WC_RECV &&
+              int(verbs::WcOpcode::RecvRdmaWithImm) == IBV_WC_RECV_RDMA_WITH_IMM);
+static_assert(int(verbs::Mtu::Mtu256) == IBV_MTU_256 && int(verbs::Mtu::Mtu512) == IBV_MTU_512 &&
+              int(verbs::Mtu::Mtu1024) == IBV_MTU_1024 &&
+              int(verbs::Mtu::Mtu2048) == IBV_MTU_2048 && int(verbs::Mtu::Mtu4096) == IBV_MTU_4096);
+static_assert(verbs::access::kLocalWrite == IBV_ACCESS_LOCAL_WRITE &&
+              verbs::access::kRemoteWrite == IBV_ACCESS_REMOTE_WRITE &&
+              verbs::access::kRemoteRead == IBV_ACCESS_REMOTE_READ &&
+              verbs::access::kRemoteAtomic == IBV_ACCESS_REMOTE_ATOMIC);
+static_assert(verbs::send_flags::kFence == IBV_SEND_FENCE &&
+              verbs::send_flags::kSignaled == IBV_SEND_SIGNALED &&
+              verbs::send_flags::kSolicited == IBV_SEND_SOLICITED &&
+              verbs::send_flags::kInline == IBV_SEND_INLINE);
+static_assert(verbs::wc_flags::kGrh == IBV_WC_GRH && verbs::wc_flags::kWithImm == IBV_WC_WITH_IMM &&
+              verbs::wc_flags::kWithInv == IBV_WC_WITH_INV);
+static_assert(
+    verbs::attr_mask::kState == IBV_QP_STATE && verbs::attr_mask::kCurState == IBV_QP_CUR_STATE &&
+    verbs::attr_mask::kEnSqdAsyncNotify == IBV_QP_EN_SQD_ASYNC_NOTIFY &&
+    verbs::attr_mask::kAccessFlags == IBV_QP_ACCESS_FLAGS &&
+    verbs::attr_mask::kPkeyIndex == IBV_QP_PKEY_INDEX && verbs::attr_mask::kPort == IBV_QP_PORT &&
+    verbs::attr_mask::kQkey == IBV_QP_QKEY && verbs::attr_mask::kAv == IBV_QP_AV &&
+    verbs::attr_mask::kPathMtu == IBV_QP_PATH_MTU && verbs::attr_mask::kTimeout == IBV_QP_TIMEOUT &&
+    verbs::attr_mask::kRetryCnt == IBV_QP_RETRY_CNT &&
+    verbs::attr_mask::kRnrRetry == IBV_QP_RNR_RETRY && verbs::attr_mask::kRqPsn == IBV_QP_RQ_PSN &&
+    verbs::attr_mask::kMaxQpRdAtomic == IBV_QP_MAX_QP_RD_ATOMIC &&
+    verbs::attr_mask::kAltPath == IBV_QP_ALT_PATH &&
+    verbs::attr_mask::kMinRnrTimer == IBV_QP_MIN_RNR_TIMER &&
+    verbs::attr_mask::kSqPsn == IBV_QP_SQ_PSN &&
+    verbs::attr_mask::kMaxDestRdAtomic == IBV_QP_MAX_DEST_RD_ATOMIC &&
+    verbs::attr_mask::kPathMigState == IBV_QP_PATH_MIG_STATE &&
+    verbs::attr_mask::kCap == IBV_QP_CAP && verbs::attr_mask::kDestQpn == IBV_QP_DEST_QPN);
 
 namespace {
 
@@ -160,8 +158,8 @@ bool sameAh(const ibv_ah_attr& x, const ibv_ah_attr& y) {
 WorkCompletion fromIbv(const ibv_wc& wc) {
   WorkCompletion r;
   r.wrId = wc.wr_id;
-  r.status = static_cast<sim::WcStatus>(wc.status);
-  r.opcode = static_cast<sim::WcOpcode>(wc.opcode);
+  r.status = static_cast<verbs::WcStatus>(wc.status);
+  r.opcode = static_cast<verbs::WcOpcode>(wc.opcode);
   r.vendorErr = wc.vendor_err;
   r.byteLen = wc.byte_len;
   if ((wc.wc_flags & IBV_WC_WITH_IMM) != 0) r.immData = ntohl(wc.imm_data);
@@ -181,7 +179,7 @@ QpAttr qpAttrFromIbv(const ibv_qp_attr& a) {
   QpAttr r;
   r.qpState = static_cast<QpState>(a.qp_state);
   r.curQpState = static_cast<QpState>(a.cur_qp_state);
-  r.pathMtu = static_cast<sim::Mtu>(a.path_mtu);
+  r.pathMtu = static_cast<verbs::Mtu>(a.path_mtu);
   r.qkey = a.qkey;
   r.rqPsn = a.rq_psn;
   r.sqPsn = a.sq_psn;
@@ -372,7 +370,7 @@ Result<DeviceInfo> IbvBackend::queryDevice() {
   info.name = impl_->deviceName;
   info.port = portNum;
   info.lid = port.lid;
-  info.activeMtu = static_cast<sim::Mtu>(port.active_mtu);
+  info.activeMtu = static_cast<verbs::Mtu>(port.active_mtu);
   info.gidIndex = impl_->options.gidIndex;
   ibv_gid gid{};
   if (int e = ibv_query_gid(impl_->ctx, portNum, impl_->options.gidIndex, &gid); e != 0)
@@ -477,7 +475,7 @@ Result<QueuePair> IbvBackend::createQp(Handle pd, const QpInitAttr& attr) {
   ibv_qp* qp = ibv_create_qp(p.value, &init);
   if (qp == nullptr)
     return fail<QueuePair>(errnoStatus(
-        errno, std::string("ibv_create_qp of type ") + std::string(sim::toString(attr.qpType))));
+        errno, std::string("ibv_create_qp of type ") + std::string(verbs::toString(attr.qpType))));
   impl_->teardown.emplace_back([qp] { ibv_destroy_qp(qp); });
   Handle h = impl_->nextHandle++;
   impl_->qps[h] = Impl::Qp{qp, p.value};
@@ -512,7 +510,7 @@ Status IbvBackend::modifyQp(Handle qp, const QpAttr& attr, unsigned attrMask) {
   a.rnr_retry = attr.rnrRetry;
   if (int e = ibv_modify_qp(q.value->qp, &a, static_cast<int>(attrMask)); e != 0) {
     std::string what = "ibv_modify_qp of QP " + std::to_string(q.value->qp->qp_num);
-    if ((attrMask & IBV_QP_STATE) != 0) what += " to " + std::string(sim::toString(attr.qpState));
+    if ((attrMask & IBV_QP_STATE) != 0) what += " to " + std::string(verbs::toString(attr.qpState));
     return errnoStatus(e, what);
   }
   return Status::success();
@@ -539,7 +537,7 @@ Status IbvBackend::postSend(Handle qp, const SendWr& wr) {
   if (!q.ok()) return q.status;
   std::vector<ibv_sge> sges;
   sges.reserve(wr.sgList.size());
-  for (const sim::Sge& s : wr.sgList)
+  for (const verbs::Sge& s : wr.sgList)
     sges.push_back(ibv_sge{s.addr, s.length, s.lkey});
   ibv_send_wr w{};
   w.wr_id = wr.wrId;
@@ -548,26 +546,26 @@ Status IbvBackend::postSend(Handle qp, const SendWr& wr) {
   w.opcode = static_cast<ibv_wr_opcode>(wr.opcode);
   w.send_flags = wr.sendFlags;
   switch (wr.opcode) {
-    case sim::WrOpcode::SendWithImm:
-    case sim::WrOpcode::RdmaWriteWithImm:
+    case verbs::WrOpcode::SendWithImm:
+    case verbs::WrOpcode::RdmaWriteWithImm:
       w.imm_data = htonl(wr.immData);
       break;
-    case sim::WrOpcode::SendWithInv:
-    case sim::WrOpcode::LocalInv:
+    case verbs::WrOpcode::SendWithInv:
+    case verbs::WrOpcode::LocalInv:
       w.invalidate_rkey = wr.invalidateRkey;
       break;
     default:
       break;
   }
   switch (wr.opcode) {
-    case sim::WrOpcode::RdmaWrite:
-    case sim::WrOpcode::RdmaWriteWithImm:
-    case sim::WrOpcode::RdmaRead:
+    case verbs::WrOpcode::RdmaWrite:
+    case verbs::WrOpcode::RdmaWriteWithImm:
+    case verbs::WrOpcode::RdmaRead:
       w.wr.rdma.remote_addr = wr.remoteAddr;
       w.wr.rdma.rkey = wr.rkey;
       break;
-    case sim::WrOpcode::AtomicCmpAndSwp:
-    case sim::WrOpcode::AtomicFetchAndAdd:
+    case verbs::WrOpcode::AtomicCmpAndSwp:
+    case verbs::WrOpcode::AtomicFetchAndAdd:
       w.wr.atomic.remote_addr = wr.remoteAddr;
       w.wr.atomic.rkey = wr.rkey;
       w.wr.atomic.compare_add = wr.compareAdd;
@@ -585,8 +583,8 @@ Status IbvBackend::postSend(Handle qp, const SendWr& wr) {
   }
   ibv_send_wr* bad = nullptr;
   if (int e = ibv_post_send(q.value->qp, &w, &bad); e != 0)
-    return errnoStatus(e, "ibv_post_send of " + std::string(sim::toString(wr.opcode)) + " on QP " +
-                              std::to_string(q.value->qp->qp_num));
+    return errnoStatus(e, "ibv_post_send of " + std::string(verbs::toString(wr.opcode)) +
+                              " on QP " + std::to_string(q.value->qp->qp_num));
   return Status::success();
 }
 
@@ -595,7 +593,7 @@ Status IbvBackend::postRecv(Handle qp, const RecvWr& wr) {
   if (!q.ok()) return q.status;
   std::vector<ibv_sge> sges;
   sges.reserve(wr.sgList.size());
-  for (const sim::Sge& s : wr.sgList)
+  for (const verbs::Sge& s : wr.sgList)
     sges.push_back(ibv_sge{s.addr, s.length, s.lkey});
   ibv_recv_wr w{};
   w.wr_id = wr.wrId;

@@ -330,7 +330,7 @@ Result<CmQpAttributes> CmConnection::qpAttributes(QpState state) {
   int mask = 0;
   if (rdma_init_qp_attr(impl_->id, &a, &mask) != 0)
     return fail<CmQpAttributes>(
-        sysError(std::string("rdma_init_qp_attr for ") + std::string(sim::toString(state))));
+        sysError(std::string("rdma_init_qp_attr for ") + std::string(verbs::toString(state))));
   return {{qpAttrFromIbv(a), static_cast<unsigned>(mask)}, {}};
 }
 

@@ -4,9 +4,9 @@
 
 namespace rdmascope::verbs_backend {
 
-namespace m = sim::attr_mask;
+namespace m = verbs::attr_mask;
 
-Status modifyQpToInit(Backend& backend, Handle qp, sim::QpType type, std::uint8_t port,
+Status modifyQpToInit(Backend& backend, Handle qp, verbs::QpType type, std::uint8_t port,
                       unsigned access, std::uint32_t qkey) {
   QpAttr attr;
   attr.qpState = QpState::Init;
@@ -23,7 +23,7 @@ Status modifyQpToInit(Backend& backend, Handle qp, sim::QpType type, std::uint8_
   return backend.modifyQp(qp, attr, mask);
 }
 
-Status connectQp(Backend& backend, Handle qp, sim::QpType type, const PeerInfo& local,
+Status connectQp(Backend& backend, Handle qp, verbs::QpType type, const PeerInfo& local,
                  const PeerInfo& peer, const PathOptions& path) {
   if (type != QpType::RC && type != QpType::UC)
     return Status::error(EINVAL, "connectQp is for RC and UC QPs; a UD QP takes activateUdQp");

@@ -9,19 +9,19 @@
 #include <string>
 #include <vector>
 
-#include "rdmascope/sim/verbs_types.h"
+#include "rdmascope/verbs/verbs_types.h"
 
 namespace rdmascope::verbs_backend {
 
-using sim::AhAttr;
-using sim::Gid;
-using sim::QpAttr;
-using sim::QpCap;
-using sim::QpState;
-using sim::QpType;
-using sim::RecvWr;
-using sim::SendWr;
-using sim::WorkCompletion;
+using verbs::AhAttr;
+using verbs::Gid;
+using verbs::QpAttr;
+using verbs::QpCap;
+using verbs::QpState;
+using verbs::QpType;
+using verbs::RecvWr;
+using verbs::SendWr;
+using verbs::WorkCompletion;
 
 /// Outcome of a call: errnum 0 on success, else an errno value and one sentence.
 struct Status {
@@ -50,7 +50,7 @@ struct DeviceInfo {
   std::uint8_t gidIndex = 1;
   std::uint16_t lid = 0;
   std::uint8_t port = 1;
-  sim::Mtu activeMtu = sim::Mtu::Mtu1024;
+  verbs::Mtu activeMtu = verbs::Mtu::Mtu1024;
 };
 
 /// A registered region of backend-owned memory.

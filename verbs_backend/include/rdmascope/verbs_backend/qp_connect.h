@@ -13,7 +13,7 @@ namespace rdmascope::verbs_backend {
 
 /// Path and retry attributes of a connected (RC or UC) QP.
 struct PathOptions {
-  sim::Mtu pathMtu = sim::Mtu::Mtu1024;
+  verbs::Mtu pathMtu = verbs::Mtu::Mtu1024;
   std::uint8_t port = 1;
   std::uint8_t sgidIndex = 1;
   std::uint8_t hopLimit = 64;
@@ -27,12 +27,12 @@ struct PathOptions {
 };
 
 /// RESET -> INIT. RC and UC get `access` (remote access flags); UD gets `qkey`.
-Status modifyQpToInit(Backend& backend, Handle qp, sim::QpType type, std::uint8_t port,
+Status modifyQpToInit(Backend& backend, Handle qp, verbs::QpType type, std::uint8_t port,
                       unsigned access, std::uint32_t qkey = 0);
 
 /// INIT -> RTR -> RTS of an RC or UC QP towards `peer` (its QPN, PSN, GID and LID), sending
 /// from `local.psn`.
-Status connectQp(Backend& backend, Handle qp, sim::QpType type, const PeerInfo& local,
+Status connectQp(Backend& backend, Handle qp, verbs::QpType type, const PeerInfo& local,
                  const PeerInfo& peer, const PathOptions& path = {});
 
 /// INIT -> RTR -> RTS of a UD QP, sending from `sqPsn`.

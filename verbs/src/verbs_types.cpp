@@ -1,8 +1,8 @@
-#include "rdmascope/sim/verbs_types.h"
+#include "rdmascope/verbs/verbs_types.h"
 
 #include <array>
 
-namespace rdmascope::sim {
+namespace rdmascope::verbs {
 
 std::string_view toString(WcStatus status) {
   // Same wording as libibverbs' ibv_wc_status_str.
@@ -83,9 +83,9 @@ std::string_view toString(QpType type) {
   return "unknown";
 }
 
-}  // namespace rdmascope::sim
+}  // namespace rdmascope::verbs
 
-namespace rdmascope::sim {
+namespace rdmascope::verbs {
 
 std::string attrMaskNames(unsigned mask) {
   static constexpr std::array<std::string_view, 21> kNames = {"IBV_QP_STATE",
@@ -122,4 +122,4 @@ std::string attrMaskNames(unsigned mask) {
   return out;
 }
 
-}  // namespace rdmascope::sim
+}  // namespace rdmascope::verbs
