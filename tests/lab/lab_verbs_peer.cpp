@@ -14,6 +14,7 @@
 #include <random>
 #include <string>
 
+#include "rdmascope/sim/verbs_types.h"
 #include "rdmascope/verbs_backend/ibv_backend.h"
 #include "rdmascope/verbs_backend/oob_exchange.h"
 #include "rdmascope/verbs_backend/qp_connect.h"

@@ -8,7 +8,7 @@
 namespace rdmascope::verbs_backend {
 namespace {
 
-namespace m = sim::attr_mask;
+namespace m = verbs::attr_mask;
 
 // Records modifyQp calls; every other call is outside what qp_connect may use.
 class RecordingBackend final : public Backend {
@@ -65,20 +65,21 @@ PeerInfo peerInfo(std::uint32_t qpn, std::uint32_t psn) {
 
 TEST(QpConnect, RcInitCarriesAccessFlags) {
   RecordingBackend b;
-  ASSERT_TRUE(
-      modifyQpToInit(b, 3, sim::QpType::RC, 1, sim::access::kRemoteWrite | sim::access::kRemoteRead)
-          .ok());
+  ASSERT_TRUE(modifyQpToInit(b, 3, verbs::QpType::RC, 1,
+                             verbs::access::kRemoteWrite | verbs::access::kRemoteRead)
+                  .ok());
   ASSERT_EQ(b.calls.size(), 1u);
   EXPECT_EQ(b.calls[0].qp, 3u);
   EXPECT_EQ(b.calls[0].mask, m::kState | m::kPkeyIndex | m::kPort | m::kAccessFlags);
   EXPECT_EQ(b.calls[0].attr.qpState, QpState::Init);
-  EXPECT_EQ(b.calls[0].attr.qpAccessFlags, sim::access::kRemoteWrite | sim::access::kRemoteRead);
+  EXPECT_EQ(b.calls[0].attr.qpAccessFlags,
+            verbs::access::kRemoteWrite | verbs::access::kRemoteRead);
   EXPECT_EQ(b.calls[0].attr.portNum, 1);
 }
 
 TEST(QpConnect, UdInitCarriesTheQkey) {
   RecordingBackend b;
-  ASSERT_TRUE(modifyQpToInit(b, 4, sim::QpType::UD, 1, 0, 0x11111111).ok());
+  ASSERT_TRUE(modifyQpToInit(b, 4, verbs::QpType::UD, 1, 0, 0x11111111).ok());
   ASSERT_EQ(b.calls.size(), 1u);
   EXPECT_EQ(b.calls[0].mask, m::kState | m::kPkeyIndex | m::kPort | m::kQkey);
   EXPECT_EQ(b.calls[0].attr.qkey, 0x11111111u);
@@ -87,10 +88,10 @@ TEST(QpConnect, UdInitCarriesTheQkey) {
 TEST(QpConnect, RcGoesToRtrThenRtsWithRcPingpongsMasks) {
   RecordingBackend b;
   PathOptions path;
-  path.pathMtu = sim::Mtu::Mtu2048;
+  path.pathMtu = verbs::Mtu::Mtu2048;
   path.sgidIndex = 1;
   ASSERT_TRUE(
-      connectQp(b, 7, sim::QpType::RC, peerInfo(0x11, 0x100), peerInfo(0x22, 0x200), path).ok());
+      connectQp(b, 7, verbs::QpType::RC, peerInfo(0x11, 0x100), peerInfo(0x22, 0x200), path).ok());
   ASSERT_EQ(b.calls.size(), 2u);
   const auto& rtr = b.calls[0];
   EXPECT_EQ(rtr.attr.qpState, QpState::Rtr);
@@ -98,7 +99,7 @@ TEST(QpConnect, RcGoesToRtrThenRtsWithRcPingpongsMasks) {
                           m::kMaxDestRdAtomic | m::kMinRnrTimer);
   EXPECT_EQ(rtr.attr.destQpNum, 0x22u);
   EXPECT_EQ(rtr.attr.rqPsn, 0x200u);
-  EXPECT_EQ(rtr.attr.pathMtu, sim::Mtu::Mtu2048);
+  EXPECT_EQ(rtr.attr.pathMtu, verbs::Mtu::Mtu2048);
   EXPECT_TRUE(rtr.attr.ahAttr.isGlobal);
   EXPECT_EQ(rtr.attr.ahAttr.dgid, peerInfo(0, 0).gid);
   EXPECT_EQ(rtr.attr.ahAttr.sgidIndex, 1);
@@ -112,7 +113,7 @@ TEST(QpConnect, RcGoesToRtrThenRtsWithRcPingpongsMasks) {
 
 TEST(QpConnect, UcLeavesOutTheRcOnlyAttributes) {
   RecordingBackend b;
-  ASSERT_TRUE(connectQp(b, 7, sim::QpType::UC, peerInfo(0x11, 1), peerInfo(0x22, 2)).ok());
+  ASSERT_TRUE(connectQp(b, 7, verbs::QpType::UC, peerInfo(0x11, 1), peerInfo(0x22, 2)).ok());
   ASSERT_EQ(b.calls.size(), 2u);
   EXPECT_EQ(b.calls[0].mask, m::kState | m::kAv | m::kPathMtu | m::kDestQpn | m::kRqPsn);
   EXPECT_EQ(b.calls[1].mask, m::kState | m::kSqPsn);
@@ -126,14 +127,14 @@ TEST(QpConnect, UdNeedsNoPeer) {
   EXPECT_EQ(b.calls[0].attr.qpState, QpState::Rtr);
   EXPECT_EQ(b.calls[1].mask, m::kState | m::kSqPsn);
   EXPECT_EQ(b.calls[1].attr.sqPsn, 0x42u);
-  Status s = connectQp(b, 9, sim::QpType::UD, peerInfo(1, 1), peerInfo(2, 2));
+  Status s = connectQp(b, 9, verbs::QpType::UD, peerInfo(1, 1), peerInfo(2, 2));
   EXPECT_EQ(s.errnum, EINVAL);
 }
 
 TEST(QpConnect, AFailedRtrStopsBeforeRts) {
   RecordingBackend b;
   b.failAt = 0;
-  Status s = connectQp(b, 7, sim::QpType::RC, peerInfo(0x11, 1), peerInfo(0x22, 2));
+  Status s = connectQp(b, 7, verbs::QpType::RC, peerInfo(0x11, 1), peerInfo(0x22, 2));
   EXPECT_EQ(s.errnum, EINVAL);
   EXPECT_EQ(b.calls.size(), 1u);
 }
