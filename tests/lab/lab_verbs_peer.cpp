@@ -1,11 +1,12 @@
 // One side of the lab's real-verbs test: RC SEND with immediate (multi-packet), inline SEND,
 // RDMA WRITE, RDMA WRITE with immediate, RDMA READ, FETCH_ADD and CMP_SWAP, a UD SEND with
-// immediate, and a WRITE past the peer's MR (remote access error) between two
-// Soft-RoCE guests, through IbvBackend and the TCP out-of-band exchange. Each check prints one
-// line "CHECK <name> ok|FAIL <detail>"; the last line is "RESULT PASS" or "RESULT FAIL" and
-// the exit status says the same. Usage: rdmascope_lab_verbs --server | --connect HOST
-// [--port P] [--rounds N] [--busy-poll] [--device NAME]. Each round repeats the operations with
-// fresh data.
+// immediate, and a WRITE past the peer's MR (remote access error) between two Soft-RoCE
+// guests. Every operation is a scenario step run by the scenario engine (a HostExecutor on an
+// IbvBackend, the peer over the out-of-band TCP link), as rdmascope-cli verbs runs them; this
+// program adds the data of each round and the checks. Each check prints one line
+// "CHECK <name> ok|FAIL <detail>"; the last line is "RESULT PASS" or "RESULT FAIL" and the exit
+// status says the same. Usage: rdmascope_lab_verbs --server | --connect HOST [--port P]
+// [--rounds N] [--busy-poll] [--device NAME]. Each round repeats the operations with fresh data.
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -16,14 +17,15 @@
 
 #include "rdmascope/sim/verbs_types.h"
 #include "rdmascope/verbs_backend/ibv_backend.h"
-#include "rdmascope/verbs_backend/oob_exchange.h"
-#include "rdmascope/verbs_backend/qp_connect.h"
+#include "rdmascope/verbs_backend/scenario_executor.h"
+#include "rdmascope/verbs_backend/scenario_file.h"
 
 namespace {
 
 using namespace rdmascope;
 using namespace rdmascope::verbs_backend;
 using namespace std::chrono_literals;
+using nlohmann::json;
 
 constexpr std::uint64_t kMrSize = 64 * 1024;
 // Offsets inside each side's MR.
@@ -45,64 +47,85 @@ constexpr std::uint32_t kGrhLen = 40;
 constexpr std::uint32_t kUdLen = 1024;
 constexpr std::uint32_t kUdImm = 0x0d0d0d0d;
 constexpr std::uint32_t kQkey = 0x11111111;
+constexpr int kPollMs = 20000;
 
 int failures = 0;
 
-void check(bool good, const char* name, const std::string& detail = {}) {
-  std::printf("CHECK %s %s%s%s\n", name, good ? "ok" : "FAIL", detail.empty() ? "" : " ",
+void check(bool good, const std::string& name, const std::string& detail = {}) {
+  std::printf("CHECK %s %s%s%s\n", name.c_str(), good ? "ok" : "FAIL", detail.empty() ? "" : " ",
               detail.c_str());
   std::fflush(stdout);
   if (!good) ++failures;
 }
 
-[[noreturn]] void fatal(const std::string& what, const Status& s) {
-  std::printf("CHECK %s FAIL %s\nRESULT FAIL\n", what.c_str(), s.message.c_str());
+[[noreturn]] void fatal(const std::string& what, const std::string& why) {
+  std::printf("CHECK %s FAIL %s\nRESULT FAIL\n", what.c_str(), why.c_str());
   std::exit(1);
 }
 
 template <class T>
 T need(Result<T> r, const char* what) {
-  if (!r.ok()) fatal(what, r.status);
+  if (!r.ok()) fatal(what, r.status.message);
   return std::move(r.value);
-}
-
-void need(const Status& s, const char* what) {
-  if (!s.ok()) fatal(what, s);
 }
 
 std::uint8_t pattern(std::uint32_t seed, std::uint64_t i) {
   return static_cast<std::uint8_t>((i * 131 + seed * 7 + (i >> 8)) & 0xff);
 }
 
-void fill(std::span<std::uint8_t> mem, std::uint64_t off, std::uint32_t len, std::uint32_t seed) {
-  for (std::uint32_t i = 0; i < len; ++i)
-    mem[off + i] = pattern(seed, i);
+json sge(std::uint64_t offset, std::uint32_t length) {
+  return json::array({{{"mr", "mem"}, {"offset", offset}, {"length", length}}});
 }
 
-bool matches(std::span<std::uint8_t> mem, std::uint64_t off, std::uint32_t len,
-             std::uint32_t seed) {
-  for (std::uint32_t i = 0; i < len; ++i)
-    if (mem[off + i] != pattern(seed, i)) return false;
-  return true;
+// The two hosts of the program: one RC and one UD QP each, one MR, two CQs.
+json hostsJson(std::uint32_t psn) {
+  json hosts = json::array();
+  for (const char* name : {"server", "client"})
+    hosts.push_back(
+        {{"name", name},
+         {"mrs",
+          {{{"name", "mem"},
+            {"size", kMrSize},
+            {"access", {"LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ", "REMOTE_ATOMIC"}}}}},
+         {"cqs", {{{"name", "cq"}, {"depth", 128}}, {{"name", "udcq"}, {"depth", 16}}}},
+         {"qps",
+          {{{"name", "rc"}, {"type", "RC"}, {"send_cq", "cq"}, {"recv_cq", "cq"}, {"psn", psn}},
+           {{"name", "ud"},
+            {"type", "UD"},
+            {"send_cq", "udcq"},
+            {"recv_cq", "udcq"},
+            {"psn", psn}}}}});
+  return hosts;
 }
 
-std::string describe(const WorkCompletion& wc) {
-  return "wr_id " + std::to_string(wc.wrId) + " status " + std::string(sim::toString(wc.status)) +
-         " opcode " + std::string(sim::toString(wc.opcode)) + " byte_len " +
-         std::to_string(wc.byteLen);
-}
+// This side's host of the scenario, and each step parsed against it and run by the executor.
+class Side {
+ public:
+  Side(int side, std::uint32_t psn)
+      : side_(side),
+        base_({{"name", "lab-verbs"}, {"hosts", hostsJson(psn)}, {"steps", json::array()}}),
+        scenario_(parseScenario(base_, "lab_verbs_peer")) {}
+  const Scenario& scenario() const { return scenario_; }
+  int side() const { return side_; }
 
-WorkCompletion waitOne(Backend& b, Handle cq, const char* what) {
-  auto r = b.waitCq(cq, 1, 20s);
-  if (!r.ok()) fatal(what, r.status);
-  if (r.value.empty()) fatal(what, Status::error(ETIMEDOUT, "no completion within 20 s"));
-  return r.value.front();
-}
+  /// Runs one step (JSON as in a scenario file); the exchange runs on both sides.
+  StepOutcome run(HostExecutor& ex, json step) {
+    if (!step.contains("exchange")) step["host"] = side_;
+    json full = base_;
+    full["steps"] = json::array({step});
+    const Scenario one = parseScenario(full, "lab_verbs_peer");
+    return ex.run(one.steps.front(), index_++);
+  }
 
-std::uint64_t load64(std::span<std::uint8_t> mem, std::uint64_t off) {
-  std::uint64_t v;
-  std::memcpy(&v, mem.data() + off, 8);
-  return v;
+ private:
+  int side_;
+  json base_;
+  Scenario scenario_;
+  std::size_t index_ = 0;
+};
+
+std::string describe(const StepOutcome& o) {
+  return o.message;
 }
 
 }  // namespace
@@ -144,38 +167,9 @@ int main(int argc, char** argv) {
   }
 
   auto backend = need(IbvBackend::open(options), "open");
-  Backend& b = *backend;
-  const DeviceInfo dev = need(b.queryDevice(), "queryDevice");
-  check(dev.transport == "RoCEv2", "device_transport", dev.name + " " + dev.transport);
-  check(dev.gid[10] == 0xff && dev.gid[11] == 0xff, "device_gid_ipv4_mapped");
-  const sim::Mtu mtu = dev.activeMtu;
-  check(mtu == sim::Mtu::Mtu1024, "device_active_mtu", std::to_string(sim::mtuBytes(mtu)));
-
-  const Handle pd = need(b.allocPd(), "allocPd");
-  const unsigned access = sim::access::kLocalWrite | sim::access::kRemoteWrite |
-                          sim::access::kRemoteRead | sim::access::kRemoteAtomic;
-  const MemoryRegion mr = need(b.regMr(pd, kMrSize, access), "regMr");
-  auto mem = b.memory(mr);
-  check(mem.size() == kMrSize && reinterpret_cast<std::uintptr_t>(mem.data()) == mr.addr,
-        "mr_memory");
-  const Handle cq = need(b.createCq(128), "createCq");
-  QpInitAttr init;
-  init.qpType = sim::QpType::RC;
-  init.sendCq = cq;
-  init.recvCq = cq;
-  const QueuePair qp = need(b.createQp(pd, init), "createQp");
-
-  need(modifyQpToInit(b, qp.handle, sim::QpType::RC, dev.port, access), "modify_qp_init");
-
   std::mt19937 rng(std::random_device{}());
-  PeerInfo local;
-  local.lid = dev.lid;
-  local.qpn = qp.qpNum;
-  local.psn = rng() & 0xffffff;
-  local.gid = dev.gid;
-  local.addr = mr.addr;
-  local.rkey = mr.rkey;
-  local.length = mr.length;
+  const std::uint32_t psn = rng() & 0xffffff;
+  Side me(server ? 0 : 1, psn);
 
   OobConnection conn;
   if (server) {
@@ -184,23 +178,89 @@ int main(int argc, char** argv) {
   } else {
     conn = need(OobConnection::connect(host, port, 60s), "oob_connect");
   }
-  const PeerInfo peer = need(conn.exchange(local, 30s), "oob_exchange");
+  OobPeerLink link(conn, 60s);
+  HostExecutor ex(me.scenario(), me.side(), *backend, link);
+  if (std::string e = ex.setup(); !e.empty()) fatal("setup", e);
+  auto step = [&](json s) { return me.run(ex, std::move(s)); };
+  auto must = [&](json s, const char* what) {
+    StepOutcome o = step(std::move(s));
+    if (!o.ok) fatal(what, o.message);
+    return o;
+  };
+  // A poll of one completion: the outcome, or the end when none came.
+  auto poll = [&](const char* cq, json expect, const char* what) {
+    StepOutcome o = step(
+        {{"poll_cq", {{"cq", cq}, {"count", 1}, {"timeout_ms", kPollMs}, {"expect", {expect}}}}});
+    if (o.completions.empty()) fatal(what, o.message);
+    return o;
+  };
+  auto barrier = [&](const std::string& name) {
+    if (Status st = link.barrier(name, name); !st.ok()) fatal("barrier_" + name, st.message);
+  };
+
+  const DeviceInfo& dev = ex.device();
+  check(dev.transport == "RoCEv2", "device_transport", dev.name + " " + dev.transport);
+  check(dev.gid[10] == 0xff && dev.gid[11] == 0xff, "device_gid_ipv4_mapped");
+  const sim::Mtu mtu = dev.activeMtu;
+  check(mtu == sim::Mtu::Mtu1024, "device_active_mtu", std::to_string(sim::mtuBytes(mtu)));
+  const MemoryRegion mr = *ex.mr("mem");
+  const auto mem = need(ex.range("mem", 0, kMrSize), "mr_memory");
+  check(mem.size() == kMrSize && reinterpret_cast<std::uintptr_t>(mem.data()) == mr.addr,
+        "mr_memory");
+  auto fill = [&](std::uint64_t off, std::uint32_t len, std::uint32_t seed) {
+    for (std::uint32_t i = 0; i < len; ++i)
+      mem[off + i] = pattern(seed, i);
+  };
+  auto matches = [&](std::uint64_t off, std::uint32_t len, std::uint32_t seed) {
+    for (std::uint32_t i = 0; i < len; ++i)
+      if (mem[off + i] != pattern(seed, i)) return false;
+    return true;
+  };
+  auto load64 = [&](std::uint64_t off) {
+    std::uint64_t v;
+    std::memcpy(&v, mem.data() + off, 8);
+    return v;
+  };
+
+  // rc_pingpong's connection: INIT, the exchange over TCP, RTR with the peer's values, RTS.
+  must({{"modify_qp",
+         {{"qp", "rc"},
+          {"state", "INIT"},
+          {"pkey_index", 0},
+          {"port", dev.port},
+          {"access", {"LOCAL_WRITE", "REMOTE_WRITE", "REMOTE_READ", "REMOTE_ATOMIC"}}}}},
+       "modify_qp_init");
+  must({{"exchange", {{"from", 0}, {"qp", "rc"}, {"mr", "mem"}}}}, "oob_exchange");
+  must({{"exchange", {{"from", 1}, {"qp", "rc"}, {"mr", "mem"}}}}, "oob_exchange");
+  const PeerInfo peer = *ex.peer();
   std::printf(
       "local  qpn 0x%06x psn 0x%06x\nremote qpn 0x%06x psn 0x%06x rkey 0x%08x addr 0x%llx\n",
-      local.qpn, local.psn, peer.qpn, peer.psn, peer.rkey,
+      ex.qp("rc")->qpNum, psn, peer.qpn, peer.psn, peer.rkey,
       static_cast<unsigned long long>(peer.addr));
-
-  PathOptions path;
-  path.pathMtu = mtu;
-  path.port = dev.port;
-  path.sgidIndex = dev.gidIndex;
-  need(connectQp(b, qp.handle, sim::QpType::RC, local, peer, path), "connect_qp");
-  const QpAttr q = need(b.queryQp(qp.handle), "query_qp");
+  must({{"modify_qp",
+         {{"qp", "rc"},
+          {"state", "RTR"},
+          {"path_mtu", sim::mtuBytes(mtu)},
+          {"dest_qpn", "peer"},
+          {"rq_psn", "peer"},
+          {"av", {{"dgid", "peer"}, {"dlid", "peer"}, {"hop_limit", 64}}},
+          {"max_dest_rd_atomic", 1},
+          {"min_rnr_timer", 12}}}},
+       "connect_qp");
+  must({{"modify_qp",
+         {{"qp", "rc"},
+          {"state", "RTS"},
+          {"sq_psn", "own"},
+          {"timeout", 14},
+          {"retry_cnt", 7},
+          {"rnr_retry", 7},
+          {"max_rd_atomic", 1}}}},
+       "connect_qp");
+  const QpAttr q = need(backend->queryQp(ex.qp("rc")->handle), "query_qp");
   check(q.qpState == sim::QpState::Rts, "query_qp_state", std::string(sim::toString(q.qpState)));
-  check(q.destQpNum == peer.qpn && q.sqPsn == local.psn && q.rqPsn == peer.psn, "query_qp_numbers");
+  check(q.destQpNum == peer.qpn && q.sqPsn == psn && q.rqPsn == peer.psn, "query_qp_numbers");
   check(q.pathMtu == mtu && q.ahAttr.dgid == peer.gid, "query_qp_path");
-
-  need(conn.barrier("ready", 60s), "barrier_ready");
+  barrier("ready");
 
   for (int round = 0; round < rounds; ++round) {
     // Appended piecewise: GCC 12 -O3 warns falsely (-Wrestrict) on "r" + std::string.
@@ -208,242 +268,218 @@ int main(int argc, char** argv) {
     tag.insert(tag.begin(), 'r');
     tag.push_back('.');
     auto ck = [&](bool good, const char* name, const std::string& detail = {}) {
-      check(good, (tag + name).c_str(), detail);
+      check(good, tag + name, detail);
     };
     const std::uint32_t seed = 10u * static_cast<std::uint32_t>(round);
+    const std::uint32_t r32 = static_cast<std::uint32_t>(round);
     if (server) {
       std::memset(mem.data(), 0, kSendArea);
-      fill(mem, kReadArea, kReadLen, seed + 3);
+      fill(kReadArea, kReadLen, seed + 3);
       std::uint64_t start = kCounterStart;
       std::memcpy(mem.data() + kAtomicArea, &start, 8);
-      for (std::uint64_t slot = 0; slot < 3; ++slot) {
-        RecvWr rw;
-        rw.wrId = 100 + slot;
-        rw.sgList = {{mr.addr + kRecvArea + slot * 8192, 8192, mr.lkey}};
-        need(b.postRecv(qp.handle, rw), "post_recv");
-      }
+      for (std::uint64_t slot = 0; slot < 3; ++slot)
+        must({{"post_recv",
+               {{"qp", "rc"}, {"wr_id", 100 + slot}, {"sge", sge(kRecvArea + slot * 8192, 8192)}}}},
+             "post_recv");
     } else {
       std::memset(mem.data(), 0, kMrSize);
-      fill(mem, kSendArea, kSendLen, seed + 1);
-      fill(mem, kWriteArea, kWriteLen, seed + 2);
-      fill(mem, kWriteArea + kWriteLen, kWriteImmLen, seed + 4);
-      fill(mem, kSendArea + kSendLen, kInlineLen, seed + 5);
+      fill(kSendArea, kSendLen, seed + 1);
+      fill(kWriteArea, kWriteLen, seed + 2);
+      fill(kWriteArea + kWriteLen, kWriteImmLen, seed + 4);
+      fill(kSendArea + kSendLen, kInlineLen, seed + 5);
     }
-    need(conn.barrier(tag + "ready", 60s), "barrier_ready");
+    barrier(tag + "ready");
 
     if (!server) {
-      SendWr send;
-      send.wrId = 1;
-      send.opcode = sim::WrOpcode::SendWithImm;
-      send.sendFlags = sim::send_flags::kSignaled;
-      send.sgList = {{mr.addr + kSendArea, kSendLen, mr.lkey}};
-      send.immData = kImm + static_cast<std::uint32_t>(round);
-      need(b.postSend(qp.handle, send), "post_send_with_imm");
-      WorkCompletion wc = waitOne(b, cq, "send_with_imm");
-      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Send && wc.wrId == 1,
-         "send_with_imm_completion", describe(wc));
-
-      SendWr inl;
-      inl.wrId = 2;
-      inl.opcode = sim::WrOpcode::Send;
-      inl.sendFlags = sim::send_flags::kSignaled | sim::send_flags::kInline;
-      inl.sgList = {{mr.addr + kSendArea + kSendLen, kInlineLen, 0}};
-      need(b.postSend(qp.handle, inl), "post_send_inline");
-      wc = waitOne(b, cq, "send_inline");
-      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Send && wc.wrId == 2,
-         "send_inline_completion", describe(wc));
-
-      SendWr write;
-      write.wrId = 3;
-      write.opcode = sim::WrOpcode::RdmaWrite;
-      write.sendFlags = sim::send_flags::kSignaled;
-      write.sgList = {{mr.addr + kWriteArea, kWriteLen, mr.lkey}};
-      write.remoteAddr = peer.addr + kWriteArea;
-      write.rkey = peer.rkey;
-      need(b.postSend(qp.handle, write), "post_rdma_write");
-      wc = waitOne(b, cq, "rdma_write");
-      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::RdmaWrite &&
-             wc.wrId == 3,
-         "rdma_write_completion", describe(wc));
-
-      SendWr writeImm = write;
-      writeImm.wrId = 4;
-      writeImm.opcode = sim::WrOpcode::RdmaWriteWithImm;
-      writeImm.sgList = {{mr.addr + kWriteArea + kWriteLen, kWriteImmLen, mr.lkey}};
-      writeImm.remoteAddr = peer.addr + kWriteArea + kWriteLen;
-      writeImm.immData = kWriteImm + static_cast<std::uint32_t>(round);
-      need(b.postSend(qp.handle, writeImm), "post_rdma_write_with_imm");
-      wc = waitOne(b, cq, "rdma_write_with_imm");
-      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::RdmaWrite &&
-             wc.wrId == 4,
-         "rdma_write_with_imm_completion", describe(wc));
-
-      SendWr read;
-      read.wrId = 5;
-      read.opcode = sim::WrOpcode::RdmaRead;
-      read.sendFlags = sim::send_flags::kSignaled;
-      read.sgList = {{mr.addr + kReadArea, kReadLen, mr.lkey}};
-      read.remoteAddr = peer.addr + kReadArea;
-      read.rkey = peer.rkey;
-      need(b.postSend(qp.handle, read), "post_rdma_read");
-      wc = waitOne(b, cq, "rdma_read");
-      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::RdmaRead &&
-             wc.wrId == 5 && wc.byteLen == kReadLen,
-         "rdma_read_completion", describe(wc));
-      ck(matches(mem, kReadArea, kReadLen, seed + 3), "rdma_read_data");
-
-      SendWr faa;
-      faa.wrId = 6;
-      faa.opcode = sim::WrOpcode::AtomicFetchAndAdd;
-      faa.sendFlags = sim::send_flags::kSignaled;
-      faa.sgList = {{mr.addr + kAtomicArea, 8, mr.lkey}};
-      faa.remoteAddr = peer.addr + kAtomicArea;
-      faa.rkey = peer.rkey;
-      faa.compareAdd = 5;
-      need(b.postSend(qp.handle, faa), "post_fetch_add");
-      wc = waitOne(b, cq, "fetch_add");
-      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::FetchAdd &&
-             wc.byteLen == 8,
-         "fetch_add_completion", describe(wc));
-      ck(load64(mem, kAtomicArea) == kCounterStart, "fetch_add_original",
-         std::to_string(load64(mem, kAtomicArea)));
-
-      SendWr cas = faa;
-      cas.wrId = 7;
-      cas.opcode = sim::WrOpcode::AtomicCmpAndSwp;
-      cas.sgList = {{mr.addr + kAtomicArea + 8, 8, mr.lkey}};
-      cas.compareAdd = kCounterStart + 5;
-      cas.swap = 7;
-      need(b.postSend(qp.handle, cas), "post_cmp_swap");
-      wc = waitOne(b, cq, "cmp_swap");
-      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::CompSwap &&
-             wc.byteLen == 8,
-         "cmp_swap_completion", describe(wc));
-      ck(load64(mem, kAtomicArea + 8) == kCounterStart + 5, "cmp_swap_original",
-         std::to_string(load64(mem, kAtomicArea + 8)));
+      auto send = [&](json wr, const char* post, const char* what, json expect) {
+        wr["qp"] = "rc";
+        must({{"post_send", wr}}, post);
+        return poll("cq", expect, what);
+      };
+      StepOutcome o = send({{"wr_id", 1},
+                            {"opcode", "SEND_WITH_IMM"},
+                            {"sge", sge(kSendArea, kSendLen)},
+                            {"imm", kImm + r32}},
+                           "post_send_with_imm", "send_with_imm",
+                           {{"wr_id", 1}, {"status", "SUCCESS"}, {"opcode", "SEND"}});
+      ck(o.ok, "send_with_imm_completion", describe(o));
+      o = send({{"wr_id", 2},
+                {"opcode", "SEND"},
+                {"inline", true},
+                {"sge", sge(kSendArea + kSendLen, kInlineLen)}},
+               "post_send_inline", "send_inline",
+               {{"wr_id", 2}, {"status", "SUCCESS"}, {"opcode", "SEND"}});
+      ck(o.ok, "send_inline_completion", describe(o));
+      o = send({{"wr_id", 3},
+                {"opcode", "RDMA_WRITE"},
+                {"sge", sge(kWriteArea, kWriteLen)},
+                {"remote_offset", kWriteArea}},
+               "post_rdma_write", "rdma_write",
+               {{"wr_id", 3}, {"status", "SUCCESS"}, {"opcode", "RDMA_WRITE"}});
+      ck(o.ok, "rdma_write_completion", describe(o));
+      o = send({{"wr_id", 4},
+                {"opcode", "RDMA_WRITE_WITH_IMM"},
+                {"sge", sge(kWriteArea + kWriteLen, kWriteImmLen)},
+                {"remote_offset", kWriteArea + kWriteLen},
+                {"imm", kWriteImm + r32}},
+               "post_rdma_write_with_imm", "rdma_write_with_imm",
+               {{"wr_id", 4}, {"status", "SUCCESS"}, {"opcode", "RDMA_WRITE"}});
+      ck(o.ok, "rdma_write_with_imm_completion", describe(o));
+      o = send(
+          {{"wr_id", 5},
+           {"opcode", "RDMA_READ"},
+           {"sge", sge(kReadArea, kReadLen)},
+           {"remote_offset", kReadArea}},
+          "post_rdma_read", "rdma_read",
+          {{"wr_id", 5}, {"status", "SUCCESS"}, {"opcode", "RDMA_READ"}, {"byte_len", kReadLen}});
+      ck(o.ok, "rdma_read_completion", describe(o));
+      ck(matches(kReadArea, kReadLen, seed + 3), "rdma_read_data");
+      o = send({{"wr_id", 6},
+                {"opcode", "ATOMIC_FETCH_AND_ADD"},
+                {"sge", sge(kAtomicArea, 8)},
+                {"remote_offset", kAtomicArea},
+                {"compare_add", 5}},
+               "post_fetch_add", "fetch_add",
+               {{"status", "SUCCESS"}, {"opcode", "FETCH_ADD"}, {"byte_len", 8}});
+      ck(o.ok, "fetch_add_completion", describe(o));
+      ck(load64(kAtomicArea) == kCounterStart, "fetch_add_original",
+         std::to_string(load64(kAtomicArea)));
+      o = send({{"wr_id", 7},
+                {"opcode", "ATOMIC_CMP_AND_SWP"},
+                {"sge", sge(kAtomicArea + 8, 8)},
+                {"remote_offset", kAtomicArea},
+                {"compare_add", kCounterStart + 5},
+                {"swap", 7}},
+               "post_cmp_swap", "cmp_swap",
+               {{"status", "SUCCESS"}, {"opcode", "COMP_SWAP"}, {"byte_len", 8}});
+      ck(o.ok, "cmp_swap_completion", describe(o));
+      ck(load64(kAtomicArea + 8) == kCounterStart + 5, "cmp_swap_original",
+         std::to_string(load64(kAtomicArea + 8)));
     } else {
-      WorkCompletion wc = waitOne(b, cq, "recv_send_with_imm");
-      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Recv &&
-             wc.wrId == 100 && wc.byteLen == kSendLen,
-         "recv_send_with_imm_completion", describe(wc));
-      ck((wc.wcFlags & sim::wc_flags::kWithImm) != 0 &&
-             wc.immData == kImm + static_cast<std::uint32_t>(round),
+      StepOutcome o = poll(
+          "cq", {{"wr_id", 100}, {"status", "SUCCESS"}, {"opcode", "RECV"}, {"byte_len", kSendLen}},
+          "recv_send_with_imm");
+      WorkCompletion wc = o.completions.front();
+      ck(o.ok, "recv_send_with_imm_completion", describe(o));
+      ck((wc.wcFlags & sim::wc_flags::kWithImm) != 0 && wc.immData == kImm + r32,
          "recv_send_imm_data", std::to_string(wc.immData));
-      ck(wc.qpNum == qp.qpNum, "recv_qp_num");
-      ck(matches(mem, kRecvArea, kSendLen, seed + 1), "recv_send_data");
+      ck(wc.qpNum == ex.qp("rc")->qpNum, "recv_qp_num");
+      ck(matches(kRecvArea, kSendLen, seed + 1), "recv_send_data");
 
-      wc = waitOne(b, cq, "recv_send_inline");
-      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Recv &&
-             wc.wrId == 101 && wc.byteLen == kInlineLen &&
-             (wc.wcFlags & sim::wc_flags::kWithImm) == 0,
-         "recv_send_inline_completion", describe(wc));
-      ck(matches(mem, kRecvArea + 8192, kInlineLen, seed + 5), "recv_send_inline_data");
+      o = poll(
+          "cq",
+          {{"wr_id", 101}, {"status", "SUCCESS"}, {"opcode", "RECV"}, {"byte_len", kInlineLen}},
+          "recv_send_inline");
+      wc = o.completions.front();
+      ck(o.ok && (wc.wcFlags & sim::wc_flags::kWithImm) == 0, "recv_send_inline_completion",
+         describe(o));
+      ck(matches(kRecvArea + 8192, kInlineLen, seed + 5), "recv_send_inline_data");
 
-      wc = waitOne(b, cq, "recv_rdma_write_with_imm");
-      ck(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::RecvRdmaWithImm &&
-             wc.wrId == 102 && wc.byteLen == kWriteImmLen,
-         "recv_rdma_write_with_imm_completion", describe(wc));
-      ck((wc.wcFlags & sim::wc_flags::kWithImm) != 0 &&
-             wc.immData == kWriteImm + static_cast<std::uint32_t>(round),
+      o = poll("cq",
+               {{"wr_id", 102},
+                {"status", "SUCCESS"},
+                {"opcode", "RECV_RDMA_WITH_IMM"},
+                {"byte_len", kWriteImmLen}},
+               "recv_rdma_write_with_imm");
+      wc = o.completions.front();
+      ck(o.ok, "recv_rdma_write_with_imm_completion", describe(o));
+      ck((wc.wcFlags & sim::wc_flags::kWithImm) != 0 && wc.immData == kWriteImm + r32,
          "recv_rdma_write_imm_data", std::to_string(wc.immData));
-      ck(matches(mem, kWriteArea, kWriteLen, seed + 2), "rdma_write_data");
-      ck(matches(mem, kWriteArea + kWriteLen, kWriteImmLen, seed + 4), "rdma_write_with_imm_data");
+      ck(matches(kWriteArea, kWriteLen, seed + 2), "rdma_write_data");
+      ck(matches(kWriteArea + kWriteLen, kWriteImmLen, seed + 4), "rdma_write_with_imm_data");
     }
-    need(conn.barrier(tag + "done", 60s), "barrier_done");
+    barrier(tag + "done");
     if (server) {
-      ck(load64(mem, kAtomicArea) == 7, "atomic_counter_final",
-         std::to_string(load64(mem, kAtomicArea)));
-      auto more = need(b.pollCq(cq, 4), "poll_cq_after");
-      ck(more.empty(), "no_unexpected_completions", std::to_string(more.size()));
+      ck(load64(kAtomicArea) == 7, "atomic_counter_final", std::to_string(load64(kAtomicArea)));
+      const StepOutcome more = step({{"poll_cq", {{"cq", "cq"}, {"count", 1}, {"timeout_ms", 0}}}});
+      ck(more.completions.empty(), "no_unexpected_completions",
+         std::to_string(more.completions.size()));
     }
   }
 
   // UD: a SEND with immediate to the peer's UD QP through an address handle; the receiver
   // gets the 40-byte GRH slot (rxe puts the IPv4 header in its last 20 bytes) before the data.
   {
-    const Handle udCq = need(b.createCq(16), "create_ud_cq");
-    QpInitAttr udInit;
-    udInit.qpType = sim::QpType::UD;
-    udInit.sendCq = udCq;
-    udInit.recvCq = udCq;
-    const QueuePair ud = need(b.createQp(pd, udInit), "create_ud_qp");
-    need(modifyQpToInit(b, ud.handle, sim::QpType::UD, dev.port, 0, kQkey), "modify_ud_qp_init");
-    need(activateUdQp(b, ud.handle, local.psn), "activate_ud_qp");
+    must({{"modify_qp",
+           {{"qp", "ud"},
+            {"state", "INIT"},
+            {"pkey_index", 0},
+            {"port", dev.port},
+            {"qkey", kQkey}}}},
+         "modify_ud_qp_init");
+    must({{"modify_qp", {{"qp", "ud"}, {"state", "RTR"}}}}, "activate_ud_qp");
+    must({{"modify_qp", {{"qp", "ud"}, {"state", "RTS"}, {"sq_psn", "own"}}}}, "activate_ud_qp");
     // UD has no retransmission: on the lossy link one datagram may be lost for good, so the
     // sender sends kUdCopies identical datagrams and the receiver checks the first to arrive.
     constexpr int kUdCopies = 8;
     if (server) {
-      for (int i = 0; i < kUdCopies; ++i) {
-        RecvWr rw;
-        rw.wrId = 200 + static_cast<std::uint64_t>(i);
-        rw.sgList = {{mr.addr + kUdArea, kGrhLen + kUdLen, mr.lkey}};
-        need(b.postRecv(ud.handle, rw), "post_ud_recv");
-      }
+      for (int i = 0; i < kUdCopies; ++i)
+        must({{"post_recv",
+               {{"qp", "ud"}, {"wr_id", 200 + i}, {"sge", sge(kUdArea, kGrhLen + kUdLen)}}}},
+             "post_ud_recv");
     } else {
-      fill(mem, kUdArea, kUdLen, 6);
+      fill(kUdArea, kUdLen, 6);
     }
-    PeerInfo udLocal = local;
-    udLocal.qpn = ud.qpNum;
-    const PeerInfo udPeer = need(conn.exchange(udLocal, 30s), "oob_exchange_ud");
-    need(conn.barrier("ud-ready", 60s), "barrier_ud_ready");
+    // The UD exchange publishes the MR again: the out-of-bounds WRITE below uses it.
+    must({{"exchange", {{"from", 0}, {"qp", "ud"}, {"mr", "mem"}}}}, "oob_exchange_ud");
+    must({{"exchange", {{"from", 1}, {"qp", "ud"}, {"mr", "mem"}}}}, "oob_exchange_ud");
+    const PeerInfo udPeer = *ex.peer();
+    barrier("ud-ready");
     if (!server) {
-      SendWr send;
-      send.wrId = 20;
-      send.opcode = sim::WrOpcode::SendWithImm;
-      send.sendFlags = sim::send_flags::kSignaled;
-      send.sgList = {{mr.addr + kUdArea, kUdLen, mr.lkey}};
-      send.immData = kUdImm;
-      send.ah.isGlobal = true;
-      send.ah.dgid = udPeer.gid;
-      send.ah.sgidIndex = dev.gidIndex;
-      send.ah.hopLimit = 64;
-      send.ah.portNum = dev.port;
-      send.remoteQpn = udPeer.qpn;
-      send.remoteQkey = kQkey;
       for (int i = 0; i < kUdCopies; ++i) {
-        need(b.postSend(ud.handle, send), "post_ud_send");
-        const WorkCompletion wc = waitOne(b, udCq, "ud_send");
-        check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Send &&
-                  wc.wrId == 20,
-              "ud_send_completion", describe(wc));
+        must({{"post_send",
+               {{"qp", "ud"},
+                {"wr_id", 20},
+                {"opcode", "SEND_WITH_IMM"},
+                {"sge", sge(kUdArea, kUdLen)},
+                {"imm", kUdImm},
+                {"ud_peer", true},
+                {"remote_qkey", kQkey}}}},
+             "post_ud_send");
+        const StepOutcome o =
+            poll("udcq", {{"wr_id", 20}, {"status", "SUCCESS"}, {"opcode", "SEND"}}, "ud_send");
+        check(o.ok, "ud_send_completion", describe(o));
       }
     } else {
-      const WorkCompletion wc = waitOne(b, udCq, "ud_recv");
-      check(wc.status == sim::WcStatus::Success && wc.opcode == sim::WcOpcode::Recv &&
-                wc.wrId == 200 && wc.byteLen == kGrhLen + kUdLen,
-            "ud_recv_completion", describe(wc));
+      const StepOutcome o = poll("udcq",
+                                 {{"wr_id", 200},
+                                  {"status", "SUCCESS"},
+                                  {"opcode", "RECV"},
+                                  {"byte_len", kGrhLen + kUdLen}},
+                                 "ud_recv");
+      const WorkCompletion wc = o.completions.front();
+      check(o.ok, "ud_recv_completion", describe(o));
       check((wc.wcFlags & sim::wc_flags::kGrh) != 0 &&
                 (wc.wcFlags & sim::wc_flags::kWithImm) != 0 && wc.immData == kUdImm,
             "ud_recv_flags_imm", std::to_string(wc.wcFlags) + " " + std::to_string(wc.immData));
-      check(wc.srcQp == udPeer.qpn && wc.qpNum == ud.qpNum, "ud_recv_qp_numbers",
+      check(wc.srcQp == udPeer.qpn && wc.qpNum == ex.qp("ud")->qpNum, "ud_recv_qp_numbers",
             "src_qp " + std::to_string(wc.srcQp));
       check(mem[kUdArea + 20] == 0x45 && std::memcmp(&mem[kUdArea + 32], &udPeer.gid[12], 4) == 0,
             "ud_recv_grh_ipv4_source");
-      check(matches(mem, kUdArea + kGrhLen, kUdLen, 6), "ud_recv_data");
+      check(matches(kUdArea + kGrhLen, kUdLen, 6), "ud_recv_data");
     }
-    need(conn.barrier("ud-done", 60s), "barrier_ud_done");
+    barrier("ud-done");
   }
 
   if (!server) {
     // A write that runs past the end of the peer's region fails with a remote access error
     // and moves the QP to the error state.
-    SendWr bad;
-    bad.wrId = 8;
-    bad.opcode = sim::WrOpcode::RdmaWrite;
-    bad.sendFlags = sim::send_flags::kSignaled;
-    bad.remoteAddr = peer.addr + peer.length - 16;
-    bad.rkey = peer.rkey;
-    bad.sgList = {{mr.addr + kWriteArea, 64, mr.lkey}};
-    need(b.postSend(qp.handle, bad), "post_rdma_write_out_of_bounds");
-    WorkCompletion wc = waitOne(b, cq, "rdma_write_out_of_bounds");
-    check(wc.status == sim::WcStatus::RemAccessErr && wc.wrId == 8,
-          "rdma_write_out_of_bounds_error", describe(wc));
-    const QpAttr after = need(b.queryQp(qp.handle), "query_qp_after_error");
+    must({{"post_send",
+           {{"qp", "rc"},
+            {"wr_id", 8},
+            {"opcode", "RDMA_WRITE"},
+            {"sge", sge(kWriteArea, 64)},
+            {"remote_offset", peer.length - 16}}}},
+         "post_rdma_write_out_of_bounds");
+    const StepOutcome o =
+        poll("cq", {{"wr_id", 8}, {"status", "REM_ACCESS_ERR"}}, "rdma_write_out_of_bounds");
+    check(o.ok, "rdma_write_out_of_bounds_error", describe(o));
+    const QpAttr after = need(backend->queryQp(ex.qp("rc")->handle), "query_qp_after_error");
     check(after.qpState == sim::QpState::Err, "qp_in_error_after_remote_access_error",
           std::string(sim::toString(after.qpState)));
   }
   // Both sides stay up until the other is done, so no last ACK goes to a QP that is gone.
-  need(conn.barrier("teardown", 60s), "barrier_teardown");
+  barrier("teardown");
   std::printf("RESULT %s\n", failures == 0 ? "PASS" : "FAIL");
   return failures == 0 ? 0 : 1;
 }

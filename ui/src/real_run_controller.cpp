@@ -407,6 +407,7 @@ bool RealRunController::runDevice(const DeviceRunRequest& request) {
     QStringList completions;
     if (loopback) {
       verbs_backend::ScenarioRun run(*scenario, *hosts[0], *hosts[1]);
+      run.setStop(&stop_);
       if (run.setupError()) error = QString::fromStdString(*run.setupError());
       while (error.isEmpty() && !run.done() && !stop_) {
         const auto o = run.step();

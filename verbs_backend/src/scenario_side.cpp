@@ -3,165 +3,36 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <map>
-#include <thread>
+#include <optional>
+
+#include "rdmascope/verbs_backend/scenario_executor.h"
 
 namespace rdmascope::verbs_backend {
 namespace {
 
-// FNV-1a: both sides hash their range and compare over the out-of-band connection.
-std::uint64_t fnv1a(std::span<const std::uint8_t> bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ull;
-  for (std::uint8_t b : bytes) {
-    h ^= b;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
-class SideRun {
+// librdmacm in place of the exchange steps (verbs --cm): the REQ/REP private data carry what
+// each side publishes, and the connected QP's INIT/RTR/RTS take rdma_init_qp_attr's values.
+class RdmaCmConnector final : public Connector {
  public:
-  SideRun(const Scenario& s, int side, Backend& b, OobConnection& oob, const SideHooks& hooks,
-          CmLink* cm)
-      : sc_(s), side_(side), be_(b), oob_(oob), hooks_(hooks), cm_(cm) {}
+  RdmaCmConnector(HostExecutor& host, CmLink& cm, const SideHooks& hooks)
+      : host_(host), sc_(host.scenario()), side_(host.side()), cm_(&cm), hooks_(hooks) {}
 
-  // Tells the hooks what the side waits for, then reads the peer's next line.
-  Result<std::string> peerLine(const std::string& waitingFor) {
-    if (hooks_.waiting) hooks_.waiting(waitingFor);
-    return oob_.readLine(hooks_.peerTimeout);
+  Status exchange(HostExecutor&, const ExchangeStep& a, StepOutcome&) override {
+    return cmExchange(a);
   }
+  std::optional<Status> modifyQp(HostExecutor&, const ModifyQpStep& a, StepOutcome&) override {
+    if (a.qp == cmQp_ && (a.mask & sim::attr_mask::kState) != 0 &&
+        (a.attr.qpState == QpState::Init || a.attr.qpState == QpState::Rtr ||
+         a.attr.qpState == QpState::Rts))
+      return cmModify(a);
+    return std::nullopt;
+  }
+  Status needPeer(HostExecutor&) override { return cmPeerArrived(); }
+  Status beforeStep(HostExecutor&, const Step& s) override { return cmBeforeStep(s); }
 
   void note(const std::string& text) {
     if (hooks_.note) hooks_.note(text);
   }
-
-  std::string setup() {
-    const HostSpec& spec = sc_.hosts[side_];
-    auto dev = be_.queryDevice();
-    if (!dev.ok()) return "ibv_query_device: " + dev.status.message;
-    dev_ = dev.value;
-    auto pd = be_.allocPd();
-    if (!pd.ok()) return "ibv_alloc_pd: " + pd.status.message;
-    pd_ = pd.value;
-    for (const MrSpec& m : spec.mrs) {
-      auto mr = be_.regMr(pd_, m.size, m.access);
-      if (!mr.ok()) return "ibv_reg_mr(" + m.name + "): " + mr.status.message;
-      auto bytes = be_.memory(mr.value);
-      // The same fill as the simulated run, so data comparisons mean the same.
-      if (m.fill == "pattern") {
-        for (std::size_t k = 0; k < bytes.size(); ++k)
-          bytes[k] = static_cast<std::uint8_t>(k * 7 + static_cast<std::size_t>(side_) * 101 + 1);
-      } else if (m.fill.rfind("text:", 0) == 0) {
-        const std::string t = m.fill.substr(5);
-        for (std::size_t k = 0; k < bytes.size() && !t.empty(); ++k)
-          bytes[k] = static_cast<std::uint8_t>(t[k % t.size()]);
-      }
-      mrs_[m.name] = mr.value;
-    }
-    for (const CqSpec& c : spec.cqs) {
-      auto cq = be_.createCq(c.depth);
-      if (!cq.ok()) return "ibv_create_cq(" + c.name + "): " + cq.status.message;
-      cqs_[c.name] = cq.value;
-    }
-    for (const QpSpec& q : spec.qps) {
-      QpInitAttr a;
-      a.qpType = q.type;
-      a.sendCq = cqs_[q.sendCq];
-      a.recvCq = cqs_[q.recvCq];
-      a.cap = q.cap;
-      a.sqSigAll = q.sqSigAll;
-      auto qp = be_.createQp(pd_, a);
-      if (!qp.ok()) return "ibv_create_qp(" + q.name + "): " + qp.status.message;
-      qps_[q.name] = qp.value;
-      psns_[q.name] = q.psn;
-    }
-    return {};
-  }
-
-  Status run(const Step& s) {
-    return std::visit(
-        [&](const auto& a) -> Status {
-          using T = std::decay_t<decltype(a)>;
-          if constexpr (std::is_same_v<T, ModifyQpStep>) {
-            if (cm_ != nullptr && a.qp == cmQp_ && (a.mask & sim::attr_mask::kState) != 0 &&
-                (a.attr.qpState == QpState::Init || a.attr.qpState == QpState::Rtr ||
-                 a.attr.qpState == QpState::Rts))
-              return cmModify(a);
-            QpAttr attr = a.attr;
-            if ((a.destQpnFromPeer || a.rqPsnFromPeer || a.dgidFromPeer || a.dlidFromPeer) &&
-                !peerValid_)
-              return Status::error(EINVAL, "modify_qp needs the peer's values: no exchange yet");
-            if (a.destQpnFromPeer) attr.destQpNum = peer_.qpn;
-            if (a.rqPsnFromPeer) attr.rqPsn = peer_.psn;
-            if (a.dgidFromPeer) {
-              attr.ahAttr.dgid = peer_.gid;
-              attr.ahAttr.isGlobal = true;
-              attr.ahAttr.sgidIndex = dev_.gidIndex;
-            }
-            if (a.dlidFromPeer) attr.ahAttr.dlid = peer_.lid;
-            if (a.sqPsnOwn) attr.sqPsn = psns_[a.qp];
-            return be_.modifyQp(qps_.at(a.qp).handle, attr, a.mask);
-          } else if constexpr (std::is_same_v<T, PostSendStep>) {
-            SendWr wr = a.wr;
-            if (Status st = sges(a.sges, wr.sgList); !st.ok()) return st;
-            if (cm_ != nullptr && (a.remoteOffset || a.udToPeer))
-              if (Status st = cmPeerArrived(); !st.ok()) return st;
-            if (a.remoteOffset) {
-              // rxe gives an MR without remote access rkey 0, so the MR's presence is its length.
-              if (!peerValid_ || peer_.length == 0)
-                return Status::error(EINVAL, "remote_offset needs the peer's MR from an exchange");
-              wr.remoteAddr = peer_.addr + *a.remoteOffset;
-              if (wr.rkey == 0) wr.rkey = peer_.rkey;
-            }
-            if (a.udToPeer) {
-              if (!peerValid_) return Status::error(EINVAL, "ud_peer needs an exchange first");
-              wr.remoteQpn = peer_.qpn;
-              wr.ah.dgid = peer_.gid;
-              wr.ah.dlid = peer_.lid;
-              wr.ah.isGlobal = true;
-              wr.ah.sgidIndex = dev_.gidIndex;
-            }
-            return be_.postSend(qps_.at(a.qp).handle, wr);
-          } else if constexpr (std::is_same_v<T, PostRecvStep>) {
-            RecvWr wr;
-            wr.wrId = a.wrId;
-            if (Status st = sges(a.sges, wr.sgList); !st.ok()) return st;
-            return be_.postRecv(qps_.at(a.qp).handle, wr);
-          } else if constexpr (std::is_same_v<T, PollCqStep>) {
-            return poll(a);
-          } else if constexpr (std::is_same_v<T, ExchangeStep>) {
-            if (cm_ != nullptr) return cmExchange(a);
-            if (a.from != side_) {
-              auto line = peerLine("the peer's " + sc_.hosts[a.from].name + " to publish " + a.qp);
-              if (!line.ok()) return line.status;
-              auto info = parsePeerInfo(line.value);
-              if (!info.ok()) return info.status;
-              peer_ = info.value;
-              peerValid_ = true;
-              return {};
-            }
-            PeerInfo me;
-            me.lid = dev_.lid;
-            me.qpn = qps_.at(a.qp).qpNum;
-            me.psn = psns_.at(a.qp);
-            me.gid = dev_.gid;
-            if (!a.mr.empty()) {
-              me.addr = mrs_.at(a.mr).addr;
-              me.rkey = mrs_.at(a.mr).rkey;
-              me.length = mrs_.at(a.mr).length;
-            }
-            return oob_.sendLine(formatPeerInfo(me));
-          } else if constexpr (std::is_same_v<T, RunStep>) {
-            std::this_thread::sleep_for(a.duration);
-            return {};
-          } else {
-            return compare(a);
-          }
-        },
-        s.action);
-  }
-
-  // --- the rdma_cm in place of the exchange (CmLink) ---
 
   /// After setup: what this side publishes, encoded as CM private data; host 1 sends the REQ.
   Status cmStart() {
@@ -173,7 +44,7 @@ class SideRun {
       if (const auto* x = std::get_if<ExchangeStep>(&st.action); x != nullptr && x->from == side_) {
         PeerInfo p;
         if (!x->mr.empty()) {
-          const MemoryRegion& m = mrs_.at(x->mr);
+          const MemoryRegion& m = *host_.mr(x->mr);
           p.addr = m.addr;
           p.rkey = m.rkey;
           p.length = m.length;
@@ -204,12 +75,12 @@ class SideRun {
            " published region(s) of " + sc_.hosts[1].name + " in its private data");
       return {};
     }
-    if (Status st = cm_->cm.connect(qps_.at(cmQp_).qpNum, cmMine_, respRes_, initDepth_, retryCnt_,
-                                    rnrRetry_);
+    if (Status st = cm_->cm.connect(host_.qp(cmQp_)->qpNum, cmMine_, respRes_, initDepth_,
+                                    retryCnt_, rnrRetry_);
         !st.ok())
       return st;
     reqSent_ = std::chrono::steady_clock::now();
-    note("rdma_cm: REQ sent for QP 0x" + hex(qps_.at(cmQp_).qpNum, 6) + " to " +
+    note("rdma_cm: REQ sent for QP 0x" + hex(host_.qp(cmQp_)->qpNum, 6) + " to " +
          cm_->cm.peerAddress() + ", " + std::to_string(cmMine_.size()) +
          " bytes of private data: what " + sc_.hosts[side_].name + " publishes");
     return {};
@@ -280,13 +151,12 @@ class SideRun {
            std::to_string(cmPeer_.size()) + " published region(s) of " + sc_.hosts[0].name +
            " in its private data");
     }
-    if (cmPeerIndex_ >= 0 && !peerValid_) {
+    if (cmPeerIndex_ >= 0 && !host_.peer()) {
       if (static_cast<std::size_t>(cmPeerIndex_) >= cmPeer_.size())
         return Status::error(EPROTO, "the peer published " + std::to_string(cmPeer_.size()) +
                                          " region(s) in its CM private data; the scenario "
                                          "expects more");
-      peer_ = cmPeer_[static_cast<std::size_t>(cmPeerIndex_)];
-      peerValid_ = true;
+      host_.peer() = cmPeer_[static_cast<std::size_t>(cmPeerIndex_)];
     }
     return {};
 #else
@@ -301,7 +171,7 @@ class SideRun {
       return {};
     }
     ++cmPeerIndex_;
-    peerValid_ = false;
+    host_.peer().reset();
     if (cmPeerArrived_) return cmPeerArrived();
     note("  (rdma_cm) arrives with the REP, which " + sc_.hosts[0].name + " sends at its RTR step");
     return {};
@@ -374,14 +244,15 @@ class SideRun {
     note("  rdma_init_qp_attr(" + std::string(sim::toString(to)) +
          "): from the CM:" + maskNames(cmAttr.value.mask & ~own & ~m::kState, attr) +
          "; from the scenario:" + maskNames(own, attr));
-    if (Status st = be_.modifyQp(qps_.at(a.qp).handle, attr, mask); !st.ok()) return st;
+    if (Status st = host_.backend().modifyQp(host_.qp(a.qp)->handle, attr, mask); !st.ok())
+      return st;
     if (to == QpState::Rtr && side_ == 0 && !cmAccepted_) {
       if (Status st =
-              cm_->cm.accept(qps_.at(cmQp_).qpNum, cmMine_, respRes_, initDepth_, rnrRetry_);
+              cm_->cm.accept(host_.qp(cmQp_)->qpNum, cmMine_, respRes_, initDepth_, rnrRetry_);
           !st.ok())
         return st;
       cmAccepted_ = true;
-      note("  rdma_accept: REP sent for QP 0x" + hex(qps_.at(cmQp_).qpNum, 6) + ", " +
+      note("  rdma_accept: REP sent for QP 0x" + hex(host_.qp(cmQp_)->qpNum, 6) + ", " +
            std::to_string(cmMine_.size()) + " bytes of private data: what " +
            sc_.hosts[side_].name + " publishes");
     }
@@ -396,7 +267,6 @@ class SideRun {
 #endif
   }
 
- public:
   /// Host 0 waits for the RTU before its first step after the connection steps.
   Status cmBeforeStep(const Step& s) {
     if (cm_ == nullptr || side_ != 0) return {};
@@ -406,98 +276,11 @@ class SideRun {
     return cmEstablished();
   }
 
- private:
-  Status sges(const std::vector<SgeSpec>& in, std::vector<sim::Sge>& out) {
-    for (const SgeSpec& g : in) {
-      const MemoryRegion& m = mrs_.at(g.mr);
-      if (g.offset + g.length > m.length)
-        return Status::error(EINVAL,
-                             "SGE " + g.mr + "+" + std::to_string(g.offset) + " exceeds the MR");
-      out.push_back({m.addr + g.offset, g.length, m.lkey});
-    }
-    return {};
-  }
-
-  Status poll(const PollCqStep& a) {
-    std::vector<WorkCompletion> got;
-    const auto deadline = std::chrono::steady_clock::now() + a.timeout;
-    if (hooks_.waiting)
-      hooks_.waiting(std::to_string(a.count) + " completion(s) on " + a.cq + " (up to " +
-                     std::to_string(a.timeout.count()) + " ms)");
-    while (static_cast<int>(got.size()) < a.count) {
-      if (hooks_.stop && hooks_.stop->load())
-        return Status::error(ECANCELED, "cancelled while waiting for completions on " + a.cq);
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-          deadline - std::chrono::steady_clock::now());
-      if (left.count() <= 0) break;
-      auto r = be_.waitCq(cqs_.at(a.cq), a.count - static_cast<int>(got.size()), left);
-      if (!r.ok()) return r.status;
-      for (const auto& wc : r.value) {
-        got.push_back(wc);
-        if (hooks_.completion) hooks_.completion(formatCompletion(sc_.hosts[side_].name, wc));
-      }
-    }
-    if (static_cast<int>(got.size()) < a.count)
-      return Status::error(ETIMEDOUT, "waited " + std::to_string(a.timeout.count()) + " ms for " +
-                                          std::to_string(a.count) + " completion(s), got " +
-                                          std::to_string(got.size()));
-    for (std::size_t i = 0; i < a.expect.size() && i < got.size(); ++i) {
-      const ExpectedCompletion& x = a.expect[i];
-      const WorkCompletion& wc = got[i];
-      std::string bad;
-      if (x.wrId && *x.wrId != wc.wrId) bad += " wr_id";
-      if (x.status && *x.status != wc.status) bad += " status";
-      if (wc.status == sim::WcStatus::Success) {
-        if (x.opcode && *x.opcode != wc.opcode) bad += " opcode";
-        if (x.byteLen && *x.byteLen != wc.byteLen) bad += " byte_len";
-        if (x.immData && *x.immData != wc.immData) bad += " imm";
-      }
-      if (!bad.empty())
-        return Status::error(
-            EPROTO, "completion " + std::to_string(i) + " differs from the expectation in" + bad);
-    }
-    return {};
-  }
-
-  Status compare(const CompareMemoryStep& a) {
-    auto range = [&](int host, const std::string& mr, std::uint64_t off) -> std::string {
-      if (host != side_) return {};
-      auto it = mrs_.find(mr);
-      if (it == mrs_.end()) return "no MR " + mr;
-      auto bytes = be_.memory(it->second);
-      if (off + a.length > bytes.size()) return "range exceeds MR " + mr;
-      return std::to_string(fnv1a(bytes.subspan(off, a.length)));
-    };
-    const std::string mineA = range(a.hostA, a.mrA, a.offsetA);
-    const std::string mineB = range(a.hostB, a.mrB, a.offsetB);
-    if (a.hostA == a.hostB) {
-      if (a.hostA != side_) return {};
-      return mineA == mineB ? Status{} : Status::error(EPROTO, "memory differs");
-    }
-    const std::string mine = a.hostA == side_ ? mineA : mineB;
-    if (Status st = oob_.sendLine("memory " + mine); !st.ok()) return st;
-    auto theirs = peerLine("the peer's hash of its memory");
-    if (!theirs.ok()) return theirs.status;
-    if (theirs.value != "memory " + mine)
-      return Status::error(EPROTO, "memory differs between the hosts (" + mine + " here, '" +
-                                       theirs.value + "' at the peer)");
-    return {};
-  }
-
+  HostExecutor& host_;
   const Scenario& sc_;
   int side_;
-  Backend& be_;
-  OobConnection& oob_;
-  const SideHooks& hooks_;
-  DeviceInfo dev_;
-  Handle pd_ = 0;
-  std::map<std::string, MemoryRegion> mrs_;
-  std::map<std::string, Handle> cqs_;
-  std::map<std::string, QueuePair> qps_;
-  std::map<std::string, std::uint32_t> psns_;
-  PeerInfo peer_;
-  bool peerValid_ = false;
   CmLink* cm_ = nullptr;
+  const SideHooks& hooks_;
   std::string cmQp_;
   std::vector<std::uint8_t> cmMine_;
   std::vector<PeerInfo> cmPeer_;
@@ -570,10 +353,6 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
   auto note = [&](const std::string& line) {
     if (hooks.note) hooks.note(line);
   };
-  auto barrier = [&](const std::string& name, const std::string& what) {
-    if (hooks.waiting) hooks.waiting("the peer to reach the barrier " + what);
-    return oob.barrier(name, hooks.peerTimeout);
-  };
   // With the rdma_cm the caller says hello before the REQ picks the device.
   if (cm == nullptr) {
     if (std::string bad = exchangeScenarioHello(scenario, side, oob, hooks); !bad.empty()) {
@@ -582,14 +361,26 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
       return r;
     }
   }
-  SideRun run(scenario, side, backend, oob, hooks, cm);
+  OobPeerLink link(oob, hooks.peerTimeout, hooks.waiting);
+  ExecutorHooks eh;
+  eh.note = hooks.note;
+  eh.waiting = hooks.waiting;
+  eh.stop = hooks.stop;
+  if (hooks.completion)
+    eh.completion = [&](const WorkCompletion& wc) {
+      hooks.completion(formatCompletion(scenario.hosts[side].name, wc));
+    };
+  HostExecutor run(scenario, side, backend, link, eh);
   if (std::string e = run.setup(); !e.empty()) {
     r.ok = false;
-    r.error = scenario.hosts[side].name + ": " + e;
+    r.error = e;
     return r;
   }
+  std::optional<RdmaCmConnector> connector;
   if (cm != nullptr) {
-    if (Status st = run.cmStart(); !st.ok()) {
+    connector.emplace(run, *cm, hooks);
+    run.setConnector(&*connector);
+    if (Status st = connector->cmStart(); !st.ok()) {
       r.ok = false;
       r.error = scenario.hosts[side].name + ": " + st.message;
       return r;
@@ -617,14 +408,15 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
       return r;
     }
   }
-  if (Status st = barrier("setup", "after setup"); !st.ok())
+  if (Status st = link.barrier("setup", "after setup"); !st.ok())
     return failWithCmReason("out-of-band barrier after setup: " + st.message);
   int lastHost = -1;
+  bool linkOk = true;
   for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
     const Step& s = scenario.steps[i];
     const bool both = std::holds_alternative<CompareMemoryStep>(s.action);
     if (lastHost >= 0 && (s.host != lastHost || both)) {
-      if (Status st = barrier("step " + std::to_string(i), "before step " + std::to_string(i));
+      if (Status st = link.barrier("step " + std::to_string(i), "before step " + std::to_string(i));
           !st.ok()) {
         r.ok = false;
         r.error = "out-of-band barrier before step " + std::to_string(i) + ": " + st.message;
@@ -632,39 +424,33 @@ SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backe
       }
     }
     lastHost = s.host;
-    const bool mine = s.host == side || both || std::holds_alternative<ExchangeStep>(s.action);
-    if (!mine) continue;
+    if (!run.takesPart(s)) continue;
     // Most step texts already start with their host's name.
     const std::string who = scenario.hosts[s.host].name + ": ";
     note("step " + std::to_string(i) + " " + (s.text.rfind(who, 0) == 0 ? s.text : who + s.text));
-    Status st = run.cmBeforeStep(s);
-    if (st.ok()) st = run.run(s);
-    std::string problem;
-    if (s.expectErrno) {
-      if (st.ok()) {
-        problem = "expected errno " + std::to_string(*s.expectErrno) + ", but it succeeded";
-      } else if (st.errnum != *s.expectErrno) {
-        problem = "failed with errno " + std::to_string(st.errnum) + " instead of " +
-                  std::to_string(*s.expectErrno) + ": " + st.message;
+    StepOutcome o = run.run(s, i);
+    if (!o.ok) {
+      note("  -> " + o.message);
+      if (r.ok) {
+        r.ok = false;
+        r.error = scenario.file + ": step " + std::to_string(i) + " (" + s.text + "): " + o.message;
       }
-    } else if (!st.ok()) {
-      problem = st.message;
     }
-    if (!problem.empty() && r.ok) {
-      r.ok = false;
-      r.error = scenario.file + ": step " + std::to_string(i) + " (" + s.text + "): " + problem;
-      note("  -> " + problem);
+    const bool fatal = o.fatal;
+    r.steps.push_back(std::move(o));
+    if (fatal) {
+      linkOk = false;
       break;
     }
   }
-  if (r.ok) {
-    if (Status st = barrier("done", "at the end"); !st.ok()) {
+  if (linkOk) {
+    if (Status st = link.barrier("done", "at the end"); !st.ok() && r.ok) {
       r.ok = false;
       r.error = "out-of-band barrier at the end: " + st.message;
     }
   }
-  if (r.ok && cm != nullptr) {
-    if (Status st = run.cmFinish(); !st.ok()) {
+  if (r.ok && connector) {
+    if (Status st = connector->cmFinish(); !st.ok()) {
       r.ok = false;
       r.error = "rdma_cm disconnect: " + st.message;
     }

@@ -53,6 +53,11 @@ Result<Handle> SimBackend::allocPd() {
 Result<MemoryRegion> SimBackend::regMr(Handle pd, std::uint64_t length, unsigned access) {
   if (length == 0) return {{}, Status::error(EINVAL, "MR length must be positive")};
   const std::uint64_t addr = host().allocate(length);
+  // The host's memory comes from calloc: under a memory limit a large region has none.
+  if (host().memory(addr, length).data() == nullptr)
+    return {{},
+            Status::error(ENOMEM, "cannot allocate " + std::to_string(length) +
+                                      " bytes of host memory for the MR")};
   auto r = host().regMr(pd, addr, length, access);
   if (!r.ok()) return {{}, toStatus(r.status)};
   MemoryRegion mr;
@@ -115,6 +120,12 @@ Result<std::vector<WorkCompletion>> SimBackend::waitCq(Handle cq, int max,
   const sim::SimTime limit = s.now() + sim::SimTime::ms(timeout.count());
   if (!s.runWhile([&] { return host().cqCount(cq) > 0; }, limit)) s.runUntil(limit);
   return {host().pollCq(cq, max), {}};
+}
+
+Status SimBackend::letTimePass(std::chrono::microseconds duration, const std::atomic<bool>*) {
+  sim::Simulator& s = network_->sim();
+  s.runUntil(s.now() + sim::SimTime::ns(duration.count() * 1000));
+  return {};
 }
 
 }  // namespace rdmascope::verbs_backend

@@ -133,7 +133,10 @@ CmConnectParams cmConnectParams(const Scenario& scenario, int side, const std::s
 
 constexpr const char* kNames[] = {"REQ", "MRA", "REJ", "REP", "RTU", "DREQ", "DREP"};
 
-struct ScenarioRun::SimCm {
+class ScenarioRun::SimCm final : public Connector {
+ public:
+  const Scenario* scenario = nullptr;
+  HostExecutor* hosts[2] = {nullptr, nullptr};
   sim::Network* net = nullptr;
   std::string qp;
   std::uint16_t port = 0;
@@ -178,6 +181,17 @@ struct ScenarioRun::SimCm {
                                         "ib_cm gives up and rdma_cm reports the connection "
                                         "as unreachable");
   }
+
+  Status exchange(HostExecutor& host, const ExchangeStep& a, StepOutcome& out) override;
+  std::optional<Status> modifyQp(HostExecutor& host, const ModifyQpStep& a,
+                                 StepOutcome& out) override;
+  Status needPeer(HostExecutor&) override { return {}; }
+  Status beforeStep(HostExecutor&, const Step&) override { return {}; }
+
+ private:
+  std::vector<PeerInfo> publishedBy(int host) const;
+  void adjust(int host, const ModifyQpStep& a, QpAttr& attr, StepOutcome& out) const;
+  Status afterModify(int host, const ModifyQpStep& a);
 };
 
 ScenarioRun::~ScenarioRun() = default;
@@ -190,14 +204,19 @@ void ScenarioRun::useSimCm(std::uint16_t port) {
     return;
   }
   const std::string& qp = checked.value;
-  auto* b0 = dynamic_cast<SimBackend*>(hosts_[0].backend);
-  auto* b1 = dynamic_cast<SimBackend*>(hosts_[1].backend);
+  auto* b0 = dynamic_cast<SimBackend*>(&hosts_[0]->backend());
+  auto* b1 = dynamic_cast<SimBackend*>(&hosts_[1]->backend());
   if (b0 == nullptr || b1 == nullptr || &b0->network() != &b1->network()) {
     setupError_ = "the simulated rdma_cm needs both hosts on one simulated network";
     return;
   }
   cm_ = std::make_shared<SimCm>();
   SimCm& c = *cm_;
+  c.scenario = &scenario_;
+  for (int i = 0; i < 2; ++i) {
+    c.hosts[i] = hosts_[i].get();
+    hosts_[i]->setConnector(&c);
+  }
   c.net = &b0->network();
   c.qp = qp;
   c.port = port;
@@ -210,21 +229,22 @@ void ScenarioRun::useSimCm(std::uint16_t port) {
   // communication ID as the CPU stores it; every message of the connection reuses it.
   c.tid = (std::uint64_t{1} << 32) | swap32(c.commId[1]);
   for (int i = 0; i < 2; ++i)
-    c.announcedPsn[i] = hosts_[i].psns.at(qp);
+    c.announcedPsn[i] = hosts_[i]->psn(qp);
   // A scenario names the PSNs to lose by each host's own PSN; with the CM a host sends from
   // the other's announced PSN, so the drop moves with it to hit the same packet.
   for (sim::FaultConfig::PsnDrop& d : c.net->faults().dropPsns)
     if (d.fromHost == 0 || d.fromHost == 1)
       d.psn = (d.psn - c.announcedPsn[d.fromHost] + c.announcedPsn[1 - d.fromHost]) & 0xffffff;
   for (int i = 0; i < 2; ++i) {
-    c.net->host(i).setGsiHandler([this, i](std::span<const std::uint8_t> mad, std::uint64_t frame) {
-      if (mad.size() < packets::kMadSize) return;
-      const pk::MadHeader h = pk::decodeMadHeader(mad);
-      auto m = pk::decodeCmMessage(h.attributeId, mad.subspan(24));
-      if (!m) return;
-      cm_->inbox[i] = std::move(*m);
-      cm_->inboxFrame[i] = frame;
-    });
+    c.net->host(i).setGsiHandler(
+        [cm = cm_.get(), i](std::span<const std::uint8_t> mad, std::uint64_t frame) {
+          if (mad.size() < packets::kMadSize) return;
+          const pk::MadHeader h = pk::decodeMadHeader(mad);
+          auto m = pk::decodeCmMessage(h.attributeId, mad.subspan(24));
+          if (!m) return;
+          cm->inbox[i] = std::move(*m);
+          cm->inboxFrame[i] = frame;
+        });
   }
   if (note_) {
     note_(0, "rdma_cm (simulated): " + scenario_.hosts[0].name + " listens on TCP port " +
@@ -237,60 +257,59 @@ void ScenarioRun::useSimCm(std::uint16_t port) {
 
 namespace {
 
-void applyRegion(std::vector<PeerInfo>& regions, int index, bool& hasMr, std::uint64_t& addr,
-                 std::uint32_t& rkey) {
+void applyRegion(const std::vector<PeerInfo>& regions, int index, PeerInfo& peer) {
   if (index < 0 || static_cast<std::size_t>(index) >= regions.size()) return;
   const PeerInfo& p = regions[static_cast<std::size_t>(index)];
-  hasMr = p.length != 0;
-  addr = p.addr;
-  rkey = p.rkey;
+  peer.addr = p.addr;
+  peer.rkey = p.rkey;
+  peer.length = p.length;
 }
 
 }  // namespace
 
 // What `host`'s exchange steps publish, in order (as verbs --cm sends it).
-std::vector<PeerInfo> ScenarioRun::cmPublished(int host) const {
+std::vector<PeerInfo> ScenarioRun::SimCm::publishedBy(int host) const {
   std::vector<PeerInfo> out;
-  for (const Step& st : scenario_.steps)
+  for (const Step& st : scenario->steps)
     if (const auto* x = std::get_if<ExchangeStep>(&st.action); x != nullptr && x->from == host) {
       PeerInfo info;
-      if (!x->mr.empty()) {
-        const MemoryRegion& m = hosts_[host].mrs.at(x->mr);
-        info.addr = m.addr;
-        info.rkey = m.rkey;
-        info.length = m.length;
+      if (const MemoryRegion* m = x->mr.empty() ? nullptr : hosts[host]->mr(x->mr)) {
+        info.addr = m->addr;
+        info.rkey = m->rkey;
+        info.length = m->length;
       }
       out.push_back(info);
     }
   return out;
 }
 
-Status ScenarioRun::cmExchange(const ExchangeStep& a, StepOutcome& out) {
-  SimCm& c = *cm_;
+Status ScenarioRun::SimCm::exchange(HostExecutor& host, const ExchangeStep& a, StepOutcome& out) {
+  if (host.side() != a.from) return {};  // the CM messages deliver, not the receiver
+  SimCm& c = *this;
   const int from = a.from, to = 1 - a.from;
   ++c.published[from];
-  Peer& p = hosts_[to].peer;
-  if (c.arrived[to]) applyRegion(c.regions[to], c.published[from] - 1, p.hasMr, p.addr, p.rkey);
+  if (c.arrived[to] && hosts[to]->peer())
+    applyRegion(c.regions[to], c.published[from] - 1, *hosts[to]->peer());
   out.message = std::string("(rdma_cm) published in the ") + (from == 1 ? "REQ" : "REP") +
                 "'s private data; the QPN and PSN travel in the CM message itself";
   if (from != 1 || c.reqSent) return {};
 
-  HostState& h = hosts_[1];
-  auto consumer = encodeCmPrivateData(cmPublished(1), kCmReqPrivateDataMax,
-                                      scenario_.hosts[1].name + "'s CM REQ");
+  HostExecutor& h = *hosts[1];
+  auto consumer = encodeCmPrivateData(publishedBy(1), kCmReqPrivateDataMax,
+                                      scenario->hosts[1].name + "'s CM REQ");
   if (!consumer.ok()) return consumer.status;
-  auto dev0 = hosts_[0].backend->queryDevice();
-  auto dev1 = h.backend->queryDevice();
+  auto dev0 = hosts[0]->backend().queryDevice();
+  auto dev1 = h.backend().queryDevice();
   if (!dev0.ok()) return dev0.status;
   if (!dev1.ok()) return dev1.status;
-  const CmConnectParams par = cmConnectParams(scenario_, 1, c.qp);
+  const CmConnectParams par = cmConnectParams(*scenario, 1, c.qp);
   const bool ib = c.net->config().wire == sim::WireFormat::InfiniBand;
 
   pk::CmReq req;
   req.localCommId = c.commId[1];
   req.serviceId = (std::uint64_t{kRdmaPsTcp} << 16) | c.port;
   req.localCaGuid = guidFromMac(c.net->host(1).config().mac);
-  req.localQpn = h.qps.at(c.qp).qpNum;
+  req.localQpn = h.qp(c.qp)->qpNum;
   req.responderResources = par.responderResources;
   req.initiatorDepth = par.initiatorDepth;
   req.remoteCmResponseTimeout = kCmResponseTimeout;
@@ -319,7 +338,7 @@ Status ScenarioRun::cmExchange(const ExchangeStep& a, StepOutcome& out) {
 
   c.reqSent = true;
   const std::string why =
-      "CM REQ (rdma_connect) from " + scenario_.hosts[1].name + "'s GSI: service ID " +
+      "CM REQ (rdma_connect) from " + scenario->hosts[1].name + "'s GSI: service ID " +
       hex(req.serviceId, 16) + " (RDMA_PS_TCP, port " + std::to_string(c.port) + "), QPN " +
       hex(req.localQpn, 6) + ", starting PSN " + hex(req.startingPsn, 6) +
       ", responder resources " + std::to_string(req.responderResources) + ", initiator depth " +
@@ -328,7 +347,7 @@ Status ScenarioRun::cmExchange(const ExchangeStep& a, StepOutcome& out) {
       std::to_string(c.net->activeMtu()) + ", private data: rdma_cm's IP header (source port " +
       std::to_string(c.srcPort) + ") then " + std::to_string(consumer.value.size()) +
       " bytes 'RSC1' (the published regions); " + kRealDelays;
-  const std::string arrival = "REQ received: " + scenario_.hosts[0].name + " learns QPN " +
+  const std::string arrival = "REQ received: " + scenario->hosts[0].name + " learns QPN " +
                               hex(req.localQpn, 6) + " and PSN " + hex(req.startingPsn, 6) +
                               " (rdma_cm event CONNECT_REQUEST); its QP may now "
                               "go INIT->RTR, after which rdma_accept sends the REP";
@@ -336,22 +355,23 @@ Status ScenarioRun::cmExchange(const ExchangeStep& a, StepOutcome& out) {
   const auto& got = std::get<pk::CmReq>(*c.inbox[0]);
   auto ip = pk::decodeIpCmPrivateData(got.privateData);
   if (!ip) return Status::error(EPROTO, "the simulated REQ's RDMA CM private data does not decode");
-  auto regions = decodeCmPrivateData(ip->consumerData);
-  if (!regions.ok()) return regions.status;
-  c.regions[0] = std::move(regions.value);
+  auto decoded = decodeCmPrivateData(ip->consumerData);
+  if (!decoded.ok()) return decoded.status;
+  c.regions[0] = std::move(decoded.value);
   c.arrived[0] = true;
-  Peer& p0 = hosts_[0].peer;
-  p0.valid = true;
+  PeerInfo p0;
   p0.qpn = got.localQpn;
   p0.psn = c.announcedPsn[0];  // Linux's CM: a side's rq_psn is the PSN it announces itself
   p0.gid = got.primary.localGid;
   p0.lid = dev1.value.lid;
-  applyRegion(c.regions[0], c.published[1] - 1, p0.hasMr, p0.addr, p0.rkey);
+  applyRegion(c.regions[0], c.published[1] - 1, p0);
+  hosts[0]->peer() = p0;
   return {};
 }
 
-void ScenarioRun::cmAdjust(int host, const ModifyQpStep& a, QpAttr& attr, StepOutcome& out) const {
-  const SimCm& c = *cm_;
+void ScenarioRun::SimCm::adjust(int host, const ModifyQpStep& a, QpAttr& attr,
+                                StepOutcome& out) const {
+  const SimCm& c = *this;
   if (a.qp != c.qp) return;
   // As the lab shows Linux's CM doing it: the passive side sends from the REQ's starting PSN,
   // the active side from the REP's; each side expects from the PSN it announced itself.
@@ -367,19 +387,19 @@ void ScenarioRun::cmAdjust(int host, const ModifyQpStep& a, QpAttr& attr, StepOu
   }
 }
 
-Status ScenarioRun::cmAfterModify(int host, const ModifyQpStep& a) {
-  SimCm& c = *cm_;
+Status ScenarioRun::SimCm::afterModify(int host, const ModifyQpStep& a) {
+  SimCm& c = *this;
   if (a.qp != c.qp) return {};
   const QpState to = a.attr.qpState;
   if (host == 0 && to == QpState::Rtr && !c.repSent) {
-    auto consumer = encodeCmPrivateData(cmPublished(0), kCmRepPrivateDataMax,
-                                        scenario_.hosts[0].name + "'s CM REP");
+    auto consumer = encodeCmPrivateData(publishedBy(0), kCmRepPrivateDataMax,
+                                        scenario->hosts[0].name + "'s CM REP");
     if (!consumer.ok()) return consumer.status;
-    const CmConnectParams par = cmConnectParams(scenario_, 0, c.qp);
+    const CmConnectParams par = cmConnectParams(*scenario, 0, c.qp);
     pk::CmRep rep;
     rep.localCommId = c.commId[0];
     rep.remoteCommId = c.commId[1];
-    rep.localQpn = hosts_[0].qps.at(c.qp).qpNum;
+    rep.localQpn = hosts[0]->qp(c.qp)->qpNum;
     rep.startingPsn = c.announcedPsn[0];
     rep.responderResources = par.responderResources;
     rep.initiatorDepth = par.initiatorDepth;
@@ -388,46 +408,55 @@ Status ScenarioRun::cmAfterModify(int host, const ModifyQpStep& a) {
     rep.localCaGuid = guidFromMac(c.net->host(0).config().mac);
     rep.privateData = consumer.value;
     c.repSent = true;
-    const std::string why = "CM REP (rdma_accept) from " + scenario_.hosts[0].name +
+    const std::string why = "CM REP (rdma_accept) from " + scenario->hosts[0].name +
                             ", whose QP is now RTR: QPN " + hex(rep.localQpn, 6) +
                             ", starting PSN " + hex(rep.startingPsn, 6) + ", target ACK delay " +
                             std::to_string(kTargetAckDelay) +
                             ", private data: " + std::to_string(consumer.value.size()) +
                             " bytes 'RSC1' (the published regions); " + kRealDelays;
     const std::string arrival =
-        "REP received: " + scenario_.hosts[1].name + " learns QPN " + hex(rep.localQpn, 6) +
+        "REP received: " + scenario->hosts[1].name + " learns QPN " + hex(rep.localQpn, 6) +
         " and PSN " + hex(rep.startingPsn, 6) +
         " (rdma_cm event CONNECT_RESPONSE); its QP may now go INIT->RTR->RTS, after which "
         "rdma_establish sends the RTU";
     if (Status st = c.send(0, rep, why, arrival); !st.ok()) return st;
     const auto& got = std::get<pk::CmRep>(*c.inbox[1]);
-    auto regions = decodeCmPrivateData(got.privateData);
-    if (!regions.ok()) return regions.status;
-    auto dev0 = hosts_[0].backend->queryDevice();
+    auto decoded = decodeCmPrivateData(got.privateData);
+    if (!decoded.ok()) return decoded.status;
+    auto dev0 = hosts[0]->backend().queryDevice();
     if (!dev0.ok()) return dev0.status;
-    c.regions[1] = std::move(regions.value);
+    c.regions[1] = std::move(decoded.value);
     c.arrived[1] = true;
-    Peer& p1 = hosts_[1].peer;
-    p1.valid = true;
+    PeerInfo p1;
     p1.qpn = got.localQpn;
     p1.psn = c.announcedPsn[1];
     p1.gid = dev0.value.gid;  // from address resolution: the REP carries no GID
     p1.lid = dev0.value.lid;
-    applyRegion(c.regions[1], c.published[0] - 1, p1.hasMr, p1.addr, p1.rkey);
+    applyRegion(c.regions[1], c.published[0] - 1, p1);
+    hosts[1]->peer() = p1;
   }
   if (host == 1 && to == QpState::Rts && !c.rtuSent) {
     pk::CmRtu rtu;
     rtu.localCommId = c.commId[1];
     rtu.remoteCommId = c.commId[0];
     c.rtuSent = true;
-    const std::string why = "CM RTU (rdma_establish) from " + scenario_.hosts[1].name +
+    const std::string why = "CM RTU (rdma_establish) from " + scenario->hosts[1].name +
                             ", whose QP is now RTS: the connection is ready to use; " + kRealDelays;
     const std::string arrival =
-        "RTU received (rdma_cm event ESTABLISHED): " + scenario_.hosts[0].name +
+        "RTU received (rdma_cm event ESTABLISHED): " + scenario->hosts[0].name +
         "'s QP may now go RTR->RTS";
     if (Status st = c.send(1, rtu, why, arrival); !st.ok()) return st;
   }
   return {};
+}
+
+std::optional<Status> ScenarioRun::SimCm::modifyQp(HostExecutor& host, const ModifyQpStep& a,
+                                                   StepOutcome& out) {
+  QpAttr attr = a.attr;
+  if (Status st = host.fillFromPeer(a, attr); !st.ok()) return st;
+  adjust(host.side(), a, attr, out);
+  if (Status st = host.backend().modifyQp(host.qp(a.qp)->handle, attr, a.mask); !st.ok()) return st;
+  return afterModify(host.side(), a);
 }
 
 Status ScenarioRun::simCmDisconnect() {
@@ -436,7 +465,7 @@ Status ScenarioRun::simCmDisconnect() {
   pk::CmDreq dreq;
   dreq.localCommId = c.commId[1];
   dreq.remoteCommId = c.commId[0];
-  dreq.remoteQpn = hosts_[0].qps.at(c.qp).qpNum;
+  dreq.remoteQpn = hosts_[0]->qp(c.qp)->qpNum;
   const std::string keep =
       "; the QPs keep their state: rdma_cm moves a QP to ERR only when it created it "
       "(rdma_create_qp), and the scenario's QPs are its own";

@@ -3,6 +3,7 @@
 /// One verbs-shaped interface over one host's RDMA device: SimBackend drives a simulated host,
 /// IbvBackend drives rdma-core's libibverbs. A scenario runs unchanged on either.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <span>
@@ -101,6 +102,10 @@ class Backend {
   /// (simulated time for SimBackend, wall time for IbvBackend). Returns the completions.
   virtual Result<std::vector<WorkCompletion>> waitCq(Handle cq, int max,
                                                      std::chrono::milliseconds timeout) = 0;
+  /// Lets `duration` of the backend's time pass (a scenario's run_us step). This default
+  /// sleeps (wall time) and ends with ECANCELED within 100 ms once `*stop` is true; SimBackend
+  /// advances simulated time instead.
+  virtual Status letTimePass(std::chrono::microseconds duration, const std::atomic<bool>* stop);
 };
 
 }  // namespace rdmascope::verbs_backend

@@ -2,9 +2,10 @@
 /// @file scenario.h
 /// Scenarios: two hosts, their link and faults, and the verbs calls of each host in order,
 /// including the out-of-band exchange of QPN/PSN/GID/rkey that rc_pingpong does over TCP.
-/// A scenario is JSON; it runs on two SimBackends (one simulated network) or on any two
-/// Backends. Built-in scenarios are generated in C++ as the same JSON.
+/// A scenario is JSON (scenario_file.h); it runs on two SimBackends (one simulated network) or
+/// on any two Backends. Built-in scenarios are generated in C++ as the same JSON.
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -20,138 +21,10 @@
 #include "rdmascope/sim/network.h"
 #include "rdmascope/verbs_backend/backend.h"
 #include "rdmascope/verbs_backend/oob_exchange.h"
+#include "rdmascope/verbs_backend/scenario_executor.h"
+#include "rdmascope/verbs_backend/scenario_file.h"
 
 namespace rdmascope::verbs_backend {
-
-/// A scenario that cannot be read: "file: /json/path: expected ..., got ...".
-class ScenarioError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-struct MrSpec {
-  std::string name;
-  std::uint64_t size = 4096;
-  unsigned access = 0;
-  std::string fill = "zero";  ///< "zero", "pattern", "text:<text>"
-};
-
-struct CqSpec {
-  std::string name;
-  int depth = 16;
-};
-
-struct QpSpec {
-  std::string name;
-  QpType type = QpType::RC;
-  std::string sendCq, recvCq;
-  QpCap cap;
-  bool sqSigAll = false;
-  std::uint32_t psn = 0;  ///< the PSN this side publishes and sends from
-};
-
-struct HostSpec {
-  std::string name;
-  std::vector<MrSpec> mrs;
-  std::vector<CqSpec> cqs;
-  std::vector<QpSpec> qps;
-};
-
-struct SgeSpec {
-  std::string mr;
-  std::uint64_t offset = 0;
-  std::uint32_t length = 0;
-};
-
-/// modify_qp: the mask is the set of attributes given (or an explicit "mask" list).
-struct ModifyQpStep {
-  std::string qp;
-  QpAttr attr;
-  unsigned mask = 0;
-  bool destQpnFromPeer = false, rqPsnFromPeer = false, dgidFromPeer = false, sqPsnOwn = false,
-       dlidFromPeer = false;
-};
-
-struct PostSendStep {
-  std::string qp;
-  SendWr wr;  ///< sgList, remoteAddr and rkey are filled from `sges` and `remoteOffset`
-  std::vector<SgeSpec> sges;
-  std::optional<std::uint64_t> remoteOffset;  ///< into the peer's published MR
-  bool udToPeer = false;                      ///< UD: address the peer's published QP
-};
-
-struct PostRecvStep {
-  std::string qp;
-  std::uint64_t wrId = 0;
-  std::vector<SgeSpec> sges;
-};
-
-struct ExpectedCompletion {
-  std::optional<std::uint64_t> wrId;
-  std::optional<sim::WcStatus> status;
-  std::optional<sim::WcOpcode> opcode;
-  std::optional<std::uint32_t> byteLen;
-  std::optional<std::uint32_t> immData;
-};
-
-struct PollCqStep {
-  std::string cq;
-  int count = 1;
-  std::chrono::milliseconds timeout{1000};
-  std::vector<ExpectedCompletion> expect;
-};
-
-/// The out-of-band exchange (rc_pingpong's TCP socket): host `from` publishes its QP's
-/// number, PSN, GID and LID, and optionally an MR's address and rkey, to host `to`.
-struct ExchangeStep {
-  int from = 0;
-  std::string qp;
-  std::string mr;
-};
-
-/// Advance simulated time (SimBackend only; a real backend sleeps).
-struct RunStep {
-  std::chrono::microseconds duration{0};
-};
-
-/// Compare bytes of two MRs (data integrity at the end of a scenario).
-struct CompareMemoryStep {
-  int hostA = 0;
-  std::string mrA;
-  std::uint64_t offsetA = 0;
-  int hostB = 1;
-  std::string mrB;
-  std::uint64_t offsetB = 0;
-  std::uint64_t length = 0;
-};
-
-struct Step {
-  int host = 0;                    ///< who acts (exchange: the publisher)
-  std::string path;                ///< JSON path, for messages
-  std::string text;                ///< one-line description
-  std::optional<int> expectErrno;  ///< the call must fail with this errno
-  std::variant<ModifyQpStep, PostSendStep, PostRecvStep, PollCqStep, ExchangeStep, RunStep,
-               CompareMemoryStep>
-      action;
-};
-
-struct Scenario {
-  std::string name;
-  std::string description;
-  std::string file;  ///< where it came from ("<builtin>" for built-ins)
-  std::uint64_t seed = 1;
-  sim::WireFormat wire = sim::WireFormat::RoceV2Ipv4;
-  sim::LinkConfig link;
-  sim::FaultConfig faults;
-  HostSpec hosts[2];
-  std::vector<Step> steps;
-  nlohmann::json json;  ///< the source
-};
-
-/// Parses a scenario; `file` names it in error messages. Throws ScenarioError.
-Scenario parseScenario(const nlohmann::json& json, const std::string& file);
-/// Reads and parses a JSON file. Throws ScenarioError.
-Scenario loadScenarioFile(const std::string& path);
 
 /// rc-send-recv, rc-write, rc-write-imm, rc-read, rc-atomic, uc-write, ud-send, rnr-retry,
 /// lossy-go-back-n, remote-access-error, retry-exceeded, rc-lossy-stream, tour.
@@ -163,17 +36,8 @@ Scenario builtinScenario(const std::string& name);
 /// ScenarioError ("'X' is neither a built-in scenario nor a file", or the file's error).
 Scenario findScenario(const std::string& nameOrFile);
 
-/// What one step did.
-struct StepOutcome {
-  std::size_t index = 0;
-  int host = 0;
-  std::string text;
-  bool ok = true;
-  std::string message;  ///< error or result text
-  std::vector<WorkCompletion> completions;
-};
-
-/// Executes a scenario over two backends, one step at a time.
+/// Executes a scenario over two backends in one process, one step at a time: two HostExecutors
+/// joined by an InProcessLink (the simulator's two hosts, or both hosts on one device).
 class ScenarioRun {
  public:
   /// Creates each host's PD, MRs, CQs and QPs. `note` receives a line per call (may be empty).
@@ -182,14 +46,22 @@ class ScenarioRun {
 
   /// Setup failed (no step can run); the message says why.
   const std::optional<std::string>& setupError() const { return setupError_; }
-  bool done() const { return setupError_.has_value() || next_ >= scenario_.steps.size(); }
+  /// No step left, or setup failed, or a step was cancelled.
+  bool done() const {
+    return setupError_.has_value() || stopped_ || next_ >= scenario_.steps.size();
+  }
   std::size_t nextStep() const { return next_; }
   /// Runs the next step.
   StepOutcome step();
+  /// When `*stop` becomes true (another thread), a waiting step ends with ECANCELED and the
+  /// run is done.
+  void setStop(const std::atomic<bool>* stop);
   /// Every completion seen by either host, in order.
   const std::vector<std::pair<int, WorkCompletion>>& completions() const { return completions_; }
   const MemoryRegion* mr(int host, const std::string& name) const;
   std::optional<std::uint32_t> qpNum(int host, const std::string& name) const;
+  /// The executor of host 0 or 1.
+  HostExecutor& host(int index) { return *hosts_[index]; }
   ~ScenarioRun();
 
   /// Simulated runs only (both backends SimBackends): the QP cmConnectedQp names is connected
@@ -204,38 +76,16 @@ class ScenarioRun {
   Status simCmDisconnect();
 
  private:
-  struct Peer {
-    bool valid = false;
-    std::uint32_t qpn = 0, psn = 0;
-    Gid gid{};
-    std::uint16_t lid = 0;
-    bool hasMr = false;  ///< an MR was published (its rkey is 0 without remote access)
-    std::uint64_t addr = 0;
-    std::uint32_t rkey = 0;
-  };
-  struct HostState {
-    Backend* backend = nullptr;
-    Handle pd = 0;
-    std::map<std::string, MemoryRegion> mrs;
-    std::map<std::string, Handle> cqs;
-    std::map<std::string, QueuePair> qps;
-    std::map<std::string, std::uint32_t> psns;
-    Peer peer;  ///< what the other host published
-  };
-  Status runStep(const Step& s, StepOutcome& out);
-  struct SimCm;
-  Status cmExchange(const ExchangeStep& a, StepOutcome& out);
-  Status cmAfterModify(int host, const ModifyQpStep& a);
-  std::vector<PeerInfo> cmPublished(int host) const;
-  void cmAdjust(int host, const ModifyQpStep& a, QpAttr& attr, StepOutcome& out) const;
+  class SimCm;
   std::shared_ptr<SimCm> cm_;  // shared: SimCm is complete only in sim_cm.cpp
-  Status resolveSges(HostState& h, const std::vector<SgeSpec>& in, std::vector<sim::Sge>& out);
 
   const Scenario& scenario_;
-  HostState hosts_[2];
+  InProcessLink links_[2];
+  std::unique_ptr<HostExecutor> hosts_[2];
   std::function<void(int, const std::string&)> note_;
   std::optional<std::string> setupError_;
   std::size_t next_ = 0;
+  bool stopped_ = false;
   std::vector<std::pair<int, WorkCompletion>> completions_;
 };
 
@@ -286,6 +136,10 @@ struct RunResult {
   std::string completionsText() const;
 };
 
+/// The simulated network a scenario runs on: its seed, wire format, link, faults and host
+/// names, with the options' overrides.
+sim::NetworkConfig simNetworkConfig(const Scenario& scenario, const RunOptions& options = {});
+
 /// A scenario over two SimBackends sharing one simulated network, for stepping (GUI).
 class SimScenarioSession {
  public:
@@ -312,9 +166,5 @@ RunResult runScenarioInSim(const Scenario& scenario, const RunOptions& options =
 /// the other fields are not valid then): no QPN, which differs between runs. The simulator's
 /// and a real run's completions are compared line by line in this format.
 std::string formatCompletion(const std::string& hostName, const WorkCompletion& wc);
-
-/// Names used in scenario JSON ("SUCCESS", "RDMA_WRITE", "RTS", "RC", "roce-v2-ipv4"...).
-std::optional<sim::WcStatus> wcStatusFromName(const std::string& name);
-std::string wcStatusName(sim::WcStatus status);
 
 }  // namespace rdmascope::verbs_backend

@@ -74,7 +74,8 @@ std::string exchangeScenarioHello(const Scenario& scenario, int side, OobConnect
 
 struct SideRunResult {
   bool ok = true;
-  std::string error;  ///< the first failing step, or why the peer does not fit
+  std::string error;               ///< the first failing step, or why the peer does not fit
+  std::vector<StepOutcome> steps;  ///< every step this side took part in
 };
 
 /// The rdma_cm in place of the exchange (verbs --cm). Host 1 is the active side: right after
@@ -90,7 +91,10 @@ struct CmLink {
 };
 
 /// Runs host `side` (0 or 1) of `scenario` on `backend`, talking to the peer over `oob` (and
-/// the rdma_cm when `cm` is given: the TCP connection then only carries the barriers).
+/// the rdma_cm when `cm` is given: the TCP connection then only carries the barriers). The steps
+/// run on a HostExecutor over an OobPeerLink: the same semantics as ScenarioRun's in-process
+/// run. A failed step is recorded and the run goes on (both sides stay in step); a cancelled
+/// wait or a broken link ends it.
 SideRunResult runScenarioSide(const Scenario& scenario, int side, Backend& backend,
                               OobConnection& oob, const SideHooks& hooks = {},
                               CmLink* cm = nullptr);

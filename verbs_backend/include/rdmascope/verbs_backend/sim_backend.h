@@ -30,6 +30,8 @@ class SimBackend : public Backend {
   /// Runs the simulator until `cq` has a completion or `timeout` of simulated time passes.
   Result<std::vector<WorkCompletion>> waitCq(Handle cq, int max,
                                              std::chrono::milliseconds timeout) override;
+  /// Runs the simulator for `duration` of simulated time.
+  Status letTimePass(std::chrono::microseconds duration, const std::atomic<bool>* stop) override;
 
   sim::Network& network() { return *network_; }
   sim::Host& host() { return network_->host(hostIndex_); }
