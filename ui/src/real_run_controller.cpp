@@ -17,6 +17,7 @@
 
 #include "rdmascope/ui/live_capture_dialog.h"
 #include "rdmascope/ui/main_window.h"
+#include "rdmascope/ui/scenario_controller.h"
 #include "rdmascope/verbs_backend/scenario.h"
 #include "rdmascope/verbs_backend/scenario_side.h"
 
@@ -40,21 +41,6 @@ QString lastLine(const QString& text) {
 
 verbs_backend::Scenario loadScenario(const QString& id) {
   return verbs_backend::findScenario(id.toStdString());
-}
-
-// The simulator's completions of a scenario (empty when it cannot run), of one host's name
-// when `host` is given.
-QStringList simulatorCompletions(const QString& id, const QString& host = {}) {
-  try {
-    const auto result = verbs_backend::runScenarioInSim(loadScenario(id));
-    QStringList lines = completionLines(QString::fromStdString(result.completionsText()));
-    if (!host.isEmpty())
-      lines = lines.filter(
-          QRegularExpression(QStringLiteral("^%1 ").arg(QRegularExpression::escape(host))));
-    return lines;
-  } catch (const std::exception&) {
-    return {};
-  }
 }
 
 QString plural(qsizetype n, const QString& one, const QString& many) {
@@ -156,10 +142,31 @@ bool RealRunController::beginRun(const QString& id) {
   agree_ = 0;
   realCompletions_.clear();
   simCompletions_.clear();
+  programCompletions_.clear();
   output_.clear();
   cancelled_ = false;
   stop_ = false;
   scenario_ = id;
+  return true;
+}
+
+bool RealRunController::showProgram(const QString& id) {
+  const ScenarioRecording* rec = window_->scenario()->recording();
+  if (!rec || rec->source != id.toStdString()) {
+    const bool opened =
+        QFileInfo(id).isFile() ? window_->openScenarioFile(id) : window_->openScenario(id);
+    rec = window_->scenario()->recording();
+    if (!opened || !rec) {
+      fail(window_->lastError().isEmpty() ? tr("cannot show scenario %1").arg(id)
+                                          : window_->lastError());
+      Q_EMIT finished(false);
+      return false;
+    }
+  }
+  for (std::size_t h = 0; h < 2; ++h)
+    programHosts_[h] = QString::fromStdString(rec->hostNames[h]);
+  for (const auto& line : rec->completions)
+    programCompletions_ << QString::fromStdString(line);
   return true;
 }
 
@@ -174,6 +181,7 @@ bool RealRunController::runInLab(const QString& id) {
     Q_EMIT finished(false);
     return false;
   }
+  if (!showProgram(id)) return false;
   static int runs = 0;
   outDir_ = QDir(outRoot_).filePath(QStringLiteral("rdmascope-lab-%1-%2-%3")
                                         .arg(id)
@@ -266,7 +274,7 @@ void RealRunController::labFinished(int exitCode, bool crashed) {
   for (int g = 1; g <= 2; ++g)
     out += readText(QStringLiteral("%1/guest%2/output.txt").arg(outDir_).arg(g));
   realCompletions_ = completionLines(out);
-  showCompletions(tr("Lab run of %1 on real Soft-RoCE").arg(scenario_), scenario_,
+  showCompletions(tr("Lab run of %1 on real Soft-RoCE").arg(scenario_),
                   tr("Results in %1 (capture.pcap, guest1/ and guest2/ output).").arg(outDir_));
   if (!problem.isEmpty()) {
     lastError_ = problem;
@@ -285,16 +293,13 @@ void RealRunController::labFinished(int exitCode, bool crashed) {
   Q_EMIT finished(true);
 }
 
-void RealRunController::showCompletions(const QString& title, const QString& id,
-                                        const QString& where, int host, const QString& lead) {
-  QString hostName;
-  if (host >= 0) {
-    try {
-      hostName = QString::fromStdString(loadScenario(id).hosts[host].name);
-    } catch (const std::exception&) {
-    }
-  }
-  simCompletions_ = simulatorCompletions(id, hostName);
+void RealRunController::showCompletions(const QString& title, const QString& where, int host,
+                                        const QString& lead) {
+  const QString hostName = host >= 0 ? programHosts_[static_cast<std::size_t>(host)] : QString();
+  simCompletions_ = programCompletions_;
+  if (!hostName.isEmpty())
+    simCompletions_ = simCompletions_.filter(
+        QRegularExpression(QStringLiteral("^%1 ").arg(QRegularExpression::escape(hostName))));
   agree_ = 0;
   for (qsizetype i = 0; i < std::min(realCompletions_.size(), simCompletions_.size()); ++i)
     if (withoutQpn(realCompletions_[i]) == withoutQpn(simCompletions_[i])) ++agree_;
@@ -303,7 +308,7 @@ void RealRunController::showCompletions(const QString& title, const QString& id,
   QString text =
       tr("Completions on real verbs (%1, as rdmascope-cli sim prints them):\n").arg(whose);
   text += realCompletions_.isEmpty() ? tr("(none)") : realCompletions_.join(QLatin1Char('\n'));
-  text += tr("\n\nThe simulator's completions of the same scenario (%1):\n").arg(whose);
+  text += tr("\n\nThe completions of the program shown, in the simulator (%1):\n").arg(whose);
   text += simCompletions_.isEmpty() ? tr("(none)") : simCompletions_.join(QLatin1Char('\n'));
   text += tr("\n\n%1 of %2 lines agree (QPNs ignored: they differ between runs). %3")
               .arg(agree_)
@@ -384,6 +389,8 @@ bool RealRunController::runDevice(const DeviceRunRequest& request) {
 #else
   return refuse(tr("this build has no libibverbs support"));
 #endif
+  // Before the live capture: it fills the window's frame store, which a scenario replaces.
+  if (!showProgram(request.scenario)) return false;
   QString title;
   if (loopback) {
     title = tr("Running %1 with both hosts on %2 (nothing can be captured)")
@@ -467,8 +474,8 @@ void RealRunController::deviceFinished(const QString& error, const QStringList& 
   const QString why = tr("Nothing was captured: %1 loops traffic between its own QPs back "
                          "internally, so it never reaches %2; run with a peer machine to capture.")
                           .arg(request_.device, where);
-  showCompletions(tr("%1 with both hosts on %2").arg(scenario_, request_.device), scenario_,
-                  QString(), -1, why);
+  showCompletions(tr("%1 with both hosts on %2").arg(scenario_, request_.device), QString(), -1,
+                  why);
   summary_ = tr("%1 ran with both hosts on %2: %3, %4 of %5 lines agree with the simulator. %6")
                  .arg(scenario_, request_.device,
                       plural(realCompletions_.size(), tr("completion"), tr("completions")))
@@ -511,7 +518,7 @@ void RealRunController::finishPeerRun(const QString& error) {
                            ? tr("a peer on port %1").arg(request_.port)
                            : tr("the peer %1:%2").arg(request_.host).arg(request_.port);
   lastError_ = problem;
-  showCompletions(tr("%1 on %2 with %3").arg(scenario_, request_.device, peer), scenario_,
+  showCompletions(tr("%1 on %2 with %3").arg(scenario_, request_.device, peer),
                   captured ? tr("Capture: %1").arg(capture) : QString(),
                   request_.peer == DeviceRunRequest::Peer::Serve ? 0 : 1);
   summary_ = tr("%1 on %2 with %3: %4 captured on %5 (%6 with a good ICRC), %7, %8 of %9 lines "

@@ -197,10 +197,9 @@ void ScenarioController::goToFrame(std::size_t frame) {
 QString ScenarioController::title() const {
   if (!rec_) return {};
   if (current_ < 0) {
-    QString name = QString::fromStdString(rec_->name);
-    for (const auto& s : builtInScenarios())
-      if (s.id == rec_->name) name = QString::fromStdString(s.title);
-    return tr("%1  \u2014  ready, %2 events").arg(name).arg(eventCount());
+    return tr("%1  \u2014  ready, %2 events")
+        .arg(QString::fromStdString(rec_->title))
+        .arg(eventCount());
   }
   const auto& e = rec_->events[static_cast<std::size_t>(current_)];
   return tr("%1  \u2014  event %2 of %3")

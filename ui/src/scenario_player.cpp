@@ -1,263 +1,21 @@
 #include "rdmascope/ui/scenario_player.h"
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "rdmascope/verbs_backend/scenario.h"
+#include "rdmascope/verbs_backend/sim_backend.h"
 
 namespace rdmascope::ui {
 
 namespace {
 
-using sim::SimTime;
+using nlohmann::json;
 
-constexpr std::uint64_t kBufferSize = 8192;
-
-struct Side {
-  std::uint32_t pd = 0, cq = 0, qpn = 0;
-  std::uint64_t buf = 0;
-  sim::MemoryRegionInfo mr;
-};
-
-/// One verbs-level action of a script, run at a simulated time.
-struct Action {
-  SimTime at;
-  std::size_t phase;
-  int host;
-  std::string what;  // the note shown for the action
-  std::function<sim::VerbsStatus()> run;
-};
-
-class Script {
- public:
-  Script(sim::Network& net, ScenarioRecording& rec) : net_(net), rec_(rec) {}
-
-  std::size_t phase(std::string title, std::string text) {
-    rec_.phases.push_back({std::move(title), std::move(text)});
-    return rec_.phases.size() - 1;
-  }
-  void add(SimTime at, std::size_t phase, int host, std::string what,
-           std::function<sim::VerbsStatus()> run) {
-    actions_.push_back({at, phase, host, std::move(what), std::move(run)});
-  }
-  std::vector<Action>& actions() { return actions_; }
-
-  Side side[2];
-  sim::Network& net_;
-
- private:
-  ScenarioRecording& rec_;
-  std::vector<Action> actions_;
-};
-
-sim::VerbsStatus modifyTo(sim::Network& net, int h, Side (&s)[2], sim::QpState to) {
-  namespace m = sim::attr_mask;
-  sim::Host& host = net.host(h);
-  const Side& me = s[h];
-  const Side& peer = s[1 - h];
-  sim::QpAttr a;
-  a.qpState = to;
-  unsigned mask = m::kState;
-  switch (to) {
-    case sim::QpState::Init:
-      a.pkeyIndex = 0;
-      a.portNum = 1;
-      a.qpAccessFlags = sim::access::kRemoteWrite | sim::access::kRemoteRead |
-                        sim::access::kRemoteAtomic | sim::access::kLocalWrite;
-      mask |= m::kPkeyIndex | m::kPort | m::kAccessFlags;
-      break;
-    case sim::QpState::Rtr:
-      a.pathMtu = sim::Mtu::Mtu1024;
-      a.destQpNum = peer.qpn;
-      a.rqPsn = h == 0 ? 0x200 : 0x100;
-      a.ahAttr.isGlobal = true;
-      a.ahAttr.dgid = net.host(1 - h).gid();
-      a.ahAttr.dlid = net.host(1 - h).config().lid;
-      a.maxDestRdAtomic = 16;
-      a.minRnrTimer = 1;  // 0.01 ms: the RNR retry comes back quickly
-      mask |=
-          m::kAv | m::kPathMtu | m::kDestQpn | m::kRqPsn | m::kMaxDestRdAtomic | m::kMinRnrTimer;
-      break;
-    case sim::QpState::Rts:
-      a.sqPsn = h == 0 ? 0x100 : 0x200;
-      a.timeout = 14;
-      a.retryCnt = 7;
-      a.rnrRetry = 7;
-      a.maxRdAtomic = 16;
-      mask |= m::kSqPsn | m::kTimeout | m::kRetryCnt | m::kRnrRetry | m::kMaxQpRdAtomic;
-      break;
-    default:
-      break;
-  }
-  return host.modifyQp(me.qpn, a, mask);
-}
-
-sim::SendWr sendWr(std::uint64_t id, sim::WrOpcode op, const Side& s, std::uint64_t off,
-                   std::uint32_t len, const Side& remote, std::uint64_t roff) {
-  sim::SendWr wr;
-  wr.wrId = id;
-  wr.opcode = op;
-  wr.sendFlags = sim::send_flags::kSignaled;
-  wr.sgList = {sim::Sge{s.buf + off, len, s.mr.lkey}};
-  wr.remoteAddr = remote.buf + roff;
-  wr.rkey = remote.mr.rkey;
-  return wr;
-}
-
-sim::RecvWr recvWr(std::uint64_t id, const Side& s, std::uint64_t off, std::uint32_t len) {
-  sim::RecvWr wr;
-  wr.wrId = id;
-  wr.sgList = {sim::Sge{s.buf + off, len, s.mr.lkey}};
-  return wr;
-}
-
-void fillText(std::span<std::uint8_t> m, const std::string& text) {
-  for (std::size_t i = 0; i < m.size(); ++i)
-    m[i] = static_cast<std::uint8_t>(text[i % text.size()]);
-}
-
-void addSetup(Script& sc) {
-  sim::Network& net = sc.net_;
-  const std::size_t p = sc.phase(
-      "Set up both hosts",
-      "Each host opens its device, allocates a protection domain, creates a completion queue, "
-      "registers 8 KiB of memory (getting an lkey for itself and an rkey for its peer), and "
-      "creates an RC queue pair, which starts in RESET.");
-  for (int h = 0; h < 2; ++h) {
-    sc.add(SimTime::us(0), p, h,
-           "ibv_alloc_pd, ibv_create_cq and ibv_reg_mr of 8 KiB (local write, remote read/write)",
-           [&sc, &net, h]() -> sim::VerbsStatus {
-             sim::Host& host = net.host(h);
-             Side& s = sc.side[h];
-             auto pd = host.allocPd();
-             if (!pd.ok()) return pd.status;
-             s.pd = pd.value;
-             auto cq = host.createCq(64);
-             if (!cq.ok()) return cq.status;
-             s.cq = cq.value;
-             s.buf = host.allocate(kBufferSize);
-             auto mr = host.regMr(s.pd, s.buf, kBufferSize,
-                                  sim::access::kLocalWrite | sim::access::kRemoteWrite |
-                                      sim::access::kRemoteRead | sim::access::kRemoteAtomic);
-             if (!mr.ok()) return mr.status;
-             s.mr = mr.value;
-             return {};
-           });
-  }
-  for (int h = 0; h < 2; ++h) {
-    sc.add(SimTime::us(0), p, h, "ibv_create_qp: an RC QP with this CQ for sends and receives",
-           [&sc, &net, h]() -> sim::VerbsStatus {
-             sim::QpInitAttr init;
-             init.qpType = sim::QpType::RC;
-             init.sendCq = init.recvCq = sc.side[h].cq;
-             init.cap.maxSendWr = init.cap.maxRecvWr = 16;
-             auto q = net.host(h).createQp(sc.side[h].pd, init);
-             if (!q.ok()) return q.status;
-             sc.side[h].qpn = q.value;
-             return {};
-           });
-  }
-  const std::size_t c = sc.phase(
-      "Connect the queue pairs",
-      "The QPs are exchanged out of band (QP number, PSN, GID) and each is moved RESET -> INIT "
-      "-> RTR (ready to receive: it knows its peer) -> RTS (ready to send), each step with an "
-      "explicit attribute mask, as rc_pingpong does.");
-  const struct {
-    sim::QpState to;
-    const char* what;
-  } steps[] = {
-      {sim::QpState::Init, "ibv_modify_qp to INIT: P_Key index, port, remote access rights"},
-      {sim::QpState::Rtr,
-       "ibv_modify_qp to RTR: peer's QP number and GID, path MTU 1024, expected PSN"},
-      {sim::QpState::Rts, "ibv_modify_qp to RTS: own starting PSN, timeout, retry counts"},
-  };
-  for (const auto& st : steps)
-    for (int h = 0; h < 2; ++h)
-      sc.add(SimTime::us(1), c, h, st.what,
-             [&sc, &net, h, to = st.to] { return modifyTo(net, h, sc.side, to); });
-}
-
-void addTour(Script& sc) {
-  sim::Network& net = sc.net_;
-  addSetup(sc);
-  Side* s = sc.side;
-
-  const std::size_t send = sc.phase(
-      "A multi-packet SEND",
-      "Host B posts a receive; host A sends 3000 bytes. With a path MTU of 1024 the NIC cuts the "
-      "message into SEND FIRST, MIDDLE and LAST, one PSN each. B's NIC places each payload in "
-      "the receive buffer by DMA and acknowledges; both sides get a completion.");
-  sc.add(SimTime::us(3), send, 1, "ibv_post_recv: 4096 bytes at offset 0 (wr_id 1)",
-         [&net, s] { return net.host(1).postRecv(s[1].qpn, recvWr(1, s[1], 0, 4096)); });
-  sc.add(SimTime::us(4), send, 0, "ibv_post_send: SEND of 3000 bytes from offset 0 (wr_id 101)",
-         [&net, s] {
-           fillText(net.host(0).memory(s[0].buf, 3000),
-                    "Hello from host A: this SEND spans three packets. ");
-           return net.host(0).postSend(s[0].qpn,
-                                       sendWr(101, sim::WrOpcode::Send, s[0], 0, 3000, s[1], 0));
-         });
-
-  const std::size_t write = sc.phase(
-      "An RDMA WRITE",
-      "Host A writes 1500 bytes straight into host B's memory at an address and rkey B gave it. "
-      "B's CPU does nothing and B gets no completion: only A learns, from the ACK, that the "
-      "write is done.");
-  sc.add(SimTime::us(20), write, 0,
-         "ibv_post_send: RDMA WRITE of 1500 bytes to B's buffer at offset 4096 (wr_id 102)",
-         [&net, s] {
-           fillText(net.host(0).memory(s[0].buf + 4096, 1500), "WRITE by A, no CPU on B. ");
-           return net.host(0).postSend(
-               s[0].qpn, sendWr(102, sim::WrOpcode::RdmaWrite, s[0], 4096, 1500, s[1], 4096));
-         });
-
-  const std::size_t read = sc.phase(
-      "An RDMA READ",
-      "Host A reads 2000 bytes from host B's memory. One READ REQUEST goes out; B's NIC answers "
-      "with READ RESPONSE FIRST and LAST, which carry the data and acknowledge the request.");
-  sc.add(SimTime::us(40), read, 1, "host B's application leaves data in its buffer",
-         [&net, s]() -> sim::VerbsStatus {
-           fillText(net.host(1).memory(s[1].buf + 6144, 2000), "Data READ from host B. ");
-           return {};
-         });
-  sc.add(SimTime::us(41), read, 0,
-         "ibv_post_send: RDMA READ of 2000 bytes from B's offset 6144 into offset 6144 "
-         "(wr_id 103)",
-         [&net, s] {
-           return net.host(0).postSend(
-               s[0].qpn, sendWr(103, sim::WrOpcode::RdmaRead, s[0], 6144, 2000, s[1], 6144));
-         });
-
-  const std::size_t rnr = sc.phase(
-      "Receiver not ready (RNR NAK)",
-      "Host A sends again, but host B has no receive posted. B's NIC answers with an RNR NAK "
-      "carrying a timer; A waits that long and retries the SEND, which succeeds once B has "
-      "posted a receive.");
-  sc.add(SimTime::us(60), rnr, 0, "ibv_post_send: SEND of 200 bytes (wr_id 104), no receive at B",
-         [&net, s] {
-           fillText(net.host(0).memory(s[0].buf + 3072, 200), "Are you ready? ");
-           return net.host(0).postSend(s[0].qpn,
-                                       sendWr(104, sim::WrOpcode::Send, s[0], 3072, 200, s[1], 0));
-         });
-  sc.add(SimTime::us(66), rnr, 1, "ibv_post_recv: 1024 bytes at offset 3072 (wr_id 2)",
-         [&net, s] { return net.host(1).postRecv(s[1].qpn, recvWr(2, s[1], 3072, 1024)); });
-
-  const std::size_t poll = sc.phase(
-      "Poll the completions",
-      "Each application calls ibv_poll_cq, in user space, and takes its completions from the CQ.");
-  for (int h = 0; h < 2; ++h)
-    sc.add(SimTime::us(120), poll, h, "ibv_poll_cq: take every completion",
-           [&net, s, h]() -> sim::VerbsStatus {
-             net.host(h).pollCq(s[h].cq, 16);
-             return {};
-           });
-}
-
-const std::map<std::string, void (*)(Script&)>& scripts() {
-  static const std::map<std::string, void (*)(Script&)> m{{"tour", addTour}};
-  return m;
-}
+// At most this much of a host's first MR is shown (and kept per snapshot).
+constexpr std::uint64_t kWatchedBytes = 1 << 16;
 
 // Completions as an application sees them over time: the simulator forgets a CQE once every
 // queued one was polled, the view keeps it (greyed) so a learner sees what was taken.
@@ -312,7 +70,6 @@ class Recorder {
       : net_(net), out_(out), frames_(frames) {}
 
   std::size_t phase = 0;
-  Watch watch[2];
 
   void record(const sim::TraceEvent& e) {
     ScenarioEvent ev;
@@ -338,7 +95,7 @@ class Recorder {
     for (int h = 0; h < 2; ++h) {
       const auto hi = static_cast<std::size_t>(h);
       snap.hosts[hi] =
-          snapshotHost(net_.host(h), watch[h], history_[h], prev ? &prev->hosts[hi] : nullptr);
+          snapshotHost(net_.host(h), watch(h), history_[h], prev ? &prev->hosts[hi] : nullptr);
     }
     snap.frames = frames_.size();
     ev.snapshot = out_.snapshots.size();
@@ -347,9 +104,25 @@ class Recorder {
   }
 
  private:
+  // A host's first MR and first CQ, once setup has created them.
+  const Watch& watch(int h) {
+    Watch& w = watch_[h];
+    sim::Host& host = net_.host(h);
+    if (!w.buf && !host.memoryRegions().empty()) {
+      const sim::MemoryRegionInfo& mr = host.memoryRegions().front();
+      w.buf = mr.addr;
+      w.length = std::min<std::uint64_t>(mr.length, kWatchedBytes);
+      out_.bufferSize = std::max(out_.bufferSize, w.length);
+    }
+    for (std::uint32_t id = 1; id < 64 && !w.cq; ++id)
+      if (host.cq(id)) w.cq = id;
+    return w;
+  }
+
   sim::Network& net_;
   ScenarioRecording& out_;
   FrameStore& frames_;
+  Watch watch_[2];
   CqHistory history_[2];
   std::map<std::pair<int, std::uint32_t>, sim::QpState> lastState_;
 };
@@ -359,58 +132,100 @@ packets::LinkType linkTypeOf(sim::WireFormat wire) {
                                              : packets::LinkType::Ethernet;
 }
 
-// The scenarios of verbs_backend (JSON, run by ScenarioRun over two SimBackends).
-bool recordVerbsScenario(const verbs_backend::Scenario& scenario, sim::WireFormat wire,
-                         ScenarioRecording& out, FrameStore& frames, std::string& error) {
+std::optional<ScenarioPhase> phaseOf(const json& j) {
+  const auto it = j.find("phase");
+  if (it == j.end() || !it->is_object()) return std::nullopt;
+  return ScenarioPhase{it->value("title", std::string()), it->value("text", std::string())};
+}
+
+std::string titleOf(const verbs_backend::Scenario& scenario) {
+  const auto it = scenario.json.find("title");
+  return it != scenario.json.end() && it->is_string() ? it->get<std::string>() : scenario.name;
+}
+
+/// The phases of a scenario and the phase of each step (see scenario_player.h).
+std::vector<std::size_t> planPhases(const verbs_backend::Scenario& scenario,
+                                    std::vector<ScenarioPhase>& phases) {
+  phases.push_back(
+      phaseOf(scenario.json)
+          .value_or(ScenarioPhase{"Set up both hosts: " + scenario.name, scenario.description}));
+  const json* steps = scenario.json.contains("steps") ? &scenario.json["steps"] : nullptr;
+  auto stepJson = [&](std::size_t i) -> const json& {
+    static const json none = json::object();
+    return steps && steps->is_array() && i < steps->size() ? (*steps)[i] : none;
+  };
+  bool marked = false;
+  for (std::size_t i = 0; i < scenario.steps.size(); ++i)
+    marked |= phaseOf(stepJson(i)).has_value();
+  std::vector<std::size_t> of;
+  for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
+    if (auto p = phaseOf(stepJson(i))) {
+      phases.push_back(std::move(*p));
+    } else if (!marked) {
+      phases.push_back({scenario.steps[i].text, scenario.description});
+    }
+    of.push_back(phases.size() - 1);
+  }
+  return of;
+}
+
+// Both hosts on one simulated network, configured as verbs_backend's SimScenarioSession does
+// (the GUI's wire format instead of the scenario's); the trace is subscribed to before setup
+// so that every verbs call of the setup has its own snapshot too.
+bool recordVerbsScenario(const verbs_backend::Scenario& scenario, const std::string& source,
+                         sim::WireFormat wire, ScenarioRecording& out, FrameStore& frames,
+                         std::string& error) {
   out = ScenarioRecording{};
   out.name = scenario.name;
+  out.title = titleOf(scenario);
+  out.source = source;
   out.wire = wire;
-  verbs_backend::RunOptions options;
-  options.wire = wire;
-  options.trace = true;
-  options.captureFrames = false;
-  verbs_backend::SimScenarioSession session(scenario, options);
-  sim::Network& net = session.network();
+  const std::vector<std::size_t> stepPhase = planPhases(scenario, out.phases);
+
+  sim::NetworkConfig cfg = sim::Network::defaultConfig();
+  cfg.seed = scenario.seed;
+  cfg.wire = wire;
+  cfg.link = scenario.link;
+  cfg.faults = scenario.faults;
+  cfg.captureFrames = false;
+  for (int h = 0; h < 2; ++h)
+    cfg.hosts[h].name = scenario.hosts[h].name;
+  auto net = std::make_shared<sim::Network>(cfg);
   frames.clear(linkTypeOf(wire));
   for (int h = 0; h < 2; ++h)
-    out.hostNames[static_cast<std::size_t>(h)] = net.host(h).name();
-  out.phases.push_back({"Set up both hosts: " + scenario.name, scenario.description});
-  for (const auto& step : scenario.steps)
-    out.phases.push_back({step.text, scenario.description});
+    out.hostNames[static_cast<std::size_t>(h)] = net->host(h).name();
 
-  Recorder rec(net, out, frames);
-  for (int h = 0; h < 2; ++h) {
-    Watch& w = rec.watch[h];
-    const auto& spec = scenario.hosts[h];
-    if (!spec.mrs.empty())
-      if (const auto* mr = session.run().mr(h, spec.mrs.front().name)) {
-        w.buf = mr->addr;
-        w.length = std::min<std::uint64_t>(mr->length, 1 << 16);
-      }
-    for (std::uint32_t id = 1; id < 64 && !w.cq; ++id)
-      if (net.host(h).cq(id)) w.cq = id;
-  }
-  out.bufferSize = std::max(rec.watch[0].length, rec.watch[1].length);
-  sim::Trace& trace = net.sim().trace();
-  // Setup ran in the session's constructor; its events were retained.
-  const std::vector<sim::TraceEvent> setup = trace.events();
-  for (const auto& e : setup)
-    rec.record(e);
-  trace.clear();
+  Recorder rec(*net, out, frames);
+  verbs_backend::SimBackend host0(net, 0), host1(net, 1);
+  std::optional<verbs_backend::ScenarioRun> run;
+  sim::Trace& trace = net->sim().trace();
+  trace.setEnabled(true);
   trace.setRetain(false);
-  trace.subscribe([&rec](const sim::TraceEvent& e) { rec.record(e); });
-  if (session.run().setupError()) {
-    error = scenario.name + ": " + *session.run().setupError();
+  // Destroyed before the run and the recorder: nothing is recorded after the drain.
+  const struct Subscription {
+    sim::Trace& trace;
+    int id;
+    ~Subscription() { trace.unsubscribe(id); }
+  } subscription{trace, trace.subscribe([&rec](const sim::TraceEvent& e) { rec.record(e); })};
+  run.emplace(scenario, host0, host1, [&net](int host, const std::string& line) {
+    net->host(host).emit(sim::TraceKind::Note, 0, line);
+  });
+  if (run->setupError()) {
+    error = scenario.name + ": " + *run->setupError();
     return false;
   }
-  while (!session.run().done()) {
-    rec.phase = session.run().nextStep() + 1;
-    const auto outcome = session.run().step();
+  while (!run->done()) {
+    rec.phase = stepPhase[run->nextStep()];
+    const auto outcome = run->step();
     if (!outcome.ok && out.problem.empty())
       out.problem = "step " + std::to_string(outcome.index + 1) + " (" + outcome.text +
                     "): " + outcome.message;
   }
-  net.sim().runUntil(net.sim().now() + SimTime::ms(1));
+  // As SimScenarioSession::runToEnd: the network goes idle (last ACKs, RNR and retry timers).
+  net->sim().runUntil(net->sim().now() + sim::SimTime::ms(100));
+  for (const auto& [host, wc] : run->completions())
+    out.completions.push_back(
+        verbs_backend::formatCompletion(out.hostNames[static_cast<std::size_t>(host)], wc));
   return true;
 }
 
@@ -418,33 +233,46 @@ bool recordVerbsScenario(const verbs_backend::Scenario& scenario, sim::WireForma
 
 const std::vector<ScenarioInfo>& builtInScenarios() {
   static const std::vector<ScenarioInfo> list = [] {
-    std::vector<ScenarioInfo> l{
-        {"tour", "Tour: SEND, WRITE, READ, RNR NAK",
-         "Two hosts connect RC queue pairs, then a multi-packet SEND, an RDMA WRITE, an RDMA "
-         "READ and a SEND that meets a receiver not ready."}};
-    // The scenarios of the verbs backend; its own "tour" is covered by the one above.
+    std::vector<ScenarioInfo> l;
     for (const auto& name : verbs_backend::builtinScenarioNames()) {
-      if (name == "tour") continue;
+      ScenarioInfo info{name, name, {}};
       try {
         const auto sc = verbs_backend::builtinScenario(name);
-        l.push_back({name, name, sc.description});
-      } catch (const std::exception&) {
-        // A built-in that does not parse is a bug of verbs_backend's tests, not shown here.
+        info.title = titleOf(sc);
+        info.description = sc.description;
+      } catch (const std::exception& e) {
+        // Listed all the same: opening it names the error (verbs_backend's tests catch it).
+        info.description = e.what();
       }
+      l.push_back(std::move(info));
     }
     return l;
   }();
   return list;
 }
 
+bool recordScenario(const std::string& id, sim::WireFormat wire, ScenarioRecording& out,
+                    FrameStore& frames, std::string& error) {
+  verbs_backend::Scenario scenario;
+  try {
+    scenario = verbs_backend::builtinScenario(id);
+  } catch (const std::exception& e) {
+    error = "unknown scenario '" + id + "': " + e.what();
+    return false;
+  }
+  return recordVerbsScenario(scenario, id, wire, out, frames, error);
+}
+
 bool recordScenarioFile(const std::string& path, sim::WireFormat wire, ScenarioRecording& out,
                         FrameStore& frames, std::string& error) {
+  verbs_backend::Scenario scenario;
   try {
-    return recordVerbsScenario(verbs_backend::loadScenarioFile(path), wire, out, frames, error);
+    scenario = verbs_backend::loadScenarioFile(path);
   } catch (const std::exception& e) {
     error = e.what();
     return false;
   }
+  return recordVerbsScenario(scenario, path, wire, out, frames, error);
 }
 
 std::string_view qpStateName(sim::QpState state) {
@@ -465,62 +293,6 @@ std::string_view qpStateName(sim::QpState state) {
       return "ERR";
   }
   return "?";
-}
-
-bool recordScenario(const std::string& id, sim::WireFormat wire, ScenarioRecording& out,
-                    FrameStore& frames, std::string& error) {
-  const auto it = scripts().find(id);
-  if (it == scripts().end()) {
-    try {
-      return recordVerbsScenario(verbs_backend::builtinScenario(id), wire, out, frames, error);
-    } catch (const std::exception& e) {
-      error = "unknown scenario '" + id + "': " + e.what();
-      return false;
-    }
-  }
-  out = ScenarioRecording{};
-  out.name = id;
-  out.wire = wire;
-  out.bufferSize = kBufferSize;
-  sim::NetworkConfig cfg = sim::Network::defaultConfig();
-  cfg.wire = wire;
-  frames.clear(linkTypeOf(wire));
-  auto net = std::make_unique<sim::Network>(cfg);
-  for (int h = 0; h < 2; ++h)
-    out.hostNames[static_cast<std::size_t>(h)] = net->host(h).name();
-  Script script(*net, out);
-  it->second(script);
-
-  Recorder recorder(*net, out, frames);
-  sim::Simulator& simulator = net->sim();
-  simulator.trace().setEnabled(true);
-  simulator.trace().setRetain(false);
-  simulator.trace().subscribe([&](const sim::TraceEvent& e) {
-    for (int h = 0; h < 2; ++h) {
-      const Side& sd = script.side[h];
-      recorder.watch[h] = Watch{sd.buf, sd.buf ? kBufferSize : 0, sd.cq};
-    }
-    recorder.record(e);
-  });
-
-  std::string failure;
-  for (auto& a : script.actions()) {
-    simulator.schedule(a.at, [&, act = &a] {
-      recorder.phase = act->phase;
-      net->host(act->host).emit(sim::TraceKind::Note, script.side[act->host].qpn,
-                                "application: " + act->what);
-      const sim::VerbsStatus st = act->run();
-      if (!st.ok() && failure.empty())
-        failure = out.phases[act->phase].title + ": " + act->what + " failed: " + st.message;
-    });
-  }
-  // A scenario lasts microseconds; the bound stops a script whose retries never end.
-  simulator.runUntil(SimTime::ms(50));
-  if (!failure.empty()) {
-    error = failure;
-    return false;
-  }
-  return true;
 }
 
 }  // namespace rdmascope::ui

@@ -380,37 +380,101 @@ json build(const std::string& name) {
                     s, body);
   }
   if (name == "tour") {
-    s.fillB = "pattern";
-    return scenario(
+    // The teaching tour the GUI opens on. "title" and the "phase" objects (of the scenario:
+    // its setup; of a step: the part starting there) are narration the runner ignores.
+    s.bufSize = 8192;
+    s.fillA = "text:Hello from host A: this SEND spans three packets. ";
+    s.fillB = "text:Data READ from host B. ";
+    s.minRnrTimer = 1;  // 0.01 ms: the RNR retry comes back quickly
+    auto phase = [](const char* title, const char* text) {
+      return json{{"title", title}, {"text", text}};
+    };
+    auto send = [](int wrId, std::uint64_t offset, std::uint32_t length) {
+      return json{
+          {"host", 0},
+          {"post_send",
+           {{"qp", "qp"}, {"wr_id", wrId}, {"opcode", "SEND"}, {"sge", sge(offset, length)}}}};
+    };
+    auto recv = [](int wrId, std::uint64_t offset, std::uint32_t length) {
+      return json{{"host", 1},
+                  {"post_recv", {{"qp", "qp"}, {"wr_id", wrId}, {"sge", sge(offset, length)}}}};
+    };
+    json multiPacket = recv(1, 0, 4096);
+    multiPacket["phase"] = phase(
+        "A multi-packet SEND",
+        "Host B posts a receive; host A sends 3000 bytes. With a path MTU of 1024 the NIC cuts "
+        "the message into SEND FIRST, MIDDLE and LAST, one PSN each. B's NIC places each payload "
+        "in the receive buffer by DMA and acknowledges; each application polls its completion.");
+    json write = {{"host", 0},
+                  {"post_send",
+                   {{"qp", "qp"},
+                    {"wr_id", 102},
+                    {"opcode", "RDMA_WRITE"},
+                    {"sge", sge(4096, 1500)},
+                    {"remote_offset", 4096}}}};
+    write["phase"] = phase(
+        "An RDMA WRITE",
+        "Host A writes 1500 bytes straight into host B's memory, at the address and rkey B gave "
+        "it. B's CPU does nothing and B gets no completion: only A learns, from the ACK, that "
+        "the write is done.");
+    json read = {{"host", 0},
+                 {"post_send",
+                  {{"qp", "qp"},
+                   {"wr_id", 103},
+                   {"opcode", "RDMA_READ"},
+                   {"sge", sge(6144, 2000)},
+                   {"remote_offset", 6144}}}};
+    read["phase"] =
+        phase("An RDMA READ",
+              "Host A reads 2000 bytes from host B's memory. One READ REQUEST goes out; B's NIC "
+              "answers with READ RESPONSE FIRST and LAST, which carry the data and acknowledge the "
+              "request.");
+    json rnr = send(104, 3072, 200);
+    rnr["phase"] = phase(
+        "Receiver not ready (RNR NAK)",
+        "Host A sends 200 bytes, but host B has no receive posted. B's NIC answers with an RNR "
+        "NAK carrying a timer (min_rnr_timer 1: 0.01 ms); A waits that long and retries the "
+        "SEND, which succeeds once B has posted a receive.");
+    json j = scenario(
         name,
-        "A tour: connection setup with the out-of-band exchange, SEND/RECV, RDMA WRITE and "
-        "RDMA READ",
+        "A tour: connection setup with the out-of-band exchange, a multi-packet SEND, an RDMA "
+        "WRITE, an RDMA READ and a SEND that meets a receiver not ready (RNR NAK)",
         s,
-        {{{"host", 1}, {"post_recv", {{"qp", "qp"}, {"wr_id", 100}, {"sge", sge(0, 2048)}}}},
-         {{"host", 0},
-          {"post_send", {{"qp", "qp"}, {"wr_id", 1}, {"opcode", "SEND"}, {"sge", sge(0, 1500)}}}},
-         poll(0, 1, {{{"wr_id", 1}, {"status", "SUCCESS"}, {"opcode", "SEND"}}}),
-         poll(1, 1, {{{"wr_id", 100}, {"status", "SUCCESS"}, {"byte_len", 1500}}}),
-         compare(0, 0, 1500),
-         {{"host", 0},
-          {"post_send",
-           {{"qp", "qp"},
-            {"wr_id", 2},
-            {"opcode", "RDMA_WRITE"},
-            {"sge", sge(4096, 4096)},
-            {"remote_offset", 4096}}}},
-         poll(0, 1, {{{"wr_id", 2}, {"status", "SUCCESS"}, {"opcode", "RDMA_WRITE"}}}),
-         compare(4096, 4096, 4096),
-         {{"host", 0},
-          {"post_send",
-           {{"qp", "qp"},
-            {"wr_id", 3},
-            {"opcode", "RDMA_READ"},
-            {"sge", sge(16384, 2000)},
-            {"remote_offset", 32768}}}},
+        {multiPacket,
+         send(101, 0, 3000),
+         poll(0, 1, {{{"wr_id", 101}, {"status", "SUCCESS"}, {"opcode", "SEND"}}}),
+         poll(1, 1,
+              {{{"wr_id", 1}, {"status", "SUCCESS"}, {"opcode", "RECV"}, {"byte_len", 3000}}}),
+         compare(0, 0, 3000),
+         write,
+         poll(0, 1, {{{"wr_id", 102}, {"status", "SUCCESS"}, {"opcode", "RDMA_WRITE"}}}),
+         compare(4096, 4096, 1500),
+         read,
          poll(0, 1,
-              {{{"wr_id", 3}, {"status", "SUCCESS"}, {"opcode", "RDMA_READ"}, {"byte_len", 2000}}}),
-         compare(32768, 16384, 2000, 1)});
+              {{{"wr_id", 103},
+                {"status", "SUCCESS"},
+                {"opcode", "RDMA_READ"},
+                {"byte_len", 2000}}}),
+         compare(6144, 6144, 2000, 1),
+         rnr,
+         {{"run_us", 5}},
+         recv(2, 3072, 1024),
+         poll(0, 1, {{{"wr_id", 104}, {"status", "SUCCESS"}, {"opcode", "SEND"}}}),
+         poll(1, 1, {{{"wr_id", 2}, {"status", "SUCCESS"}, {"opcode", "RECV"}, {"byte_len", 200}}}),
+         compare(3072, 3072, 200)});
+    j["title"] = "Tour: SEND, WRITE, READ, RNR NAK";
+    j["phase"] = phase(
+        "Set up both hosts",
+        "Each host opens its device, allocates a protection domain, registers 8 KiB of memory "
+        "(getting an lkey for itself and an rkey for its peer), creates a completion queue and "
+        "an RC queue pair, which starts in RESET.");
+    j["steps"][0]["phase"] = phase(
+        "Connect the queue pairs",
+        "Each QP goes RESET -> INIT; the hosts exchange QP number, PSN, GID and their buffer's "
+        "address and rkey out of band (rc_pingpong does it over TCP); then each QP goes to RTR "
+        "(ready to receive: it knows its peer) and to RTS (ready to send), each step with an "
+        "explicit attribute mask.");
+    return j;
   }
   throw ScenarioError("unknown built-in scenario \"" + name + "\"");
 }

@@ -18,6 +18,7 @@
 #include <QString>
 #include <QStringList>
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <memory>
 #include <thread>
@@ -64,7 +65,8 @@ class RealRunController : public QObject {
   /// Completion lines of the real run as `rdmascope-cli sim` prints them: both hosts (lab,
   /// both hosts on one device), or this machine's host (a run with a peer).
   const QStringList& realCompletions() const { return realCompletions_; }
-  /// The simulator's completions of the same scenario, of the same host(s).
+  /// The completions of the program the window showed as the run started (the recording of
+  /// the same scenario in the simulator: ScenarioRecording::completions), of the same host(s).
   const QStringList& simulatedCompletions() const { return simCompletions_; }
   /// How many real completion lines equal the simulator's (QPNs ignored), of how many.
   int agreeingLines() const { return agree_; }
@@ -92,6 +94,10 @@ class RealRunController : public QObject {
  private:
   /// Refuses while a run is going; otherwise forgets the last run's results. False when busy.
   bool beginRun(const QString& id);
+  /// Makes the window show scenario `id` (a built-in or a file), recording it unless it shows
+  /// it already, and keeps its completions: what the real run is compared with. False (after
+  /// fail() and finished(false)) when it cannot be shown.
+  bool showProgram(const QString& id);
   void fail(const QString& line);
   void startProgress(const QString& title);
   void labFinished(int exitCode, bool crashed);
@@ -100,7 +106,7 @@ class RealRunController : public QObject {
   void finishPeerRun(const QString& error);
   /// Sets the completions beside the simulator's (of `host`, or both hosts when -1), after
   /// the error and `lead`, and before `where`.
-  void showCompletions(const QString& title, const QString& id, const QString& where, int host = -1,
+  void showCompletions(const QString& title, const QString& where, int host = -1,
                        const QString& lead = {});
   /// Posts a progress line from the worker thread.
   void post(const QString& line);
@@ -118,6 +124,8 @@ class RealRunController : public QObject {
   QString outDir_;
   QString output_;
   QStringList realCompletions_, simCompletions_;
+  QStringList programCompletions_;  ///< of both hosts, from the recording shown
+  std::array<QString, 2> programHosts_;
   int agree_ = 0;
   QString summary_;
   DeviceRunRequest request_;

@@ -1,13 +1,18 @@
 #pragma once
 /// @file scenario_player.h
-/// Runs a scenario (a script of verbs calls on two simulated hosts) once and records it as a
-/// timeline: every trace event of the simulator, the frames it put on the wire (into a
-/// FrameStore), and a snapshot of both hosts (QPs, WQEs, CQs, memory) as each event leaves
-/// them, so that views can step forward and back through it without re-running. Qt-free.
+/// Runs a scenario of verbs_backend (a built-in or a JSON file) once, with verbs_backend's
+/// scenario engine (ScenarioRun) over two SimBackends, and records it as a timeline: every
+/// trace event of the simulator, the frames it put on the wire (into a FrameStore), and a
+/// snapshot of both hosts (QPs, WQEs, CQs, memory) as each event leaves them, so that views
+/// can step forward and back through it without re-running. What the GUI shows is therefore
+/// the very program `rdmascope-cli sim`, `verbs` and `lab run` execute. Qt-free.
+///
+/// Narration comes from the scenario's JSON, which the runner ignores: "title" names it, a
+/// "phase" object ({"title", "text"}) of the scenario describes its setup, and one on a step
+/// starts a phase there. A scenario without step phases gets one phase per step.
 
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -52,7 +57,7 @@ struct ScenarioEvent {
   sim::QpState toState = sim::QpState::Reset;    ///< QpState events: the state entered
 };
 
-/// A named part of a scenario ("Connect the QPs", "A multi-packet SEND", ...).
+/// A named part of a scenario ("Connect the queue pairs", "A multi-packet SEND", ...).
 struct ScenarioPhase {
   std::string title;
   std::string text;  ///< what the phase shows, for the explanation pane
@@ -61,6 +66,8 @@ struct ScenarioPhase {
 /// Everything a run produced.
 struct ScenarioRecording {
   std::string name;
+  std::string title;   ///< the scenario's "title", else its name
+  std::string source;  ///< what it was recorded from: the built-in's name or the file's path
   sim::WireFormat wire = sim::WireFormat::RoceV2Ipv4;
   std::array<std::string, 2> hostNames;
   std::vector<ScenarioPhase> phases;
@@ -68,6 +75,9 @@ struct ScenarioRecording {
   std::vector<Snapshot> snapshots;
   std::uint64_t bufferSize = 0;
   std::string problem;  ///< a step that did not do what the scenario expected, if any
+  /// Every completion the hosts polled, in order, as `rdmascope-cli sim` prints them
+  /// (verbs_backend::formatCompletion): what a real run of the program is compared with.
+  std::vector<std::string> completions;
 };
 
 /// A built-in scenario.
