@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "link_type_map.h"
+#include "stream_capture_reader.h"
 
 namespace rdmascope::packets_io {
 namespace {
@@ -173,6 +174,14 @@ bool CaptureReader::next(CapturedFrame& frame) {
 std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std::string& error,
                                                    ReadMethod method) {
   error.clear();
+  if (path == "-") {
+    const int in = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+    if (in < 0) {
+      error = std::string("cannot read standard input: ") + std::strerror(errno);
+      return nullptr;
+    }
+    return openStreamReader(path, in, error);
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     error = "cannot open " + path + ": " + std::strerror(errno);
@@ -187,6 +196,16 @@ std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std:
     error = "cannot open " + path + ": " + std::strerror(S_ISDIR(st.st_mode) ? EISDIR : errno);
     return nullptr;
   }
+  auto streamed = [&]() -> std::unique_ptr<CaptureReader> {
+    const int own = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (own < 0) {
+      error = "cannot read " + path + ": " + std::strerror(errno);
+      return nullptr;
+    }
+    return openStreamReader(path, own, error);
+  };
+  // FIFOs, sockets and terminals cannot be mapped or read twice: parse them as a stream.
+  if (!S_ISREG(st.st_mode) && method == ReadMethod::Auto) return streamed();
   std::uint8_t head[4];
   const ssize_t got = ::pread(fd, head, sizeof head, 0);
   if (got < 0) {
@@ -208,6 +227,8 @@ std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std:
   }
   if (pcap && method == ReadMethod::Auto)
     return openMapped(path, fd, static_cast<std::size_t>(st.st_size), error);
+  // libpcap refuses pcapng files whose sections differ in byte order; tshark reads them.
+  if (method == ReadMethod::Auto) return streamed();
   return openLibpcap(path, error);
 }
 
