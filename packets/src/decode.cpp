@@ -126,9 +126,11 @@ void dissectIpv6Payload(DecodeContext& ctx, std::uint8_t next, std::size_t at, s
         const auto node = ctx.b.addContainer(h.key, std::string(h.name), at, len, ip);
         for (const auto& fd : h.fields)
           ctx.b.addField(fd, at, node);
-        ctx.b.addNumber(std::string(h.key) + ".len_oct",
-                        "Length: " + std::to_string(len) + " bytes", len, std::to_string(len),
-                        at + 1, 1, node);
+        const std::string_view lenKey = next == kIpv6HopByHop             ? "ipv6.hopopts.len_oct"
+                                        : next == kIpv6DestinationOptions ? "ipv6.dstopts.len_oct"
+                                                                          : "ipv6.routing.len_oct";
+        ctx.b.addNumber(lenKey, "Length: " + std::to_string(len) + " bytes", len,
+                        std::to_string(len), at + 1, 1, node);
         if (next != kIpv6Routing) addIpv6Options(ctx, at + 2, at + len, node);
         next = f[at];
         at += len;

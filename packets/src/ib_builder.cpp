@@ -111,16 +111,18 @@ std::size_t appendEthernet(std::vector<std::uint8_t>& f, const MacAddress& src,
   f.insert(f.end(), src.begin(), src.end());
   std::vector<VlanTag> tags = outer;
   if (vlan) tags.push_back(*vlan);
+  if (!tags.empty()) {
+    f.push_back(static_cast<std::uint8_t>(tags[0].tpid >> 8));
+    f.push_back(static_cast<std::uint8_t>(tags[0].tpid));
+  }
   for (std::size_t i = 0; i < tags.size(); ++i) {
-    f.push_back(static_cast<std::uint8_t>(tags[i].tpid >> 8));
-    f.push_back(static_cast<std::uint8_t>(tags[i].tpid));
     const std::size_t at = f.size();
     f.resize(at + kVlanHeader.length);
     const auto tag = Out(f).subspan(at, kVlanHeader.length);
     writeField(kVlanHeader.fields[0], tag, tags[i].priority);
     writeField(kVlanHeader.fields[1], tag, tags[i].dei);
     writeField(kVlanHeader.fields[2], tag, tags[i].id);
-    // Each tag's type field carries the next tag's TPID; the last one the payload's type.
+    // A tag's type field is the next tag's TPID; the last one's is the payload's type.
     const std::uint16_t next = i + 1 < tags.size() ? tags[i + 1].tpid : type;
     writeField(kVlanHeader.fields[3], tag, next);
   }
