@@ -89,10 +89,13 @@ class MappedPcapReader final : public CaptureReader {
   bool nanos_;
 };
 
+// What libpcap reads: a classic pcap (with microsecond or nanosecond stamps) or pcapng.
+enum class Classic : std::uint8_t { No, Microseconds, Nanoseconds };
+
 class LibpcapReader final : public CaptureReader {
  public:
-  LibpcapReader(std::string path, packets::LinkType link, pcap_t* p)
-      : CaptureReader(std::move(path), link), pcap_(p) {}
+  LibpcapReader(std::string path, packets::LinkType link, pcap_t* p, Classic classic)
+      : CaptureReader(std::move(path), link), pcap_(p), classic_(classic) {}
   ~LibpcapReader() override { pcap_close(pcap_); }
 
   bool memoryMapped() const override { return false; }
@@ -105,9 +108,20 @@ class LibpcapReader final : public CaptureReader {
     if (rc == 1) {
       frame.data = {data, header->caplen};
       frame.originalLength = header->len;
-      // Opened with nanosecond precision: tv_usec holds nanoseconds.
-      frame.timestampNs =
-          std::int64_t{header->ts.tv_sec} * 1'000'000'000 + std::int64_t{header->ts.tv_usec};
+      // Opened with nanosecond precision: tv_usec holds nanoseconds. libpcap reads a classic
+      // pcap's seconds as a signed 32-bit number; the format's are unsigned (0xFFFFFFFF is
+      // 2106, not 1969).
+      std::int64_t sec = header->ts.tv_sec, frac = header->ts.tv_usec;
+      if (classic_ != Classic::No) {
+        // libpcap reads a classic pcap's seconds and fraction as signed 32-bit numbers; the
+        // format's are unsigned (0xFFFFFFFF seconds is in 2106, not 1969, and 0xFFFFFFFF
+        // microseconds is 4295 s, not -1 us).
+        sec = static_cast<std::uint32_t>(sec);
+        frac = classic_ == Classic::Nanoseconds
+                   ? std::int64_t{static_cast<std::uint32_t>(frac)}
+                   : std::int64_t{static_cast<std::uint32_t>(frac / 1000)} * 1000;
+      }
+      frame.timestampNs = sec * 1'000'000'000 + frac;
       ++framesRead_;
       return true;
     }
@@ -122,6 +136,7 @@ class LibpcapReader final : public CaptureReader {
 
  private:
   pcap_t* pcap_;
+  Classic classic_;
   bool done_ = false;
 };
 
@@ -149,7 +164,8 @@ std::unique_ptr<CaptureReader> openMapped(const std::string& path, int fd, std::
   return std::make_unique<MappedPcapReader>(path, linkTypeFromPcap(link), b, size, swap, nanos);
 }
 
-std::unique_ptr<CaptureReader> openLibpcap(const std::string& path, std::string& error) {
+std::unique_ptr<CaptureReader> openLibpcap(const std::string& path, Classic classic,
+                                           std::string& error) {
   char errbuf[PCAP_ERRBUF_SIZE] = {};
   pcap_t* p =
       pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, errbuf);
@@ -157,7 +173,7 @@ std::unique_ptr<CaptureReader> openLibpcap(const std::string& path, std::string&
     error = path + ": " + errbuf;
     return nullptr;
   }
-  return std::make_unique<LibpcapReader>(path, linkTypeFromDlt(pcap_datalink(p)), p);
+  return std::make_unique<LibpcapReader>(path, linkTypeFromDlt(pcap_datalink(p)), p, classic);
 }
 
 }  // namespace
@@ -229,7 +245,12 @@ std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std:
     return openMapped(path, fd, static_cast<std::size_t>(st.st_size), error);
   // libpcap refuses pcapng files whose sections differ in byte order; tshark reads them.
   if (method == ReadMethod::Auto) return streamed();
-  return openLibpcap(path, error);
+  const bool nanos = magic == kPcapMagicNs || magic == __builtin_bswap32(kPcapMagicNs);
+  return openLibpcap(path,
+                     !pcap   ? Classic::No
+                     : nanos ? Classic::Nanoseconds
+                             : Classic::Microseconds,
+                     error);
 }
 
 }  // namespace rdmascope::packets_io
