@@ -109,7 +109,7 @@ TEST(DecodeVerify, UnreachableRocePayloadsAreNamedAndFailTheRun) {
   const auto r = runCli({"decode", "--verify", path});
   EXPECT_EQ(r.exitCode, 1);
   EXPECT_EQ(r.out,
-            "frame 2: CRC not verified: IPv6 fragment at offset 160: its upper-layer header is in "
+            "frame 2: CRC not verified: IPv6 fragment at offset 1280: its upper-layer header is in "
             "another fragment, so a RoCE ICRC it may carry is not verified (not reassembled)\n"
             "frame 3: CRC not verified: IPv6 payload behind an Encapsulating Security Payload "
             "(ESP) (next header 50) is not decoded: a RoCE ICRC it may carry is not verified\n"

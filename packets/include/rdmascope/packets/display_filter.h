@@ -4,10 +4,11 @@
 ///
 /// Syntax: comparisons `==` `!=` `<` `>` `<=` `>=` (or `eq ne lt gt le ge`), logic `&&` `||`
 /// `!` (or `and or not`; `!` binds tightest, then `&&`, then `||`), parentheses, and a bare
-/// field name for presence. Values: decimal, hex (0x..) and octal (0..) integers, decimal
-/// fractions, IPv4 addresses (with an optional /prefix), IPv6 addresses, MAC addresses and
-/// byte strings (aa:bb:cc), and "quoted strings". The aggregate keys ip.addr, ipv6.addr,
-/// eth.addr, udp.port and tcp.port stand for the source and destination fields.
+/// field name for presence. Values: decimal, hex (0x..) and octal (0..) integers, real numbers
+/// (2.5, -1, 1e19; integers beyond 64 bits are reals too), IPv4 addresses (with an optional
+/// /prefix), IPv6 addresses, MAC addresses and byte strings (aa:bb:cc), and "quoted strings". The
+/// aggregate keys ip.addr, ipv6.addr, eth.addr, udp.port and tcp.port stand for the source and
+/// destination fields.
 ///
 /// Semantics follow Wireshark 4: a relation holds when any occurrence of the field satisfies
 /// it, except `!=`, which holds when no occurrence equals the value; a relation on a field
