@@ -37,7 +37,146 @@ void dissectEtherPayload(DecodeContext& ctx, std::uint16_t type, std::size_t off
   }
 }
 
+const char* extensionName(std::uint8_t next) {
+  switch (next) {
+    case kIpProtoEsp:
+      return "an Encapsulating Security Payload (ESP)";
+    case kIpProtoAh:
+      return "an Authentication Header (AH)";
+    case 135:
+      return "a Mobility header";
+    case 139:
+      return "a Host Identity Protocol header";
+    case 140:
+      return "a Shim6 header";
+    case 253:
+    case 254:
+      return "an experimental extension header";
+    default:
+      return nullptr;
+  }
+}
+
+// Hop-by-hop and destination options: Pad1, PadN and the type and length of the others.
+void addIpv6Options(DecodeContext& ctx, std::size_t at, std::size_t end, std::int32_t parent) {
+  const auto f = ctx.b.frame();
+  while (at < end) {
+    const std::uint8_t type = f[at];
+    if (type == 0) {
+      const auto opt = ctx.b.addContainer("ipv6.opt", "Pad1", at, 1, parent);
+      ctx.b.addField(kIpv6OptionHeader.fields[0], at, opt);
+      ctx.b.addText("ipv6.opt.pad1", "Pad1", {}, at, 1, opt);
+      ++at;
+      continue;
+    }
+    if (at + 2 > end || at + 2 + f[at + 1] > end) {
+      ctx.b.diagnose(Severity::Error, "IPv6 option overruns its extension header", parent);
+      return;
+    }
+    const std::size_t len = f[at + 1];
+    const auto name = valueName(kIpv6OptionHeader.fields[0], type);
+    const auto opt = ctx.b.addContainer(
+        "ipv6.opt", name.empty() ? "IPv6 Option" : std::string(name), at, 2 + len, parent);
+    for (const auto& fd : kIpv6OptionHeader.fields)
+      ctx.b.addField(fd, at, opt);
+    if (type == 1)
+      ctx.b.addText("ipv6.opt.padn", "PadN: " + hexBytes(f.subspan(at + 2, len)),
+                    hexBytes(f.subspan(at + 2, len)), at + 2, len, opt);
+    at += 2 + len;
+  }
+}
+
 }  // namespace
+
+// Walks the extension headers (hop-by-hop, routing, destination options, fragment) to the
+// upper-layer protocol. A payload that cannot be reached (a later fragment, ESP, a header
+// not decoded) may hold a RoCE packet: its ICRC is reported unverified, not absent.
+void dissectIpv6Payload(DecodeContext& ctx, std::uint8_t next, std::size_t at, std::size_t end,
+                        std::int32_t ip) {
+  const auto f = ctx.b.frame();
+  const std::size_t first = at;
+  while (true) {
+    switch (next) {
+      case kIpProtoUdp:
+        ctx.ipv6Extensions = at - first;
+        dissectUdp(ctx, at, end, -1);
+        return;
+      case kIpProtoTcp:
+        ctx.ipv6Extensions = at - first;
+        dissectTcp(ctx, at, end, -1);
+        return;
+      case kIpv6NoNextHeader:
+        dissectData(ctx, at, end, -1);
+        return;
+      case kIpv6HopByHop:
+      case kIpv6DestinationOptions:
+      case kIpv6Routing: {
+        const HeaderDef& h = next == kIpv6HopByHop             ? kIpv6HopOptsHeader
+                             : next == kIpv6DestinationOptions ? kIpv6DstOptsHeader
+                                                               : kIpv6RoutingHeader;
+        if (end < at + 8) {
+          ctx.b.truncated(h.name, 8, end - at, ip);
+          return;
+        }
+        const std::size_t len = (f[at + 1] + 1u) * 8;
+        if (end < at + len) {
+          ctx.b.truncated(h.name, len, end - at, ip);
+          return;
+        }
+        const auto node = ctx.b.addContainer(h.key, std::string(h.name), at, len, ip);
+        for (const auto& fd : h.fields)
+          ctx.b.addField(fd, at, node);
+        const std::string_view lenKey = next == kIpv6HopByHop             ? "ipv6.hopopts.len_oct"
+                                        : next == kIpv6DestinationOptions ? "ipv6.dstopts.len_oct"
+                                                                          : "ipv6.routing.len_oct";
+        ctx.b.addNumber(lenKey, "Length: " + std::to_string(len) + " bytes", len,
+                        std::to_string(len), at + 1, 1, node);
+        if (next != kIpv6Routing) addIpv6Options(ctx, at + 2, at + len, node);
+        next = f[at];
+        at += len;
+        continue;
+      }
+      case kIpv6Fragment: {
+        if (end < at + kIpv6FragmentHeader.length) {
+          ctx.b.truncated(kIpv6FragmentHeader.name, kIpv6FragmentHeader.length, end - at, ip);
+          return;
+        }
+        const auto node = ctx.b.addHeader(kIpv6FragmentHeader, at, ip);
+        const std::size_t offset = be16(f, at + 2) >> 3;
+        const bool more = f[at + 3] & 1;
+        next = f[at];
+        at += kIpv6FragmentHeader.length;
+        if (offset == 0 && !more) continue;  // an atomic fragment: the whole packet is here
+        ctx.b.dissection().summary.protocol = "IPv6";
+        ctx.b.dissection().summary.info =
+            "IPv6 fragment (offset " + std::to_string(offset * 8) + (more ? ", more follow)" : ")");
+        dissectData(ctx, at, end, -1);
+        if (offset != 0)
+          ctx.b.crcUnreachable("IPv6 fragment at offset " + std::to_string(offset * 8) +
+                                   ": its upper-layer header is in another fragment, so a "
+                                   "RoCE ICRC it may carry is not verified (not reassembled)",
+                               node);
+        else if (next == kIpProtoUdp && end >= at + 4 && be16(f, at + 2) == ctx.options.roceV2Port)
+          ctx.b.crcUnreachable(
+              "first IPv6 fragment of a RoCEv2 packet: the ICRC is in a later "
+              "fragment and is not verified (not reassembled)",
+              node);
+        return;
+      }
+      default:
+        if (const char* name = extensionName(next)) {
+          dissectData(ctx, at, end, -1);
+          ctx.b.crcUnreachable(std::string("IPv6 payload behind ") + name + " (next header " +
+                                   std::to_string(next) +
+                                   ") is not decoded: a RoCE ICRC it may carry is not verified",
+                               ip);
+          return;
+        }
+        dissectData(ctx, at, end, -1);
+        return;
+    }
+  }
+}
 
 void dissectFrameInfo(DecodeContext& ctx) {
   auto& d = ctx.b.dissection();
@@ -80,16 +219,17 @@ void dissectEthernet(DecodeContext& ctx, std::size_t offset) {
   s.destination = ctx.b.dissection().nodes[eth + 1].value;
   std::uint16_t type = be16(f, offset + 12);
   std::size_t at = offset + 14;
-  int tags = 0;
-  while (type == kEtherTypeVlan) {
+  // Tags stack in any order and number (QinQ, 0x9100, several 0x8100), as tshark reads them.
+  while (isVlanTpid(type)) {
+    const bool serviceTag = type == kEtherTypeQinQ;
     if (f.size() < at + kVlanHeader.length) {
-      ctx.b.truncated("802.1Q tag", kVlanHeader.length, f.size() - at, eth);
+      ctx.b.truncated(serviceTag ? "802.1ad tag" : "802.1Q tag", kVlanHeader.length, f.size() - at,
+                      eth);
       return;
     }
-    if (++tags > 2) {
-      ctx.b.diagnose(Severity::Warning, "more than two stacked 802.1Q tags", eth);
-    }
-    ctx.b.addHeader(kVlanHeader, at, -1);
+    const auto tag = ctx.b.addHeader(serviceTag ? kIeee8021adHeader : kVlanHeader, at, -1);
+    auto& node = ctx.b.dissection().nodes[tag];
+    node.label += ", ID: " + std::to_string(be16(f, at) & 0x0fff);
     type = be16(f, at + 2);
     at += 4;
   }
@@ -151,6 +291,19 @@ void dissectIpv4(DecodeContext& ctx, std::size_t offset, std::int32_t parent) {
   if (fragment) {
     ctx.b.diagnose(Severity::Note, "IPv4 fragment: payload not reassembled", ip);
     dissectData(ctx, offset + ihl, end, -1);
+    const std::size_t fragOffset = (be16(f, offset + 6) & 0x1fff) * 8u;
+    const std::size_t udp = offset + ihl;
+    if (fragOffset != 0)
+      ctx.b.crcUnreachable("IPv4 fragment at offset " + std::to_string(fragOffset) +
+                               ": its upper-layer header is in another fragment, so a RoCE "
+                               "ICRC it may carry is not verified (not reassembled)",
+                           ip);
+    else if (f[offset + 9] == kIpProtoUdp && end >= udp + 4 &&
+             be16(f, udp + 2) == ctx.options.roceV2Port)
+      ctx.b.crcUnreachable(
+          "first IPv4 fragment of a RoCEv2 packet: the ICRC is in a later "
+          "fragment and is not verified (not reassembled)",
+          ip);
     return;
   }
   switch (f[offset + 9]) {
@@ -188,16 +341,7 @@ void dissectIpv6(DecodeContext& ctx, std::size_t offset, std::int32_t parent) {
   ctx.ipOffset = offset;
   ctx.ipVersion = 6;
   ctx.end = end;
-  switch (f[offset + 6]) {
-    case kIpProtoUdp:
-      dissectUdp(ctx, offset + 40, end, -1);
-      return;
-    case kIpProtoTcp:
-      dissectTcp(ctx, offset + 40, end, -1);
-      return;
-    default:
-      dissectData(ctx, offset + 40, end, -1);
-  }
+  dissectIpv6Payload(ctx, f[offset + 6], offset + 40, end, ip);
 }
 
 void dissectUdp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent) {

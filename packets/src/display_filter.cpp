@@ -2,8 +2,10 @@
 
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 
@@ -30,11 +32,38 @@ std::string columnPrefix(std::size_t column) {
   return "column " + std::to_string(column) + ": ";
 }
 
+// Where a filter went wrong: the 1-based column and what was wrong there.
+struct ErrorAt {
+  std::size_t column = 1;
+  std::string message;
+};
+
+// Filters up to this length are clear from the column alone; longer ones get an excerpt.
+constexpr std::size_t kQuoteWhole = 60;
+// Tokens are quoted whole up to this length, longer ones by their start.
+constexpr std::size_t kQuoteToken = 40;
+
+std::string quote(std::string_view token) {
+  if (token.size() <= kQuoteToken) return "'" + std::string(token) + "'";
+  return "'" + std::string(token.substr(0, kQuoteToken - 8)) + "...' (" +
+         std::to_string(token.size()) + " characters)";
+}
+
+// Up to 24 characters either side of the column, with "..." where the filter goes on.
+std::string excerpt(std::string_view text, std::size_t column) {
+  constexpr std::size_t kSide = 24;
+  const std::size_t at = std::min(column - 1, text.size());
+  const std::size_t from = at > kSide ? at - kSide : 0;
+  const std::size_t to = std::min(text.size(), at + kSide);
+  return std::string("\"") + (from > 0 ? "..." : "") + std::string(text.substr(from, to - from)) +
+         (to < text.size() ? "..." : "") + "\"";
+}
+
 class Lexer {
  public:
   explicit Lexer(std::string_view s) : s_(s) {}
 
-  bool run(std::vector<Token>& out, std::string& error) {
+  bool run(std::vector<Token>& out, ErrorAt& error) {
     while (true) {
       while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_])))
         ++i_;
@@ -90,11 +119,12 @@ class Lexer {
         t.text = std::string(s_.substr(start, i_ - start));
         keyword(t);
       } else {
-        error = columnPrefix(t.column) + "unexpected character '" + std::string(1, c) + "'" +
-                (c == '='   ? " (use ==)"
-                 : c == '&' ? " (use && or and)"
-                 : c == '|' ? " (use || or or)"
-                            : "");
+        error.column = t.column;
+        error.message = "unexpected character '" + std::string(1, c) + "'" +
+                        (c == '='   ? " (use ==)"
+                         : c == '&' ? " (use && or and)"
+                         : c == '|' ? " (use || or or)"
+                                    : "");
         return false;
       }
       out.push_back(std::move(t));
@@ -102,7 +132,7 @@ class Lexer {
   }
 
  private:
-  bool string(Token& t, std::string& error) {
+  bool string(Token& t, ErrorAt& error) {
     ++i_;
     t.kind = Tok::String;
     while (i_ < s_.size() && s_[i_] != '"') {
@@ -110,7 +140,8 @@ class Lexer {
       t.text.push_back(s_[i_++]);
     }
     if (i_ >= s_.size()) {
-      error = columnPrefix(t.column) + "unterminated string";
+      error.column = t.column;
+      error.message = "unterminated string";
       return false;
     }
     ++i_;
@@ -159,12 +190,69 @@ bool parseUnsigned(std::string_view s, std::uint64_t& out) {
   return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 
+// A decimal number in fixed or float notation, optionally signed: 1.5, -3, 1e19, 2.5E-3.
 bool parseReal(std::string_view s, double& out) {
-  if (s.empty() || s.find_first_not_of("0123456789.") != std::string_view::npos) return false;
+  if (s.empty() || s.find_first_not_of("0123456789.eE+-") != std::string_view::npos ||
+      s.find_first_of("0123456789") == std::string_view::npos)
+    return false;
   std::string copy(s);
   char* end = nullptr;
   out = std::strtod(copy.c_str(), &end);
   return end == copy.c_str() + copy.size();
+}
+
+// Integer syntax (decimal, 0x hex, 0 octal) whose value does not fit in 64 bits.
+bool isOversizedInteger(std::string_view s) {
+  std::uint64_t ignored;
+  if (s.empty() || parseUnsigned(s, ignored)) return false;
+  std::string_view digits = s;
+  const char* allowed = "0123456789";
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    digits.remove_prefix(2);
+    allowed = "0123456789abcdefABCDEF";
+  }
+  return digits.find_first_not_of(allowed) == std::string_view::npos;
+}
+
+// The value of an integer literal too large for 64 bits, as a double (its order of magnitude
+// is all a comparison with a 64-bit field needs).
+double oversizedValue(std::string_view s) {
+  double v = 0;
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  } else if (s.size() > 1 && s[0] == '0') {
+    base = 8;
+  }
+  for (char c : s) {
+    const int d = std::isdigit(static_cast<unsigned char>(c))
+                      ? c - '0'
+                      : std::tolower(static_cast<unsigned char>(c)) - 'a' + 10;
+    v = v * base + d;
+  }
+  return v;
+}
+
+// Reads a numeric literal for a numeric field: a 64-bit integer, or a real number (float
+// notation, a sign, or an integer beyond 64 bits) compared by value. Empty on success,
+// otherwise why the literal was refused.
+std::string parseNumeric(std::string_view w, DisplayFilter::Literal& lit) {
+  if (parseUnsigned(w, lit.number)) {
+    lit.hasNumber = true;
+    lit.hasReal = true;
+    lit.real = static_cast<double>(lit.number);
+    return {};
+  }
+  if (isOversizedInteger(w)) {
+    lit.hasReal = true;
+    lit.real = oversizedValue(w);
+    return {};
+  }
+  if (!parseReal(w, lit.real)) return "not a number";
+  if (!std::isfinite(lit.real)) return "out of range";
+  lit.hasReal = true;
+  return {};
 }
 
 bool parseIpv4(std::string_view s, std::uint64_t& addr, std::uint64_t& mask) {
@@ -233,8 +321,7 @@ std::string makeLiteral(std::string_view key, const Token& t, DisplayFilter::Lit
   if (!def) {
     // A key without a table: accept what the word can be, compare by the node's kind.
     lit.text = w;
-    lit.hasNumber = parseUnsigned(w, lit.number);
-    lit.hasReal = parseReal(w, lit.real);
+    if (!parseNumeric(w, lit).empty()) lit.hasReal = false;
     if (std::uint64_t a, m; !lit.hasNumber && parseIpv4(w, a, m)) {
       lit.hasNumber = true;
       lit.number = a;
@@ -248,17 +335,20 @@ std::string makeLiteral(std::string_view key, const Token& t, DisplayFilter::Lit
     return {};
   }
   switch (def->type) {
-    case FieldType::UInt:
-      lit.hasNumber = parseUnsigned(w, lit.number);
-      if (!lit.hasNumber) {
-        for (const auto& vn : def->valueNames)
-          if (vn.name == w) {
-            lit.hasNumber = true;
-            lit.number = vn.value;
-          }
-      }
+    case FieldType::UInt: {
       lit.text = w;
-      return lit.hasNumber ? std::string{} : "an unsigned integer";
+      for (const auto& vn : def->valueNames)
+        if (vn.name == w) {
+          lit.hasNumber = true;
+          lit.number = vn.value;
+          return {};
+        }
+      if (const std::string why = parseNumeric(w, lit); why == "out of range")
+        return "a number within the range of a double";
+      else if (!why.empty())
+        return "an unsigned integer";
+      return {};
+    }
     case FieldType::Bool:
       lit.hasNumber = true;
       if (w == "1" || w == "True" || w == "true" || w == "TRUE")
@@ -290,9 +380,12 @@ std::string makeLiteral(std::string_view key, const Token& t, DisplayFilter::Lit
   return {};
 }
 
+// Recursive descent whose depth is bounded: only parentheses nest (kMaxNesting levels), a run
+// of '!' is read in a loop and folded to its parity, and '&&'/'||' chains become one n-ary
+// term, so neither parsing nor evaluation recurses more than the parentheses do.
 class Parser {
  public:
-  Parser(std::vector<Token> tokens, std::vector<DisplayFilter::Term>& terms, std::string& error)
+  Parser(std::vector<Token> tokens, std::vector<DisplayFilter::Term>& terms, ErrorAt& error)
       : t_(std::move(tokens)), terms_(terms), error_(error) {}
 
   std::int32_t parse() {
@@ -300,7 +393,7 @@ class Parser {
     if (root >= 0 && peek().kind != Tok::End) {
       fail(peek(), peek().kind == Tok::RParen
                        ? "unmatched ')'"
-                       : "unexpected '" + peek().text + "' (expected and, or or the end)");
+                       : "unexpected " + quote(peek().text) + " (expected and, or or the end)");
       return -1;
     }
     return root;
@@ -312,67 +405,67 @@ class Parser {
   const Token& peek() const { return t_[pos_]; }
   const Token& take() { return t_[pos_ < t_.size() - 1 ? pos_++ : pos_]; }
   std::int32_t fail(const Token& at, const std::string& message) {
-    if (error_.empty()) error_ = columnPrefix(at.column) + message;
+    if (error_.message.empty()) {
+      error_.column = at.column;
+      error_.message = message;
+    }
     return -1;
   }
   std::int32_t add(Term term) {
     terms_.push_back(std::move(term));
     return static_cast<std::int32_t>(terms_.size() - 1);
   }
-  std::int32_t binary(Term::Kind kind, std::int32_t l, std::int32_t r) {
+
+  std::int32_t chain(Term::Kind kind, Tok op, std::int32_t (Parser::*operand)()) {
+    const std::int32_t first = (this->*operand)();
+    if (first < 0 || peek().kind != op) return first;
     Term t;
     t.kind = kind;
-    t.left = l;
-    t.right = r;
+    t.operands.push_back(first);
+    while (peek().kind == op) {
+      take();
+      const std::int32_t next = (this->*operand)();
+      if (next < 0) return -1;
+      t.operands.push_back(next);
+    }
     return add(std::move(t));
   }
-
-  std::int32_t orExpr() {
-    std::int32_t l = andExpr();
-    while (l >= 0 && peek().kind == Tok::Or) {
-      take();
-      const std::int32_t r = andExpr();
-      if (r < 0) return -1;
-      l = binary(Term::Kind::Or, l, r);
-    }
-    return l;
-  }
-
-  std::int32_t andExpr() {
-    std::int32_t l = notExpr();
-    while (l >= 0 && peek().kind == Tok::And) {
-      take();
-      const std::int32_t r = notExpr();
-      if (r < 0) return -1;
-      l = binary(Term::Kind::And, l, r);
-    }
-    return l;
-  }
+  std::int32_t orExpr() { return chain(Term::Kind::Or, Tok::Or, &Parser::andExpr); }
+  std::int32_t andExpr() { return chain(Term::Kind::And, Tok::And, &Parser::notExpr); }
 
   std::int32_t notExpr() {
-    if (peek().kind == Tok::Not) {
+    bool negate = false;
+    while (peek().kind == Tok::Not) {
       take();
-      const std::int32_t e = notExpr();
-      return e < 0 ? -1 : binary(Term::Kind::Not, e, -1);
+      negate = !negate;
     }
-    return primary();
+    const std::int32_t e = primary();
+    if (e < 0 || !negate) return e;
+    Term t;
+    t.kind = Term::Kind::Not;
+    t.left = e;
+    return add(std::move(t));
   }
 
   std::int32_t primary() {
     const Token& t = take();
     if (t.kind == Tok::LParen) {
+      if (++depth_ > DisplayFilter::kMaxNesting)
+        return fail(t, "parentheses nested more than " +
+                           std::to_string(DisplayFilter::kMaxNesting) + " levels deep");
       const std::int32_t e = orExpr();
       if (e < 0) return -1;
       if (peek().kind != Tok::RParen)
         return fail(peek(), peek().kind == Tok::End
                                 ? "expected ')' before the end"
-                                : "expected ')' but found '" + peek().text + "'");
+                                : "expected ')' but found " + quote(peek().text));
       take();
+      --depth_;
       return e;
     }
     if (t.kind == Tok::End) return fail(t, "expected a field name at the end of the filter");
-    if (t.kind != Tok::Word) return fail(t, "expected a field name but found '" + t.text + "'");
-    if (!isKnownFieldKey(t.text)) return fail(t, "unknown field '" + t.text + "'");
+    if (t.kind != Tok::Word) return fail(t, "expected a field name but found " + quote(t.text));
+    if (!isKnownFieldKey(t.text)) return fail(t, "unknown field " + quote(t.text));
     Term term;
     term.key = t.text;
     if (peek().kind != Tok::Rel) return add(std::move(term));
@@ -384,15 +477,26 @@ class Parser {
       return fail(v, "expected a value after '" + op.text + "'");
     if (const std::string want = makeLiteral(term.key, v, term.literal); !want.empty())
       return fail(
-          v, "'" + v.text + "' is not a valid value for " + term.key + " (expected " + want + ")");
+          v, quote(v.text) + " is not a valid value for " + term.key + " (expected " + want + ")");
     return add(std::move(term));
   }
 
   std::vector<Token> t_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
   std::vector<Term>& terms_;
-  std::string& error_;
+  ErrorAt& error_;
 };
+
+// A mixed comparison of a 64-bit field value with a real literal, exact for every value.
+int compareUnsignedReal(std::uint64_t v, double r) {
+  if (r < 0) return 1;
+  if (r >= 18446744073709551616.0) return -1;
+  const double whole = std::floor(r);
+  const auto u = static_cast<std::uint64_t>(whole);
+  if (v != u) return v < u ? -1 : 1;
+  return r > whole ? -1 : 0;
+}
 
 template <typename T>
 bool relate(DisplayFilter::Op op, const T& a, const T& b) {
@@ -415,6 +519,7 @@ bool relate(DisplayFilter::Op op, const T& a, const T& b) {
 
 bool compareNode(const Node& n, DisplayFilter::Op op, const DisplayFilter::Literal& lit) {
   if (lit.hasNumber && n.hasNumber) return relate(op, n.number & lit.mask, lit.number);
+  if (lit.hasReal && n.hasNumber) return relate(op, compareUnsignedReal(n.number, lit.real), 0);
   if (lit.hasBytes16) {
     std::uint8_t b[16];
     if (n.value.find(':') != std::string::npos && parseIpv6(n.value, b)) {
@@ -440,14 +545,15 @@ std::optional<DisplayFilter> DisplayFilter::compile(std::string_view text, std::
   DisplayFilter f;
   f.text_ = std::string(text);
   std::vector<Token> tokens;
-  if (!Lexer(text).run(tokens, error)) return std::nullopt;
-  if (tokens.size() == 1) return f;  // empty: matches everything
-  f.root_ = Parser(std::move(tokens), f.terms_, error).parse();
-  if (f.root_ < 0) {
-    if (error.empty()) error = "invalid filter";
-    return std::nullopt;
+  ErrorAt at;
+  if (Lexer(text).run(tokens, at)) {
+    if (tokens.size() == 1) return f;  // empty: matches everything
+    f.root_ = Parser(std::move(tokens), f.terms_, at).parse();
+    if (f.root_ >= 0) return f;
   }
-  return f;
+  error = columnPrefix(at.column) + (at.message.empty() ? "invalid filter" : at.message);
+  if (text.size() > kQuoteWhole) error += " (near " + excerpt(text, at.column) + ")";
+  return std::nullopt;
 }
 
 bool DisplayFilter::matches(const Dissection& d) const {
@@ -458,9 +564,13 @@ bool DisplayFilter::eval(std::int32_t index, const Dissection& d) const {
   const Term& t = terms_[index];
   switch (t.kind) {
     case Term::Kind::Or:
-      return eval(t.left, d) || eval(t.right, d);
+      for (const auto operand : t.operands)
+        if (eval(operand, d)) return true;
+      return false;
     case Term::Kind::And:
-      return eval(t.left, d) && eval(t.right, d);
+      for (const auto operand : t.operands)
+        if (!eval(operand, d)) return false;
+      return true;
     case Term::Kind::Not:
       return !eval(t.left, d);
     case Term::Kind::Exists:

@@ -127,6 +127,11 @@ void DissectionBuilder::crcResult(bool good) {
     out_.crc = CrcStatus::Good;
 }
 
+void DissectionBuilder::crcUnreachable(std::string why, std::int32_t node) {
+  diagnose(Severity::Warning, std::move(why), node);
+  if (out_.crc != CrcStatus::Bad) out_.crc = CrcStatus::Unverified;
+}
+
 std::string hexBytes(std::span<const std::uint8_t> bytes) {
   // Written through a pointer: payloads of kilobytes make this the hottest loop of decoding.
   static constexpr char digits[] = "0123456789abcdef";

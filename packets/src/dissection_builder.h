@@ -43,6 +43,9 @@ class DissectionBuilder {
   void truncated(std::string_view what, std::size_t need, std::size_t have, std::int32_t node);
   /// Merges a CRC result into the frame's status (Bad wins over Good).
   void crcResult(bool good);
+  /// Records that an RDMA CRC the frame may carry could not be reached (a Warning saying why
+  /// and CrcStatus::Unverified unless a CRC was already found bad).
+  void crcUnreachable(std::string why, std::int32_t node);
 
  private:
   Dissection& out_;

@@ -38,13 +38,17 @@ struct DecodeContext {
   std::size_t ipOffset = npos;
   int ipVersion = 0;
   std::size_t udpOffset = npos;
-  std::size_t end = 0;  ///< end of the network-layer payload (excludes Ethernet padding)
+  std::size_t ipv6Extensions = 0;  ///< bytes of IPv6 extension headers before UDP/TCP
+  std::size_t end = 0;             ///< end of the network-layer payload (excludes Ethernet padding)
 };
 
 void dissectFrameInfo(DecodeContext& ctx);
 void dissectEthernet(DecodeContext& ctx, std::size_t offset);
 void dissectIpv4(DecodeContext& ctx, std::size_t offset, std::int32_t parent);
 void dissectIpv6(DecodeContext& ctx, std::size_t offset, std::int32_t parent);
+/// The chain of IPv6 extension headers from `next` at `offset` to the upper-layer protocol.
+void dissectIpv6Payload(DecodeContext& ctx, std::uint8_t next, std::size_t offset, std::size_t end,
+                        std::int32_t ipNode);
 void dissectUdp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent);
 void dissectTcp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent);
 void dissectData(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent);

@@ -17,6 +17,8 @@ namespace {
 const HeaderDef* const kBuiltinHeaders[] = {
     &kEthernetHeader,      &kVlanHeader,         &kIpv4Header,
     &kIpv6Header,          &kUdpHeader,          &kTcpHeader,
+    &kIeee8021adHeader,    &kIpv6HopOptsHeader,  &kIpv6DstOptsHeader,
+    &kIpv6RoutingHeader,   &kIpv6FragmentHeader, &kIpv6OptionHeader,
     &kLrhHeader,           &kGrhHeader,          &kBthHeader,
     &kRdethHeader,         &kDethHeader,         &kXrcEthHeader,
     &kRethHeader,          &kAethHeader,         &kAtomicEthHeader,
@@ -69,6 +71,11 @@ constexpr std::string_view kSyntheticKeys[] = {
     "data.data",
     "data.len",
     "tcp.len",
+    "ipv6.hopopts.len_oct",
+    "ipv6.dstopts.len_oct",
+    "ipv6.routing.len_oct",
+    "ipv6.opt.pad1",
+    "ipv6.opt.padn",
     // ERF record header (ibdump's native InfiniBand captures)
     "erf",
     "erf.ts",

@@ -105,25 +105,62 @@ void appendIcrc(std::vector<std::uint8_t>& frame, const IcrcLayout& layout) {
 }
 
 std::size_t appendEthernet(std::vector<std::uint8_t>& f, const MacAddress& src,
-                           const MacAddress& dst, const std::optional<VlanTag>& vlan,
-                           std::uint16_t type) {
+                           const MacAddress& dst, const std::vector<VlanTag>& outer,
+                           const std::optional<VlanTag>& vlan, std::uint16_t type) {
   f.insert(f.end(), dst.begin(), dst.end());
   f.insert(f.end(), src.begin(), src.end());
-  if (vlan) {
-    f.push_back(0x81);
-    f.push_back(0x00);
+  std::vector<VlanTag> tags = outer;
+  if (vlan) tags.push_back(*vlan);
+  if (!tags.empty()) {
+    f.push_back(static_cast<std::uint8_t>(tags[0].tpid >> 8));
+    f.push_back(static_cast<std::uint8_t>(tags[0].tpid));
+  }
+  for (std::size_t i = 0; i < tags.size(); ++i) {
     const std::size_t at = f.size();
     f.resize(at + kVlanHeader.length);
     const auto tag = Out(f).subspan(at, kVlanHeader.length);
-    writeField(kVlanHeader.fields[0], tag, vlan->priority);
-    writeField(kVlanHeader.fields[1], tag, vlan->dei);
-    writeField(kVlanHeader.fields[2], tag, vlan->id);
-    writeField(kVlanHeader.fields[3], tag, type);
-    return f.size();
+    writeField(kVlanHeader.fields[0], tag, tags[i].priority);
+    writeField(kVlanHeader.fields[1], tag, tags[i].dei);
+    writeField(kVlanHeader.fields[2], tag, tags[i].id);
+    // A tag's type field is the next tag's TPID; the last one's is the payload's type.
+    const std::uint16_t next = i + 1 < tags.size() ? tags[i + 1].tpid : type;
+    writeField(kVlanHeader.fields[3], tag, next);
   }
+  if (!tags.empty()) return f.size();
   f.push_back(static_cast<std::uint8_t>(type >> 8));
   f.push_back(static_cast<std::uint8_t>(type));
   return f.size();
+}
+
+// The extension headers' bytes with next header, length and padding filled in; `last` is
+// the protocol after them.
+std::vector<std::uint8_t> encodeIpv6Extensions(const std::vector<Ipv6Extension>& chain,
+                                               std::uint8_t last) {
+  std::vector<std::uint8_t> out;
+  for (std::size_t i = 0; i < chain.size(); ++i) {
+    const auto& e = chain[i];
+    const std::uint8_t next = i + 1 < chain.size() ? chain[i + 1].type : last;
+    const std::size_t at = out.size();
+    out.push_back(next);
+    out.push_back(0);
+    out.insert(out.end(), e.body.begin(), e.body.end());
+    if (e.type == kIpv6Fragment) {
+      out.resize(at + 8, 0);
+      continue;
+    }
+    const std::size_t len = (out.size() - at + 7) / 8 * 8;
+    const std::size_t pad = at + len - out.size();
+    if (e.type == kIpv6HopByHop || e.type == kIpv6DestinationOptions) {
+      if (pad == 1) out.push_back(0);  // Pad1
+      if (pad >= 2) {
+        out.push_back(1);  // PadN
+        out.push_back(static_cast<std::uint8_t>(pad - 2));
+      }
+    }
+    out.resize(at + len, 0);
+    out[at + 1] = static_cast<std::uint8_t>(len / 8 - 1);
+  }
+  return out;
 }
 
 Grh fixGrh(Grh g, std::size_t transportWithIcrc) {
@@ -415,9 +452,11 @@ std::vector<std::uint8_t> buildRoceV2(const RoceAddressing& a, const IbPacket& p
   std::vector<std::uint8_t> f;
   f.reserve(14 + 4 + 40 + 8 + transport.size() + 4);
   const bool v6 = a.srcIp.v6;
-  const std::size_t ip =
-      appendEthernet(f, a.srcMac, a.dstMac, a.vlan, v6 ? kEtherTypeIpv6 : kEtherTypeIpv4);
-  const std::size_t ipLen = v6 ? 40 : 20;
+  const std::size_t ip = appendEthernet(f, a.srcMac, a.dstMac, a.outerVlans, a.vlan,
+                                        v6 ? kEtherTypeIpv6 : kEtherTypeIpv4);
+  const auto extensions =
+      v6 ? encodeIpv6Extensions(a.ipv6Extensions, kIpProtoUdp) : std::vector<std::uint8_t>{};
+  const std::size_t ipLen = v6 ? 40 + extensions.size() : 20;
   const std::size_t udpLen = 8 + transport.size() + 4;
   f.resize(ip + ipLen + 8, 0);
   const auto ipOut = Out(f).subspan(ip, ipLen);
@@ -427,9 +466,10 @@ std::vector<std::uint8_t> buildRoceV2(const RoceAddressing& a, const IbPacket& p
     ipOut[1] = static_cast<std::uint8_t>((tos << 4) | ((a.flowLabel >> 16) & 0x0f));
     ipOut[2] = static_cast<std::uint8_t>(a.flowLabel >> 8);
     ipOut[3] = static_cast<std::uint8_t>(a.flowLabel);
-    put16(f, ip + 4, static_cast<std::uint16_t>(udpLen));
-    ipOut[6] = kIpProtoUdp;
+    put16(f, ip + 4, static_cast<std::uint16_t>(extensions.size() + udpLen));
+    ipOut[6] = a.ipv6Extensions.empty() ? kIpProtoUdp : a.ipv6Extensions.front().type;
     ipOut[7] = a.ttl;
+    std::copy(extensions.begin(), extensions.end(), ipOut.begin() + 40);
     std::memcpy(ipOut.data() + 8, a.srcIp.bytes.data(), 16);
     std::memcpy(ipOut.data() + 24, a.dstIp.bytes.data(), 16);
   } else {
@@ -450,8 +490,12 @@ std::vector<std::uint8_t> buildRoceV2(const RoceAddressing& a, const IbPacket& p
   put16(f, udp + 4, static_cast<std::uint16_t>(udpLen));
   f.insert(f.end(), transport.begin(), transport.end());
   f.resize(f.size() + 4, 0);
-  IcrcLayout layout{v6 ? IcrcLayout::Kind::RoceV2Ipv6 : IcrcLayout::Kind::RoceV2Ipv4, ip, ipLen,
-                    udp + 8, f.size() - 4};
+  IcrcLayout layout{v6 ? IcrcLayout::Kind::RoceV2Ipv6 : IcrcLayout::Kind::RoceV2Ipv4,
+                    ip,
+                    v6 ? 40 : ipLen,
+                    udp + 8,
+                    f.size() - 4,
+                    extensions.size()};
   appendIcrc(f, layout);
   return f;
 }
@@ -459,7 +503,8 @@ std::vector<std::uint8_t> buildRoceV2(const RoceAddressing& a, const IbPacket& p
 std::vector<std::uint8_t> buildRoceV1(const RoceV1Addressing& a, const IbPacket& packet) {
   const auto transport = encodeIbTransport(packet);
   std::vector<std::uint8_t> f;
-  const std::size_t grh = appendEthernet(f, a.srcMac, a.dstMac, a.vlan, kEtherTypeRoceV1);
+  const std::size_t grh =
+      appendEthernet(f, a.srcMac, a.dstMac, a.outerVlans, a.vlan, kEtherTypeRoceV1);
   f.resize(grh + 40, 0);
   encodeGrh(fixGrh(a.grh, transport.size() + 4), Out(f).subspan(grh, 40));
   f.insert(f.end(), transport.begin(), transport.end());
@@ -561,12 +606,15 @@ std::optional<ParsedIbFrame> parseIbFrame(In f, LinkType link, const DecodeOptio
     std::memcpy(s.data(), f.data() + at + 6, 6);
     r.dstMac = d;
     r.srcMac = s;
-    if (f[at + 12] == 0x81 && f[at + 13] == 0x00) {
+    for (std::size_t tpid = at + 12;
+         isVlanTpid(static_cast<std::uint16_t>(f[tpid] << 8 | f[tpid + 1])); tpid += 4) {
       VlanTag t;
-      const auto tag = f.subspan(at + 14, 4);
+      const auto tag = f.subspan(tpid + 2, 4);
+      t.tpid = static_cast<std::uint16_t>(f[tpid] << 8 | f[tpid + 1]);
       t.priority = static_cast<std::uint8_t>(readField(kVlanHeader.fields[0], tag));
       t.dei = readField(kVlanHeader.fields[1], tag) != 0;
       t.id = static_cast<std::uint16_t>(readField(kVlanHeader.fields[2], tag));
+      if (r.vlan) r.outerVlans.push_back(*r.vlan);
       r.vlan = t;
     }
   }

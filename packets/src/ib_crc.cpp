@@ -79,12 +79,29 @@ bool locateIp(std::span<const std::uint8_t> f, std::size_t ip, const DecodeOptio
     return locateUdp(f, ip + ihl, ip + total, o, out);
   }
   if (version == 6) {
-    if (f.size() < ip + 40 || f[ip + 6] != kIpProtoUdp) return false;
+    if (f.size() < ip + 40) return false;
     const std::size_t end = ip + 40 + be16(f, ip + 4);
     if (end > f.size()) return false;
+    std::size_t at = ip + 40;
+    std::uint8_t next = f[ip + 6];
+    // The extension headers the decoder follows; each is at least 8 bytes, so this ends.
+    while (next != kIpProtoUdp) {
+      if (next == kIpv6HopByHop || next == kIpv6DestinationOptions || next == kIpv6Routing) {
+        if (end < at + 8 || end < at + (f[at + 1] + 1u) * 8) return false;
+        next = f[at];
+        at += (f[at + 1] + 1u) * 8;
+      } else if (next == kIpv6Fragment) {
+        if (end < at + 8 || (be16(f, at + 2) & 0xfff9) != 0) return false;  // not atomic
+        next = f[at];
+        at += 8;
+      } else {
+        return false;
+      }
+    }
     out.layout.kind = IcrcLayout::Kind::RoceV2Ipv6;
     out.layout.start = ip;
-    return locateUdp(f, ip + 40, end, o, out);
+    out.layout.ipv6Extensions = at - ip - 40;
+    return locateUdp(f, at, end, o, out);
   }
   return false;
 }
@@ -94,7 +111,7 @@ bool locateEthernet(std::span<const std::uint8_t> f, std::size_t at, const Decod
   if (f.size() < at + 14) return false;
   std::uint16_t type = be16(f, at + 12);
   std::size_t off = at + 14;
-  while (type == kEtherTypeVlan) {
+  while (isVlanTpid(type)) {
     if (f.size() < off + 4) return false;
     type = be16(f, off + 2);
     off += 4;
@@ -129,9 +146,15 @@ std::uint32_t computeIcrc(std::span<const std::uint8_t> frame, const IcrcLayout&
   }
   std::size_t from = l.start;
   if (l.kind == IcrcLayout::Kind::NativeGlobal) from = l.start + 8;
-  const std::size_t headLen = l.bth + 12 - from;
+  const std::size_t skip = l.kind == IcrcLayout::Kind::RoceV2Ipv6 ? l.ipv6Extensions : 0;
+  const std::size_t headLen = l.bth + 12 - from - skip;
   if (headLen + n > buf.size()) return 0;
-  std::memcpy(buf.data() + n, frame.data() + from, headLen);
+  if (skip) {
+    std::memcpy(buf.data() + n, frame.data() + from, 40);
+    std::memcpy(buf.data() + n + 40, frame.data() + from + 40 + skip, headLen - 40);
+  } else {
+    std::memcpy(buf.data() + n, frame.data() + from, headLen);
+  }
   std::uint8_t* h = buf.data() + n;
   switch (l.kind) {
     case IcrcLayout::Kind::RoceV2Ipv4:

@@ -249,7 +249,7 @@ void dissectRoceV2(DecodeContext& ctx, std::size_t bth, std::size_t end, std::in
                 end - 4};
     if (p.complete && (be16(f, ctx.ipOffset + 6) & 0x3fff)) p.complete = false;
   } else if (ctx.ipVersion == 6 && ctx.ipOffset != npos) {
-    p.layout = {IcrcLayout::Kind::RoceV2Ipv6, ctx.ipOffset, 40, bth, end - 4};
+    p.layout = {IcrcLayout::Kind::RoceV2Ipv6, ctx.ipOffset, 40, bth, end - 4, ctx.ipv6Extensions};
   } else {
     p.complete = false;
   }

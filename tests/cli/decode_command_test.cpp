@@ -125,6 +125,32 @@ TEST(DecodeCommand, InputErrorsAreOneLineWithExitCode2) {
   EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
 }
 
+// A long filter is not echoed whole: the error quotes the part at fault with its column.
+TEST(DecodeCommand, LongFilterErrorsQuoteThePartAtFault) {
+  std::string filter;
+  for (int i = 0; i < 3000; ++i)
+    filter += "udp.srcport == 1234 && ";
+  filter += "ip.sorc == 1.2.3.4";
+  auto r = runCli({"decode", golden("net-mixed.pcap"), "-Y", filter});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err,
+            "rdmascope-cli: invalid display filter: column 69001: unknown field 'ip.sorc' (near "
+            "\"... udp.srcport == 1234 && ip.sorc == 1.2.3.4\")\n");
+  r = runCli({"decode", golden("net-mixed.pcap"), "-Y", std::string(15000, '(') + "udp"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err,
+            "rdmascope-cli: invalid display filter: column 257: parentheses nested more than 256 "
+            "levels deep (near \"...((((((((((((((((((((((((((((((((((((((((((((((((...\")\n");
+  r = runCli({"decode", golden("net-mixed.pcap"), "-Y", std::string(100000, '!') + "udp", "-T",
+              "fields", "-e", "frame.number"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(r.out, "1\n5\n7\n");
+  r = runCli({"decode", golden("net-mixed.pcap"), "-Y", "frame.len < 1e19", "-T", "fields", "-e",
+              "frame.number"});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(lines(r.out).size(), 8u);
+}
+
 TEST(DecodeCommand, TruncatedFileDecodesWhatIsThereThenFails) {
   const std::string full = readFile(golden("net-mixed.pcap"));
   const std::string cut = tempPath("cut.pcap");

@@ -149,6 +149,92 @@ TEST_F(DisplayFilterTest, ErrorsNameTheColumn) {
             "True or False))");
 }
 
+std::string repeat(std::string_view piece, std::size_t n) {
+  std::string s;
+  s.reserve(piece.size() * n);
+  for (std::size_t i = 0; i < n; ++i)
+    s += piece;
+  return s;
+}
+
+// The inputs that crashed the recursive parser: each is refused or matched with a clear answer
+// and a bounded stack.
+TEST_F(DisplayFilterTest, DeepNestingIsRefusedOrFoldedWithoutCrashing) {
+  const std::string open15k = repeat("(", 15000) + "udp" + repeat(")", 15000);
+  EXPECT_EQ(errorOf(open15k),
+            "column 257: parentheses nested more than 256 levels deep (near "
+            "\"...((((((((((((((((((((((((((((((((((((((((((((((((...\")");
+  EXPECT_EQ(errorOf(repeat("(", 60000)),
+            "column 257: parentheses nested more than 256 levels deep (near "
+            "\"...((((((((((((((((((((((((((((((((((((((((((((((((...\")");
+  // The deepest nesting allowed still works.
+  EXPECT_TRUE(on(udp, repeat("(", 256) + "udp" + repeat(")", 256)));
+  EXPECT_TRUE(on(udp, repeat("(!", 200) + "udp" + repeat(")", 200)));
+  // A run of '!' folds to its parity.
+  EXPECT_TRUE(on(udp, repeat("!", 100000) + "udp"));
+  EXPECT_FALSE(on(udp, repeat("!", 100001) + "udp"));
+  EXPECT_TRUE(on(udp, repeat("not ", 1001) + "tcp"));
+  // Long chains of && and || are one term each: evaluation does not recurse along them.
+  EXPECT_TRUE(on(udp, repeat("udp && ", 200000) + "udp.srcport == 1234"));
+  EXPECT_FALSE(on(udp, repeat("udp && ", 20000) + "tcp"));
+  EXPECT_TRUE(on(udp, repeat("tcp || ", 20000) + "udp"));
+  EXPECT_TRUE(on(udp, "tcp || udp && !tcp || ip.ttl == 1"));
+  EXPECT_FALSE(on(udp, "(tcp || udp) && (tcp || ip.ttl == 1)"));
+}
+
+TEST_F(DisplayFilterTest, NumbersInFloatNotationOrBeyond64BitsCompareByValue) {
+  // frame.len is 46 here.
+  EXPECT_TRUE(on(udp, "frame.len < 1e19"));
+  EXPECT_FALSE(on(udp, "frame.len > 1e19"));
+  EXPECT_TRUE(on(udp, "frame.len < 99999999999999999999"));
+  EXPECT_TRUE(on(udp, "frame.len < 0x1ffffffffffffffffffff"));
+  EXPECT_FALSE(on(udp, "frame.len == 99999999999999999999"));
+  EXPECT_TRUE(on(udp, "frame.len == 4.6e1"));
+  EXPECT_TRUE(on(udp, "frame.len > 45.5 && frame.len < 46.5"));
+  EXPECT_FALSE(on(udp, "frame.len == 46.5"));
+  EXPECT_TRUE(on(udp, "frame.len > -1"));
+  EXPECT_TRUE(on(udp, "frame.len >= -1e300"));
+  // Table fields the same way: udp.srcport is 1234.
+  EXPECT_TRUE(on(udp, "udp.srcport < 1e19"));
+  EXPECT_TRUE(on(udp, "udp.srcport == 1.234e3"));
+  EXPECT_TRUE(on(udp, "udp.srcport != 99999999999999999999"));
+  EXPECT_FALSE(on(udp, "udp.srcport >= 18446744073709551616"));
+  // Exact around 2^64: 2^64-1 fits, 2^64 does not.
+  EXPECT_TRUE(on(udp, "udp.srcport < 18446744073709551615"));
+  // Decimal fractions still compare with text-valued numbers (frame.time_relative is 0.5).
+  EXPECT_TRUE(on(udp, "frame.time_relative > 2.5e-1"));
+  EXPECT_FALSE(on(udp, "frame.time_relative > 1e0"));
+  EXPECT_EQ(errorOf("udp.srcport < 1e999"),
+            "column 15: '1e999' is not a valid value for udp.srcport (expected a number within "
+            "the range of a double)");
+  EXPECT_EQ(errorOf("udp.srcport < 1e"),
+            "column 15: '1e' is not a valid value for udp.srcport (expected an unsigned "
+            "integer)");
+}
+
+TEST_F(DisplayFilterTest, LongFiltersAreQuotedByThePartAtFault) {
+  const std::string prefix = repeat("udp.srcport == 1234 && ", 5000);
+  const std::string error = errorOf(prefix + "ip.sorc == 1.2.3.4 && udp");
+  EXPECT_EQ(error, "column " + std::to_string(prefix.size() + 1) +
+                       ": unknown field 'ip.sorc' (near \"... udp.srcport == 1234 && ip.sorc == "
+                       "1.2.3.4 && ud...\")");
+  EXPECT_LT(error.size(), 160u);
+  // A huge token is quoted by its start.
+  const std::string word = "ip." + std::string(100000, 'x');
+  const std::string e2 = errorOf(word);
+  EXPECT_EQ(e2.rfind("column 1: unknown field 'ip.xxxxxxxxxxxxxxxxxxxxxxxxxxxxx...' (100003 "
+                     "characters) (near \"ip.xxxxxxxxxxxxxxxxxxxxx...\")",
+                     0),
+            0u)
+      << e2;
+  EXPECT_LT(e2.size(), 200u);
+  const std::string e3 = errorOf("udp.srcport == " + std::string(5000, '9') + "x");
+  EXPECT_LT(e3.size(), 250u) << e3;
+  EXPECT_NE(e3.find("is not a valid value for udp.srcport"), std::string::npos) << e3;
+  // Short filters keep the plain message.
+  EXPECT_EQ(errorOf("ip.sorc == 1.2.3.4"), "column 1: unknown field 'ip.sorc'");
+}
+
 TEST(FieldRegistry, KnowsTablesSyntheticKeysAliasesAndRegistrations) {
   EXPECT_TRUE(isKnownFieldKey("eth.src"));
   EXPECT_TRUE(isKnownFieldKey("tcp.len"));

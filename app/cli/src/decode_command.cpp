@@ -25,13 +25,14 @@ int verify(packets_io::CaptureReader& reader, const DecodeArgs& a,
            const std::optional<packets::DisplayFilter>& filter,
            const packets::DecodeOptions& options, std::ostream& out, std::ostream& err) {
   FrameDecoder decoder(options);
-  std::uint64_t frames = 0, good = 0, bad = 0, absent = 0, listed = 0;
+  std::uint64_t frames = 0, good = 0, bad = 0, absent = 0, unverified = 0, listed = 0;
   std::int64_t first = 0;
   packets_io::FrameView v;
   constexpr std::uint64_t kMaxListed = 20;
   while ((a.count == 0 || frames < a.count) && reader.next(v)) {
     if (reader.framesRead() == 1) first = v.timestampNs;
     std::optional<packets::CrcStatus> status;
+    std::string why;
     if (!filter) {
       status = packets::verifyFrameCrc(v.data, reader.linkType(), options);
       if (*status == packets::CrcStatus::Absent) status.reset();
@@ -42,6 +43,9 @@ int verify(packets_io::CaptureReader& reader, const DecodeArgs& a,
           makeFrameInfo(reader.framesRead(), v.timestampNs, first, v.originalLength));
       if (filter && !filter->matches(d)) continue;
       status = d.crc;
+      if (d.crc == packets::CrcStatus::Unverified)
+        for (const auto& diag : d.diagnostics)
+          if (diag.severity == packets::Severity::Warning) why = diag.message;
     }
     ++frames;
     switch (*status) {
@@ -52,19 +56,27 @@ int verify(packets_io::CaptureReader& reader, const DecodeArgs& a,
         ++bad;
         if (++listed <= kMaxListed) out << "frame " << reader.framesRead() << ": bad CRC\n";
         break;
+      case packets::CrcStatus::Unverified:
+        ++unverified;
+        if (++listed <= kMaxListed)
+          out << "frame " << reader.framesRead() << ": CRC not verified: " << why << "\n";
+        break;
       case packets::CrcStatus::Absent:
         ++absent;
         break;
     }
   }
-  if (listed > kMaxListed) out << "... and " << listed - kMaxListed << " more bad frames\n";
+  if (listed > kMaxListed)
+    out << "... and " << listed - kMaxListed << " more bad or unverified frames\n";
   out << frames << " frames: " << good << " good CRC, " << bad << " bad CRC, " << absent
-      << " without CRC\n";
+      << " without CRC";
+  if (unverified) out << ", " << unverified << " not verifiable";
+  out << "\n";
   if (!reader.error().empty()) {
     reportError(err, reader.error());
     return kExitUsage;
   }
-  return bad ? kExitBadCrc : kExitOk;
+  return bad || unverified ? kExitBadCrc : kExitOk;
 }
 
 int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
@@ -113,7 +125,8 @@ void addDecodeCommand(CLI::App& app, Action& action) {
   addOutputOptions(*c, args->output);
   c->add_option("-c", args->count, "Stop after N packets (after the display filter)");
   c->add_flag("--verify", args->verify,
-              "Check every ICRC/CRC; print the counts; exit 1 if any is bad");
+              "Check every ICRC/CRC; print the counts; exit 1 if any is bad or could not be "
+              "reached (a fragment, a payload behind ESP)");
   c->callback([args, &action] {
     action = [args](std::ostream& out, std::ostream& err) { return runDecode(*args, out, err); };
   });

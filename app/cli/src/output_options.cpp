@@ -73,7 +73,10 @@ bool prepareOutput(const OutputArgs& a, PrintOptions& print,
     std::string error;
     filter = packets::DisplayFilter::compile(a.displayFilter, error);
     if (!filter) {
-      reportError(err, "invalid display filter '" + a.displayFilter + "': " + error);
+      // A long filter is not echoed: the error quotes the part at fault.
+      reportError(err, a.displayFilter.size() <= 60
+                           ? "invalid display filter '" + a.displayFilter + "': " + error
+                           : "invalid display filter: " + error);
       return false;
     }
   }

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "link_type_map.h"
+#include "stream_capture_reader.h"
 
 namespace rdmascope::packets_io {
 namespace {
@@ -88,10 +89,13 @@ class MappedPcapReader final : public CaptureReader {
   bool nanos_;
 };
 
+// What libpcap reads: a classic pcap (with microsecond or nanosecond stamps) or pcapng.
+enum class Classic : std::uint8_t { No, Microseconds, Nanoseconds };
+
 class LibpcapReader final : public CaptureReader {
  public:
-  LibpcapReader(std::string path, packets::LinkType link, pcap_t* p)
-      : CaptureReader(std::move(path), link), pcap_(p) {}
+  LibpcapReader(std::string path, packets::LinkType link, pcap_t* p, Classic classic)
+      : CaptureReader(std::move(path), link), pcap_(p), classic_(classic) {}
   ~LibpcapReader() override { pcap_close(pcap_); }
 
   bool memoryMapped() const override { return false; }
@@ -104,9 +108,20 @@ class LibpcapReader final : public CaptureReader {
     if (rc == 1) {
       frame.data = {data, header->caplen};
       frame.originalLength = header->len;
-      // Opened with nanosecond precision: tv_usec holds nanoseconds.
-      frame.timestampNs =
-          std::int64_t{header->ts.tv_sec} * 1'000'000'000 + std::int64_t{header->ts.tv_usec};
+      // Opened with nanosecond precision: tv_usec holds nanoseconds. libpcap reads a classic
+      // pcap's seconds as a signed 32-bit number; the format's are unsigned (0xFFFFFFFF is
+      // 2106, not 1969).
+      std::int64_t sec = header->ts.tv_sec, frac = header->ts.tv_usec;
+      if (classic_ != Classic::No) {
+        // libpcap reads a classic pcap's seconds and fraction as signed 32-bit numbers; the
+        // format's are unsigned (0xFFFFFFFF seconds is in 2106, not 1969, and 0xFFFFFFFF
+        // microseconds is 4295 s, not -1 us).
+        sec = static_cast<std::uint32_t>(sec);
+        frac = classic_ == Classic::Nanoseconds
+                   ? std::int64_t{static_cast<std::uint32_t>(frac)}
+                   : std::int64_t{static_cast<std::uint32_t>(frac / 1000)} * 1000;
+      }
+      frame.timestampNs = sec * 1'000'000'000 + frac;
       ++framesRead_;
       return true;
     }
@@ -121,6 +136,7 @@ class LibpcapReader final : public CaptureReader {
 
  private:
   pcap_t* pcap_;
+  Classic classic_;
   bool done_ = false;
 };
 
@@ -148,7 +164,8 @@ std::unique_ptr<CaptureReader> openMapped(const std::string& path, int fd, std::
   return std::make_unique<MappedPcapReader>(path, linkTypeFromPcap(link), b, size, swap, nanos);
 }
 
-std::unique_ptr<CaptureReader> openLibpcap(const std::string& path, std::string& error) {
+std::unique_ptr<CaptureReader> openLibpcap(const std::string& path, Classic classic,
+                                           std::string& error) {
   char errbuf[PCAP_ERRBUF_SIZE] = {};
   pcap_t* p =
       pcap_open_offline_with_tstamp_precision(path.c_str(), PCAP_TSTAMP_PRECISION_NANO, errbuf);
@@ -156,7 +173,7 @@ std::unique_ptr<CaptureReader> openLibpcap(const std::string& path, std::string&
     error = path + ": " + errbuf;
     return nullptr;
   }
-  return std::make_unique<LibpcapReader>(path, linkTypeFromDlt(pcap_datalink(p)), p);
+  return std::make_unique<LibpcapReader>(path, linkTypeFromDlt(pcap_datalink(p)), p, classic);
 }
 
 }  // namespace
@@ -173,6 +190,14 @@ bool CaptureReader::next(CapturedFrame& frame) {
 std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std::string& error,
                                                    ReadMethod method) {
   error.clear();
+  if (path == "-") {
+    const int in = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+    if (in < 0) {
+      error = std::string("cannot read standard input: ") + std::strerror(errno);
+      return nullptr;
+    }
+    return openStreamReader(path, in, error);
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     error = "cannot open " + path + ": " + std::strerror(errno);
@@ -187,6 +212,16 @@ std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std:
     error = "cannot open " + path + ": " + std::strerror(S_ISDIR(st.st_mode) ? EISDIR : errno);
     return nullptr;
   }
+  auto streamed = [&]() -> std::unique_ptr<CaptureReader> {
+    const int own = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    if (own < 0) {
+      error = "cannot read " + path + ": " + std::strerror(errno);
+      return nullptr;
+    }
+    return openStreamReader(path, own, error);
+  };
+  // FIFOs, sockets and terminals cannot be mapped or read twice: parse them as a stream.
+  if (!S_ISREG(st.st_mode) && method == ReadMethod::Auto) return streamed();
   std::uint8_t head[4];
   const ssize_t got = ::pread(fd, head, sizeof head, 0);
   if (got < 0) {
@@ -208,7 +243,14 @@ std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std:
   }
   if (pcap && method == ReadMethod::Auto)
     return openMapped(path, fd, static_cast<std::size_t>(st.st_size), error);
-  return openLibpcap(path, error);
+  // libpcap refuses pcapng files whose sections differ in byte order; tshark reads them.
+  if (method == ReadMethod::Auto) return streamed();
+  const bool nanos = magic == kPcapMagicNs || magic == __builtin_bswap32(kPcapMagicNs);
+  return openLibpcap(path,
+                     !pcap   ? Classic::No
+                     : nanos ? Classic::Nanoseconds
+                             : Classic::Microseconds,
+                     error);
 }
 
 }  // namespace rdmascope::packets_io

@@ -4,10 +4,11 @@
 ///
 /// Syntax: comparisons `==` `!=` `<` `>` `<=` `>=` (or `eq ne lt gt le ge`), logic `&&` `||`
 /// `!` (or `and or not`; `!` binds tightest, then `&&`, then `||`), parentheses, and a bare
-/// field name for presence. Values: decimal, hex (0x..) and octal (0..) integers, decimal
-/// fractions, IPv4 addresses (with an optional /prefix), IPv6 addresses, MAC addresses and
-/// byte strings (aa:bb:cc), and "quoted strings". The aggregate keys ip.addr, ipv6.addr,
-/// eth.addr, udp.port and tcp.port stand for the source and destination fields.
+/// field name for presence. Values: decimal, hex (0x..) and octal (0..) integers, real numbers
+/// (2.5, -1, 1e19; integers beyond 64 bits are reals too), IPv4 addresses (with an optional
+/// /prefix), IPv6 addresses, MAC addresses and byte strings (aa:bb:cc), and "quoted strings". The
+/// aggregate keys ip.addr, ipv6.addr, eth.addr, udp.port and tcp.port stand for the source and
+/// destination fields.
 ///
 /// Semantics follow Wireshark 4: a relation holds when any occurrence of the field satisfies
 /// it, except `!=`, which holds when no occurrence equals the value; a relation on a field
@@ -28,7 +29,9 @@ class DisplayFilter {
  public:
   /// Compiles a filter. On a syntax error or an unknown field returns nullopt and sets `error`
   /// to one line naming the column (1-based), e.g.
-  /// "column 11: expected a value after '=='" or "column 1: unknown field 'ip.sorc'".
+  /// "column 11: expected a value after '=='" or "column 1: unknown field 'ip.sorc'". Filters
+  /// longer than 60 characters add the part at fault: `(near "...((udp.dstport == x...")`;
+  /// tokens longer than 40 characters are quoted by their start and their length.
   static std::optional<DisplayFilter> compile(std::string_view text, std::string& error);
 
   /// True when the dissection satisfies the filter.
@@ -39,7 +42,14 @@ class DisplayFilter {
 
   enum class Op : std::uint8_t { Eq, Ne, Lt, Gt, Le, Ge };
 
-  /// A literal value, prepared for the field it is compared with.
+  /// Parentheses nest at most this deep; deeper filters are refused with the column of the
+  /// parenthesis that went too deep. (A run of `!` folds to its parity and `&&`/`||` chains are
+  /// n-ary, so only parentheses add depth to parsing and matching.)
+  static constexpr int kMaxNesting = 256;
+
+  /// A literal value, prepared for the field it is compared with. Numbers in float notation
+  /// (1e19, 2.5), with a sign, or beyond 64 bits are reals and compare by value with numeric
+  /// fields: `frame.len < 1e19` holds for every frame.
   struct Literal {
     bool hasNumber = false;
     std::uint64_t number = 0;
@@ -55,8 +65,8 @@ class DisplayFilter {
   /// One node of the expression tree (exposed for tests and tools that print filters).
   struct Term {
     enum class Kind : std::uint8_t { Or, And, Not, Exists, Compare } kind = Kind::Exists;
-    std::int32_t left = -1;   ///< Or/And/Not operand
-    std::int32_t right = -1;  ///< Or/And second operand
+    std::int32_t left = -1;              ///< Not: its operand
+    std::vector<std::int32_t> operands;  ///< Or/And: two or more operands, in order
     std::string key;
     Op op = Op::Eq;
     Literal literal;

@@ -37,7 +37,10 @@ struct Node {
 };
 
 /// Status of the integrity check of a frame (RoCE ICRC, IB VCRC, MPA CRC32c).
-enum class CrcStatus : std::uint8_t { Absent, Good, Bad };
+/// Absent: the frame carries no CRC to check. Unverified: it may carry an RDMA packet whose
+/// CRC could not be reached (a fragment, or a payload behind a header not decoded, such as
+/// ESP): a verifier must not count it as checked. Order of precedence: Bad, Unverified, Good.
+enum class CrcStatus : std::uint8_t { Absent, Good, Bad, Unverified };
 
 /// The packet-list columns.
 struct Summary {

@@ -144,19 +144,36 @@ struct IbPacket {
   bool operator==(const IbPacket&) const = default;
 };
 
-/// An 802.1Q tag.
+/// A VLAN tag: 802.1Q (TPID 0x8100), 802.1ad service tag (0x88a8) or pre-standard QinQ
+/// (0x9100).
 struct VlanTag {
   std::uint8_t priority = 0;  ///< PCP, 3 bits
   bool dei = false;
   std::uint16_t id = 0;  ///< 12 bits
+  std::uint16_t tpid = 0x8100;
   bool operator==(const VlanTag&) const = default;
+};
+
+/// An IPv6 extension header between the IPv6 header and UDP. The builder writes its next
+/// header and length bytes; `body` is what follows them:
+///   - hop-by-hop (0) and destination options (60): options, padded by the builder with
+///     Pad1/PadN to a multiple of 8 bytes;
+///   - routing (43): routing type, segments left, type-specific data (zero-padded likewise);
+///   - fragment (44): 6 bytes, fragment offset/flags then identification (the builder writes
+///     the reserved byte).
+struct Ipv6Extension {
+  std::uint8_t type = 0;
+  std::vector<std::uint8_t> body;
+  bool operator==(const Ipv6Extension&) const = default;
 };
 
 /// Carrier of a RoCEv2 packet. The source and destination must both be IPv4 or both IPv6.
 struct RoceAddressing {
   MacAddress srcMac{0x02, 0, 0, 0, 0, 0x01};
   MacAddress dstMac{0x02, 0, 0, 0, 0, 0x02};
-  std::optional<VlanTag> vlan;
+  std::optional<VlanTag> vlan;                ///< the innermost tag
+  std::vector<VlanTag> outerVlans;            ///< tags before `vlan`, outermost first
+  std::vector<Ipv6Extension> ipv6Extensions;  ///< IPv6 only, in order
   IpAddress srcIp = IpAddress::v4(10, 0, 0, 1);
   IpAddress dstIp = IpAddress::v4(10, 0, 0, 2);
   std::uint16_t udpSrcPort = 49152;
@@ -174,7 +191,8 @@ struct RoceAddressing {
 struct RoceV1Addressing {
   MacAddress srcMac{0x02, 0, 0, 0, 0, 0x01};
   MacAddress dstMac{0x02, 0, 0, 0, 0, 0x02};
-  std::optional<VlanTag> vlan;
+  std::optional<VlanTag> vlan;      ///< the innermost tag
+  std::vector<VlanTag> outerVlans;  ///< tags before `vlan`, outermost first
   Grh grh;
   bool operator==(const RoceV1Addressing&) const = default;
 };
@@ -222,8 +240,9 @@ std::optional<IbPacket> decodeIbTransport(std::span<const std::uint8_t> transpor
 
 // ---- Complete frames ----------------------------------------------------------------------
 
-/// Ethernet/[802.1Q]/IPv4 or IPv6/UDP/BTH/ETHs/payload/pad/ICRC. IP total length, IPv4 header
-/// checksum, UDP length (checksum 0, as rxe sends it), pad count and ICRC are computed.
+/// Ethernet/[VLAN tags]/IPv4 or IPv6[/extension headers]/UDP/BTH/ETHs/payload/pad/ICRC. IP total
+/// length, IPv4 header checksum, UDP length (checksum 0, as rxe sends it), pad count and ICRC are
+/// computed.
 std::vector<std::uint8_t> buildRoceV2(const RoceAddressing& addr, const IbPacket& packet);
 
 /// Ethernet/[802.1Q]/GRH (ethertype 0x8915)/BTH/.../ICRC.
@@ -247,13 +266,14 @@ struct ParsedIbFrame {
   IbCarrier carrier = IbCarrier::RoceV2;
   IbPacket packet;
   std::optional<MacAddress> srcMac, dstMac;  ///< Ethernet carriers
-  std::optional<VlanTag> vlan;
-  std::optional<IpAddress> srcIp, dstIp;  ///< RoCEv2
-  std::uint16_t udpSrcPort = 0;           ///< RoCEv2
-  std::uint8_t ecn = 0;                   ///< RoCEv2: IP ECN bits
-  std::optional<Lrh> lrh;                 ///< native IB
-  std::optional<Grh> grh;                 ///< RoCEv1, native IB global
-  std::uint32_t icrcWire = 0;             ///< ICRC as stored (little-endian value)
+  std::optional<VlanTag> vlan;               ///< the innermost VLAN tag
+  std::vector<VlanTag> outerVlans;           ///< tags before it, outermost first
+  std::optional<IpAddress> srcIp, dstIp;     ///< RoCEv2
+  std::uint16_t udpSrcPort = 0;              ///< RoCEv2
+  std::uint8_t ecn = 0;                      ///< RoCEv2: IP ECN bits
+  std::optional<Lrh> lrh;                    ///< native IB
+  std::optional<Grh> grh;                    ///< RoCEv1, native IB global
+  std::uint32_t icrcWire = 0;                ///< ICRC as stored (little-endian value)
   std::uint32_t icrcComputed = 0;
   CrcStatus crc = CrcStatus::Absent;  ///< worst of ICRC and VCRC
   std::size_t bthOffset = 0;          ///< where the BTH starts in the frame

@@ -7,6 +7,13 @@
 ///   - GRH (RoCEv1, native global): traffic class, flow label, hop limit;
 ///   - RoCEv2/IPv4: TOS, TTL, header checksum; RoCEv2/IPv6: traffic class, flow label, hop
 ///     limit; UDP checksum;
+/// RoCEv2 over IPv6 with extension headers (hop-by-hop, routing, destination options, an
+/// atomic fragment header): the ICRC covers the fixed 40-byte IPv6 header, as sent, and then
+/// the UDP header, skipping the extension headers. Annex A17 puts the IP header where the
+/// GRH was and the GRH is exactly those 40 bytes; extension headers have no counterpart in an
+/// IB packet and some change in flight (hop-by-hop options marked "may change", a routing
+/// header's segments left and address list), which an invariant CRC cannot cover. rxe never
+/// sends them and tshark does not check the ICRC, so this reading of the Annex is ours.
 ///   - BTH byte 4 (FECN, BECN, reserved).
 /// VCRC (IBTA 7.8.2): CRC-16 with polynomial 0x100B (reflected 0xD008), initial value 0xFFFF,
 /// final complement, over the whole packet from the LRH to the end of the ICRC, unmasked;
@@ -30,6 +37,7 @@ struct IcrcLayout {
   std::size_t ipHeaderLength = 20;  ///< RoCEv2/IPv4: IHL x 4
   std::size_t bth = 0;              ///< first byte of the BTH
   std::size_t icrc = 0;             ///< first byte of the ICRC (end of the covered bytes)
+  std::size_t ipv6Extensions = 0;   ///< RoCEv2/IPv6: extension header bytes (not covered)
 };
 
 /// Computes the ICRC of the packet described by `layout`. The caller guarantees that

@@ -28,15 +28,20 @@ struct FrameView {
 
 /// How a reader walks the file.
 enum class ReadMethod : std::uint8_t {
-  Auto,     ///< classic pcap through a memory map, pcapng through libpcap
-  Libpcap,  ///< always libpcap (pcap_next_ex)
+  Auto,     ///< classic pcap through a memory map; pcapng, standard input and FIFOs parsed
+            ///< as a stream by the reader itself
+  Libpcap,  ///< libpcap (pcap_next_ex) for regular files
 };
 
-/// Reads a pcap or pcapng file frame by frame. Classic pcap files are memory-mapped and walked
-/// without copying; pcapng goes through libpcap. Errors are one line naming the file.
+/// Reads a pcap or pcapng capture frame by frame. Classic pcap files are memory-mapped and
+/// walked without copying. pcapng files, standard input ("-") and FIFOs are read forward as a
+/// stream and parsed here: pcapng sections may each have their own byte order and interfaces
+/// (as tshark reads them; libpcap refuses a change of byte order), time stamps follow each
+/// interface's if_tsresol and if_tsoffset. Every frame must have the first interface's link
+/// type. Errors are one line naming the file ("standard input" for "-").
 class CaptureReader {
  public:
-  /// Opens a capture. On failure returns null and sets `error`, e.g.
+  /// Opens a capture; "-" is standard input. On failure returns null and sets `error`, e.g.
   /// "cannot open x.pcap: No such file or directory" or "x is not a pcap or pcapng capture".
   static std::unique_ptr<CaptureReader> open(const std::string& path, std::string& error,
                                              ReadMethod method = ReadMethod::Auto);
