@@ -142,7 +142,7 @@ std::string notInRange(std::string_view value, const std::string& rangeText) {
 }
 
 CLI::Option* checkRange(CLI::Option* option, const IntegerRange& range) {
-  option->check(CLI::Validator(
+  option->transform(CLI::Validator(
       [range](std::string& value) {
         const auto v = parseInteger(value, range);
         if (!v) return notInRange(value, range.text());
@@ -154,7 +154,7 @@ CLI::Option* checkRange(CLI::Option* option, const IntegerRange& range) {
 }
 
 CLI::Option* checkRange(CLI::Option* option, const RealRange& range) {
-  option->check(CLI::Validator(
+  option->transform(CLI::Validator(
       [range](std::string& value) {
         const auto v = parseReal(value, range);
         if (!v) return notInRange(value, range.text());
@@ -167,7 +167,7 @@ CLI::Option* checkRange(CLI::Option* option, const RealRange& range) {
 }
 
 CLI::Option* checkRange(CLI::Option* option, const ByteSizeRange& range) {
-  option->check(CLI::Validator(
+  option->transform(CLI::Validator(
       [range](std::string& value) {
         std::string error;
         return parseByteSizeList(value, range, error) ? std::string() : error;
