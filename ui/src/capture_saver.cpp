@@ -1,9 +1,5 @@
 #include "rdmascope/ui/capture_saver.h"
 
-#include <cstdio>
-#include <filesystem>
-#include <system_error>
-
 #include "rdmascope/packets_io/capture_writer.h"
 
 namespace rdmascope::ui {
@@ -14,30 +10,20 @@ bool saveCaptureFile(const FrameStore& store, const std::string& path, std::stri
     return false;
   }
   const bool pcapng = path.size() >= 7 && path.compare(path.size() - 7, 7, ".pcapng") == 0;
-  const std::string partial = path + ".partial";
+  // The writer replaces an existing file only with a complete capture (packets_io::OutputFile).
   auto writer = packets_io::CaptureWriter::open(
-      partial, store.linkType(), error,
+      path, store.linkType(), error,
       pcapng ? packets_io::CaptureFormat::Pcapng : packets_io::CaptureFormat::Pcap);
   if (!writer) {
     error = "cannot save " + path + ": " + error;
     return false;
   }
-  bool ok = true;
-  for (std::size_t i = 0; i < store.size() && ok; ++i) {
+  for (std::size_t i = 0; i < store.size(); ++i) {
     const FrameRecord& r = store.record(i);
-    ok = writer->write(store.bytes(i), r.timestampNs, r.originalLength);
+    if (!writer->write(store.bytes(i), r.timestampNs, r.originalLength)) break;
   }
-  ok = writer->close() && ok;
-  std::error_code ec;
-  if (!ok) {
+  if (!writer->close()) {
     error = "cannot save " + path + ": " + writer->error();
-    std::filesystem::remove(partial, ec);
-    return false;
-  }
-  std::filesystem::rename(partial, path, ec);
-  if (ec) {
-    error = "cannot save " + path + ": " + ec.message();
-    std::filesystem::remove(partial, ec);
     return false;
   }
   return true;

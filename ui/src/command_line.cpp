@@ -84,13 +84,18 @@ int runGuiCommandLine(QApplication& app) {
   if (parser.isSet(device)) {
     DeviceRunRequest request;
     QString error;
+    // The range and the message of rdmascope-cli verbs --port.
     bool portOk = true;
-    const int portNumber = parser.isSet(port) ? parser.value(port).toInt(&portOk) : 0;
-    if (!portOk || !deviceRunFromArguments(parser.value(device), parser.value(connect),
-                                           parser.isSet(serve), parser.isSet(loopback),
-                                           parser.value(scenario), portNumber, request, error)) {
-      std::fprintf(stderr, "rdmascope: %s\n",
-                   qPrintable(portOk ? error : QStringLiteral("--port: not a number")));
+    const uint portNumber = parser.isSet(port) ? parser.value(port).toUInt(&portOk) : 0;
+    if (parser.isSet(port) && (!portOk || portNumber < 1 || portNumber > 65535)) {
+      std::fprintf(stderr, "rdmascope: --port: '%s' is not an integer from 1 to 65535\n",
+                   qPrintable(parser.value(port)));
+      return 2;
+    }
+    if (!deviceRunFromArguments(parser.value(device), parser.value(connect), parser.isSet(serve),
+                                parser.isSet(loopback), parser.value(scenario),
+                                static_cast<int>(portNumber), request, error)) {
+      std::fprintf(stderr, "rdmascope: %s\n", qPrintable(error));
       return 2;
     }
     startScriptedDeviceRun(window, request, parser.value(shot), parser.isSet(quit));
@@ -98,7 +103,17 @@ int runGuiCommandLine(QApplication& app) {
   }
   if (parser.isSet(scenario)) window.openScenario(parser.value(scenario));
   if (!parser.positionalArguments().isEmpty()) window.openCapture(parser.positionalArguments()[0]);
-  if (parser.isSet(step)) window.scenario()->goTo(parser.value(step).toInt() - 1);
+  if (parser.isSet(step)) {
+    bool ok = false;
+    const int n = parser.value(step).toInt(&ok);
+    const int events = window.scenario()->eventCount();
+    if (!ok || n < 1 || n > events) {
+      std::fprintf(stderr, "rdmascope: --event: '%s' is not an integer from 1 to %d\n",
+                   qPrintable(parser.value(step)), events);
+      return 2;
+    }
+    window.scenario()->goTo(n - 1);
+  }
   if (parser.isSet(frame)) {
     bool ok = false;
     const qulonglong n = parser.value(frame).toULongLong(&ok);

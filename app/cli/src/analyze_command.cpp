@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "numeric_options.h"
 #include "output_options.h"
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/cli/cli.h"
@@ -13,7 +14,7 @@ namespace {
 struct AnalyzeArgs {
   std::string file;
   bool json = false;
-  std::uint16_t rocePort = 4791;
+  unsigned rocePort = 4791;
   double seriesWidth = 1e-3;
 };
 
@@ -25,7 +26,7 @@ int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   analysis::AnalyzerOptions options;
-  options.roceV2Port = a.rocePort;
+  options.roceV2Port = static_cast<std::uint16_t>(a.rocePort);
   options.seriesWidth = a.seriesWidth;
   analysis::FlowAnalyzer analyzer(options);
   packets_io::FrameView v;
@@ -59,12 +60,13 @@ void addAnalyzeCommand(CLI::App& app, Action& action) {
       "resends, NAKs, latency");
   c->add_option("FILE", args->file, "Capture file (pcap or pcapng)")->required();
   c->add_flag("--json", args->json, "Print the report as JSON");
-  c->add_option("--roce-port", args->rocePort, "UDP port that carries RoCEv2")
-      ->capture_default_str();
-  c->add_option("--series-width", args->seriesWidth,
-                "Initial width of the time-series buckets in seconds (doubled as needed)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  addRocePortOption(*c, args->rocePort);
+  // From a nanosecond, the pcap resolution, to a day.
+  checkRange(c->add_option("--series-width", args->seriesWidth,
+                           "Initial width of the time-series buckets in seconds (doubled as "
+                           "needed)")
+                 ->capture_default_str(),
+             RealRange{1e-9, 86400});
   c->callback([args, &action] {
     action = [args](std::ostream& out, std::ostream& err) { return runAnalyze(*args, out, err); };
   });

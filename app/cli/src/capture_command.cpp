@@ -6,9 +6,10 @@
 
 #include "commands.h"
 #include "frame_decoder.h"
+#include "numeric_options.h"
+#include "output_files.h"
 #include "output_options.h"
 #include "rdmascope/cli/cli.h"
-#include "rdmascope/packets_io/capture_writer.h"
 #include "rdmascope/packets_io/live_capture.h"
 
 namespace rdmascope::cli {
@@ -62,6 +63,12 @@ int runCapture(const CaptureArgs& a, std::ostream& out, std::ostream& err) {
   packets::DecodeOptions options;
   if (!prepareOutput(a.output, print, filter, options, err)) return kExitUsage;
 
+  // The -w file first: a place it cannot be written to fails before anything is captured.
+  std::unique_ptr<packets_io::OutputFile> output;
+  if (!a.writeFile.empty()) {
+    output = createOutput("-w", a.writeFile, {}, err);
+    if (!output) return kExitUsage;
+  }
   std::string error;
   packets_io::LiveOptions live;
   live.filter = a.bpf;
@@ -71,12 +78,9 @@ int runCapture(const CaptureArgs& a, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   std::unique_ptr<packets_io::CaptureWriter> writer;
-  if (!a.writeFile.empty()) {
-    writer = packets_io::CaptureWriter::open(a.writeFile, capture->linkType(), error);
-    if (!writer) {
-      reportError(err, error);
-      return kExitUsage;
-    }
+  if (output) {
+    writer = startCapture(std::move(output), capture->linkType(), err);
+    if (!writer) return kExitUsage;
   }
   gActive.store(capture.get());
   auto previousInt = std::signal(SIGINT, onSignal);
@@ -147,10 +151,12 @@ void addCaptureCommand(CLI::App& app, Action& action) {
   c->add_option("-i", args->interfaceName, "Interface to capture on");
   c->add_flag("-D", args->list, "List the interfaces that can be captured on");
   c->add_option("-w", args->writeFile, "Also write the captured frames to a pcap file");
-  c->add_option("-c", args->count, "Stop after N packets (after the display filter)");
+  checkRange(c->add_option("-c", args->count, "Stop after N packets (after the display filter)"),
+             kPacketCountRange);
   c->add_option("-f", args->bpf, "Capture (BPF) filter; '' captures everything")
       ->default_str(packets_io::kDefaultCaptureFilter);
-  c->add_option("-a,--duration", args->duration, "Stop after SECONDS")->check(CLI::PositiveNumber);
+  checkRange(c->add_option("-a,--duration", args->duration, "Stop after SECONDS"),
+             RealRange{0, 1e6, true, false});
   c->add_flag("-q", args->quiet, "Do not print packets (count only)");
   addOutputOptions(*c, args->output);
   c->callback([args, &action] {

@@ -1,5 +1,4 @@
 #include <CLI/CLI.hpp>
-#include <charconv>
 #include <fstream>
 #include <iomanip>
 #include <memory>
@@ -7,6 +6,7 @@
 #include <sstream>
 
 #include "commands.h"
+#include "numeric_options.h"
 #include "output_options.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/sim/host_cost_model.h"
@@ -31,35 +31,8 @@ struct CompareArgs {
   std::string calibrationFile;
 };
 
-std::vector<std::string> splitList(const std::string& text) {
-  std::vector<std::string> out;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (!item.empty()) out.push_back(item);
-  }
-  return out;
-}
-
-// "4K" = 4096, "1M" = 2^20, "1G" = 2^30; plain numbers are bytes.
-bool parseSize(const std::string& text, std::uint64_t& out) {
-  if (text.empty()) return false;
-  std::uint64_t mult = 1;
-  std::string digits = text;
-  const char suffix = static_cast<char>(std::toupper(static_cast<unsigned char>(text.back())));
-  if (suffix == 'K' || suffix == 'M' || suffix == 'G') {
-    mult = suffix == 'K' ? 1024 : suffix == 'M' ? 1024 * 1024 : 1024ull * 1024 * 1024;
-    digits.pop_back();
-  }
-  std::uint64_t v = 0;
-  const auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
-  if (ec != std::errc{} || p != digits.data() + digits.size() || v == 0) return false;
-  if (v > (1ull << 40) / mult) return false;
-  out = v * mult;
-  return true;
-}
-
 std::string sizeLabel(std::uint64_t bytes) {
+  if (bytes % (1ull << 40) == 0) return std::to_string(bytes >> 40) + "T";
   if (bytes % (1ull << 30) == 0) return std::to_string(bytes >> 30) + "G";
   if (bytes % (1ull << 20) == 0) return std::to_string(bytes >> 20) + "M";
   if (bytes % 1024 == 0) return std::to_string(bytes >> 10) + "K";
@@ -189,31 +162,25 @@ int runCompare(const CompareArgs& a, std::ostream& out, std::ostream& err) {
     reportError(err, "compare takes --csv or --json, not both");
     return kExitUsage;
   }
-  std::vector<std::uint64_t> sizes;
-  for (const auto& item : splitList(a.sizes)) {
-    std::uint64_t v = 0;
-    if (!parseSize(item, v)) {
-      reportError(err, "bad size '" + item + "' (use bytes or K/M/G, from 1 to 1T)");
-      return kExitUsage;
-    }
-    sizes.push_back(v);
+  std::string error;
+  const auto sizes = parseByteSizeList(a.sizes, kCompareSizeRange, error);
+  if (!sizes) {
+    reportError(err, "--size: " + error);
+    return kExitUsage;
   }
-  if (sizes.empty()) {
-    reportError(err, "--size needs at least one size");
+  const auto transportNames = splitList(a.transports, error);
+  if (!transportNames) {
+    reportError(err, "--transports: " + error);
     return kExitUsage;
   }
   std::vector<sim::Transport> transports;
-  for (const auto& item : splitList(a.transports)) {
+  for (const auto& item : *transportNames) {
     sim::Transport t{};
     if (!sim::parseTransport(item, t)) {
       reportError(err, "unknown transport '" + item + "' (tcp, rocev2, iwarp)");
       return kExitUsage;
     }
     transports.push_back(t);
-  }
-  if (transports.empty()) {
-    reportError(err, "--transports needs at least one transport");
-    return kExitUsage;
   }
   sim::TransferOptions options;
   if (!sim::parseRdmaOp(a.op, options.op)) {
@@ -226,7 +193,6 @@ int runCompare(const CompareArgs& a, std::ostream& out, std::ostream& err) {
   std::string source = "defaults";
   if (!a.calibrationFile.empty() || a.calibrated) {
     std::optional<TcpBenchResult> measured;
-    std::string error;
     if (!a.calibrationFile.empty()) {
       std::ifstream in(a.calibrationFile);
       if (!in) {
@@ -249,13 +215,13 @@ int runCompare(const CompareArgs& a, std::ostream& out, std::ostream& err) {
   }
   if (a.completionEvents) settings.completion = sim::CompletionMode::Event;
   for (const auto& s : a.settings) {
-    if (auto error = sim::applyCostSetting(settings, s)) {
-      reportError(err, *error);
+    if (auto bad = sim::applyCostSetting(settings, s)) {
+      reportError(err, *bad);
       return kExitUsage;
     }
   }
-  if (auto error = sim::validate(settings)) {
-    reportError(err, *error);
+  if (auto bad = sim::validate(settings)) {
+    reportError(err, *bad);
     return kExitUsage;
   }
   if (a.listSettings && !a.json && !a.csv) {
@@ -266,7 +232,7 @@ int runCompare(const CompareArgs& a, std::ostream& out, std::ostream& err) {
 
   std::vector<sim::TransferEstimate> results;
   for (auto t : transports) {
-    for (auto size : sizes)
+    for (auto size : *sizes)
       results.push_back(sim::estimateTransfer(t, size, settings, options));
   }
   if (a.json) {
@@ -305,7 +271,9 @@ void addCompareCommand(CLI::App& app, Action& action) {
   auto args = std::make_shared<CompareArgs>();
   CLI::App* c = app.add_subcommand(
       "compare", "Compare the TCP socket path with RoCEv2 and iWARP: time, CPU, copies, syscalls");
-  c->add_option("--size", args->sizes, "Message sizes, comma separated (4K,64K,1M,1G)");
+  checkRange(c->add_option("--size", args->sizes, "Message sizes, e.g. 4K,64K,1M,1G")
+                 ->capture_default_str(),
+             kCompareSizeRange);
   c->add_option("--transports", args->transports, "Comma separated: tcp, rocev2, iwarp");
   c->add_option("--op", args->op, "RDMA operation: send, write or read");
   c->add_option("--set", args->settings, "Override a cost setting, name=value (repeatable)");

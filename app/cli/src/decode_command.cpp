@@ -3,6 +3,7 @@
 
 #include "commands.h"
 #include "frame_decoder.h"
+#include "numeric_options.h"
 #include "output_options.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/packets/ib_crc.h"
@@ -123,7 +124,8 @@ void addDecodeCommand(CLI::App& app, Action& action) {
   c->add_option("FILE,-r", args->file, "Capture file (pcap or pcapng); -r FILE as in tshark")
       ->required();
   addOutputOptions(*c, args->output);
-  c->add_option("-c", args->count, "Stop after N packets (after the display filter)");
+  checkRange(c->add_option("-c", args->count, "Stop after N packets (after the display filter)"),
+             kPacketCountRange);
   c->add_flag("--verify", args->verify,
               "Check every ICRC/CRC; print the counts; exit 1 if any is bad or could not be "
               "reached (a fragment, a payload behind ESP)");

@@ -2,12 +2,15 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "commands.h"
+#include "numeric_options.h"
+#include "output_files.h"
 #include "output_options.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/verbs_backend/scenario.h"
@@ -91,6 +94,16 @@ int labList(std::ostream& out, std::ostream& err) {
   return st == 0 ? kExitOk : kExitFailure;
 }
 
+// Runs a shell command with its standard output and error in `output`; returns its status.
+int runCaptured(const std::string& command, std::string& output) {
+  std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return 127;
+  char buf[4096];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;)
+    output.append(buf, n);
+  return shellStatus(::pclose(pipe));
+}
+
 std::string readText(const fs::path& p) {
   std::ifstream in(p);
   std::stringstream s;
@@ -117,8 +130,14 @@ int labRun(const LabArgs& a, std::ostream& out, std::ostream& err) {
                     a.name + "\"");
     return kExitUsage;
   }
-  char loss[32];
-  std::snprintf(loss, sizeof loss, "%g", a.loss * 100.0);
+  // Before the guests boot: a folder that cannot hold the results fails now, not minutes later.
+  if (!prepareOutputFolder("--out", a.outDir, err)) return kExitUsage;
+  // run-pair.sh takes a percentage in plain digits: 0.2 is "20", 1e-7 "0.00001".
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.9f", a.loss * 100.0);
+  std::string loss = buf;
+  loss.erase(loss.find_last_not_of('0') + 1);
+  if (loss.back() == '.') loss.pop_back();
   std::string cmd = quote((*lab / "run-pair.sh").string()) + " --out " + quote(a.outDir) +
                     " --loss " + loss + " --timeout " + std::to_string(a.timeout);
   if (!rdmascope) {
@@ -152,12 +171,12 @@ int labRun(const LabArgs& a, std::ostream& out, std::ostream& err) {
   int verifyStatus = 0;
   if (fs::exists(dir / "capture.pcap", ec)) {
     out << "# decode --verify " << (dir / "capture.pcap").string() << '\n' << std::flush;
-    verifyStatus = shellStatus(std::system((quote(selfPath()) + " decode --verify " +
-                                            quote((dir / "capture.pcap").string()) + " >" +
-                                            quote((dir / "decode.txt").string()) + " 2>&1")
-                                               .c_str()));
+    std::string decoded;
+    verifyStatus = runCaptured(
+        quote(selfPath()) + " decode --verify " + quote((dir / "capture.pcap").string()), decoded);
+    if (!writeTextFile((dir / "decode.txt").string(), decoded, err)) return kExitUsage;
     // decode --verify ends with "N frames: G good CRC, B bad CRC, U without CRC".
-    std::istringstream lines(readText(dir / "decode.txt"));
+    std::istringstream lines(decoded);
     std::string line, last;
     while (std::getline(lines, line))
       last = line;
@@ -170,10 +189,9 @@ int labRun(const LabArgs& a, std::ostream& out, std::ostream& err) {
   if (a.compareSim && labStatus == 0 && verifyStatus == 0) {
     const auto scenario = loadScenario(a.name, err);
     if (!scenario) return kExitUsage;
-    std::ofstream report(dir / "compare-sim.txt");
     std::ostringstream text;
     compareStatus = compareCaptureWithSim((dir / "capture.pcap").string(), *scenario, text, err);
-    report << text.str();
+    if (!writeTextFile((dir / "compare-sim.txt").string(), text.str(), err)) return kExitUsage;
     out << text.str();
   }
   if (labStatus != 0) {
@@ -214,10 +232,10 @@ void addLabCommand(CLI::App& app, Action& action) {
   CLI::App* run = lab->add_subcommand("run", "Boot the two guests, run NAME, capture and decode");
   run->add_option("name", args->name, "Lab scenario or rdmascope built-in scenario")->required();
   run->add_option("--out", args->outDir, "Folder for the results")->required();
-  run->add_option("--loss", args->loss, "Loss probability on guest 2's egress (0 to below 1)")
-      ->check(CLI::Range(0.0, 0.99));
-  run->add_option("--timeout", args->timeout, "Bound on each guest's command, seconds")
-      ->check(CLI::Range(10u, 3600u));
+  checkRange(run->add_option("--loss", args->loss, "Loss probability on guest 2's egress"),
+             kLossRange);
+  checkRange(run->add_option("--timeout", args->timeout, "Bound on each guest's command, seconds"),
+             IntegerRange{10, 3600});
   run->add_flag("--compare-sim", args->compareSim,
                 "Infer the lost transmissions from the capture, replay them in the simulator "
                 "and compare the NAK and resend patterns (rdmascope scenarios)");

@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "numeric_options.h"
 #include "rdmascope/packets/field_registry.h"
 
 namespace rdmascope::cli {
@@ -22,8 +23,13 @@ void addOutputOptions(CLI::App& c, OutputArgs& a) {
       ->allow_extra_args(false);
   c.add_option("-Y", a.displayFilter,
                "Display filter (Wireshark syntax), e.g. 'udp.dstport == 4791'");
-  c.add_option("--roce-port", a.rocePort, "UDP destination port that carries RoCEv2")
-      ->check(CLI::Range(1, 65535));
+  addRocePortOption(c, a.rocePort);
+}
+
+void addRocePortOption(CLI::App& c, unsigned& port) {
+  checkRange(c.add_option("--roce-port", port, "UDP destination port that carries RoCEv2")
+                 ->capture_default_str(),
+             kPortRange);
 }
 
 bool prepareOutput(const OutputArgs& a, PrintOptions& print,

@@ -28,6 +28,9 @@ struct OutputArgs {
 /// Adds -V, -T, -e, -E, -Y and --roce-port to a subcommand.
 void addOutputOptions(CLI::App& command, OutputArgs& args);
 
+/// Adds --roce-port (1 to 65535, as every subcommand that decodes checks it).
+void addRocePortOption(CLI::App& command, unsigned& port);
+
 /// Checks the options and builds what the printer and filter need; on an error writes the
 /// one-line message to `err` and returns false.
 bool prepareOutput(const OutputArgs& args, PrintOptions& print,

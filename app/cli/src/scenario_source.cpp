@@ -16,4 +16,10 @@ std::optional<verbs_backend::Scenario> loadScenario(const std::string& nameOrFil
   return std::nullopt;
 }
 
+std::vector<std::string> scenarioFiles(const std::string& nameOrFile) {
+  for (const auto& name : verbs_backend::builtinScenarioNames())
+    if (name == nameOrFile) return {};
+  return {nameOrFile};
+}
+
 }  // namespace rdmascope::cli

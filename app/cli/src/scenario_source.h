@@ -5,6 +5,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "rdmascope/verbs_backend/scenario.h"
 
@@ -14,5 +15,9 @@ namespace rdmascope::cli {
 /// (file, JSON path, expectation) to `err` and returns nothing.
 std::optional<verbs_backend::Scenario> loadScenario(const std::string& nameOrFile,
                                                     std::ostream& err);
+
+/// The files loadScenario() reads for `nameOrFile`: none for a built-in name, else the file
+/// (for outputs that must not overwrite it).
+std::vector<std::string> scenarioFiles(const std::string& nameOrFile);
 
 }  // namespace rdmascope::cli

@@ -3,11 +3,12 @@
 #include <map>
 
 #include "commands.h"
+#include "numeric_options.h"
+#include "output_files.h"
 #include "output_options.h"
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/packets/ib_builder.h"
-#include "rdmascope/packets_io/capture_writer.h"
 #include "rdmascope/sim/trace_analysis.h"
 #include "rdmascope/sim/transport_scenarios.h"
 #include "rdmascope/verbs_backend/scenario.h"
@@ -62,6 +63,13 @@ int runTransport(const SimArgs& a, std::ostream& out, std::ostream& err) {
     reportError(err, "--wire does not apply to '" + a.scenario + "' (it runs over TCP)");
     return kExitUsage;
   }
+  std::unique_ptr<packets_io::CaptureWriter> writer;
+  if (!a.pcap.empty()) {
+    auto file = createOutput("--pcap", a.pcap, {}, err);
+    if (!file) return kExitUsage;
+    writer = startCapture(std::move(file), packets::LinkType::Ethernet, err);
+    if (!writer) return kExitUsage;
+  }
   sim::TransportScenarioOptions o;
   if (a.seed) o.seed = *a.seed;
   if (a.loss) o.lossRate = *a.loss;
@@ -86,13 +94,7 @@ int runTransport(const SimArgs& a, std::ostream& out, std::ostream& err) {
         << " lost, " << r->elapsedUs << " us, data " << (r->dataIntact ? "intact" : "NOT intact")
         << '\n';
   }
-  if (!a.pcap.empty()) {
-    std::string werr;
-    auto writer = packets_io::CaptureWriter::open(a.pcap, packets::LinkType::Ethernet, werr);
-    if (!writer) {
-      reportError(err, werr);
-      return kExitUsage;
-    }
+  if (writer) {
     for (const auto& f : r->frames)
       if (!writer->write(f.bytes, f.timePs / 1000)) break;
     if (!writer->close()) {
@@ -107,16 +109,14 @@ int runTransport(const SimArgs& a, std::ostream& out, std::ostream& err) {
   return kExitOk;
 }
 
-bool writePcap(const std::string& path, const verbs_backend::RunResult& r, std::ostream& err) {
-  // Native IB goes into ERF records as ibdump writes them: tshark refuses link type 247.
-  const bool ib = r.wire == sim::WireFormat::InfiniBand;
-  const packets::LinkType link = ib ? packets::LinkType::Erf : packets::LinkType::Ethernet;
-  std::string error;
-  auto writer = packets_io::CaptureWriter::open(path, link, error);
-  if (!writer) {
-    reportError(err, error);
-    return false;
-  }
+// Native IB goes into ERF records as ibdump writes them: tshark refuses link type 247.
+packets::LinkType pcapLinkType(sim::WireFormat wire) {
+  return wire == sim::WireFormat::InfiniBand ? packets::LinkType::Erf : packets::LinkType::Ethernet;
+}
+
+bool writePcap(packets_io::CaptureWriter& writer, const verbs_backend::RunResult& r,
+               std::ostream& err) {
+  const bool ib = pcapLinkType(r.wire) == packets::LinkType::Erf;
   for (const auto& f : r.frames) {
     const std::int64_t ns = f.time.picos() / 1000;
     if (ib) {
@@ -124,13 +124,13 @@ bool writePcap(const std::string& path, const verbs_backend::RunResult& r, std::
       const auto secs = static_cast<std::uint64_t>(ns / 1000000000);
       const auto frac = static_cast<std::uint64_t>(ns % 1000000000);
       const std::uint64_t erfTime = (secs << 32) | ((frac << 32) / 1000000000u);
-      if (!writer->write(packets::wrapErfInfiniband(f.bytes, erfTime), ns)) break;
-    } else if (!writer->write(f.bytes, ns)) {
+      if (!writer.write(packets::wrapErfInfiniband(f.bytes, erfTime), ns)) break;
+    } else if (!writer.write(f.bytes, ns)) {
       break;
     }
   }
-  if (!writer->close()) {
-    reportError(err, writer->error());
+  if (!writer.close()) {
+    reportError(err, writer.error());
     return false;
   }
   return true;
@@ -161,6 +161,13 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
   options.trace = trace != "none" || a.analyze;  // the analysis reads the frames off the trace
   options.captureFrames = !a.pcap.empty();
   verbs_backend::SimScenarioSession session(*scenario, options);
+  std::unique_ptr<packets_io::CaptureWriter> writer;
+  if (!a.pcap.empty()) {
+    auto file = createOutput("--pcap", a.pcap, scenarioFiles(a.scenario), err);
+    if (!file) return kExitUsage;
+    writer = startCapture(std::move(file), pcapLinkType(session.network().config().wire), err);
+    if (!writer) return kExitUsage;
+  }
   std::optional<sim::TraceAnalysis> analysis;
   if (a.analyze) analysis.emplace(session.network().sim().trace(), session.network().config().wire);
   const verbs_backend::RunResult r = session.runToEnd();
@@ -178,7 +185,7 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
     const analysis::AnalysisReport report = analysis->finish();
     out << (a.json ? analysis::toJson(report) + "\n" : analysis::formatText(report));
   }
-  if (!a.pcap.empty() && !writePcap(a.pcap, r, err)) return kExitUsage;
+  if (writer && !writePcap(*writer, r, err)) return kExitUsage;
   if (!r.ok) {
     reportError(err, r.error);
     return kExitFailure;
@@ -197,9 +204,10 @@ void addSimCommand(CLI::App& app, Action& action) {
   auto* traceOption = cmd->add_option("--trace", args->trace,
                                       "Trace output: text, json or none (with --analyze: none)")
                           ->check(CLI::IsMember({"text", "json", "none"}));
-  cmd->add_option("--seed", args->seed, "Seed of the simulation (default: the scenario's)");
-  cmd->add_option("--loss", args->loss, "Frame loss probability, 0 to below 1")
-      ->check(CLI::Range(0.0, 0.999));
+  checkRange(
+      cmd->add_option("--seed", args->seed, "Seed of the simulation (default: the scenario's)"),
+      kSeedRange);
+  checkRange(cmd->add_option("--loss", args->loss, "Frame loss probability"), kLossRange);
   std::vector<std::string> wires;
   for (const auto& [name, format] : wireNames())
     wires.push_back(name);

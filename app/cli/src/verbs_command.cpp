@@ -3,6 +3,7 @@
 #include <map>
 
 #include "commands.h"
+#include "numeric_options.h"
 #include "output_options.h"
 #include "perftest_report.h"
 #include "rdmascope/cli/cli.h"
@@ -283,14 +284,16 @@ void addVerbsCommand(CLI::App& app, Action& action) {
       "verbs", "Run one side of a scenario on a real RDMA device, or a perftest-style benchmark");
   cmd->add_option("--device", args->device,
                   "RDMA device (default: the first one; with --cm, the route's)");
-  cmd->add_option("--gid-index", args->gidIndex, "GID index (Soft-RoCE: 1 is the IPv4 GID)")
-      ->check(CLI::Range(0, 255));
+  checkRange(
+      cmd->add_option("--gid-index", args->gidIndex, "GID index (Soft-RoCE: 1 is the IPv4 GID)"),
+      IntegerRange{0, 255});
   cmd->add_option("--scenario", args->scenario, "Built-in scenario or scenario file");
   auto* server = cmd->add_flag("--server", args->server, "Be host 0 and wait for the peer");
   cmd->add_option("--connect", args->connect, "Be host 1 and connect to HOST")->excludes(server);
-  cmd->add_option("--port", args->port,
-                  "TCP port of the out-of-band exchange, and with --cm the rdma_cm port "
-                  "(default 18515)");
+  checkRange(cmd->add_option("--port", args->port,
+                             "TCP port of the out-of-band exchange, and with --cm the rdma_cm "
+                             "port (default 18515)"),
+             kPortRange);
   cmd->add_flag("--cm", args->cm,
                 "Connect the QPs with librdmacm (rdma_cm REQ/REP/RTU) instead of the TCP "
                 "exchange; the route picks the device");
@@ -299,10 +302,10 @@ void addVerbsCommand(CLI::App& app, Action& action) {
     ops.push_back(name);
   cmd->add_option("--bench", args->bench, "Benchmark: write, read, send or atomic")
       ->check(CLI::IsMember(ops));
-  cmd->add_option("--size", args->size, "Message size in bytes (default 65536)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 30));
-  cmd->add_option("--iters", args->iters, "Iterations (default 1000)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000}));
+  checkRange(cmd->add_option("--size", args->size, "Message size in bytes (default 65536)"),
+             IntegerRange{1, std::uint64_t{1} << 30});
+  checkRange(cmd->add_option("--iters", args->iters, "Iterations (default 1000)"),
+             IntegerRange{1, 100000});
   cmd->add_flag("--sim", args->sim, "Run both sides of the benchmark on the simulator");
   cmd->add_flag("--lat", args->latency, "Measure latency instead of bandwidth");
   cmd->callback([args, &action] {

@@ -32,13 +32,20 @@ std::uint32_t pad4(std::size_t n) {
 std::unique_ptr<CaptureWriter> CaptureWriter::open(const std::string& path, packets::LinkType link,
                                                    std::string& error, CaptureFormat format,
                                                    std::uint32_t snapLength) {
+  auto file = OutputFile::create(path, error);
+  if (!file) return nullptr;
+  return open(std::move(file), link, error, format, snapLength);
+}
+
+std::unique_ptr<CaptureWriter> CaptureWriter::open(std::unique_ptr<OutputFile> file,
+                                                   packets::LinkType link, std::string& error,
+                                                   CaptureFormat format, std::uint32_t snapLength) {
   error.clear();
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) {
-    error = "cannot create " + path + ": " + std::strerror(errno);
+  if (!file) {
+    error = "no file to write the capture to";
     return nullptr;
   }
-  std::unique_ptr<CaptureWriter> w(new CaptureWriter(path, f, format, snapLength));
+  std::unique_ptr<CaptureWriter> w(new CaptureWriter(std::move(file), format, snapLength));
   const auto linktype = static_cast<std::uint32_t>(link);
   bool ok;
   if (format == CaptureFormat::Pcap) {
@@ -67,8 +74,8 @@ CaptureWriter::~CaptureWriter() {
 
 bool CaptureWriter::put(const void* data, std::size_t size) {
   if (!file_) return false;
-  if (std::fwrite(data, 1, size, file_) != size) {
-    if (error_.empty()) error_ = "cannot write " + path_ + ": " + std::strerror(errno);
+  if (std::fwrite(data, 1, size, file_->stream()) != size) {
+    if (error_.empty()) error_ = "cannot write " + file_->path() + ": " + std::strerror(errno);
     return false;
   }
   return true;
@@ -107,17 +114,16 @@ bool CaptureWriter::write(std::span<const std::uint8_t> bytes, std::int64_t time
 
 bool CaptureWriter::flush() {
   if (!file_) return error_.empty();
-  if (std::fflush(file_) != 0 && error_.empty())
-    error_ = "cannot write " + path_ + ": " + std::strerror(errno);
+  if (std::fflush(file_->stream()) != 0 && error_.empty())
+    error_ = "cannot write " + file_->path() + ": " + std::strerror(errno);
   return error_.empty();
 }
 
 bool CaptureWriter::close() {
   if (!file_) return error_.empty();
-  flush();
-  if (std::fclose(file_) != 0 && error_.empty())
-    error_ = "cannot write " + path_ + ": " + std::strerror(errno);
-  file_ = nullptr;
+  if (error_.empty() && !file_->commit()) error_ = file_->error();
+  file_->discard();
+  file_.reset();
   return error_.empty();
 }
 

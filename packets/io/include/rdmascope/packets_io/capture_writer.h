@@ -9,6 +9,7 @@
 #include <string>
 
 #include "rdmascope/packets/decode.h"
+#include "rdmascope/packets_io/output_file.h"
 
 namespace rdmascope::packets_io {
 
@@ -18,13 +19,20 @@ enum class CaptureFormat : std::uint8_t {
   Pcapng,  ///< one section, one interface, enhanced packet blocks (if_tsresol 9)
 };
 
-/// Writes frames of one link type to a capture file.
+/// Writes frames of one link type to a capture file, through an OutputFile: an existing file
+/// at the path is replaced only by a complete capture, when close() succeeds.
 class CaptureWriter {
  public:
-  /// Creates (truncates) the file. On failure returns null and sets a one-line `error`, e.g.
-  /// "cannot create /x/y.pcap: No such file or directory".
+  /// Starts the file (in a temporary file beside it; see OutputFile). On failure returns null
+  /// and sets a one-line `error`, e.g. "cannot create /x/y.pcap: No such file or directory".
   static std::unique_ptr<CaptureWriter> open(const std::string& path, packets::LinkType link,
                                              std::string& error,
+                                             CaptureFormat format = CaptureFormat::Pcap,
+                                             std::uint32_t snapLength = 262144);
+  /// Starts the capture in a file already created, e.g. before the link type was known (an
+  /// output checked before the work that produces its frames). Null with `error` on failure.
+  static std::unique_ptr<CaptureWriter> open(std::unique_ptr<OutputFile> file,
+                                             packets::LinkType link, std::string& error,
                                              CaptureFormat format = CaptureFormat::Pcap,
                                              std::uint32_t snapLength = 262144);
   ~CaptureWriter();
@@ -35,21 +43,21 @@ class CaptureWriter {
   /// length; 0 means the captured length). False on a write error (see error()).
   bool write(std::span<const std::uint8_t> bytes, std::int64_t timestampNs,
              std::uint32_t originalLength = 0);
-  /// Flushes buffered frames to the file.
+  /// Flushes buffered frames to the (temporary) file.
   bool flush();
-  /// Flushes and closes; false when a write failed. Called by the destructor.
+  /// Completes the file and puts it in place; false when a write failed, and then the
+  /// destination is left as it was. Called by the destructor.
   bool close();
 
   const std::string& error() const { return error_; }
   std::uint64_t framesWritten() const { return frames_; }
 
  private:
-  CaptureWriter(std::string path, std::FILE* file, CaptureFormat format, std::uint32_t snap)
-      : path_(std::move(path)), file_(file), format_(format), snap_(snap) {}
+  CaptureWriter(std::unique_ptr<OutputFile> file, CaptureFormat format, std::uint32_t snap)
+      : file_(std::move(file)), format_(format), snap_(snap) {}
   bool put(const void* data, std::size_t size);
 
-  std::string path_;
-  std::FILE* file_;
+  std::unique_ptr<OutputFile> file_;  ///< null once closed
   CaptureFormat format_;
   std::uint32_t snap_;
   std::uint64_t frames_ = 0;
