@@ -119,6 +119,9 @@ struct Requester {
   std::uint32_t readSlack = 0;
   std::deque<InflightMessage> inflight;
   std::deque<PendingNak> naks;  // NAKs not yet answered by a resend, oldest first (bounded)
+  // The PSNs the last READs answered used (first, last), newest last (bounded): a request at
+  // one of their later PSNs re-requests responses lost after the capture point.
+  std::deque<std::pair<std::uint32_t, std::uint32_t>> answeredReads;
   bool inRetry = false;
   RetryCause retryCause = RetryCause::None;
   std::uint32_t retryNext = 0;
@@ -558,6 +561,16 @@ struct FlowAnalyzer::Impl final : ReportSink {
     r.seen.insert(p);
     Anomaly a = anomalyAt(AnomalyKind::Retransmission, f, d);
     InflightMessage* m = messageAt(r, p);
+    const bool reRequest =
+        cls.kind == MessageKind::Read && !m &&
+        std::any_of(r.answeredReads.begin(), r.answeredReads.end(), [&](const auto& span) {
+          return psnDiff(p, span.first) > 0 && psnDiff(p, span.second) <= 0;
+        });
+    if (reRequest) {
+      a.detail = "READ re-requested from PSN " + psnText(p) + " (responses lost after the capture)";
+      emit(std::move(a), &c);
+      return;
+    }
     if (m && m->rec.kind == MessageKind::Read && m->rec.firstPsn != p) {
       // Within the PSNs a READ reserved: a READ re-requested from where its responses stopped,
       // or, before any response, a request the READ's longest possible span hid, which shows
@@ -904,6 +917,10 @@ struct FlowAnalyzer::Impl final : ReportSink {
     Requester& r = c.req[d];
     for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it)
       if (it->rec.kind == kind && it->rec.firstPsn == firstPsn) {
+        if (kind == MessageKind::Read) {
+          r.answeredReads.emplace_back(firstPsn, it->rec.lastPsn);
+          if (r.answeredReads.size() > 16) r.answeredReads.pop_front();
+        }
         summarise(c, d, *it, Outcome::Completed, f.frame, f.time);
         r.inflight.erase(it);
         return;

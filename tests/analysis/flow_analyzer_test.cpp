@@ -150,7 +150,7 @@ RoceTrace twoSendsLosing(std::initializer_list<std::uint32_t> lost) {
   return t;
 }
 
-void expectTwoWholeSends(const AnalysisReport& r, std::uint64_t lastFrame) {
+void expectTwoWholeSends(const AnalysisReport& r, std::uint64_t firstEnd, std::uint64_t secondEnd) {
   EXPECT_EQ(r.summary.messages, 2u);
   EXPECT_EQ(r.summary.completedMessages, 2u);
   EXPECT_EQ(r.summary.incompleteMessages, 0u);
@@ -166,7 +166,7 @@ void expectTwoWholeSends(const AnalysisReport& r, std::uint64_t lastFrame) {
     EXPECT_EQ(m.packets, 4u);
     EXPECT_FALSE(m.startMissing);
     EXPECT_EQ(m.detail, "");
-    EXPECT_EQ(m.endFrame, lastFrame);  // the ACK, not the NAK before the resends
+    EXPECT_EQ(m.endFrame, i == 0 ? firstEnd : secondEnd);
   }
 }
 
@@ -175,7 +175,7 @@ TEST(FlowAnalyzer, ResentFirstStartsTheMessageItsFirstTransmissionLost) {
   const AnalysisReport r = t.analyze();
   EXPECT_EQ(anomalyList(r), (Strings{"psn_gap@5", "nak@8", "gap_filled@9", "retransmission@10",
                                      "retransmission@11", "retransmission@12"}));
-  expectTwoWholeSends(r, 13);
+  expectTwoWholeSends(r, 8, 13);  // the first ends at the NAK of PSN 4 (after its LAST)
   EXPECT_EQ(r.messages[1].resentPackets, 3u);
 }
 
@@ -185,7 +185,7 @@ TEST(FlowAnalyzer, ResentLastEndsTheMessageItsFirstTransmissionLost) {
   EXPECT_EQ(anomalyList(r),
             (Strings{"psn_gap@4", "nak@8", "gap_filled@9", "retransmission@10", "retransmission@11",
                      "retransmission@12", "retransmission@13"}));
-  expectTwoWholeSends(r, 14);
+  expectTwoWholeSends(r, 14, 14);  // not at the NAK of PSN 3: its LAST had not arrived
 }
 
 TEST(FlowAnalyzer, ResentLastAndFirstSplitWhatTheFirstTransmissionsJoined) {
@@ -194,7 +194,7 @@ TEST(FlowAnalyzer, ResentLastAndFirstSplitWhatTheFirstTransmissionsJoined) {
   EXPECT_EQ(anomalyList(r),
             (Strings{"psn_gap@4", "nak@7", "gap_filled@8", "gap_filled@9", "retransmission@10",
                      "retransmission@11", "retransmission@12"}));
-  expectTwoWholeSends(r, 13);
+  expectTwoWholeSends(r, 13, 13);
 }
 
 TEST(FlowAnalyzer, LostMiddleOfAResendIsJoinedWhenItArrives) {
@@ -222,19 +222,20 @@ TEST(FlowAnalyzer, LostMiddleOfAResendIsJoinedWhenItArrives) {
 
 // READs of one packet each (1024 bytes, path MTU 1024: one READ response ONLY each, so the
 // responses never show the MTU and each READ may use up to four PSNs). The request at PSN 1 is
-// lost; the one at PSN 2 then looks like the end of the first READ's span, until PSN 1 is
-// resent with no response to the first READ in between: a READ of its own.
+// lost; the one at PSN 2 then looks like the end of the first READ's span, until the timer
+// resends PSN 1 before the (slow) responder answered the first READ: a READ of its own.
 TEST(FlowAnalyzer, ReadRequestSeenOnlyWhenResentIsAMessage) {
   RoceTrace t;
   t.request(Op::RcRdmaReadRequest, 0, 0, 1024);  // 1
   t.request(Op::RcRdmaReadRequest, 2, 0, 1024);  // 2: PSN 1 lost
-  t.nak(1, packets::NakCode::PsnSequenceError);  // 3 (before the response: as rxe can)
-  t.request(Op::RcRdmaReadRequest, 1, 0, 1024);  // 4
-  t.request(Op::RcRdmaReadRequest, 2, 0, 1024);  // 5
+  t.advance(0.07);
+  t.request(Op::RcRdmaReadRequest, 1, 0, 1024);  // 3: the timer's resend
+  t.request(Op::RcRdmaReadRequest, 2, 0, 1024);  // 4
   t.readResponse(Op::RcRdmaReadResponseOnly, 0, 1024);
   t.readResponse(Op::RcRdmaReadResponseOnly, 1, 1024);
-  t.readResponse(Op::RcRdmaReadResponseOnly, 2, 1024);  // 8
+  t.readResponse(Op::RcRdmaReadResponseOnly, 2, 1024);  // 7
   const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), (Strings{"timeout@3", "gap_filled@3", "retransmission@4"}));
   EXPECT_EQ(r.summary.messages, 3u);
   EXPECT_EQ(r.summary.completedMessages, 3u);
   EXPECT_EQ(r.summary.incompleteMessages, 0u);
@@ -245,9 +246,41 @@ TEST(FlowAnalyzer, ReadRequestSeenOnlyWhenResentIsAMessage) {
     EXPECT_EQ(r.messages[i].firstPsn, i);
     EXPECT_EQ(r.messages[i].lastPsn, i);
     EXPECT_EQ(r.messages[i].bytes, 1024u);
-    EXPECT_EQ(r.messages[i].endFrame, 6u + i);
+    EXPECT_EQ(r.messages[i].endFrame, 5u + i);
   }
   EXPECT_EQ(r.summary.resentFrames, 1u);  // only PSN 2's second request
+}
+
+// A READ answered in full at the capture point whose last responses were lost on the way to
+// the requester: the requester asks again from the first PSN it misses. That request is no
+// new READ, though its PSN was never requested before.
+TEST(FlowAnalyzer, ReadReRequestAfterAnsweredReadIsNoNewMessage) {
+  RoceTrace t;
+  t.request(Op::RcSendFirst, 0, 1024);
+  t.request(Op::RcSendLast, 1, 100);
+  t.ack(1);                                      // 3
+  t.request(Op::RcRdmaReadRequest, 2, 0, 3072);  // 4: three responses at PMTU 1024
+  t.readResponse(Op::RcRdmaReadResponseFirst, 2, 1024);
+  t.readResponse(Op::RcRdmaReadResponseMiddle, 3, 1024);
+  t.readResponse(Op::RcRdmaReadResponseLast, 4, 1024);  // 7
+  t.advance(0.07);
+  t.request(Op::RcRdmaReadRequest, 3, 0, 2048);  // 8: PSNs 3 and 4 again
+  t.readResponse(Op::RcRdmaReadResponseFirst, 3, 1024);
+  t.readResponse(Op::RcRdmaReadResponseLast, 4, 1024);
+  t.request(Op::RcSendOnly, 5, 10);  // 11
+  t.ack(5);
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(r.summary.messages, 3u);
+  EXPECT_EQ(r.summary.completedMessages, 3u);
+  ASSERT_EQ(r.messages.size(), 3u);
+  EXPECT_EQ(r.messages[1].kind, MessageKind::Read);
+  EXPECT_EQ(r.messages[1].bytes, 3072u);
+  EXPECT_EQ(r.messages[1].endFrame, 7u);
+  const auto re = std::find_if(r.anomalies.begin(), r.anomalies.end(),
+                               [](const Anomaly& a) { return a.frame == 8; });
+  ASSERT_NE(re, r.anomalies.end());
+  EXPECT_EQ(re->kind, AnomalyKind::Retransmission);
+  EXPECT_EQ(re->detail, "READ re-requested from PSN 3 (responses lost after the capture)");
 }
 
 TEST(FlowAnalyzer, BackToBackCopyIsADuplicate) {

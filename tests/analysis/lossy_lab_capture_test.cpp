@@ -53,8 +53,8 @@ struct Analysed {
   AnalysisReport report;
 };
 
-Analysed analyse(const std::string& name) {
-  const std::string path = std::string(RDMASCOPE_SOURCE_DIR) + "/tests/analysis/data/" + name;
+Analysed analyse(const std::string& file) {
+  const std::string path = std::string(RDMASCOPE_SOURCE_DIR) + "/tests/" + file;
   std::string error;
   auto reader = packets_io::CaptureReader::open(path, error);
   EXPECT_TRUE(reader) << error;
@@ -93,7 +93,7 @@ class LossyPerftest : public testing::TestWithParam<PerftestRun> {};
 
 TEST_P(LossyPerftest, EveryMessageIsFoundWithItsLength) {
   const PerftestRun run = GetParam();
-  const Analysed r = analyse(run.file);
+  const Analysed r = analyse(std::string("analysis/data/") + run.file);
   const std::uint32_t psnsPerMessage = (run.size + run.mtu - 1) / run.mtu;
   const bool read = run.kind == MessageKind::Read;
 
@@ -133,7 +133,9 @@ TEST_P(LossyPerftest, EveryMessageIsFoundWithItsLength) {
     EXPECT_EQ(psnDiff(m.lastPsn, m.firstPsn) + 1, static_cast<std::int32_t>(psnsPerMessage));
     EXPECT_FALSE(m.startMissing);
     EXPECT_EQ(m.detail, "");
-    if (i > 0) EXPECT_EQ(m.firstPsn, psnAdd(byPsn[i - 1].lastPsn, 1));
+    if (i > 0) {
+      EXPECT_EQ(m.firstPsn, psnAdd(byPsn[i - 1].lastPsn, 1));
+    }
   }
 }
 
@@ -144,12 +146,47 @@ INSTANTIATE_TEST_SUITE_P(
         PerftestRun{"rxe_write_bw_loss.pcap", MessageKind::Write, 20, 1024, 256, 0x0bb879},
         PerftestRun{"rxe_read_bw_loss.pcap", MessageKind::Read, 20, 1024, 256, 0xc808c1},
         PerftestRun{"rxe_read_bw_small_loss.pcap", MessageKind::Read, 30, 256, 256, 0xedd968}),
-    [](const testing::TestParamInfo<PerftestRun>& info) {
-      std::string name = info.param.file;
+    [](const testing::TestParamInfo<PerftestRun>& run) {
+      std::string name = run.param.file;
       name = name.substr(0, name.find('.'));
       std::replace(name.begin(), name.end(), '.', '_');
       return name;
     });
+
+// The lab's stored rc-lossy-stream runs (tests/lab/captures/README.md): host-b posts six RDMA
+// WRITEs of 4 KiB and two SENDs of 3000 bytes, one at a time, WRITE, WRITE, WRITE, SEND, and
+// again, at path MTU 1024 with 20% loss on its egress.
+TEST(LossyLabCapture, StoredLossyStreamRunsHaveTheScenariosEightMessages) {
+  std::uint32_t lateBoundaries = 0;
+  for (const char* name :
+       {"rxe_rc_lossy_stream.pcap", "rxe_rc_lossy_stream_timer_race.pcap",
+        "rxe_rc_lossy_stream_stale_timer.pcap", "rxe_rc_lossy_stream_nak_cut.pcap",
+        "rxe_rc_lossy_stream_whole_message.pcap"}) {
+    SCOPED_TRACE(name);
+    const Analysed r = analyse(std::string("lab/captures/") + name);
+    lateBoundaries += r.facts.lateFirsts + r.facts.lateLasts;
+    const AnalysisSummary& s = r.report.summary;
+    EXPECT_EQ(s.messages, 8u);
+    EXPECT_EQ(s.completedMessages, 8u);
+    std::vector<MessageRecord> byPsn = r.report.messages;
+    ASSERT_EQ(byPsn.size(), 8u);
+    std::sort(byPsn.begin(), byPsn.end(), [](const MessageRecord& x, const MessageRecord& y) {
+      return psnDiff(x.firstPsn, y.firstPsn) < 0;
+    });
+    for (std::size_t i = 0; i < byPsn.size(); ++i) {
+      SCOPED_TRACE("message " + std::to_string(i));
+      const bool send = i % 4 == 3;
+      EXPECT_EQ(byPsn[i].kind, send ? MessageKind::Send : MessageKind::Write);
+      EXPECT_EQ(byPsn[i].bytes, send ? 3000u : 4096u);
+      EXPECT_EQ(psnDiff(byPsn[i].lastPsn, byPsn[i].firstPsn) + 1, send ? 3 : 4);
+      EXPECT_EQ(byPsn[i].detail, "");
+      if (i > 0) {
+        EXPECT_EQ(byPsn[i].firstPsn, psnAdd(byPsn[i - 1].lastPsn, 1));
+      }
+    }
+  }
+  EXPECT_GT(lateBoundaries, 0u);
+}
 
 }  // namespace
 }  // namespace rdmascope::analysis
