@@ -89,9 +89,14 @@ std::string psnText(std::uint32_t psn) {
   return std::to_string(psn);
 }
 
+// A message's PSN range holds only PSNs captured: where first transmissions were lost, its
+// boundaries stay open (requestDone without lastSeen, or rec.startMissing) until the resends
+// show the FIRST/LAST opcodes there, and pieces of one message are joined as the PSNs between
+// them arrive.
 struct InflightMessage {
   MessageRecord rec;
-  bool requestDone = false;
+  bool requestDone = false;        // no more packets after rec.lastPsn: its end is known or was cut
+  bool lastSeen = false;           // the LAST or ONLY opcode at rec.lastPsn was captured
   std::uint32_t spanMax = 1;       // READ: most PSNs the responses may use
   std::uint32_t nextResponse = 0;  // READ: next response PSN expected
   bool responseStarted = false;
@@ -114,6 +119,9 @@ struct Requester {
   std::uint32_t readSlack = 0;
   std::deque<InflightMessage> inflight;
   std::deque<PendingNak> naks;  // NAKs not yet answered by a resend, oldest first (bounded)
+  // The PSNs the last READs answered used (first, last), newest last (bounded): a request at
+  // one of their later PSNs re-requests responses lost after the capture point.
+  std::deque<std::pair<std::uint32_t, std::uint32_t>> answeredReads;
   bool inRetry = false;
   RetryCause retryCause = RetryCause::None;
   std::uint32_t retryNext = 0;
@@ -251,6 +259,11 @@ struct FlowAnalyzer::Impl final : ReportSink {
   void summarise(Connection& c, int d, InflightMessage& m, Outcome outcome, std::uint64_t frame,
                  double time) {
     MessageRecord& r = m.rec;
+    if (r.detail.empty()) {
+      if (r.startMissing) r.detail = "first packet never seen";
+      if (m.requestDone && !m.lastSeen)
+        r.detail += std::string(r.detail.empty() ? "" : "; ") + "last packet never seen";
+    }
     r.outcome = outcome;
     r.endFrame = frame;
     r.end = time;
@@ -348,8 +361,6 @@ struct FlowAnalyzer::Impl final : ReportSink {
     InflightMessage& m = r.inflight.back();
     m.requestDone = true;
     m.rec.lastPsn = psnAdd(nextFirst, -1);
-    if (!m.rec.detail.empty()) m.rec.detail += "; ";
-    m.rec.detail += "last packet never seen";
     if (unacknowledged(c)) {
       // Without ACKs nothing resends it: the receiver drops the whole message.
       summarise(c, d, m, Outcome::Failed, m.rec.lastRequestFrame, m.rec.start);
@@ -378,7 +389,6 @@ struct FlowAnalyzer::Impl final : ReportSink {
     Requester& r = c.req[d];
     InflightMessage m = makeMessage(c, d, f, cls, firstPsn);
     m.rec.startMissing = startMissing;
-    if (startMissing) m.rec.detail = "first packet never seen";
     r.inflight.push_back(std::move(m));
   }
 
@@ -551,20 +561,37 @@ struct FlowAnalyzer::Impl final : ReportSink {
     r.seen.insert(p);
     Anomaly a = anomalyAt(AnomalyKind::Retransmission, f, d);
     InflightMessage* m = messageAt(r, p);
-    if (cls.kind == MessageKind::Read && m && m->rec.kind == MessageKind::Read &&
-        m->rec.firstPsn != p) {
-      a.kind = AnomalyKind::Retransmission;
-      a.relatedFrame = m->rec.firstFrame;
-      a.detail = "READ re-requested from PSN " + psnText(p) + " (responses missing)";
+    const bool reRequest =
+        cls.kind == MessageKind::Read && !m &&
+        std::any_of(r.answeredReads.begin(), r.answeredReads.end(), [&](const auto& span) {
+          return psnDiff(p, span.first) > 0 && psnDiff(p, span.second) <= 0;
+        });
+    if (reRequest) {
+      a.detail = "READ re-requested from PSN " + psnText(p) + " (responses lost after the capture)";
       emit(std::move(a), &c);
       return;
     }
-    if (!m && cls.first) m = insertLate(c, d, f, cls);
-    if (m) {
-      if (m->requestDone && m->rec.lastPsn == p) m->lastPsnSent = f.time;
-      ++m->rec.packets;
-      if (cls.kind != MessageKind::Read) m->rec.bytes += f.payloadLength;
+    if (m && m->rec.kind == MessageKind::Read && m->rec.firstPsn != p) {
+      // Within the PSNs a READ reserved: a READ re-requested from where its responses stopped,
+      // or, before any response, a request the READ's longest possible span hid, which shows
+      // the READ used fewer PSNs.
+      if (cls.kind == MessageKind::Read && m->responseStarted) {
+        a.kind = AnomalyKind::Retransmission;
+        a.relatedFrame = m->rec.firstFrame;
+        a.detail = "READ re-requested from PSN " + psnText(p) + " (responses missing)";
+        emit(std::move(a), &c);
+        return;
+      }
+      if (!m->responseStarted) {
+        m->spanMax = static_cast<std::uint32_t>(psnDiff(p, m->rec.firstPsn));
+        m->rec.lastPsn = psnAdd(p, -1);
+      }
+      m = nullptr;
     }
+    if (!m) m = placeLate(c, d, f, cls);
+    if (m->requestDone && m->rec.lastPsn == p) m->lastPsnSent = f.time;
+    ++m->rec.packets;
+    if (cls.kind != MessageKind::Read) m->rec.bytes += f.payloadLength;
     if (cls.kind != MessageKind::Read) {
       s.payloadBytes += f.payloadLength;
       bucket(c, d, f.time).bytes += f.payloadLength;
@@ -591,16 +618,87 @@ struct FlowAnalyzer::Impl final : ReportSink {
     emit(std::move(a), &c);
   }
 
-  // A message whose first packet arrives after later PSNs did: placed in PSN order.
+  // The message a packet captured after later PSNs belongs to (its packet not yet counted):
+  // it extends the message just before it whose LAST was not seen, unless it is a FIRST; it
+  // starts the message just after it whose FIRST was not seen, unless it is a LAST; a MIDDLE
+  // between the two joins them into one; otherwise it is a message (or a piece of one) of its
+  // own, placed in PSN order.
+  InflightMessage* placeLate(Connection& c, int d, const PacketFacts& f, const OpClass& cls) {
+    Requester& r = c.req[d];
+    const std::uint32_t p = f.psn;
+    const bool multiPacket = cls.kind == MessageKind::Send || cls.kind == MessageKind::Write;
+    auto left = r.inflight.end(), right = r.inflight.end();
+    if (multiPacket) {
+      for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it) {
+        if (it->rec.kind != cls.kind) continue;
+        if (!cls.first && it->requestDone && !it->lastSeen && it->rec.lastPsn == psnAdd(p, -1))
+          left = it;
+        if (!cls.last && it->rec.startMissing && it->rec.firstPsn == psnAdd(p, 1)) right = it;
+      }
+    }
+    if (left != r.inflight.end()) {
+      InflightMessage& m = *left;
+      m.rec.lastPsn = p;
+      m.lastSeen = cls.last;
+      m.rec.lastRequestFrame = std::max(m.rec.lastRequestFrame, f.frame);
+      if (right == r.inflight.end()) return &m;
+      join(m, *right);
+      const std::uint32_t first = m.rec.firstPsn;
+      r.inflight.erase(right);
+      return &*std::find_if(r.inflight.begin(), r.inflight.end(),
+                            [&](const InflightMessage& x) { return x.rec.firstPsn == first; });
+    }
+    if (right != r.inflight.end()) {
+      InflightMessage& m = *right;
+      m.rec.firstPsn = p;
+      m.rec.startMissing = !cls.first;
+      if (f.dmaLength) m.rec.dmaLength = f.dmaLength;
+      return &m;
+    }
+    return insertLate(c, d, f, cls);
+  }
+
+  // Appends the message that follows `m` (its PSNs after m's, the ones between unseen) to it.
+  void join(InflightMessage& m, const InflightMessage& next) {
+    m.rec.lastPsn = next.rec.lastPsn;
+    m.lastSeen = next.lastSeen;
+    m.requestDone = next.requestDone;
+    m.lastPsnSent = next.lastPsnSent;
+    m.rec.packets += next.rec.packets;
+    m.rec.resentPackets += next.rec.resentPackets;
+    m.rec.bytes += next.rec.bytes;
+    m.rec.lastRequestFrame = std::max(m.rec.lastRequestFrame, next.rec.lastRequestFrame);
+    if (next.rec.firstFrame < m.rec.firstFrame) {
+      m.rec.firstFrame = next.rec.firstFrame;
+      m.rec.start = next.rec.start;
+    }
+    if (!m.rec.dmaLength) m.rec.dmaLength = next.rec.dmaLength;
+    --summary.messages;
+  }
+
+  // A message whose first packet arrives after later PSNs did, placed in PSN order; later
+  // PSNs were captured, so it is not open: its end is known if it is a LAST or ONLY.
   InflightMessage* insertLate(Connection& c, int d, const PacketFacts& f, const OpClass& cls) {
     Requester& r = c.req[d];
-    InflightMessage m = makeMessage(c, d, f, cls, f.psn);
+    const std::uint32_t p = f.psn;
+    InflightMessage m = makeMessage(c, d, f, cls, p);
     m.rec.lastRequestFrame = f.frame;
-    m.requestDone = cls.last;
-    m.nextResponse = f.psn;
+    m.rec.startMissing = !cls.first;
+    m.requestDone = true;
+    m.lastSeen = cls.last;
+    m.nextResponse = p;
     auto at = std::find_if(r.inflight.begin(), r.inflight.end(), [&](const InflightMessage& x) {
-      return psnDiff(x.rec.firstPsn, f.psn) > 0;
+      return psnDiff(x.rec.firstPsn, p) > 0;
     });
+    if (cls.kind == MessageKind::Read) {
+      // Its responses use at most the PSNs up to the next request captured.
+      const std::uint64_t len = f.dmaLength.value_or(0);
+      std::uint32_t span = c.pmtu ? ceilDiv(len, c.pmtu) : ceilDiv(len, kMinMtu);
+      const std::uint32_t next = at != r.inflight.end() ? at->rec.firstPsn : r.nextPsn;
+      if (psnDiff(next, p) > 0) span = std::min(span, static_cast<std::uint32_t>(psnDiff(next, p)));
+      m.spanMax = span;
+      m.rec.lastPsn = psnAdd(p, span - 1);
+    }
     return &*r.inflight.insert(at, std::move(m));
   }
 
@@ -618,14 +716,17 @@ struct FlowAnalyzer::Impl final : ReportSink {
     r.inRetry = false;
     InflightMessage* open =
         !r.inflight.empty() && !r.inflight.back().requestDone ? &r.inflight.back() : nullptr;
+    // With resends (RC), PSNs lost before this one may hold the open message's LAST and the
+    // next one's FIRST: the open message ends at the gap until they show.
+    const bool resends = !unacknowledged(c);
     if (cls.first) {
       if (open) closeOpen(c, d, gap > 0 ? expected : p);
       newMessage(c, d, f, cls, p, false);
-    } else if (open && open->rec.kind == cls.kind) {
+    } else if (open && open->rec.kind == cls.kind && (gap == 0 || !resends)) {
       // continues the open message
     } else {
       if (open) closeOpen(c, d, expected);
-      newMessage(c, d, f, cls, gap > 0 ? expected : p, true);
+      newMessage(c, d, f, cls, gap > 0 && !resends ? expected : p, true);
     }
     InflightMessage& m = r.inflight.back();
     ++m.rec.packets;
@@ -652,6 +753,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
     r.nextPsn = psnAdd(p, span);
     if (cls.last) {
       m.requestDone = true;
+      m.lastSeen = true;
       m.rec.lastPsn = psnAdd(p, span - 1);
       m.lastPsnSent = f.time;
       if (unacknowledged(c)) {
@@ -665,11 +767,29 @@ struct FlowAnalyzer::Impl final : ReportSink {
 
   // ---- responses -----------------------------------------------------------------------------
 
+  // The requests up to that PSN were received. A message whose LAST was not seen is complete
+  // only when PSNs after it were received too (a NAK at the PSN after it says the LAST was
+  // lost); if those were never captured, they continue it when the piece after it lacks its
+  // FIRST too.
   void completeUpTo(Connection& c, int d, std::uint32_t psn, const PacketFacts& f) {
     Requester& r = c.req[d];
     for (auto it = r.inflight.begin(); it != r.inflight.end();) {
+      if (it->requestDone && !it->lastSeen && psnDiff(it->rec.lastPsn, psn) < 0) {
+        auto next = std::next(it);
+        if (next != r.inflight.end() && next->rec.kind == it->rec.kind && next->rec.startMissing &&
+            psnDiff(next->rec.firstPsn, it->rec.lastPsn) > 0) {
+          join(*it, *next);
+          r.inflight.erase(next);
+          it = r.inflight.begin();
+          continue;
+        }
+      }
+      ++it;
+    }
+    for (auto it = r.inflight.begin(); it != r.inflight.end();) {
       if (it->requestDone && it->rec.kind != MessageKind::Read &&
-          it->rec.kind != MessageKind::Atomic && psnDiff(it->rec.lastPsn, psn) <= 0) {
+          it->rec.kind != MessageKind::Atomic && psnDiff(it->rec.lastPsn, psn) <= 0 &&
+          (it->lastSeen || psnDiff(it->rec.lastPsn, psn) < 0)) {
         if (it->rec.lastPsn == psn && it->lastPsnSent >= 0 && f.time >= it->lastPsnSent)
           r.rtt.add(static_cast<std::uint64_t>(std::llround((f.time - it->lastPsnSent) * 1e9)));
         summarise(c, d, *it, Outcome::Completed, f.frame, f.time);
@@ -797,6 +917,10 @@ struct FlowAnalyzer::Impl final : ReportSink {
     Requester& r = c.req[d];
     for (auto it = r.inflight.begin(); it != r.inflight.end(); ++it)
       if (it->rec.kind == kind && it->rec.firstPsn == firstPsn) {
+        if (kind == MessageKind::Read) {
+          r.answeredReads.emplace_back(firstPsn, it->rec.lastPsn);
+          if (r.answeredReads.size() > 16) r.answeredReads.pop_front();
+        }
         summarise(c, d, *it, Outcome::Completed, f.frame, f.time);
         r.inflight.erase(it);
         return;

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <initializer_list>
+
 #include "roce_trace.h"
 
 namespace rdmascope::analysis {
@@ -120,6 +123,164 @@ TEST(FlowAnalyzer, LostFrameGivesGapNakAndGoBackN) {
   EXPECT_EQ(r.anomalies[1].detail, "PSN sequence error at PSN 11");
   EXPECT_EQ(r.anomalies[3].relatedFrame, 3u);
   EXPECT_EQ(r.connections[0].dir[0].missingPsns, 1u);
+}
+
+// Two SENDs of four packets (PSNs 0-3 and 4-7, 3 x 1024 + 1000 bytes each) where the
+// transmissions of `lost` never reach the capture point: the responder NAKs the first PSN it
+// misses, the requester goes back to it and resends everything from there, and the last PSN is
+// acknowledged.
+RoceTrace twoSendsLosing(std::initializer_list<std::uint32_t> lost) {
+  RoceTrace t;
+  const auto send = [&](std::uint32_t psn) {
+    const Op op = psn % 4 == 0 ? Op::RcSendFirst : psn % 4 == 3 ? Op::RcSendLast : Op::RcSendMiddle;
+    t.request(op, psn, psn % 4 == 3 ? 1000 : 1024);
+  };
+  std::uint32_t firstLost = 8;
+  for (std::uint32_t psn = 0; psn < 8; ++psn) {
+    if (std::find(lost.begin(), lost.end(), psn) != lost.end()) {
+      firstLost = std::min(firstLost, psn);
+      continue;
+    }
+    send(psn);
+  }
+  t.nak(firstLost, packets::NakCode::PsnSequenceError);
+  for (std::uint32_t psn = firstLost; psn < 8; ++psn)
+    send(psn);
+  t.ack(7);
+  return t;
+}
+
+void expectTwoWholeSends(const AnalysisReport& r, std::uint64_t firstEnd, std::uint64_t secondEnd) {
+  EXPECT_EQ(r.summary.messages, 2u);
+  EXPECT_EQ(r.summary.completedMessages, 2u);
+  EXPECT_EQ(r.summary.incompleteMessages, 0u);
+  ASSERT_EQ(r.messages.size(), 2u);
+  for (std::uint32_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    const MessageRecord& m = r.messages[i];
+    EXPECT_EQ(m.kind, MessageKind::Send);
+    EXPECT_EQ(m.outcome, Outcome::Completed);
+    EXPECT_EQ(m.firstPsn, 4 * i);
+    EXPECT_EQ(m.lastPsn, 4 * i + 3);
+    EXPECT_EQ(m.bytes, 3u * 1024 + 1000);
+    EXPECT_EQ(m.packets, 4u);
+    EXPECT_FALSE(m.startMissing);
+    EXPECT_EQ(m.detail, "");
+    EXPECT_EQ(m.endFrame, i == 0 ? firstEnd : secondEnd);
+  }
+}
+
+TEST(FlowAnalyzer, ResentFirstStartsTheMessageItsFirstTransmissionLost) {
+  const RoceTrace t = twoSendsLosing({4});
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), (Strings{"psn_gap@5", "nak@8", "gap_filled@9", "retransmission@10",
+                                     "retransmission@11", "retransmission@12"}));
+  expectTwoWholeSends(r, 8, 13);  // the first ends at the NAK of PSN 4 (after its LAST)
+  EXPECT_EQ(r.messages[1].resentPackets, 3u);
+}
+
+TEST(FlowAnalyzer, ResentLastEndsTheMessageItsFirstTransmissionLost) {
+  const RoceTrace t = twoSendsLosing({3});
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r),
+            (Strings{"psn_gap@4", "nak@8", "gap_filled@9", "retransmission@10", "retransmission@11",
+                     "retransmission@12", "retransmission@13"}));
+  expectTwoWholeSends(r, 14, 14);  // not at the NAK of PSN 3: its LAST had not arrived
+}
+
+TEST(FlowAnalyzer, ResentLastAndFirstSplitWhatTheFirstTransmissionsJoined) {
+  const RoceTrace t = twoSendsLosing({3, 4});
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r),
+            (Strings{"psn_gap@4", "nak@7", "gap_filled@8", "gap_filled@9", "retransmission@10",
+                     "retransmission@11", "retransmission@12"}));
+  expectTwoWholeSends(r, 13, 13);
+}
+
+TEST(FlowAnalyzer, LostMiddleOfAResendIsJoinedWhenItArrives) {
+  // PSN 2 is lost twice: the first resend starts a piece at 3 that PSN 2's second resend joins.
+  RoceTrace t;
+  t.request(Op::RcSendFirst, 0, 1024);
+  t.request(Op::RcSendMiddle, 1, 1024);
+  t.request(Op::RcSendLast, 3, 1000);            // 3: PSN 2 lost
+  t.nak(2, packets::NakCode::PsnSequenceError);  // 4
+  t.request(Op::RcSendLast, 3, 1000);            // 5: PSN 2 lost again
+  t.advance(0.05);
+  t.request(Op::RcSendMiddle, 2, 1024);  // 6: the timer's resend
+  t.request(Op::RcSendLast, 3, 1000);    // 7
+  t.ack(3);                              // 8
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(r.summary.messages, 1u);
+  ASSERT_EQ(r.messages.size(), 1u);
+  EXPECT_EQ(r.messages[0].outcome, Outcome::Completed);
+  EXPECT_EQ(r.messages[0].firstPsn, 0u);
+  EXPECT_EQ(r.messages[0].lastPsn, 3u);
+  EXPECT_EQ(r.messages[0].bytes, 3u * 1024 + 1000);
+  EXPECT_EQ(r.messages[0].packets, 4u);
+  EXPECT_EQ(r.messages[0].endFrame, 8u);
+}
+
+// READs of one packet each (1024 bytes, path MTU 1024: one READ response ONLY each, so the
+// responses never show the MTU and each READ may use up to four PSNs). The request at PSN 1 is
+// lost; the one at PSN 2 then looks like the end of the first READ's span, until the timer
+// resends PSN 1 before the (slow) responder answered the first READ: a READ of its own.
+TEST(FlowAnalyzer, ReadRequestSeenOnlyWhenResentIsAMessage) {
+  RoceTrace t;
+  t.request(Op::RcRdmaReadRequest, 0, 0, 1024);  // 1
+  t.request(Op::RcRdmaReadRequest, 2, 0, 1024);  // 2: PSN 1 lost
+  t.advance(0.07);
+  t.request(Op::RcRdmaReadRequest, 1, 0, 1024);  // 3: the timer's resend
+  t.request(Op::RcRdmaReadRequest, 2, 0, 1024);  // 4
+  t.readResponse(Op::RcRdmaReadResponseOnly, 0, 1024);
+  t.readResponse(Op::RcRdmaReadResponseOnly, 1, 1024);
+  t.readResponse(Op::RcRdmaReadResponseOnly, 2, 1024);  // 7
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(anomalyList(r), (Strings{"timeout@3", "gap_filled@3", "retransmission@4"}));
+  EXPECT_EQ(r.summary.messages, 3u);
+  EXPECT_EQ(r.summary.completedMessages, 3u);
+  EXPECT_EQ(r.summary.incompleteMessages, 0u);
+  ASSERT_EQ(r.messages.size(), 3u);
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(r.messages[i].kind, MessageKind::Read);
+    EXPECT_EQ(r.messages[i].firstPsn, i);
+    EXPECT_EQ(r.messages[i].lastPsn, i);
+    EXPECT_EQ(r.messages[i].bytes, 1024u);
+    EXPECT_EQ(r.messages[i].endFrame, 5u + i);
+  }
+  EXPECT_EQ(r.summary.resentFrames, 1u);  // only PSN 2's second request
+}
+
+// A READ answered in full at the capture point whose last responses were lost on the way to
+// the requester: the requester asks again from the first PSN it misses. That request is no
+// new READ, though its PSN was never requested before.
+TEST(FlowAnalyzer, ReadReRequestAfterAnsweredReadIsNoNewMessage) {
+  RoceTrace t;
+  t.request(Op::RcSendFirst, 0, 1024);
+  t.request(Op::RcSendLast, 1, 100);
+  t.ack(1);                                      // 3
+  t.request(Op::RcRdmaReadRequest, 2, 0, 3072);  // 4: three responses at PMTU 1024
+  t.readResponse(Op::RcRdmaReadResponseFirst, 2, 1024);
+  t.readResponse(Op::RcRdmaReadResponseMiddle, 3, 1024);
+  t.readResponse(Op::RcRdmaReadResponseLast, 4, 1024);  // 7
+  t.advance(0.07);
+  t.request(Op::RcRdmaReadRequest, 3, 0, 2048);  // 8: PSNs 3 and 4 again
+  t.readResponse(Op::RcRdmaReadResponseFirst, 3, 1024);
+  t.readResponse(Op::RcRdmaReadResponseLast, 4, 1024);
+  t.request(Op::RcSendOnly, 5, 10);  // 11
+  t.ack(5);
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(r.summary.messages, 3u);
+  EXPECT_EQ(r.summary.completedMessages, 3u);
+  ASSERT_EQ(r.messages.size(), 3u);
+  EXPECT_EQ(r.messages[1].kind, MessageKind::Read);
+  EXPECT_EQ(r.messages[1].bytes, 3072u);
+  EXPECT_EQ(r.messages[1].endFrame, 7u);
+  const auto re = std::find_if(r.anomalies.begin(), r.anomalies.end(),
+                               [](const Anomaly& a) { return a.frame == 8; });
+  ASSERT_NE(re, r.anomalies.end());
+  EXPECT_EQ(re->kind, AnomalyKind::Retransmission);
+  EXPECT_EQ(re->detail, "READ re-requested from PSN 3 (responses lost after the capture)");
 }
 
 TEST(FlowAnalyzer, BackToBackCopyIsADuplicate) {

@@ -2,6 +2,7 @@
 // analysis finds in the pcap-equivalent frames the simulator captured at the senders.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <regex>
@@ -9,6 +10,8 @@
 
 #include "../sim/sim_test_support.h"
 #include "rdmascope/analysis/flow_analyzer.h"
+#include "rdmascope/analysis/psn.h"
+#include "rdmascope/packets/ib_builder.h"
 #include "roce_trace.h"
 
 namespace rdmascope::analysis {
@@ -210,6 +213,88 @@ TEST(SimAgreement, RandomLossRunsAgreeWithTheSimulatorsFaultLog) {
   // Both kinds of retry occurred, so both comparisons above were exercised.
   EXPECT_GT(totalTimeouts, 0u);
   EXPECT_GT(totalNakRetries, 0u);
+}
+
+// Captured where the responder is (B's own frames all there, A's only when they were not lost
+// on the link), as the lab captures: the first transmissions of FIRST and LAST packets and of
+// READ requests go missing and only their resends show where messages begin and end. Every
+// message A posted is found, with its length.
+TEST(SimAgreement, RandomLossAtTheResponderKeepsEveryMessageAndItsLength) {
+  std::size_t boundaryLosses = 0, readLosses = 0;
+  for (std::uint64_t seed = 1; seed <= 24; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    st::PairOptions o;
+    o.config.seed = seed;
+    o.config.faults.lossRate = 0.05 + 0.01 * static_cast<double>(seed % 16);
+    o.timeout = 8;  // ~1 ms
+    st::Pair p = st::makePair(o);
+    p.net->sim().trace().setEnabled(true);
+    std::mt19937_64 rng(seed);
+    struct Posted {
+      MessageKind kind;
+      std::uint32_t len;
+    };
+    std::vector<Posted> posted;
+    std::uint64_t off = 0;
+    for (int i = 0; i < 12; ++i) {
+      const auto len = static_cast<std::uint32_t>(1 + rng() % 5000);
+      const auto kind = static_cast<MessageKind>(rng() % 3);  // SEND, WRITE or READ
+      const sim::WrOpcode op = kind == MessageKind::Send    ? sim::WrOpcode::Send
+                               : kind == MessageKind::Write ? sim::WrOpcode::RdmaWrite
+                                                            : sim::WrOpcode::RdmaRead;
+      if (kind == MessageKind::Send) {
+        ASSERT_TRUE(p.hb().postRecv(p.b.qpn, st::recvWr(100 + i, p.b, off, len)).ok());
+      }
+      ASSERT_TRUE(p.ha().postSend(p.a.qpn, st::sendWr(i, op, p.a, off, len, p.b, off)).ok());
+      posted.push_back({kind, len});
+      off += (len + 63) / 64 * 64;
+    }
+    p.net->sim().runUntil(sim::SimTime::ms(60000));
+    ASSERT_EQ(p.ha().pollCq(p.a.cq, 100).size(), posted.size());
+
+    std::set<std::uint64_t> lost;
+    for (const auto& [frame, psn] : collect(p.net->sim().trace()).dropped)
+      if (p.net->frames().at(frame - 1).fromHost == 0) lost.insert(frame);
+    FlowAnalyzer a;
+    std::uint64_t n = 0, kept = 0;
+    std::set<std::uint32_t> seen;
+    std::uint32_t highest = 0;
+    for (const auto& f : p.net->frames()) {
+      if (lost.count(++n)) continue;
+      a.addFrame(f.bytes, packets::LinkType::Ethernet, ++kept, f.time.seconds());
+      const auto parsed = packets::parseIbFrame(f.bytes, packets::LinkType::Ethernet);
+      if (f.fromHost != 0 || !parsed) continue;
+      const std::uint8_t op = parsed->packet.bth.opcode & 0x1f;
+      const std::uint32_t psn = parsed->packet.bth.psn;
+      const bool firstTime = seen.insert(psn).second;
+      if (firstTime && seen.size() > 1 && psnDiff(psn, highest) < 0) {
+        const bool boundary =
+            op == 0x00 || op == 0x02 || op == 0x04 || op == 0x06 || op == 0x08 || op == 0x0a;
+        boundaryLosses += boundary;
+        readLosses += op == 0x0c;
+      }
+      if (seen.size() == 1 || psnDiff(psn, highest) > 0) highest = psn;
+    }
+    a.finish();
+    const AnalysisReport r = a.report();
+    EXPECT_EQ(r.summary.messages, posted.size());
+    EXPECT_EQ(r.summary.completedMessages, posted.size());
+    EXPECT_EQ(r.summary.incompleteMessages, 0u);
+    std::vector<MessageRecord> byPsn = r.messages;
+    std::sort(byPsn.begin(), byPsn.end(), [&](const MessageRecord& x, const MessageRecord& y) {
+      return psnDiff(x.firstPsn, o.psnA) < psnDiff(y.firstPsn, o.psnA);
+    });
+    ASSERT_EQ(byPsn.size(), posted.size());
+    for (std::size_t i = 0; i < posted.size(); ++i) {
+      SCOPED_TRACE("message " + std::to_string(i));
+      EXPECT_EQ(byPsn[i].kind, posted[i].kind);
+      EXPECT_EQ(byPsn[i].bytes, posted[i].len);
+      EXPECT_EQ(byPsn[i].detail, "");
+    }
+  }
+  // The losses did hit message boundaries and READ requests.
+  EXPECT_GT(boundaryLosses, 0u);
+  EXPECT_GT(readLosses, 0u);
 }
 
 }  // namespace
