@@ -1,6 +1,6 @@
 #pragma once
-// A queue pair with rxe's three engines: requester (rxe_req.c), completer (rxe_comp.c) and
-// responder (rxe_resp.c), run as simulator events.
+// A queue pair with rxe's three engines: requester (rxe_req.c, requester.cpp), completer
+// (rxe_comp.c, completer.cpp) and responder (rxe_resp.c, responder.cpp), run as simulator events.
 
 #include <cstdint>
 #include <deque>
