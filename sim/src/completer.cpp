@@ -1,8 +1,11 @@
 // The completer (rxe_comp.c): matches ACKs, NAKs and READ/atomic responses to send WQEs,
 // completes them, and decides on retries (retry_cnt, rnr_retry) and errors.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "qp.h"
 #include "qp_common.h"
@@ -28,15 +31,21 @@ enum class Qp::Comp {
   Done,
 };
 
-void Qp::doCompleteSend(SendWqe& w, const std::string& why) {
+void Qp::doCompleteSend(SendWqe& w, Reason why, const PacketDesc* ack) {
   const bool signaled =
       init_.sqSigAll || (w.wr.sendFlags & send_flags::kSignaled) || w.status != WcStatus::Success;
   if (tracing()) {
-    host_.emit(TraceKind::WqeCompleted, qpn_,
-               fmt::format("send wr_id {} {}: {}{}", w.wr.wrId,
-                           w.status == WcStatus::Success ? "completes" : "fails", why,
-                           signaled ? "" : " (unsignaled: no CQE)"),
-               w.lastPsn, w.wr.wrId);
+    TraceEvent e = event(TraceKind::WqeCompleted, Narrative::SendCompleted);
+    e.reason = why;
+    e.psn = w.lastPsn;
+    e.wrId = w.wr.wrId;
+    e.args.status = w.status;
+    e.args.signaled = signaled;
+    if (ack) {
+      e.args.ackOpcode = ack->opcode;
+      e.args.ackPsn = ack->psn;
+    }
+    host_.emit(std::move(e));
   }
   if (w.hasRdAtomic) {
     w.hasRdAtomic = false;
@@ -57,10 +66,10 @@ void Qp::doCompleteSend(SendWqe& w, const std::string& why) {
     wc.byteLen = w.dma.length;
     wc.qpNum = qpn_;
     if (!host_.postCqe(init_.sendCq, wc) && tracing()) {
-      host_.emit(TraceKind::Note, qpn_,
-                 fmt::format("send CQ {} is full: the completion of wr_id {} is lost (rxe "
-                             "ignores this error on the send side)",
-                             init_.sendCq, w.wr.wrId));
+      TraceEvent e = event(TraceKind::Note, Narrative::SendCqFull);
+      e.wrId = w.wr.wrId;
+      e.args.cq = init_.sendCq;
+      host_.emit(std::move(e));
     }
   }
   sq_.pop_front();
@@ -215,14 +224,15 @@ void Qp::runCompleter(const ParsedPacket* in) {
           st = checkAck(*pkt, *w);
           break;
         case Comp::Read: {
-          std::string error;
+          DmaFault error;
           if (!copyData(w->dma, const_cast<std::uint8_t*>(pkt->payload), pkt->payloadLen, true,
                         &error, nullptr)) {
             w->status = WcStatus::LocProtErr;
             if (tracing()) {
-              host_.emit(TraceKind::Note, qpn_,
-                         fmt::format("read response for wr_id {} cannot be stored: {}", w->wr.wrId,
-                                     error));
+              TraceEvent e = event(TraceKind::Note, Narrative::ReadResponseUnstorable);
+              e.wrId = w->wr.wrId;
+              e.setCause(error.cause());
+              host_.emit(std::move(e));
             }
             st = Comp::Error;
             break;
@@ -235,8 +245,7 @@ void Qp::runCompleter(const ParsedPacket* in) {
           std::uint8_t orig[8];
           for (int i = 0; i < 8; ++i)
             orig[i] = static_cast<std::uint8_t>(pkt->origData >> (8 * i));
-          std::string error;
-          if (!copyData(w->dma, orig, 8, true, &error, nullptr)) {
+          if (!copyData(w->dma, orig, 8, true, nullptr, nullptr)) {
             w->status = WcStatus::LocProtErr;
             st = Comp::Error;
             break;
@@ -249,8 +258,7 @@ void Qp::runCompleter(const ParsedPacket* in) {
                                                                          : Comp::UpdateComp;
           break;
         case Comp::CompAck:
-          doCompleteSend(*w,
-                         fmt::format("{} for PSN {:#x} received", opName(pkt->opcode), pkt->psn));
+          doCompleteSend(*w, Reason::AckReceived, pkt);
           w = nullptr;
           st = psnCompare(pkt->psn, comp_.psn) >= 0 ? Comp::UpdateComp : Comp::Done;
           break;
@@ -265,10 +273,11 @@ void Qp::runCompleter(const ParsedPacket* in) {
               scheduleRequester();
             }
           }
-          doCompleteSend(
-              *w, pkt ? fmt::format("{} for PSN {:#x} covers it (coalesced ACK)",
-                                    opName(pkt->opcode), pkt->psn)
-                      : std::string(type_ == QpType::RC ? "done" : "its last packet was sent"));
+          doCompleteSend(*w,
+                         pkt                   ? Reason::CoalescedAck
+                         : type_ == QpType::RC ? Reason::Done
+                                               : Reason::LastPacketSent,
+                         pkt);
           w = nullptr;
           st = Comp::GetWqe;
           break;
@@ -294,10 +303,16 @@ void Qp::runCompleter(const ParsedPacket* in) {
             if (comp_.retryCnt != 7) --comp_.retryCnt;  // rxe treats 7 as infinite
             if (psnCompare(req_.psn, comp_.psn) > 0) {
               if (tracing()) {
-                host_.emit(TraceKind::Note, qpn_,
-                           fmt::format("{}: retry from PSN {:#x} ({} retries left)",
-                                       comp_.timeoutRetry ? "timeout" : "NAK PSN sequence error",
-                                       comp_.psn, comp_.retryCnt));
+                TraceEvent e = event(TraceKind::Note, Narrative::RetryStarted);
+                e.psn = comp_.psn;
+                e.args.retryCause =
+                    comp_.timeoutRetry ? RetryCause::Timeout : RetryCause::NakPsnSequenceError;
+                if (comp_.retryCnt == 7) {
+                  e.args.retriesUnlimited = true;
+                } else {
+                  e.args.retriesLeft = comp_.retryCnt;
+                }
+                host_.emit(std::move(e));
               }
               req_.needRetry = true;
               comp_.startedRetry = true;
@@ -307,9 +322,10 @@ void Qp::runCompleter(const ParsedPacket* in) {
           } else {
             w->status = WcStatus::RetryExcErr;
             if (tracing()) {
-              host_.emit(TraceKind::Note, qpn_,
-                         fmt::format("retry_cnt {} exhausted at PSN {:#x}: RETRY_EXC_ERR",
-                                     attr_.retryCnt, comp_.psn));
+              TraceEvent e = event(TraceKind::Note, Narrative::RetryExhausted);
+              e.psn = comp_.psn;
+              e.args.retryCount = attr_.retryCnt;
+              host_.emit(std::move(e));
             }
             st = Comp::Error;
           }
@@ -325,12 +341,15 @@ void Qp::runCompleter(const ParsedPacket* in) {
             rnr_.eventAt = rnr_.deadline;
             sim().schedule(d, this, kRnrTimer, 0);
             if (tracing()) {
-              host_.emit(TraceKind::TimerArmed, qpn_,
-                         fmt::format("RNR NAK for PSN {:#x}: wait {} us then resend ({})", pkt->psn,
-                                     kRnrUsec[pkt->syndrome & 0x1f],
-                                     attr_.rnrRetry == 7
-                                         ? std::string("rnr_retry 7: forever")
-                                         : fmt::format("{} RNR retries left", comp_.rnrRetry)));
+              TraceEvent e = event(TraceKind::TimerArmed, Narrative::RnrTimerArmed);
+              e.psn = pkt->psn;
+              e.args.durationUs = kRnrUsec[pkt->syndrome & 0x1f];
+              if (attr_.rnrRetry == 7) {
+                e.args.retriesUnlimited = true;
+              } else {
+                e.args.retriesLeft = comp_.rnrRetry;
+              }
+              host_.emit(std::move(e));
             }
             return;
           } else {
@@ -340,8 +359,10 @@ void Qp::runCompleter(const ParsedPacket* in) {
           break;
         case Comp::Error: {
           const WcStatus s = w->status;
-          doCompleteSend(*w, std::string(toString(s)));
-          toError(fmt::format("completion error {} moves the QP to ERR", toString(s)));
+          doCompleteSend(*w, Reason::ErrorStatus);
+          TraceCause why{Reason::CompletionError};
+          why.args.status = s;
+          toError(why);
           return;
         }
         default:

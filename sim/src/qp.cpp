@@ -2,9 +2,12 @@
 // lkeys the engines share. The engines are requester.cpp, completer.cpp and responder.cpp.
 #include "qp.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "dma_write.h"
 #include "qp_common.h"
@@ -48,13 +51,56 @@ bool Qp::tracing() const {
   return net_.sim().tracing();
 }
 
-void Qp::setState(QpState s, const std::string& why) {
+TraceCause DmaFault::cause() const {
+  TraceCause c{reason};
+  switch (reason) {
+    case Reason::NoRoom:
+      c.args.requested = requested;
+      c.args.available = available;
+      break;
+    case Reason::LkeyUnknown:
+    case Reason::LkeyNoLocalWrite:
+    case Reason::RkeyInvalidated:
+      c.args.key = key;
+      break;
+    case Reason::SgeOutsideMr:
+      c.args.sgeAddress = sgeAddress;
+      c.args.sgeLength = sgeLength;
+      c.args.mrAddress = mrAddress;
+      c.args.mrLength = mrLength;
+      break;
+    default:
+      break;
+  }
+  return c;
+}
+
+TraceEvent Qp::event(TraceKind kind, Narrative what) const {
+  TraceEvent e;
+  e.kind = kind;
+  e.what = what;
+  e.qpn = qpn_;
+  return e;
+}
+
+TraceEvent Qp::memoryEvent(bool write, std::uint64_t addr, std::uint32_t length,
+                           Narrative what) const {
+  TraceEvent e = event(write ? TraceKind::MemoryWritten : TraceKind::MemoryRead, what);
+  e.address = addr;
+  e.length = length;
+  return e;
+}
+
+void Qp::setState(QpState s, const TraceCause& why) {
   const QpState old = state_;
   state_ = s;
   attr_.qpState = s;
   if (tracing()) {
-    host_.emit(TraceKind::QpState, qpn_,
-               fmt::format("QP {:#x} {} -> {}: {}", qpn_, toString(old), toString(s), why));
+    TraceEvent e = event(TraceKind::QpState, Narrative::QpStateChanged);
+    e.setCause(why);
+    e.args.fromState = old;
+    e.args.toState = s;
+    host_.emit(std::move(e));
   }
 }
 
@@ -165,37 +211,37 @@ VerbsStatus Qp::modify(const QpAttr& a, unsigned mask) {
         retransmit_ = Timer{};
         rnr_ = Timer{};
         req_.waitForRnrTimer = false;
-        setState(next, "modify_qp to RESET: queues emptied without completions");
+        setState(next, {Reason::ModifyToReset});
         break;
       }
       case QpState::Init:
-        setState(next, old == QpState::Reset
-                           ? "modify_qp: port, P_Key index and access flags set; receive WRs may "
-                             "be posted now"
-                           : "modify_qp INIT->INIT");
+        setState(next,
+                 {old == QpState::Reset ? Reason::ModifyResetToInit : Reason::ModifyInitToInit});
         break;
-      case QpState::Rtr:
-        setState(next, fmt::format("modify_qp: the responder is ready (expects PSN {:#x} from "
-                                   "QP {:#x})",
-                                   resp_.psn, attr_.destQpNum));
+      case QpState::Rtr: {
+        TraceCause why{Reason::ModifyToRtr};
+        why.args.expectedPsn = resp_.psn;
+        why.args.destQpn = attr_.destQpNum;
+        setState(next, why);
         break;
-      case QpState::Rts:
+      }
+      case QpState::Rts: {
         comp_.retryCnt = attr_.retryCnt;
         comp_.rnrRetry = attr_.rnrRetry;
-        setState(next, old == QpState::Rts
-                           ? "modify_qp RTS->RTS"
-                           : fmt::format("modify_qp: the requester is ready (first PSN {:#x})",
-                                         req_.psn));
+        TraceCause why{old == QpState::Rts ? Reason::ModifyRtsToRts : Reason::ModifyToRts};
+        if (old != QpState::Rts) why.args.firstPsn = req_.psn;
+        setState(next, why);
         scheduleRequester();
         break;
+      }
       case QpState::Sqd:
-        setState(next, "modify_qp: send queue drains; new send WQEs wait until RTS");
+        setState(next, {Reason::ModifyToSqd});
         break;
       case QpState::Sqe:
-        setState(next, "modify_qp to SQE");
+        setState(next, {Reason::ModifyToSqe});
         break;
       case QpState::Err:
-        toError("modify_qp to ERR");
+        toError({Reason::ModifyToErr});
         break;
     }
   }
@@ -261,14 +307,14 @@ VerbsStatus Qp::postSend(const SendWr& wr) {
   }
   sq_.push_back(std::move(w));
   if (tracing()) {
-    host_.emit(
-        TraceKind::WqePosted, qpn_,
-        fmt::format("post_send {} wr_id {} of {} bytes{}{}{}", toString(wr.opcode), wr.wrId, length,
-                    (wr.sendFlags & send_flags::kSignaled) || init_.sqSigAll ? ", signaled"
-                                                                             : ", unsignaled",
-                    isInline ? ", inline (copied now)" : "",
-                    (wr.sendFlags & send_flags::kFence) ? ", fenced" : ""),
-        0, wr.wrId);
+    TraceEvent e = event(TraceKind::WqePosted, Narrative::SendPosted);
+    e.wrId = wr.wrId;
+    e.args.wrOpcode = wr.opcode;
+    e.args.bytes = length;
+    e.args.signaled = (wr.sendFlags & send_flags::kSignaled) || init_.sqSigAll;
+    e.args.inlined = isInline;
+    e.args.fenced = (wr.sendFlags & send_flags::kFence) != 0;
+    host_.emit(std::move(e));
   }
   if (state_ == QpState::Err) {
     scheduleCompleter();  // flushed with WR_FLUSH_ERR
@@ -299,9 +345,10 @@ VerbsStatus Qp::postRecv(const RecvWr& wr) {
   w.dma.reset();
   rq_.push_back(std::move(w));
   if (tracing()) {
-    host_.emit(TraceKind::WqePosted, qpn_,
-               fmt::format("post_recv wr_id {} with {} bytes of buffer", wr.wrId, length), 0,
-               wr.wrId);
+    TraceEvent e = event(TraceKind::WqePosted, Narrative::RecvPosted);
+    e.wrId = wr.wrId;
+    e.args.bytes = length;
+    host_.emit(std::move(e));
   }
   if (state_ == QpState::Err) {
     sim().schedule(SimTime{}, this, kFlush, 0);
@@ -368,9 +415,10 @@ void Qp::onEvent(std::uint32_t code, std::uint64_t) {
       retransmit_.deadline = SimTime::max();
       if (state_ == QpState::Err || state_ == QpState::Reset) return;
       if (tracing()) {
-        host_.emit(TraceKind::TimerFired, qpn_,
-                   fmt::format("retransmit timer fired: no ACK for PSN {:#x} within {} us",
-                               comp_.psn, retransmitTimeout().micros()));
+        TraceEvent e = event(TraceKind::TimerFired, Narrative::RetransmitTimerFired);
+        e.psn = comp_.psn;
+        e.args.durationUs = retransmitTimeout().micros();
+        host_.emit(std::move(e));
       }
       comp_.timeout = true;
       runCompleter(nullptr);
@@ -381,8 +429,9 @@ void Qp::onEvent(std::uint32_t code, std::uint64_t) {
       rnr_ = Timer{};
       if (state_ == QpState::Err || state_ == QpState::Reset) return;
       if (tracing()) {
-        host_.emit(TraceKind::TimerFired, qpn_,
-                   fmt::format("RNR timer fired: resend from PSN {:#x}", comp_.psn));
+        TraceEvent e = event(TraceKind::TimerFired, Narrative::RnrTimerFired);
+        e.psn = comp_.psn;
+        host_.emit(std::move(e));
       }
       req_.needRetry = true;  // rnr_nak_timer
       req_.waitForRnrTimer = false;
@@ -400,9 +449,13 @@ void Qp::onEvent(std::uint32_t code, std::uint64_t) {
   }
 }
 
-void Qp::expireRetransmitTimer(const std::string& why) {
+void Qp::expireRetransmitTimer(std::uint64_t afterRequests) {
   if (!retransmit_.armed()) return;
-  if (tracing()) host_.emit(TraceKind::Note, qpn_, why);
+  if (tracing()) {
+    TraceEvent e = event(TraceKind::Note, Narrative::RetransmitTimerForced);
+    e.args.requests = afterRequests;
+    host_.emit(std::move(e));
+  }
   retransmit_.deadline = sim().now();
   retransmit_.eventAt = sim().now();
   sim().schedule(SimTime{}, this, kRetransmitTimer, 0);
@@ -424,16 +477,17 @@ void Qp::kickRetransmit() {
     sim().schedule(t - sim().now(), this, kRetransmitTimer, 0);
   }
   if (!wasArmed && tracing()) {
-    host_.emit(TraceKind::TimerArmed, qpn_,
-               fmt::format("retransmit timer armed: {} us (4.096 us x 2^{})",
-                           retransmitTimeout().micros(), attr_.timeout));
+    TraceEvent e = event(TraceKind::TimerArmed, Narrative::RetransmitTimerArmed);
+    e.args.durationUs = retransmitTimeout().micros();
+    e.args.timeoutExponent = attr_.timeout;
+    host_.emit(std::move(e));
   }
 }
 
 // ---------------------------------------------------------------------------------------
 // error and flush (rxe_qp_error, rxe_drain_resp_pkts, responder drain)
 
-void Qp::toError(const std::string& why) {
+void Qp::toError(const TraceCause& why) {
   if (state_ == QpState::Err) return;
   setState(QpState::Err, why);
   retransmit_ = Timer{};
@@ -449,10 +503,10 @@ void Qp::flushQueues() {
   while (!sq_.empty()) {
     SendWqe& w = sq_.front();
     w.status = WcStatus::WrFlushErr;
-    doCompleteSend(w, "QP is in ERR: the send WQE is flushed");
+    doCompleteSend(w, Reason::Flushed);
   }
   while (!rq_.empty()) {
-    completeRecv(nullptr, WcStatus::WrFlushErr, "QP is in ERR: the receive WQE is flushed");
+    completeRecv(nullptr, WcStatus::WrFlushErr, {Reason::Flushed});
   }
 }
 
@@ -474,11 +528,15 @@ void Qp::advanceDma(DmaState& d, std::uint32_t len) {
 
 // Copies between local memory (through lkeys) and a buffer, as rxe's copy_data; `toMemory`
 // writes into the SGEs. Returns false on an lkey, access or bounds violation.
-bool Qp::copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemory,
-                  std::string* error, const std::uint8_t** reference) {
+bool Qp::copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemory, DmaFault* error,
+                  const std::uint8_t** reference) {
   if (reference) *reference = nullptr;
   if (len > d.resid) {
-    if (error) *error = fmt::format("{} bytes do not fit in the {} left", len, d.resid);
+    if (error) {
+      error->reason = Reason::NoRoom;
+      error->requested = len;
+      error->available = d.resid;
+    }
     return false;
   }
   std::uint32_t done = 0;
@@ -488,25 +546,34 @@ bool Qp::copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemo
       d.sgeOffset = 0;
     }
     if (d.curSge >= d.sges.size()) {
-      if (error) *error = "scatter/gather list exhausted";
+      if (error) error->reason = Reason::SgeListExhausted;
       return false;
     }
     const Sge& s = d.sges[d.curSge];
     const MemoryRegionInfo* mr = host_.findMr(pd_, s.lkey, false);
     if (!mr) {
-      if (error) *error = fmt::format("lkey {:#x} matches no memory region of the PD", s.lkey);
+      if (error) {
+        error->reason = Reason::LkeyUnknown;
+        error->key = s.lkey;
+      }
       return false;
     }
     if (toMemory && !(mr->access & access::kLocalWrite)) {
-      if (error) *error = fmt::format("MR with lkey {:#x} lacks IBV_ACCESS_LOCAL_WRITE", s.lkey);
+      if (error) {
+        error->reason = Reason::LkeyNoLocalWrite;
+        error->key = s.lkey;
+      }
       return false;
     }
     const std::uint32_t n = std::min(s.length - d.sgeOffset, len - done);
     const std::uint64_t addr = s.addr + d.sgeOffset;
     if (addr < mr->addr || addr + n > mr->addr + mr->length) {
       if (error) {
-        *error = fmt::format("SGE {:#x}+{} lies outside its MR [{:#x}, {:#x})", s.addr, s.length,
-                             mr->addr, mr->addr + mr->length);
+        error->reason = Reason::SgeOutsideMr;
+        error->sgeAddress = s.addr;
+        error->sgeLength = s.length;
+        error->mrAddress = mr->addr;
+        error->mrLength = mr->length;
       }
       return false;
     }
@@ -519,9 +586,7 @@ bool Qp::copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemo
       std::memcpy(buf + done, mem.data(), n);
     }
     if (tracing()) {
-      host_.emitMemory(toMemory, addr, n, qpn_,
-                       toMemory ? fmt::format("NIC writes {} bytes into the local buffer", n)
-                                : fmt::format("NIC reads {} bytes of the local buffer", n));
+      host_.emit(memoryEvent(toMemory, addr, n, Narrative::LocalBufferAccess));
     }
     done += n;
     d.sgeOffset += n;

@@ -3,11 +3,9 @@
 // the RNR timer table and the kinds of work request.
 
 #include <cstdint>
-#include <string>
 
 #include "opcodes.h"
 #include "rdmascope/sim/verbs_types.h"
-#include "strfmt.h"
 
 namespace rdmascope::sim {
 
@@ -71,34 +69,6 @@ inline WcOpcode wcOpcodeOf(WrOpcode op) {
       return WcOpcode::FetchAdd;
     default:
       return WcOpcode::Send;
-  }
-}
-
-inline std::string opName(std::uint8_t opcode) {
-  return std::string(opcodeInfo(opcode).name);
-}
-
-inline std::string syndromeText(std::uint8_t syn) {
-  switch (syn & kAethTypeMask) {
-    case kAethAck:
-      return "ACK";
-    case kAethRnrNak:
-      return fmt::format("RNR NAK (timer {} = {} us)", syn & 0x1f, kRnrUsec[syn & 0x1f]);
-    case kAethNak:
-      switch (syn) {
-        case kNakPsnSeqError:
-          return "NAK PSN sequence error";
-        case kNakInvalidRequest:
-          return "NAK invalid request";
-        case kNakRemoteAccess:
-          return "NAK remote access error";
-        case kNakRemoteOp:
-          return "NAK remote operational error";
-        default:
-          return fmt::format("NAK code {}", syn & 0x1f);
-      }
-    default:
-      return fmt::format("reserved syndrome {:#x}", syn);
   }
 }
 

@@ -1,8 +1,11 @@
 // The requester (rxe_req.c): turns send WQEs into request packets, PSN by PSN, and restarts
 // them go-back-N when the completer asks for a retry.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "qp.h"
 #include "qp_common.h"
@@ -16,9 +19,9 @@ SendWqe* Qp::reqNextWqe() {
   if (state_ == QpState::Sqd && w.state != WqeState::Processing) return nullptr;
   if ((w.wr.sendFlags & send_flags::kFence) && req_.wqeIndex != sqHead_) {
     if (!req_.waitFence && tracing()) {
-      host_.emit(
-          TraceKind::Note, qpn_,
-          fmt::format("wr_id {} is fenced: waits until every earlier WQE completes", w.wr.wrId));
+      TraceEvent e = event(TraceKind::Note, Narrative::FenceWait);
+      e.wrId = w.wr.wrId;
+      host_.emit(std::move(e));
     }
     req_.waitFence = true;
     return nullptr;
@@ -106,8 +109,9 @@ void Qp::reqRetry() {
     w.state = WqeState::Posted;
   }
   if (tracing()) {
-    host_.emit(TraceKind::Note, qpn_,
-               fmt::format("go-back-N: the requester restarts at PSN {:#x}", req_.psn));
+    TraceEvent e = event(TraceKind::Note, Narrative::GoBackN);
+    e.psn = req_.psn;
+    host_.emit(std::move(e));
   }
 }
 
@@ -142,10 +146,10 @@ void Qp::runRequester() {
         req_.needRdAtomic = true;
         if (req_.rdAtomic <= 0) {
           if (tracing()) {
-            host_.emit(TraceKind::Note, qpn_,
-                       fmt::format("wr_id {} waits: all {} READ/atomic slots (max_rd_atomic) "
-                                   "are in use",
-                                   w.wr.wrId, attr_.maxRdAtomic));
+            TraceEvent e = event(TraceKind::Note, Narrative::RdAtomicWait);
+            e.wrId = w.wr.wrId;
+            e.args.limit = attr_.maxRdAtomic;
+            host_.emit(std::move(e));
           }
           return;
         }
@@ -160,10 +164,11 @@ void Qp::runRequester() {
       if (type_ == QpType::UD) {
         // C10-93.1.1: a UD message longer than the MTU sends nothing and reports success
         if (tracing()) {
-          host_.emit(TraceKind::Note, qpn_,
-                     fmt::format("UD wr_id {}: {} bytes exceed the MTU {}; per C10-93.1.1 "
-                                 "nothing is sent and the WR completes successfully",
-                                 w.wr.wrId, payload, mtuNow));
+          TraceEvent e = event(TraceKind::Note, Narrative::UdTooLong);
+          e.wrId = w.wr.wrId;
+          e.args.bytes = payload;
+          e.args.mtu = mtuNow;
+          host_.emit(std::move(e));
         }
         w.firstPsn = w.lastPsn = req_.psn;
         req_.psn = (req_.psn + 1) & kPsnMask;
@@ -177,10 +182,12 @@ void Qp::runRequester() {
       payload = mtuNow;
     }
     if (w.state == WqeState::Posted && tracing()) {
-      host_.emit(TraceKind::WqeStarted, qpn_,
-                 fmt::format("requester starts wr_id {} ({}, {} bytes) at PSN {:#x}", w.wr.wrId,
-                             toString(w.wr.opcode), w.dma.length, req_.psn),
-                 req_.psn, w.wr.wrId);
+      TraceEvent e = event(TraceKind::WqeStarted, Narrative::WqeStarted);
+      e.psn = req_.psn;
+      e.wrId = w.wr.wrId;
+      e.args.wrOpcode = w.wr.opcode;
+      e.args.bytes = w.dma.length;
+      host_.emit(std::move(e));
     }
 
     PacketDesc k;
@@ -223,7 +230,7 @@ void Qp::runRequester() {
         w.dma.resid -= payload;
         k.payload = f.owned.data();
       } else {
-        std::string error;
+        DmaFault error;
         const std::uint8_t* ref = nullptr;
         DmaState saved = w.dma;
         const bool oneSge = w.dma.curSge < w.dma.sges.size() &&
@@ -234,8 +241,10 @@ void Qp::runRequester() {
           w.dma = saved;
           net_.releaseFrame(f);
           if (tracing()) {
-            host_.emit(TraceKind::Note, qpn_,
-                       fmt::format("wr_id {}: local protection error: {}", w.wr.wrId, error));
+            TraceEvent e = event(TraceKind::Note, Narrative::LocalProtectionError);
+            e.wrId = w.wr.wrId;
+            e.setCause(error.cause());
+            host_.emit(std::move(e));
           }
           w.status = WcStatus::LocProtErr;
           w.state = WqeState::Error;
@@ -265,25 +274,33 @@ void Qp::runRequester() {
     }
     if (info.mask & kWrite) w.iova += payload;
 
-    std::string why;
+    std::optional<TraceCause> why;
     if (tracing()) {
-      why = fmt::format("wr_id {}: {} PSN {:#x}, {} payload bytes{}", w.wr.wrId, opName(k.opcode),
-                        k.psn, payload,
-                        ackReq ? ((info.mask & kEnd) ? ", AckReq (last packet of the message)"
-                                                     : ", AckReq (every 65th packet)")
-                               : "");
+      why.emplace();
+      why->reason = Reason::Request;
+      why->wrId = w.wr.wrId;
+      why->args.opcode = k.opcode;
+      why->args.bytes = payload;
+      why->args.ackReq = !ackReq              ? AckRequest::None
+                         : (info.mask & kEnd) ? AckRequest::LastPacket
+                                              : AckRequest::Periodic;
       if (info.mask & kRead) {
-        why += fmt::format("; reserves PSNs {:#x}..{:#x} for its {} response packet(s)", w.firstPsn,
-                           w.lastPsn, numPkt);
+        why->args.firstPsn = w.firstPsn;
+        why->args.lastPsn = w.lastPsn;
+        why->args.packets = numPkt;
       }
-      host_.emit(TraceKind::WqePacket, qpn_, why, k.psn, w.wr.wrId);
+      TraceEvent e = event(TraceKind::WqePacket, Narrative::RequestPacket);
+      e.psn = k.psn;
+      e.wrId = w.wr.wrId;
+      e.args = why->args;
+      host_.emit(std::move(e));
     }
     k.pkey = 0xffff;
     WireAddress addr = addr_;
     if (type_ == QpType::UD) addr = net_.addressFor(host_.index(), w.wr.ah, qpn_);
     addr.ipId = static_cast<std::uint16_t>(ipId_++);
     buildFrame(net_.config().wire, addr, k, f);
-    const SimTime done = net_.transmit(host_.index(), f, why);
+    const SimTime done = net_.transmit(host_.index(), f, why ? &*why : nullptr);
     txDone_.push_back(done);
 
     // rxe_xmit_packet: UC and UD WQEs are done when their last packet is sent

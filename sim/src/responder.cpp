@@ -1,8 +1,11 @@
 // The responder (rxe_resp.c): checks each request (PSN, opcode sequence, resources, length,
 // rkey), executes it, completes receive WQEs and acknowledges; replays duplicates.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include "dma_write.h"
 #include "qp.h"
@@ -87,7 +90,7 @@ int Qp::prepareResource(const PacketDesc& pkt, std::uint32_t type) {
   return idx;
 }
 
-void Qp::sendResponse(PacketDesc& k, const std::string& why) {
+void Qp::sendResponse(PacketDesc& k, const TraceCause* why) {
   k.destQp = attr_.destQpNum;
   k.msn = resp_.msn;
   k.pkey = 0xffff;
@@ -105,32 +108,42 @@ void Qp::sendResponse(PacketDesc& k, const std::string& why) {
 }
 
 void Qp::sendAck(std::uint8_t opcode, std::uint8_t syndrome, std::uint32_t psn,
-                 const RespResource* res, const std::string& why) {
+                 const RespResource* res, const TraceCause& why) {
   PacketDesc k;
   k.opcode = opcode;
   k.syndrome = syndrome;
   k.psn = psn;
   if (res) k.origData = res->origVal;
-  std::string text;
-  if (tracing()) {
-    text = fmt::format("responder sends {} PSN {:#x} MSN {}: {} ({})", opName(opcode), psn,
-                       resp_.msn, syndromeText(syndrome), why);
+  if (!tracing()) {
+    sendResponse(k, nullptr);
+    return;
   }
-  sendResponse(k, text);
+  TraceCause ack;
+  ack.reason = Reason::Ack;
+  ack.detail = why.reason;
+  ack.args = why.args;
+  ack.args.opcode = opcode;
+  ack.args.syndrome = syndrome;
+  ack.args.msn = resp_.msn;
+  sendResponse(k, &ack);
 }
 
 bool Qp::scatter(RecvWqe& w, const std::uint8_t* data, std::uint32_t len, bool* noSpace) {
   *noSpace = len > w.dma.resid;
   if (*noSpace) return false;
-  std::string error;
+  DmaFault error;
   if (!copyData(w.dma, const_cast<std::uint8_t*>(data), len, true, &error, nullptr)) {
-    if (tracing()) host_.emit(TraceKind::Note, qpn_, "receive WQE is malformed: " + error);
+    if (tracing()) {
+      TraceEvent e = event(TraceKind::Note, Narrative::RecvWqeMalformed);
+      e.setCause(error.cause());
+      host_.emit(std::move(e));
+    }
     return false;
   }
   return true;
 }
 
-void Qp::completeRecv(const ParsedPacket* in, WcStatus status, const std::string& why) {
+void Qp::completeRecv(const ParsedPacket* in, WcStatus status, const TraceCause& why) {
   if (rq_.empty()) return;
   RecvWqe& w = rq_.front();
   WorkCompletion wc;
@@ -157,26 +170,33 @@ void Qp::completeRecv(const ParsedPacket* in, WcStatus status, const std::string
     wc.sl = in->addr.sl;
   }
   if (tracing()) {
-    host_.emit(TraceKind::WqeCompleted, qpn_,
-               fmt::format("receive wr_id {} {}: {}", w.wr.wrId,
-                           status == WcStatus::Success ? "completes" : "fails", why),
-               in ? in->pkt.psn : 0, w.wr.wrId);
+    TraceEvent e = event(TraceKind::WqeCompleted, Narrative::RecvCompleted);
+    e.setCause(why);
+    e.psn = in ? in->pkt.psn : 0;
+    e.wrId = w.wr.wrId;
+    e.args.status = status;
+    host_.emit(std::move(e));
   }
   rq_.pop_front();
   resp_.haveWqe = false;
   if (!host_.postCqe(init_.recvCq, wc)) {
     if (state_ != QpState::Err) {
-      toError(fmt::format("receive CQ {} overflowed (depth {}): class G error", init_.recvCq,
-                          host_.cq(init_.recvCq)->depth));
+      TraceCause overflow{Reason::RecvCqOverflow};
+      overflow.args.cq = init_.recvCq;
+      overflow.args.depth = static_cast<std::uint32_t>(host_.cq(init_.recvCq)->depth);
+      toError(overflow);
     }
   }
 }
 
-bool Qp::readReply(RespResource& res, std::string* error) {
+bool Qp::readReply(RespResource& res, DmaFault* error) {
   for (;;) {
     const MemoryRegionInfo* mr = host_.findMr(pd_, res.rkey, true);
     if (res.length > 0 && !mr) {
-      if (error) *error = fmt::format("rkey {:#x} is no longer valid", res.rkey);
+      if (error) {
+        error->reason = Reason::RkeyInvalidated;
+        error->key = res.rkey;
+      }
       return false;
     }
     std::uint8_t opcode;
@@ -197,19 +217,19 @@ bool Qp::readReply(RespResource& res, std::string* error) {
       k.payload = mem.data();
       k.payloadLen = payload;
       if (tracing()) {
-        host_.emitMemory(false, res.va, payload, qpn_,
-                         fmt::format("NIC reads {} bytes for the READ response", payload));
+        host_.emit(memoryEvent(false, res.va, payload, Narrative::ReadResponseData));
       }
     }
-    std::string why;
     if (tracing()) {
-      why = fmt::format(
-          "responder sends {} PSN {:#x} with {} bytes{}{}", opName(opcode), k.psn, payload,
-          (opcodeInfo(opcode).mask & kAeth) ? fmt::format(", AETH ACK MSN {}", resp_.msn)
-                                            : std::string(", no AETH"),
-          res.replay ? " (replayed from the responder resource)" : "");
+      TraceCause why{Reason::ReadResponse};
+      why.args.opcode = opcode;
+      why.args.bytes = payload;
+      if (opcodeInfo(opcode).mask & kAeth) why.args.msn = resp_.msn;
+      why.args.replay = res.replay;
+      sendResponse(k, &why);
+    } else {
+      sendResponse(k, nullptr);
     }
-    sendResponse(k, why);
     res.va += payload;
     res.resid -= payload;
     res.curPsn = (res.curPsn + 1) & kPsnMask;
@@ -223,7 +243,7 @@ bool Qp::readReply(RespResource& res, std::string* error) {
           resp_.readScheduled = true;
           sim().schedule(txDone_[txDone_.size() - kInflightLow] - now, this, kResumeRead, 0);
         }
-        if (error) error->clear();
+        if (error) error->reason = Reason::None;
         return false;
       }
     }
@@ -246,7 +266,11 @@ void Qp::responderRun(const ParsedPacket* first) {
     WcStatus status = WcStatus::Success;
     bool gotoError = false;
     bool noSpace = false;
-    std::string why;  // reason for errors, for the trace
+    TraceCause why;  // reason for errors, for the trace
+    const auto because = [&why](Reason reason) -> TraceArgs& {
+      why = TraceCause{reason};
+      return why.args;
+    };
     R st = resp_.resIndex >= 0 ? R::ReadReply : R::ChkPsn;
     while (st != R::Done && st != R::Paused) {
       switch (st) {
@@ -255,14 +279,13 @@ void Qp::responderRun(const ParsedPacket* first) {
           if (type_ == QpType::RC) {
             if (diff > 0) {
               if (resp_.sentPsnNak) {
-                why = "out of sequence again; the NAK was already sent";
                 st = R::Cleanup;
                 if (tracing()) {
-                  host_.emit(TraceKind::FrameDropped, qpn_,
-                             fmt::format("responder drops {} PSN {:#x}: expected PSN {:#x} and "
-                                         "a NAK is already outstanding",
-                                         opName(pkt->opcode), pkt->psn, resp_.psn),
-                             pkt->psn);
+                  TraceEvent e = event(TraceKind::FrameDropped, Narrative::OutOfSequenceDropped);
+                  e.psn = pkt->psn;
+                  e.args.opcode = pkt->opcode;
+                  e.args.expectedPsn = resp_.psn;
+                  host_.emit(std::move(e));
                 }
                 break;
               }
@@ -282,11 +305,11 @@ void Qp::responderRun(const ParsedPacket* first) {
               } else {
                 resp_.dropMsg = true;
                 if (tracing()) {
-                  host_.emit(TraceKind::FrameDropped, qpn_,
-                             fmt::format("UC responder drops {} PSN {:#x} (expected {:#x}): the "
-                                         "rest of this message is discarded until a FIRST/ONLY",
-                                         opName(pkt->opcode), pkt->psn, resp_.psn),
-                             pkt->psn);
+                  TraceEvent e = event(TraceKind::FrameDropped, Narrative::UcRestDropped);
+                  e.psn = pkt->psn;
+                  e.args.opcode = pkt->opcode;
+                  e.args.expectedPsn = resp_.psn;
+                  host_.emit(std::move(e));
                 }
                 st = R::Cleanup;
                 break;
@@ -337,7 +360,7 @@ void Qp::responderRun(const ParsedPacket* first) {
             if (((m & kRead) && !(acc & access::kRemoteRead)) ||
                 ((m & kWrite) && !(acc & access::kRemoteWrite)) ||
                 ((m & kAtomic) && !(acc & access::kRemoteAtomic))) {
-              why = fmt::format("the QP's access flags do not allow {}", opName(pkt->opcode));
+              because(Reason::AccessFlagsForbid).requestOpcode = pkt->opcode;
               st = R::ErrUnsupportedOpcode;
               break;
             }
@@ -376,12 +399,14 @@ void Qp::responderRun(const ParsedPacket* first) {
             if (payload == 0 || payload > mtuNow) st = R::ErrLength;
           }
           if (st == R::ErrLength) {
-            why =
-                fmt::format("{} carries {} bytes at MTU {}", opName(pkt->opcode), payload, mtuNow);
+            TraceArgs& a = because(Reason::LengthAtMtu);
+            a.requestOpcode = pkt->opcode;
+            a.requested = payload;
+            a.mtu = mtuNow;
             break;
           }
           if ((m & (kWrite | kRead)) && (m & kReth) && pkt->dmaLen > (1u << 31)) {
-            why = "DMA length above 2 GiB";
+            because(Reason::DmaLengthTooLarge);
             st = R::ErrLength;
             break;
           }
@@ -413,17 +438,18 @@ void Qp::responderRun(const ParsedPacket* first) {
           }
           const MemoryRegionInfo* mr = host_.findMr(pd_, resp_.rkey, true);
           if (!mr || !(mr->access & need)) {
-            why = mr ? fmt::format("the MR of rkey {:#x} lacks {}", resp_.rkey,
-                                   need == access::kRemoteRead    ? "IBV_ACCESS_REMOTE_READ"
-                                   : need == access::kRemoteWrite ? "IBV_ACCESS_REMOTE_WRITE"
-                                                                  : "IBV_ACCESS_REMOTE_ATOMIC")
-                     : fmt::format("rkey {:#x} matches no MR of the QP's PD", resp_.rkey);
+            TraceArgs& a = because(mr ? Reason::MrLacksAccess : Reason::RkeyUnknown);
+            a.key = resp_.rkey;
+            if (mr) a.access = need;
             st = R::ErrRkeyViolation;
             break;
           }
           if (resp_.va < mr->addr || resp_.va + resp_.resid > mr->addr + mr->length) {
-            why = fmt::format("[{:#x}, +{}) lies outside the MR [{:#x}, +{})", resp_.va,
-                              resp_.resid, mr->addr, mr->length);
+            TraceArgs& a = because(Reason::RangeOutsideMr);
+            a.sgeAddress = resp_.va;
+            a.sgeLength = resp_.resid;
+            a.mrAddress = mr->addr;
+            a.mrLength = mr->length;
             st = R::ErrRkeyViolation;
             break;
           }
@@ -435,8 +461,10 @@ void Qp::responderRun(const ParsedPacket* first) {
               st = R::ErrLength;
             }
             if (st == R::ErrLength) {
-              why = fmt::format("{} carries {} bytes but {} remain of the RDMA WRITE",
-                                opName(pkt->opcode), len, resp_.resid);
+              TraceArgs& a = because(Reason::WriteLengthMismatch);
+              a.requestOpcode = pkt->opcode;
+              a.requested = len;
+              a.available = resp_.resid;
               break;
             }
           }
@@ -449,14 +477,15 @@ void Qp::responderRun(const ParsedPacket* first) {
             RecvWqe& w = rq_.front();
             if (type_ == QpType::UD) {
               if (!scatter(w, in->grh.data(), 40, &noSpace)) {
-                why = "the receive buffer cannot hold the 40-byte GRH";
+                because(Reason::GrhDoesNotFit);
                 st = noSpace ? R::ErrLength : R::ErrMalformedWqe;
                 break;
               }
             }
             if (!scatter(w, pkt->payload, pkt->payloadLen, &noSpace)) {
-              why = fmt::format("{} payload bytes do not fit the receive WQE ({} left)",
-                                pkt->payloadLen, w.dma.resid);
+              TraceArgs& a = because(Reason::PayloadDoesNotFit);
+              a.requested = pkt->payloadLen;
+              a.available = w.dma.resid;
               st = noSpace ? R::ErrLength : R::ErrMalformedWqe;
               break;
             }
@@ -465,9 +494,10 @@ void Qp::responderRun(const ParsedPacket* first) {
               auto mem = host_.memory(resp_.va, pkt->payloadLen);
               dmaWrite(mem.data(), pkt->payload, pkt->payloadLen);
               if (tracing()) {
-                host_.emitMemory(true, resp_.va, pkt->payloadLen, qpn_,
-                                 fmt::format("NIC writes {} bytes of {} PSN {:#x}", pkt->payloadLen,
-                                             opName(pkt->opcode), pkt->psn));
+                TraceEvent e = memoryEvent(true, resp_.va, pkt->payloadLen, Narrative::WriteData);
+                e.psn = pkt->psn;
+                e.args.opcode = pkt->opcode;
+                host_.emit(std::move(e));
               }
             }
             resp_.va += pkt->payloadLen;
@@ -482,7 +512,7 @@ void Qp::responderRun(const ParsedPacket* first) {
           }
           if (m & kIeth) {
             if (!host_.invalidateRkey(pkt->ieth)) {
-              why = fmt::format("rkey {:#x} to invalidate matches no MR", pkt->ieth);
+              because(Reason::InvalidateRkeyUnknown).key = pkt->ieth;
               st = R::ErrInvalidateRkey;
               break;
             }
@@ -502,13 +532,13 @@ void Qp::responderRun(const ParsedPacket* first) {
         case R::ReadReply: {
           if (resp_.resIndex < 0) resp_.resIndex = prepareResource(*pkt, kRead);
           RespResource& res = resp_.resources[resp_.resIndex];
-          std::string error;
+          DmaFault error;
           if (!readReply(res, &error)) {
-            if (error.empty()) {
+            if (error.reason == Reason::None) {
               st = R::Paused;
               break;
             }
-            why = error;
+            why = error.cause();
             st = R::ErrRkeyViolation;
             break;
           }
@@ -524,7 +554,7 @@ void Qp::responderRun(const ParsedPacket* first) {
           RespResource& res = resp_.resources[resp_.resIndex];
           if (!res.replay) {
             if (resp_.va & 7) {
-              why = fmt::format("atomic address {:#x} is not 8-byte aligned", resp_.va);
+              because(Reason::MisalignedAtomic).sgeAddress = resp_.va;
               st = R::ErrMisalignedAtomic;
               break;
             }
@@ -540,9 +570,11 @@ void Qp::responderRun(const ParsedPacket* first) {
             }
             std::memcpy(mem.data(), &value, 8);
             if (tracing()) {
-              host_.emitMemory(true, resp_.va, 8, qpn_,
-                               fmt::format("{}: read {:#x}, wrote {:#x} atomically",
-                                           opName(pkt->opcode), res.origVal, value));
+              TraceEvent e = memoryEvent(true, resp_.va, 8, Narrative::AtomicExecuted);
+              e.args.opcode = pkt->opcode;
+              e.args.value = res.origVal;
+              e.args.newValue = value;
+              host_.emit(std::move(e));
             }
             ++resp_.msn;
             resp_.psn = (pkt->psn + 1) & kPsnMask;
@@ -556,9 +588,10 @@ void Qp::responderRun(const ParsedPacket* first) {
         case R::Complete: {
           if (resp_.haveWqe && !rq_.empty()) {
             if (status == WcStatus::Success) {
-              completeRecv(
-                  in, status,
-                  fmt::format("{} PSN {:#x} ends the message", opName(pkt->opcode), pkt->psn));
+              TraceCause ends{Reason::MessageEnds};
+              ends.args.requestOpcode = pkt->opcode;
+              ends.args.requestPsn = pkt->psn;
+              completeRecv(in, status, ends);
             } else {
               completeRecv(in, status, why);
             }
@@ -578,10 +611,12 @@ void Qp::responderRun(const ParsedPacket* first) {
           if (aethSyndrome != kAethAckUnlimited) {
             sendAck(op::kRcAck, aethSyndrome, pkt->psn, nullptr, why);
           } else if (m & kAtomic) {
+            TraceCause original{Reason::OriginalValue};
+            original.args.value = resp_.resources[resp_.resIndex].origVal;
             sendAck(op::kRcAtomicAck, kAethAckUnlimited, pkt->psn, &resp_.resources[resp_.resIndex],
-                    fmt::format("original value {:#x}", resp_.resources[resp_.resIndex].origVal));
+                    original);
           } else if (pkt->ackReq) {
-            sendAck(op::kRcAck, kAethAckUnlimited, pkt->psn, nullptr, "the request had AckReq set");
+            sendAck(op::kRcAck, kAethAckUnlimited, pkt->psn, nullptr, {Reason::AckReqSet});
           }
           if (m & kAtomic) resp_.resIndex = -1;
           st = R::Cleanup;
@@ -593,21 +628,19 @@ void Qp::responderRun(const ParsedPacket* first) {
         case R::Duplicate: {
           const std::uint32_t prev = (resp_.ackPsn - 1) & kPsnMask;
           if (m & (kSend | kWrite)) {
-            sendAck(op::kRcAck, kAethAckUnlimited, prev, nullptr,
-                    fmt::format("duplicate {} PSN {:#x} is acknowledged again, not re-executed "
-                                "(C9-105)",
-                                opName(pkt->opcode), pkt->psn));
+            TraceCause duplicate{Reason::DuplicateAcked};
+            duplicate.args.requestOpcode = pkt->opcode;
+            duplicate.args.requestPsn = pkt->psn;
+            sendAck(op::kRcAck, kAethAckUnlimited, prev, nullptr, duplicate);
             st = R::Cleanup;
           } else if (m & kRead) {
             RespResource* res = findResource(pkt->psn);
             if (!res || pkt->va < res->vaOrg || pkt->dmaLen > res->length ||
                 pkt->va + pkt->dmaLen > res->vaOrg + res->length || pkt->rkey != res->rkey) {
               if (tracing()) {
-                host_.emit(TraceKind::FrameDropped, qpn_,
-                           fmt::format("duplicate READ PSN {:#x} matches no responder resource: "
-                                       "dropped",
-                                       pkt->psn),
-                           pkt->psn);
+                TraceEvent e = event(TraceKind::FrameDropped, Narrative::DuplicateReadUnmatched);
+                e.psn = pkt->psn;
+                host_.emit(std::move(e));
               }
               st = R::Cleanup;
               break;
@@ -619,11 +652,9 @@ void Qp::responderRun(const ParsedPacket* first) {
             res->resid = pkt->dmaLen;
             resp_.resIndex = static_cast<int>(res - resp_.resources.data());
             if (tracing()) {
-              host_.emit(TraceKind::Note, qpn_,
-                         fmt::format("duplicate READ PSN {:#x}: replayed from the responder "
-                                     "resource, not re-executed",
-                                     pkt->psn),
-                         pkt->psn);
+              TraceEvent e = event(TraceKind::Note, Narrative::DuplicateReadReplayed);
+              e.psn = pkt->psn;
+              host_.emit(std::move(e));
             }
             st = R::ReadReply;
           } else {
@@ -633,11 +664,10 @@ void Qp::responderRun(const ParsedPacket* first) {
               res->curPsn = pkt->psn;
               resp_.resIndex = static_cast<int>(res - resp_.resources.data());
               if (tracing()) {
-                host_.emit(TraceKind::Note, qpn_,
-                           fmt::format("duplicate atomic PSN {:#x}: the saved result {:#x} is "
-                                       "sent again, the memory is not touched",
-                                       pkt->psn, res->origVal),
-                           pkt->psn);
+                TraceEvent e = event(TraceKind::Note, Narrative::DuplicateAtomicReplayed);
+                e.psn = pkt->psn;
+                e.args.value = res->origVal;
+                host_.emit(std::move(e));
               }
               st = R::AtomicReply;
             } else {
@@ -646,24 +676,27 @@ void Qp::responderRun(const ParsedPacket* first) {
           }
           break;
         }
-        case R::ErrPsnOutOfSeq:
-          sendAck(
-              op::kRcAck, kNakPsnSeqError, resp_.psn, nullptr,
-              fmt::format("got PSN {:#x}, expected {:#x}: a packet was lost", pkt->psn, resp_.psn));
+        case R::ErrPsnOutOfSeq: {
+          TraceCause lost{Reason::PsnOutOfSequence};
+          lost.args.requestPsn = pkt->psn;
+          lost.args.expectedPsn = resp_.psn;
+          sendAck(op::kRcAck, kNakPsnSeqError, resp_.psn, nullptr, lost);
           st = R::Cleanup;
           break;
+        }
         case R::ErrTooManyRdmaAtmReq:
         case R::ErrMissingOpcodeFirst:
         case R::ErrMissingOpcodeLastC:
         case R::ErrUnsupportedOpcode:
         case R::ErrMisalignedAtomic:
-          if (why.empty()) {
-            why = st == R::ErrTooManyRdmaAtmReq
-                      ? "max_dest_rd_atomic is 0"
-                      : fmt::format("{} out of sequence (previous {})", opName(pkt->opcode),
-                                    resp_.opcode < 0
-                                        ? std::string("none")
-                                        : opName(static_cast<std::uint8_t>(resp_.opcode)));
+          if (why.reason == Reason::None) {
+            if (st == R::ErrTooManyRdmaAtmReq) {
+              because(Reason::NoRdAtomicResources);
+            } else {
+              TraceArgs& a = because(Reason::OpcodeOutOfSequence);
+              a.requestOpcode = pkt->opcode;
+              if (resp_.opcode >= 0) a.previousOpcode = static_cast<std::uint8_t>(resp_.opcode);
+            }
           }
           aethSyndrome = kNakInvalidRequest;
           status = WcStatus::RemInvReqErr;
@@ -677,23 +710,21 @@ void Qp::responderRun(const ParsedPacket* first) {
           resp_.opcode = -1;
           resp_.mr = nullptr;
           if (tracing()) {
-            host_.emit(TraceKind::Note, qpn_,
-                       "UC: the previous message lacks its LAST packet and is abandoned; the "
-                       "receive WQE is reused");
+            host_.emit(event(TraceKind::Note, Narrative::UcMessageAbandoned));
           }
           st = R::ChkOpValid;
           break;
         case R::ErrRnr:
           if (type_ == QpType::RC) {
             sendAck(op::kRcAck, static_cast<std::uint8_t>(kAethRnrNak | (attr_.minRnrTimer & 0x1f)),
-                    pkt->psn, nullptr, "no receive WQE is posted");
+                    pkt->psn, nullptr, {Reason::NoRecvWqe});
           } else {
             resp_.dropMsg = true;
             if (tracing()) {
-              host_.emit(TraceKind::FrameDropped, qpn_,
-                         fmt::format("{} PSN {:#x} dropped: no receive WQE is posted",
-                                     opName(pkt->opcode), pkt->psn),
-                         pkt->psn);
+              TraceEvent e = event(TraceKind::FrameDropped, Narrative::UcNoRecvWqeDropped);
+              e.psn = pkt->psn;
+              e.args.opcode = pkt->opcode;
+              host_.emit(std::move(e));
             }
           }
           st = R::Cleanup;
@@ -708,7 +739,10 @@ void Qp::responderRun(const ParsedPacket* first) {
           } else {
             resp_.dropMsg = true;
             if (tracing()) {
-              host_.emit(TraceKind::FrameDropped, qpn_, "UC RDMA WRITE dropped: " + why, pkt->psn);
+              TraceEvent e = event(TraceKind::FrameDropped, Narrative::UcWriteDropped);
+              e.setCause(why);
+              e.psn = pkt->psn;
+              host_.emit(std::move(e));
             }
             st = R::Cleanup;
           }
@@ -729,9 +763,11 @@ void Qp::responderRun(const ParsedPacket* first) {
           } else {
             resp_.dropMsg = true;
             if (tracing()) {
-              host_.emit(TraceKind::FrameDropped, qpn_,
-                         fmt::format("{} dropped (class D): {}", opName(pkt->opcode), why),
-                         pkt->psn);
+              TraceEvent e = event(TraceKind::FrameDropped, Narrative::UcClassDDropped);
+              e.setCause(why);
+              e.psn = pkt->psn;
+              e.args.opcode = pkt->opcode;
+              host_.emit(std::move(e));
             }
             if (resp_.haveWqe && !rq_.empty()) rq_.front().dma.reset();
             resp_.haveWqe = false;
@@ -746,7 +782,7 @@ void Qp::responderRun(const ParsedPacket* first) {
           break;
         case R::ErrCqOverflow:
         case R::Error:
-          toError("responder error");
+          toError({Reason::ResponderFailed});
           st = R::Done;
           break;
         default:
@@ -756,7 +792,9 @@ void Qp::responderRun(const ParsedPacket* first) {
     }
     if (st == R::Paused) return;
     if (gotoError && state_ != QpState::Err) {
-      toError(fmt::format("responder error ({}) moves the QP to ERR", why));
+      TraceCause error{Reason::ResponderError, why.reason};
+      error.args = why.args;
+      toError(error);
     }
     if (fromQueue && !reqPkts_.empty()) reqPkts_.pop_front();
     in = nullptr;

@@ -8,10 +8,11 @@
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets_io/capture_writer.h"
-#include "rdmascope/sim/trace_analysis.h"
+#include "rdmascope/sim/trace_json.h"
 #include "rdmascope/sim/transport_scenarios.h"
 #include "rdmascope/verbs_backend/scenario.h"
 #include "scenario_source.h"
+#include "trace_analysis.h"
 
 namespace rdmascope::cli {
 namespace {
@@ -62,6 +63,10 @@ int runTransport(const SimArgs& a, std::ostream& out, std::ostream& err) {
     reportError(err, "--wire does not apply to '" + a.scenario + "' (it runs over TCP)");
     return kExitUsage;
   }
+  if (a.traceGiven && a.trace != "none") {
+    reportError(err, "--trace does not apply to '" + a.scenario + "' (it has no verbs trace)");
+    return kExitUsage;
+  }
   sim::TransportScenarioOptions o;
   if (a.seed) o.seed = *a.seed;
   if (a.loss) o.lossRate = *a.loss;
@@ -107,6 +112,15 @@ int runTransport(const SimArgs& a, std::ostream& out, std::ostream& err) {
   return kExitOk;
 }
 
+// `--trace json`: one JSON array, the trace events with their typed fields (the completions are
+// among them, as "cqe" events).
+std::string traceDocument(const verbs_backend::RunResult& r) {
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& e : r.trace)
+    events.push_back(sim::toJson(e));
+  return events.dump(1) + "\n";
+}
+
 bool writePcap(const std::string& path, const verbs_backend::RunResult& r, std::ostream& err) {
   // Native IB goes into ERF records as ibdump writes them: tshark refuses link type 247.
   const bool ib = r.wire == sim::WireFormat::InfiniBand;
@@ -142,7 +156,17 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
     reportError(err, "sim needs a scenario NAME or FILE (--list shows the built-ins)");
     return kExitUsage;
   }
+  if (a.json && !a.analyze) {
+    reportError(err, "--json applies to --analyze (the trace as JSON is --trace json)");
+    return kExitUsage;
+  }
   if (isTransportScenario(a.scenario)) return runTransport(a, out, err);
+  if (a.analyze && a.trace == "json") {
+    reportError(err,
+                "--trace json and --analyze each print a document of their own: run them "
+                "one at a time");
+    return kExitUsage;
+  }
   auto scenario = loadScenario(a.scenario, err);
   if (!scenario) return kExitUsage;
   if (a.cm) {
@@ -161,22 +185,20 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
   options.trace = trace != "none" || a.analyze;  // the analysis reads the frames off the trace
   options.captureFrames = !a.pcap.empty();
   verbs_backend::SimScenarioSession session(*scenario, options);
-  std::optional<sim::TraceAnalysis> analysis;
+  std::optional<TraceAnalysis> analysis;
   if (a.analyze) analysis.emplace(session.network().sim().trace(), session.network().config().wire);
   const verbs_backend::RunResult r = session.runToEnd();
-  if (trace == "text") {
-    out << r.traceText() << '\n';
-  } else if (trace == "json") {
-    out << r.traceJson() << '\n';
-  }
-  if (trace != "none") out << "# completions\n";
-  if (!a.analyze || trace != "none") {
-    for (const auto& [host, wc] : r.completions)
-      out << verbs_backend::formatCompletion(r.hostNames[host], wc) << '\n';
-  }
-  if (analysis) {
-    const analysis::AnalysisReport report = analysis->finish();
-    out << (a.json ? analysis::toJson(report) + "\n" : analysis::formatText(report));
+  std::optional<analysis::AnalysisReport> report;
+  if (analysis) report = analysis->finish();
+  if (trace == "json") {
+    out << traceDocument(r);
+  } else {
+    if (trace == "text") out << r.traceText() << '\n' << "# completions\n";
+    if (!a.analyze || trace != "none") {
+      for (const auto& [host, wc] : r.completions)
+        out << verbs_backend::formatCompletion(r.hostNames[host], wc) << '\n';
+    }
+    if (report) out << (a.json ? analysis::toJson(*report) + "\n" : analysis::formatText(*report));
   }
   if (!a.pcap.empty() && !writePcap(a.pcap, r, err)) return kExitUsage;
   if (!r.ok) {
@@ -194,9 +216,11 @@ void addSimCommand(CLI::App& app, Action& action) {
       "sim", "Run a built-in scenario or a scenario file (JSON) in the simulator");
   cmd->add_option("scenario", args->scenario, "Built-in scenario name or scenario file");
   cmd->add_option("--pcap", args->pcap, "Write the frames, with simulated timestamps, to a pcap");
-  auto* traceOption = cmd->add_option("--trace", args->trace,
-                                      "Trace output: text, json or none (with --analyze: none)")
-                          ->check(CLI::IsMember({"text", "json", "none"}));
+  auto* traceOption =
+      cmd->add_option("--trace", args->trace,
+                      "Trace output: text, json (one JSON array of the events with their typed "
+                      "fields; not with --analyze) or none (with --analyze: none)")
+          ->check(CLI::IsMember({"text", "json", "none"}));
   cmd->add_option("--seed", args->seed, "Seed of the simulation (default: the scenario's)");
   cmd->add_option("--loss", args->loss, "Frame loss probability, 0 to below 1")
       ->check(CLI::Range(0.0, 0.999));
@@ -208,7 +232,7 @@ void addSimCommand(CLI::App& app, Action& action) {
   cmd->add_flag("--list", args->list, "List the built-in scenarios");
   cmd->add_flag("--analyze", args->analyze,
                 "Print the flow analysis of the run (as `analyze` prints that of its pcap)");
-  cmd->add_flag("--json", args->json, "With --analyze: the analysis as JSON");
+  cmd->add_flag("--json", args->json, "With --analyze: the analysis as JSON (needs --analyze)");
   cmd->add_flag("--cm", args->cm,
                 "Connect the RC QP as rdma_cm does (REQ/REP/RTU, DREQ/DREP on the wire), as "
                 "verbs --cm does for real, instead of the out-of-band exchange");
