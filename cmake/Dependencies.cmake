@@ -12,6 +12,7 @@ set_target_properties(isal::isal PROPERTIES IMPORTED_LOCATION ${ISAL_LIBRARY}
 
 find_package(CLI11 CONFIG REQUIRED)
 find_package(nlohmann_json CONFIG REQUIRED)
+find_package(fmt CONFIG REQUIRED)
 
 if(RDMASCOPE_BUILD_TESTS)
   find_package(GTest REQUIRED)

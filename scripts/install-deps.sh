@@ -7,7 +7,7 @@ packages=(
   # build
   cmake ninja-build g++ clang clang-format pkg-config libclang-rt-14-dev
   # libraries
-  libpcap-dev libisal-dev libcli11-dev nlohmann-json3-dev libgtest-dev libgmock-dev
+  libpcap-dev libisal-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev
   # test oracle
   tshark
   # Soft-RoCE lab (lab/): qemu guests that boot Debian's kernel over the host's root

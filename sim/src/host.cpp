@@ -1,5 +1,7 @@
 #include "rdmascope/sim/host.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
@@ -8,7 +10,6 @@
 #include "opcodes.h"
 #include "qp.h"
 #include "rdmascope/sim/network.h"
-#include "strfmt.h"
 #include "wire_format.h"
 
 namespace rdmascope::sim {
@@ -124,9 +125,14 @@ VerbsResult<std::uint32_t> Host::createQp(std::uint32_t pd, const QpInitAttr& at
   const std::uint32_t qpn = nextQpn_++;
   qps_[qpn] = std::make_unique<Qp>(*this, qpn, pd, attr);
   if (network_.sim().tracing()) {
-    emit(TraceKind::QpState, qpn,
-         fmt::format("create_qp: {} QP {:#x} in RESET (SQ {} WRs, RQ {} WRs)",
-                     toString(attr.qpType), qpn, attr.cap.maxSendWr, attr.cap.maxRecvWr));
+    TraceEvent e;
+    e.kind = TraceKind::QpState;
+    e.what = Narrative::QpCreated;
+    e.qpn = qpn;
+    e.args.qpType = attr.qpType;
+    e.args.sqDepth = attr.cap.maxSendWr;
+    e.args.rqDepth = attr.cap.maxRecvWr;
+    emit(std::move(e));
   }
   return {qpn, {}};
 }
@@ -204,21 +210,29 @@ bool Host::postCqe(std::uint32_t cqId, const WorkCompletion& wc) {
   if (c->size() >= static_cast<std::size_t>(c->depth)) {
     c->overflowed = true;
     if (network_.sim().tracing()) {
-      emit(TraceKind::Note, wc.qpNum,
-           fmt::format("CQ {} overflow: {} entries already queued (IB_EVENT_CQ_ERR)", cqId,
-                       c->depth));
+      TraceEvent e;
+      e.what = Narrative::CqOverflow;
+      e.qpn = wc.qpNum;
+      e.args.cq = cqId;
+      e.args.depth = static_cast<std::uint32_t>(c->depth);
+      emit(std::move(e));
     }
     return false;
   }
   dmaFence();  // the data of the work request reaches memory before its completion
   c->entries.push_back(wc);
   if (network_.sim().tracing()) {
-    emit(TraceKind::CqeProduced, wc.qpNum,
-         fmt::format("CQ {}: wr_id {} {} {} byte_len {}{}", cqId, wc.wrId, toString(wc.opcode),
-                     toString(wc.status), wc.byteLen,
-                     (wc.wcFlags & wc_flags::kWithImm) ? fmt::format(" imm {:#x}", wc.immData)
-                                                       : std::string()),
-         0, wc.wrId);
+    TraceEvent e;
+    e.kind = TraceKind::CqeProduced;
+    e.what = Narrative::CqeProduced;
+    e.qpn = wc.qpNum;
+    e.wrId = wc.wrId;
+    e.args.cq = cqId;
+    e.args.wcOpcode = wc.opcode;
+    e.args.status = wc.status;
+    e.args.bytes = wc.byteLen;
+    if (wc.wcFlags & wc_flags::kWithImm) e.args.immData = wc.immData;
+    emit(std::move(e));
   }
   return true;
 }
@@ -245,80 +259,87 @@ bool Host::invalidateRkey(std::uint32_t rkey) {
   return false;
 }
 
-void Host::emit(TraceKind kind, std::uint32_t qpn, std::string explanation, std::uint32_t psn,
-                std::uint64_t wrId) {
+void Host::emit(TraceEvent event) {
   Simulator& s = network_.sim();
+  event.time = s.now();
+  event.step = s.eventsRun();
+  event.host = config_.name;
+  s.trace().emit(std::move(event));
+}
+
+void Host::emit(TraceKind kind, std::uint32_t qpn, std::string text, std::uint32_t psn,
+                std::uint64_t wrId) {
   TraceEvent e;
-  e.time = s.now();
-  e.step = s.eventsRun();
-  e.host = config_.name;
   e.kind = kind;
+  e.what = Narrative::Text;
   e.qpn = qpn;
   e.psn = psn;
   e.wrId = wrId;
-  e.explanation = std::move(explanation);
-  s.trace().emit(std::move(e));
-}
-
-void Host::emitMemory(bool write, std::uint64_t addr, std::uint32_t length, std::uint32_t qpn,
-                      std::string explanation) {
-  Simulator& s = network_.sim();
-  TraceEvent e;
-  e.time = s.now();
-  e.step = s.eventsRun();
-  e.host = config_.name;
-  e.kind = write ? TraceKind::MemoryWritten : TraceKind::MemoryRead;
-  e.qpn = qpn;
-  e.address = addr;
-  e.length = length;
-  e.explanation = std::move(explanation);
-  s.trace().emit(std::move(e));
+  e.args.text = std::move(text);
+  emit(std::move(e));
 }
 
 void Host::deliver(const ParsedPacket& in) {
   const bool tracing = network_.sim().tracing();
-  auto drop = [&](const std::string& why) {
+  auto drop = [&](Reason why, TraceArgs args = {}) {
     if (tracing) {
-      emit(TraceKind::FrameDropped, in.pkt.destQp,
-           fmt::format("frame {} ({} PSN {:#x}) dropped by the receiver: {}", in.frameNumber,
-                       opcodeInfo(in.pkt.opcode).name, in.pkt.psn, why),
-           in.pkt.psn);
+      TraceEvent e;
+      e.kind = TraceKind::FrameDropped;
+      e.what = Narrative::FrameRejected;
+      e.reason = why;
+      e.qpn = in.pkt.destQp;
+      e.psn = in.pkt.psn;
+      e.frameNumber = in.frameNumber;
+      e.args = std::move(args);
+      e.args.opcode = in.pkt.opcode;
+      emit(std::move(e));
     }
   };
   if (network_.config().wire != WireFormat::InfiniBand) {
-    if (in.addr.dstGid != gid()) return drop("destination address is not this host's");
+    if (in.addr.dstGid != gid()) return drop(Reason::WrongDestinationAddress);
   } else if (in.addr.dlid != config_.lid) {
-    return drop("destination LID is not this port's");
+    return drop(Reason::WrongDestinationLid);
   }
-  if ((in.pkt.pkey & 0x7fff) != 0x7fff) return drop("P_Key does not match the default 0xffff");
+  if ((in.pkt.pkey & 0x7fff) != 0x7fff) return drop(Reason::PkeyMismatch);
   if (in.pkt.destQp == 1 && gsi_) {
     // IBTA 13.4.6.2: the GSI takes only UD packets with the well-known GSI Q_Key.
-    if (in.pkt.opcode != 0x64) return drop("QP 1 (the GSI) takes UD SEND ONLY packets");
-    if (in.pkt.qkey != 0x80010000u) return drop("Q_Key is not the GSI's 0x80010000");
+    if (in.pkt.opcode != 0x64) return drop(Reason::GsiTakesUdSendOnly);
+    if (in.pkt.qkey != 0x80010000u) return drop(Reason::GsiQkeyMismatch);
     gsi_(std::span<const std::uint8_t>(in.pkt.payload, in.pkt.payloadLen), in.frameNumber);
     return;
   }
   Qp* q = qp(in.pkt.destQp);
-  if (!q) return drop(fmt::format("no QP {:#x} on this host", in.pkt.destQp));
+  if (!q) {
+    TraceArgs a;
+    a.destQpn = in.pkt.destQp;
+    return drop(Reason::NoSuchQp, std::move(a));
+  }
   const std::uint8_t cls = in.pkt.opcode & 0xe0;
   const QpType want = cls == 0x00 ? QpType::RC : cls == 0x20 ? QpType::UC : QpType::UD;
   if (cls > 0x60 || q->type() != want) {
-    return drop(fmt::format("opcode class does not match the {} QP", toString(q->type())));
+    TraceArgs a;
+    a.qpType = q->type();
+    return drop(Reason::OpcodeClassMismatch, std::move(a));
   }
   const bool isReq = (opcodeInfo(in.pkt.opcode).mask & kReq) != 0;
   const QpState s = q->state();
   const bool respReady = s == QpState::Rtr || s == QpState::Rts || s == QpState::Sqd;
   const bool reqReady = s == QpState::Rts || s == QpState::Sqd;
   if (isReq ? !respReady : !reqReady) {
-    return drop(fmt::format("QP {:#x} is in {}", q->qpn(), toString(s)));
+    TraceArgs a;
+    a.destQpn = q->qpn();
+    a.qpState = s;
+    return drop(Reason::QpNotReady, std::move(a));
   }
   if (q->type() != QpType::UD && network_.config().wire != WireFormat::InfiniBand &&
       in.addr.srcGid != q->attr().ahAttr.dgid) {
-    return drop("source address differs from the connected QP's destination");
+    return drop(Reason::SourceAddressMismatch);
   }
   if (q->type() == QpType::UD && in.pkt.qkey != q->attr().qkey) {
-    return drop(
-        fmt::format("Q_Key {:#x} differs from the QP's {:#x}", in.pkt.qkey, q->attr().qkey));
+    TraceArgs a;
+    a.key = in.pkt.qkey;
+    a.expectedKey = q->attr().qkey;
+    return drop(Reason::QkeyMismatch, std::move(a));
   }
   q->receive(in);
 }
@@ -352,7 +373,10 @@ SimTime Host::sendGsi(const packets::IbPacket& packet, const std::string& why) {
   addr.ipId = gsiIpId_++;
   buildFrame(network_.config().wire, addr, k, f);
   f.gsi = true;
-  return network_.transmit(index_, f, why);
+  if (!network_.sim().tracing()) return network_.transmit(index_, f, nullptr);
+  TraceCause cause{Reason::Text};
+  cause.args.text = why;
+  return network_.transmit(index_, f, &cause);
 }
 
 }  // namespace rdmascope::sim

@@ -1,12 +1,13 @@
 #include "rdmascope/sim/network.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 
 #include "frame.h"
 #include "opcodes.h"
 #include "qp.h"
-#include "strfmt.h"
 #include "wire_format.h"
 
 namespace rdmascope::sim {
@@ -53,7 +54,7 @@ class Link : public EventTarget {
 
   void release(Frame& f) { free_.push_back(f.slot); }
 
-  SimTime transmit(int from, Frame& f, const std::string& why) {
+  SimTime transmit(int from, Frame& f, const TraceCause* why) {
     Simulator& sim = net_.sim();
     const NetworkConfig& cfg = net_.config();
     FaultConfig& faults = net_.faults();
@@ -81,15 +82,12 @@ class Link : public EventTarget {
     if (tracing) {
       // Timed when its first bit goes on the wire, as in the capture (CapturedFrame::time),
       // so frames queued together show their serialisation one after the other.
-      TraceEvent e = frameEvent(src, TraceKind::FrameSent, f);
+      TraceEvent e = frameEvent(src, TraceKind::FrameSent, Narrative::FrameSent, f);
       e.time = start;
-      e.explanation =
-          fmt::format("frame {} ({} bytes) {} PSN {:#x} -> {}{}{}", f.number, f.size(),
-                      opcodeInfo(f.opcode).name, f.psn, net_.host(1 - from).name(),
-                      start > sim.now() ? fmt::format(", queued at {:.6f} us behind earlier frames",
-                                                      static_cast<double>(sim.now().picos()) / 1e6)
-                                        : std::string(),
-                      why.empty() ? "" : ": " + why);
+      if (why) e.setCause(*why);
+      e.args.opcode = f.opcode;
+      e.args.peer = net_.host(1 - from).name();
+      if (start > sim.now()) e.args.queuedSinceUs = static_cast<double>(sim.now().picos()) / 1e6;
       e.bytes = flat_;
       sim.trace().emit(std::move(e));
     }
@@ -100,47 +98,49 @@ class Link : public EventTarget {
       for (const auto& t : faults.timerFires) {
         if (t.host != from || t.afterRequests != n) continue;
         if (Qp* qp = src.qp(t.qpn)) {
-          qp->expireRetransmitTimer(
-              fmt::format("retransmit timer runs out after request {} (a timer an earlier "
-                          "message armed, as in the replayed lab run)",
-                          n));
+          qp->expireRetransmitTimer(n);
         }
       }
     }
-    std::string lost;
+    Reason lost = Reason::None;
+    TraceArgs lostArgs;
     const std::size_t l3 = f.size() - (cfg.wire == WireFormat::InfiniBand ? 0 : 14);
     if (l3 > cfg.link.mtu) {
-      lost = fmt::format("{} bytes exceed the link MTU {}", l3, cfg.link.mtu);
+      lost = Reason::ExceedsLinkMtu;
+      lostArgs.bytes = l3;
+      lostArgs.mtu = cfg.link.mtu;
     }
-    if (lost.empty()) {
+    if (lost == Reason::None) {
       auto it = std::find(faults.dropFrames.begin(), faults.dropFrames.end(), f.number);
-      if (it != faults.dropFrames.end())
-        lost = fmt::format("frame {} is on the drop list", f.number);
+      if (it != faults.dropFrames.end()) lost = Reason::FrameOnDropList;
     }
     // Named PSNs are the scenario's QPs': the GSI's MADs (sim --cm) number their own.
-    if (lost.empty() && !faults.dropPsns.empty() && !f.gsi && (opcodeInfo(f.opcode).mask & kReq)) {
+    if (lost == Reason::None && !faults.dropPsns.empty() && !f.gsi &&
+        (opcodeInfo(f.opcode).mask & kReq)) {
       const int sent = ++psnSent_[{from, f.psn}];
       for (auto& d : faults.dropPsns) {
         if (d.psn != f.psn || (d.fromHost >= 0 && d.fromHost != from)) continue;
         if (d.occurrence > 0 ? d.occurrence == sent : d.count > 0) {
           if (d.occurrence == 0) --d.count;
-          lost = d.occurrence > 0
-                     ? fmt::format("transmission {} of PSN {:#x} is on the drop list", sent, f.psn)
-                     : fmt::format("PSN {:#x} is on the drop list", f.psn);
+          lost = d.occurrence > 0 ? Reason::PsnTransmissionOnDropList : Reason::PsnOnDropList;
+          if (d.occurrence > 0) lostArgs.transmission = sent;
           break;
         }
       }
     }
     const bool rated = faults.onlyFromHost < 0 || faults.onlyFromHost == from;
-    if (lost.empty() && rated && faults.lossRate > 0 && sim.uniform() < faults.lossRate) {
-      lost = fmt::format("random loss (rate {})", faults.lossRate);
+    if (lost == Reason::None && rated && faults.lossRate > 0 && sim.uniform() < faults.lossRate) {
+      lost = Reason::RandomLoss;
+      lostArgs.lossRate = faults.lossRate;
     }
-    if (!lost.empty()) {
+    if (lost != Reason::None) {
       ++stats_.framesLost;
       if (tracing) {
-        TraceEvent e = frameEvent(src, TraceKind::FrameDropped, f);
+        TraceEvent e = frameEvent(src, TraceKind::FrameDropped, Narrative::FrameLost, f);
         e.time = start;
-        e.explanation = fmt::format("frame {} lost on the link: {}", f.number, lost);
+        e.reason = lost;
+        e.args = lostArgs;
+        e.args.opcode = f.opcode;
         e.bytes = flat_;
         sim.trace().emit(std::move(e));
       }
@@ -157,18 +157,19 @@ class Link : public EventTarget {
       f.corrupt(i, bit);
       ++stats_.framesCorrupted;
       if (tracing) {
-        src.emit(TraceKind::Note, 0,
-                 fmt::format("frame {}: byte {} corrupted on the link (bit mask {:#04x})", f.number,
-                             i, bit));
+        TraceEvent e = frameEvent(src, TraceKind::Note, Narrative::FrameCorrupted, f);
+        e.args.byteIndex = i;
+        e.args.bitMask = bit;
+        sim.trace().emit(std::move(e));
       }
     }
     if (rated && faults.reorderRate > 0 && sim.uniform() < faults.reorderRate) {
       arrive += faults.reorderDelay;
       ++stats_.framesReordered;
       if (tracing) {
-        src.emit(TraceKind::Note, 0,
-                 fmt::format("frame {} delayed {} us on the link (reordering)", f.number,
-                             faults.reorderDelay.micros()));
+        TraceEvent e = frameEvent(src, TraceKind::Note, Narrative::FrameDelayed, f);
+        e.args.durationUs = faults.reorderDelay.micros();
+        sim.trace().emit(std::move(e));
       }
     }
     if (rated && faults.duplicateRate > 0 && sim.uniform() < faults.duplicateRate) {
@@ -179,7 +180,7 @@ class Link : public EventTarget {
       d.number = f.number;
       ++stats_.framesDuplicated;
       if (tracing) {
-        src.emit(TraceKind::Note, 0, fmt::format("frame {} duplicated on the link", f.number));
+        sim.trace().emit(frameEvent(src, TraceKind::Note, Narrative::FrameDuplicated, f));
       }
       sim.schedule(arrive + SimTime::ns(1) - sim.now(), this, 1, slot);
     }
@@ -198,10 +199,12 @@ class Link : public EventTarget {
     if (st != ParseStatus::Ok) {
       if (st == ParseStatus::BadIcrc) ++stats_.icrcDrops;
       if (sim.tracing()) {
-        TraceEvent e = frameEvent(dst, TraceKind::FrameDropped, f);
+        TraceEvent e = frameEvent(dst, TraceKind::FrameDropped, Narrative::FrameDiscarded, f);
         f.flatten(e.bytes);
-        e.explanation = fmt::format("frame {} discarded silently by the receiving NIC: {}",
-                                    f.number, toString(st));
+        e.reason = st == ParseStatus::Truncated   ? Reason::Truncated
+                   : st == ParseStatus::NotRdma   ? Reason::NotRdma
+                   : st == ParseStatus::BadHeader ? Reason::MalformedHeader
+                                                  : Reason::IcrcMismatch;
         sim.trace().emit(std::move(e));
       }
       release(f);
@@ -210,12 +213,12 @@ class Link : public EventTarget {
     ++stats_.framesDelivered;
     parsed.frameNumber = f.number;
     if (sim.tracing()) {
-      TraceEvent e = frameEvent(dst, TraceKind::FrameReceived, f);
+      TraceEvent e = frameEvent(dst, TraceKind::FrameReceived, Narrative::FrameReceived, f);
       f.flatten(e.bytes);
       e.psn = parsed.pkt.psn;
-      e.explanation = fmt::format("frame {} received: {} PSN {:#x} to QP {:#x}{}, ICRC ok",
-                                  f.number, opcodeInfo(parsed.pkt.opcode).name, parsed.pkt.psn,
-                                  parsed.pkt.destQp, parsed.pkt.ackReq ? ", AckReq" : "");
+      e.args.opcode = parsed.pkt.opcode;
+      e.args.destQpn = parsed.pkt.destQp;
+      e.args.ackReq = parsed.pkt.ackReq ? AckRequest::LastPacket : AckRequest::None;
       sim.trace().emit(std::move(e));
     }
     dst.deliver(parsed);
@@ -226,8 +229,9 @@ class Link : public EventTarget {
   std::uint64_t framesSent_ = 0;
 
  private:
-  TraceEvent frameEvent(Host& h, TraceKind kind, const Frame& f) {
+  TraceEvent frameEvent(Host& h, TraceKind kind, Narrative what, const Frame& f) {
     TraceEvent e;
+    e.what = what;
     e.time = net_.sim().now();
     e.step = net_.sim().eventsRun();
     e.host = h.name();
@@ -307,7 +311,7 @@ void Network::releaseFrame(Frame& f) {
   link_->release(f);
 }
 
-SimTime Network::transmit(int fromHost, Frame& frame, const std::string& why) {
+SimTime Network::transmit(int fromHost, Frame& frame, const TraceCause* why) {
   return link_->transmit(fromHost, frame, why);
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// A queue pair with rxe's three engines: requester (rxe_req.c), completer (rxe_comp.c) and
-// responder (rxe_resp.c), run as simulator events.
+// A queue pair with rxe's three engines: requester (rxe_req.c, requester.cpp), completer
+// (rxe_comp.c, completer.cpp) and responder (rxe_resp.c, responder.cpp), run as simulator events.
 
 #include <cstdint>
 #include <deque>
@@ -64,6 +64,16 @@ struct RespResource {
 
 class Network;
 
+/// Why a DMA through keys failed (copy_data, a READ reply's rkey), kept small and plain on the
+/// data path; cause() turns it into typed trace arguments when tracing.
+struct DmaFault {
+  Reason reason = Reason::None;
+  std::uint32_t key = 0;
+  std::uint64_t requested = 0, available = 0;
+  std::uint64_t sgeAddress = 0, sgeLength = 0, mrAddress = 0, mrLength = 0;
+  TraceCause cause() const;
+};
+
 class Qp : public EventTarget {
  public:
   Qp(Host& host, std::uint32_t qpn, std::uint32_t pd, const QpInitAttr& init);
@@ -84,10 +94,10 @@ class Qp : public EventTarget {
   /// A packet for this QP arrived (already parsed and ICRC-checked).
   void receive(const ParsedPacket& packet);
   /// Moves the QP to ERR and flushes (rxe_qp_error); `why` goes into the trace.
-  void toError(const std::string& why);
+  void toError(const TraceCause& why);
   /// The pending retransmit timer runs out now (FaultConfig::TimerFire): as rxe's does when
   /// a timer an earlier message armed expires in the middle of a later one.
-  void expireRetransmitTimer(const std::string& why);
+  void expireRetransmitTimer(std::uint64_t afterRequests);
 
   void onEvent(std::uint32_t code, std::uint64_t arg) override;
 
@@ -109,7 +119,10 @@ class Qp : public EventTarget {
 
   Simulator& sim() const;
   bool tracing() const;
-  void setState(QpState s, const std::string& why);
+  TraceEvent event(TraceKind kind, Narrative what) const;
+  TraceEvent memoryEvent(bool write, std::uint64_t addr, std::uint32_t length,
+                         Narrative what) const;
+  void setState(QpState s, const TraceCause& why);
   void scheduleRequester(SimTime delay = SimTime{});
   void scheduleCompleter();
   std::uint32_t mtu() const { return mtuBytes(attr_.pathMtu); }
@@ -118,8 +131,8 @@ class Qp : public EventTarget {
   void kickRetransmit();
 
   static void advanceDma(DmaState& d, std::uint32_t len);
-  bool copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemory,
-                std::string* error, const std::uint8_t** reference);
+  bool copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemory, DmaFault* error,
+                const std::uint8_t** reference);
 
   // requester
   void runRequester();
@@ -132,16 +145,16 @@ class Qp : public EventTarget {
   void runCompleter(const ParsedPacket* in);
   Comp checkPsn(const PacketDesc& pkt, SendWqe& wqe);
   Comp checkAck(const PacketDesc& pkt, SendWqe& wqe);
-  void doCompleteSend(SendWqe& wqe, const std::string& why);
+  void doCompleteSend(SendWqe& wqe, Reason why, const PacketDesc* ack = nullptr);
   void flushQueues();
 
   // responder
   void responderRun(const ParsedPacket* first);
-  void sendResponse(PacketDesc& k, const std::string& why);
+  void sendResponse(PacketDesc& k, const TraceCause* why);
   void sendAck(std::uint8_t opcode, std::uint8_t syndrome, std::uint32_t psn,
-               const RespResource* res, const std::string& why);
-  bool readReply(RespResource& res, std::string* error);
-  void completeRecv(const ParsedPacket* in, WcStatus status, const std::string& why);
+               const RespResource* res, const TraceCause& why);
+  bool readReply(RespResource& res, DmaFault* error);
+  void completeRecv(const ParsedPacket* in, WcStatus status, const TraceCause& why);
   RespResource* findResource(std::uint32_t psn);
   int prepareResource(const PacketDesc& pkt, std::uint32_t type);
   bool scatter(RecvWqe& wqe, const std::uint8_t* data, std::uint32_t len, bool* noSpace);

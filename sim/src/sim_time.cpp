@@ -1,6 +1,6 @@
 #include "rdmascope/sim/sim_time.h"
 
-#include "strfmt.h"
+#include <fmt/format.h>
 
 namespace rdmascope::sim {
 

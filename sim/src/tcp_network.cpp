@@ -167,20 +167,22 @@ std::vector<TcpCapturedFrame> TcpNetwork::captureAt(int host) const {
   return out;
 }
 
-void TcpNetwork::note(int host, TraceKind kind, std::string text, std::uint64_t frameNumber,
-                      const std::vector<std::uint8_t>* bytes) {
+void TcpNetwork::note(int host, TraceKind kind, Narrative what, Reason reason, TraceArgs args,
+                      std::uint64_t frameNumber, const std::vector<std::uint8_t>* bytes) {
   Trace* trace = scheduler_.trace();
   if (trace == nullptr) return;
   TraceEvent e;
   e.time = SimTime::ps(scheduler_.nowPs());
   e.host = host == 0 ? "host-a" : "host-b";
   e.kind = kind;
+  e.what = what;
+  e.reason = reason;
+  e.args = std::move(args);
   e.frameNumber = frameNumber;
   if (bytes != nullptr) {
     e.bytes = *bytes;
     e.length = static_cast<std::uint32_t>(bytes->size());
   }
-  e.explanation = std::move(text);
   trace->emit(std::move(e));
 }
 
@@ -194,11 +196,10 @@ void TcpNetwork::cpu(int host, double costNs, std::function<void()> then) {
 }
 
 void TcpNetwork::appCopy(int host, std::size_t n, double work, bool& asleep, bool& busy,
-                         std::string_view sleepNote, std::string_view where,
-                         std::function<void()> copied) {
+                         Reason sleepNote, Reason where, std::function<void()> copied) {
   if (n == 0) {
     asleep = true;
-    note(host, TraceKind::Note, std::string(sleepNote));
+    note(host, TraceKind::Note, Narrative::TcpAppSleeps, sleepNote);
     if (work > 0) cpu(host, work, [] {});
     return;
   }
@@ -206,7 +207,9 @@ void TcpNetwork::appCopy(int host, std::size_t n, double work, bool& asleep, boo
   h.counters.cpuBytesCopied += n;
   ++h.counters.copyOperations;
   if (scheduler_.trace() != nullptr) {
-    note(host, TraceKind::Note, "CPU copies " + std::to_string(n) + " bytes " + std::string(where));
+    TraceArgs a;
+    a.bytes = n;
+    note(host, TraceKind::Note, Narrative::TcpCopy, where, std::move(a));
   }
   work += static_cast<double>(n) * 1e9 / config_.costs.memcpyBytesPerSec;
   busy = true;
@@ -248,17 +251,18 @@ void TcpNetwork::transmit(int host, const TcpSegment& segment) {
     if (config_.captureFrames) frames_.push_back({start, 0, host, lost, frame});
     if (scheduler_.trace() != nullptr) {
       const auto seg = parseTcpFrame(frame);
-      std::string what = "TCP segment";
+      TraceArgs a;
       if (seg) {
-        what += " seq " + std::to_string(seg->seq) + " ack " + std::to_string(seg->ack) + ", " +
-                std::to_string(seg->payload.size()) + " bytes";
-        if (seg->flags & tcp_flag::kSyn) what += " SYN";
-        if (seg->flags & tcp_flag::kFin) what += " FIN";
+        a.seq = seg->seq;
+        a.ack = seg->ack;
+        a.bytes = seg->payload.size();
+        a.tcpFlags = seg->flags;
       }
-      note(host, TraceKind::FrameSent, what + " goes on the wire", number, &frame);
+      note(host, TraceKind::FrameSent, Narrative::TcpSegmentSent, Reason::None, std::move(a),
+           number, &frame);
       if (lost)
-        note(host, TraceKind::FrameDropped, "the link loses frame " + std::to_string(number),
-             number, &frame);
+        note(host, TraceKind::FrameDropped, Narrative::TcpSegmentLost, Reason::None, {}, number,
+             &frame);
     }
     if (lost) {
       ++framesLost_;
@@ -276,11 +280,9 @@ void TcpNetwork::transmit(int host, const TcpSegment& segment) {
   }
   ++h.counters.doorbells;
   const double work = (segment.payload.empty() ? c.tcpAckNs : c.tcpSegmentNs) + c.doorbellNs;
-  note(host, TraceKind::Note,
-       segment.payload.empty()
-           ? std::string("CPU builds a TCP ACK and rings the NIC doorbell")
-           : "CPU runs TCP/IP transmit for a " + std::to_string(segment.payload.size()) +
-                 "-byte segment and rings the NIC doorbell");
+  TraceArgs transmitArgs;
+  transmitArgs.bytes = segment.payload.size();
+  note(host, TraceKind::Note, Narrative::TcpTransmitWork, Reason::None, std::move(transmitArgs));
   cpu(host, work, std::move(toLink));
 }
 
@@ -329,9 +331,9 @@ void TcpNetwork::raiseInterrupt(int host) {
   }
   if (h.rxRing.empty()) return;
   ++h.counters.interrupts;
-  note(host, TraceKind::Note,
-       "NIC raises an interrupt for " + std::to_string(h.rxRing.size()) +
-           " frame(s) in the receive ring; the CPU runs the IRQ handler and softirq");
+  TraceArgs interruptArgs;
+  interruptArgs.packets = static_cast<std::uint32_t>(h.rxRing.size());
+  note(host, TraceKind::Note, Narrative::TcpInterrupt, Reason::None, std::move(interruptArgs));
   auto batch = std::move(h.rxRing);
   h.rxRing.clear();
   const auto& c = config_.costs;
@@ -341,7 +343,7 @@ void TcpNetwork::raiseInterrupt(int host) {
     auto seg = parseTcpFrame(f);
     if (!seg) {
       ++h.counters.checksumDrops;
-      note(host, TraceKind::FrameDropped, "frame fails its IPv4/TCP checksum and is dropped");
+      note(host, TraceKind::FrameDropped, Narrative::TcpChecksumDropped);
       continue;
     }
     work += seg->payload.empty() ? c.tcpAckNs : c.tcpSegmentNs;
@@ -371,7 +373,7 @@ void TcpNetwork::onTcpEvent(int host, TcpEvent event) {
     // Linux wakes a writer once a third of the send buffer is free (sk_stream_is_writeable).
     h.sendJob->blocked = false;
     ++h.counters.contextSwitches;
-    note(host, TraceKind::Note, "send buffer has room again: the writer is woken (context switch)");
+    note(host, TraceKind::Note, Narrative::TcpWriterWoken);
     h.sendJob->busy = true;
     cpu(host, c.contextSwitchNs, [this, host] {
       hosts_[host]->sendJob->busy = false;
@@ -381,16 +383,16 @@ void TcpNetwork::onTcpEvent(int host, TcpEvent event) {
   if (event == TcpEvent::Readable && h.recvJob && h.recvJob->sleeping) {
     h.recvJob->sleeping = false;
     ++h.counters.contextSwitches;
-    note(host, TraceKind::Note, "data is readable: the sleeping reader is woken (context switch)");
+    note(host, TraceKind::Note, Narrative::TcpReaderWoken);
     h.recvJob->busy = true;
     cpu(host, c.contextSwitchNs, [this, host] {
       hosts_[host]->recvJob->busy = false;
       recvStep(host);
     });
   }
-  if (event == TcpEvent::Established) note(host, TraceKind::Note, "TCP connection ESTABLISHED");
-  if (event == TcpEvent::Reset) note(host, TraceKind::Note, "TCP connection reset");
-  if (event == TcpEvent::Closed) note(host, TraceKind::Note, "TCP connection closed");
+  if (event == TcpEvent::Established) note(host, TraceKind::Note, Narrative::TcpEstablished);
+  if (event == TcpEvent::Reset) note(host, TraceKind::Note, Narrative::TcpReset);
+  if (event == TcpEvent::Closed) note(host, TraceKind::Note, Narrative::TcpClosed);
   if (h.handler) h.handler(event);
 }
 
@@ -421,12 +423,13 @@ void TcpNetwork::sendStep(int host) {
     work += c.syscallNs;
   }
   if (work > 0) {
-    note(host, TraceKind::Note,
-         "application calls send() for " + std::to_string(job.callLeft) + " bytes (system call)");
+    TraceArgs a;
+    a.bytes = job.callLeft;
+    note(host, TraceKind::Note, Narrative::TcpSendCall, Reason::None, std::move(a));
   }
   const std::size_t n = std::min(job.callLeft, h.tcb->sendSpace());
-  appCopy(host, n, work, job.blocked, job.busy, "socket send buffer is full: send() sleeps",
-          "from the application buffer into the socket send buffer", [this, host, n] {
+  appCopy(host, n, work, job.blocked, job.busy, Reason::SendBufferFull,
+          Reason::CopyIntoSocketBuffer, [this, host, n] {
             Host& hh = *hosts_[host];
             auto& j = *hh.sendJob;
             j.busy = false;
@@ -468,9 +471,9 @@ void TcpNetwork::recvStep(int host) {
   const std::size_t n =
       std::min<std::size_t>({static_cast<std::size_t>(job.io), h.tcb->readable(),
                              static_cast<std::size_t>(job.want - job.got.size())});
-  if (work > 0) note(host, TraceKind::Note, "application calls recv() (system call)");
-  appCopy(host, n, work, job.sleeping, job.busy, "nothing to read: recv() sleeps",
-          "from the socket receive buffer into the application buffer", [this, host, n] {
+  if (work > 0) note(host, TraceKind::Note, Narrative::TcpRecvCall);
+  appCopy(host, n, work, job.sleeping, job.busy, Reason::NothingToRead, Reason::CopyIntoAppBuffer,
+          [this, host, n] {
             Host& hh = *hosts_[host];
             auto& j = *hh.recvJob;
             j.busy = false;

@@ -57,9 +57,7 @@ Outcome writeWithDrops(std::vector<sim::FaultConfig::PsnDrop> drops, int message
   }
   std::set<std::uint64_t> lost;
   for (const auto& e : p.net->sim().trace().events()) {
-    if (e.kind == sim::TraceKind::FrameDropped &&
-        e.explanation.find("lost on the link") != std::string::npos)
-      lost.insert(e.frameNumber);
+    if (e.what == sim::Narrative::FrameLost) lost.insert(e.frameNumber);
   }
   std::vector<PacketFacts> delivered;
   std::map<std::uint32_t, int> sent;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <map>
 #include <random>
-#include <regex>
 #include <set>
 
 #include "../sim/sim_test_support.h"
@@ -26,19 +25,16 @@ struct SimLog {
   std::vector<std::pair<std::uint64_t, std::uint32_t>> dropped;  // frame number, PSN
 };
 
+// Read from the trace's typed fields: the retry's cause and PSN, the lost frame's number and PSN.
 SimLog collect(const sim::Trace& trace) {
   SimLog log;
-
-  const std::regex retry(R"((timeout|NAK PSN sequence error): retry from PSN (0x[0-9a-f]+))");
   for (const auto& e : trace.events()) {
-    std::smatch m;
-    if (e.kind == sim::TraceKind::Note && std::regex_search(e.explanation, m, retry)) {
-      const auto psn = static_cast<std::uint32_t>(std::stoul(m[2].str(), nullptr, 16));
-      (m[1].str() == "timeout" ? log.timeoutRetries : log.nakRetries).push_back(psn);
+    if (e.what == sim::Narrative::RetryStarted) {
+      EXPECT_TRUE(e.args.retryCause.has_value());
+      const bool timeout = e.args.retryCause == sim::RetryCause::Timeout;
+      (timeout ? log.timeoutRetries : log.nakRetries).push_back(e.psn);
     }
-    if (e.kind == sim::TraceKind::FrameDropped &&
-        e.explanation.find("lost on the link") != std::string::npos)
-      log.dropped.emplace_back(e.frameNumber, e.psn);
+    if (e.what == sim::Narrative::FrameLost) log.dropped.emplace_back(e.frameNumber, e.psn);
   }
   return log;
 }

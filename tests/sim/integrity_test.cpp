@@ -5,6 +5,7 @@
 
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets/ib_crc.h"
+#include "rdmascope/sim/narration.h"
 #include "sim_test_support.h"
 
 namespace rdmascope::sim {
@@ -173,7 +174,7 @@ TEST(Trace, OffRetainsNothingOnRetainsAndNotifiesSubscribers) {
   EXPECT_GT(steps, 2u);
   bool sawCqe = false, sawMemWrite = false, sawWqe = false;
   for (const auto& e : on.net->sim().trace().events()) {
-    EXPECT_FALSE(e.explanation.empty());
+    EXPECT_FALSE(describe(e).empty());
     sawCqe |= e.kind == TraceKind::CqeProduced;
     sawMemWrite |= e.kind == TraceKind::MemoryWritten;
     sawWqe |= e.kind == TraceKind::WqeCompleted;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rdmascope/sim/narration.h"
 #include "rdmascope/sim/transfer_cost.h"
 #include "rdmascope/sim/transport_scenarios.h"
 
@@ -47,15 +48,31 @@ TEST(TransportScenarios, TraceTellsEveryStageOfTheSocketPath) {
   std::string error;
   const auto r = runTransportScenario("tcp-stream", o, error);
   ASSERT_TRUE(r) << error;
-  auto has = [&](std::string_view text) {
+  auto has = [&](Narrative what, Reason reason = Reason::None) {
     return std::any_of(r->trace.begin(), r->trace.end(), [&](const TraceEvent& e) {
-      return e.explanation.find(text) != std::string::npos;
+      return e.what == what && (reason == Reason::None || e.reason == reason);
     });
   };
-  for (auto step : {"send()", "into the socket send buffer", "rings the NIC doorbell", "interrupt",
-                    "woken", "recv()", "into the application buffer", "ESTABLISHED"}) {
-    EXPECT_TRUE(has(step)) << step;
+  const std::pair<Narrative, Reason> steps[] = {{Narrative::TcpSendCall, Reason::None},
+                                                {Narrative::TcpCopy, Reason::CopyIntoSocketBuffer},
+                                                {Narrative::TcpTransmitWork, Reason::None},
+                                                {Narrative::TcpInterrupt, Reason::None},
+                                                {Narrative::TcpReaderWoken, Reason::None},
+                                                {Narrative::TcpRecvCall, Reason::None},
+                                                {Narrative::TcpCopy, Reason::CopyIntoAppBuffer},
+                                                {Narrative::TcpEstablished, Reason::None}};
+  for (const auto& [what, reason] : steps) {
+    EXPECT_TRUE(has(what, reason)) << toString(what) << " " << toString(reason);
   }
+  // Every event has its sentence, made by the narration from the typed fields.
+  for (const TraceEvent& e : r->trace)
+    EXPECT_FALSE(describe(e).empty()) << toString(e.what);
+  const auto copy = std::find_if(r->trace.begin(), r->trace.end(), [](const TraceEvent& e) {
+    return e.what == Narrative::TcpCopy && e.reason == Reason::CopyIntoSocketBuffer;
+  });
+  ASSERT_NE(copy, r->trace.end());
+  EXPECT_EQ(describe(*copy), "CPU copies " + std::to_string(copy->args.bytes.value()) +
+                                 " bytes from the application buffer into the socket send buffer");
   const auto sent = std::count_if(r->trace.begin(), r->trace.end(), [](const TraceEvent& e) {
     return e.kind == TraceKind::FrameSent;
   });

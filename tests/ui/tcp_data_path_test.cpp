@@ -91,12 +91,10 @@ TEST(TcpDataPath, FollowsTheRdmaSteps) {
   EXPECT_EQ(p.steps[static_cast<std::size_t>(tcpStepForRdmaStep(p, 4))].kind, PathKind::Wire);
 }
 
-// "post_send RDMA_WRITE wr_id 3 of 4096 bytes, ...": the WQE's size as the simulator says it.
+// A posted send WQE's size as the simulator's trace event carries it.
 std::optional<std::uint64_t> postedBytes(const sim::TraceEvent& e) {
-  static const QRegularExpression re(QStringLiteral("^post_send \\S+ wr_id \\d+ of (\\d+) bytes"));
-  const auto m = re.match(QString::fromStdString(e.explanation));
-  if (e.kind != sim::TraceKind::WqePosted || !m.hasMatch()) return std::nullopt;
-  return m.captured(1).toULongLong();
+  if (e.what != sim::Narrative::SendPosted) return std::nullopt;
+  return e.args.bytes;
 }
 
 TEST(TransferFollower, ComparisonAndTcpPathFollowTheCurrentTransfer) {
@@ -114,11 +112,14 @@ TEST(TransferFollower, ComparisonAndTcpPathFollowTheCurrentTransfer) {
     w.scenario()->goTo(i);
     EXPECT_EQ(w.comparisonView()->transferSize(), *bytes) << i;
     EXPECT_EQ(w.comparisonView()->model()->transferSize(), *bytes);
-    const std::string& posted = rec.events[static_cast<std::size_t>(i)].trace.explanation;
-    const sim::RdmaOp op = posted.starts_with("post_send RDMA_READ")    ? sim::RdmaOp::Read
-                           : posted.starts_with("post_send RDMA_WRITE") ? sim::RdmaOp::Write
-                                                                        : sim::RdmaOp::Send;
-    EXPECT_EQ(w.comparisonView()->model()->rdmaOp(), op) << posted;
+    const sim::WrOpcode posted =
+        rec.events[static_cast<std::size_t>(i)].trace.args.wrOpcode.value_or(sim::WrOpcode::Send);
+    const sim::RdmaOp op =
+        posted == sim::WrOpcode::RdmaRead ? sim::RdmaOp::Read
+        : posted == sim::WrOpcode::RdmaWrite || posted == sim::WrOpcode::RdmaWriteWithImm
+            ? sim::RdmaOp::Write
+            : sim::RdmaOp::Send;
+    EXPECT_EQ(w.comparisonView()->model()->rdmaOp(), op) << sim::toString(posted);
     ops.insert(op);
     EXPECT_TRUE(w.comparisonView()->caption().contains(QStringLiteral("%1 bytes").arg(*bytes)))
         << w.comparisonView()->caption().toStdString();

@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "rdmascope/packets/ib_crc.h"
+#include "rdmascope/sim/narration.h"
 #include "rdmascope/verbs_backend/sim_backend.h"
 
 namespace rdmascope::verbs_backend {
@@ -47,7 +48,7 @@ TEST(BuiltinScenarios, EveryOneRunsCleanlyAndEveryFrameVerifies) {
     EXPECT_FALSE(r.traceText().empty());
     // every trace line carries an explanation
     for (const auto& e : r.trace)
-      EXPECT_FALSE(e.explanation.empty()) << name;
+      EXPECT_FALSE(sim::describe(e).empty()) << name;
   }
 }
 

@@ -4,6 +4,8 @@
 #include <QColor>
 #include <QFont>
 
+#include "rdmascope/sim/narration.h"
+
 namespace rdmascope::ui {
 
 namespace {
@@ -285,7 +287,7 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const {
     case Kind:
       return sv(sim::toString(e.trace.kind));
     case Explanation:
-      return QString::fromStdString(e.trace.explanation);
+      return QString::fromStdString(sim::describe(e.trace));
     default:
       return {};
   }

@@ -1,5 +1,6 @@
 #include "rdmascope/ui/scenario_controller.h"
 
+#include "rdmascope/sim/narration.h"
 #include "rdmascope/ui/host_pane.h"
 #include "rdmascope/ui/host_state_models.h"
 #include "rdmascope/ui/ladder_view.h"
@@ -122,7 +123,7 @@ void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStor
         f.label +=
             (s.syndrome & 0x60) == 0x20 ? QStringLiteral("  RNR NAK") : QStringLiteral("  NAK");
       }
-      f.detail = QString::fromStdString(e.trace.explanation);
+      f.detail = QString::fromStdString(sim::describe(e.trace));
       f.sentUs = e.trace.time.micros();
       ladder.push_back(std::move(f));
     } else if (e.trace.kind == sim::TraceKind::FrameDropped && e.frame >= 0 &&
@@ -223,7 +224,7 @@ QString ScenarioController::explanation() const {
   return QStringLiteral("%1\n\n%2 (%3 us): %4")
       .arg(QString::fromStdString(rec_->phases[e.phase].text), who,
            QString::number(e.trace.time.micros(), 'f', 3),
-           QString::fromStdString(e.trace.explanation));
+           QString::fromStdString(sim::describe(e.trace)));
 }
 
 void ScenarioController::update() {

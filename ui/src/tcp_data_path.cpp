@@ -1,7 +1,6 @@
 #include "rdmascope/ui/tcp_data_path.h"
 
 #include <algorithm>
-#include <charconv>
 #include <string_view>
 
 #include "rdmascope/sim/tcp_network.h"
@@ -10,28 +9,6 @@
 namespace rdmascope::ui {
 
 namespace {
-
-// The TCP model explains each of its steps in a trace note; these are the notes' openings.
-constexpr std::string_view kSendCall = "application calls send()";
-constexpr std::string_view kCopyIn = "CPU copies ";
-constexpr std::string_view kIntoSocket = "into the socket send buffer";
-constexpr std::string_view kIntoApp = "into the application buffer";
-constexpr std::string_view kWriterSleeps = "socket send buffer is full";
-constexpr std::string_view kRecvCall = "application calls recv()";
-constexpr std::string_view kReaderSleeps = "nothing to read: recv() sleeps";
-constexpr std::string_view kInterrupt = "NIC raises an interrupt";
-
-bool contains(std::string_view s, std::string_view part) {
-  return s.find(part) != std::string_view::npos;
-}
-
-// The first number in a note ("CPU copies 4096 bytes ...").
-std::uint64_t firstNumber(std::string_view s) {
-  const auto at = s.find_first_of("0123456789");
-  std::uint64_t n = 0;
-  if (at != std::string_view::npos) std::from_chars(s.data() + at, s.data() + s.size(), n);
-  return n;
-}
 
 std::string plural(std::uint64_t n, std::string_view one, std::string_view many) {
   return std::to_string(n) + " " + std::string(n == 1 ? one : many);
@@ -65,9 +42,9 @@ TcpDataPath runTcpDataPath(std::uint64_t bytes, const sim::HostCostSettings& cos
   for (const auto& e : r->trace) {
     const double t = e.time.micros();
     const bool hostA = e.host == "host-a";
-    std::string_view text = e.explanation;
+    using N = sim::Narrative;
     if (start < 0) {
-      if (!hostA && text.starts_with(kRecvCall)) start = t;
+      if (!hostA && e.what == N::TcpRecvCall) start = t;
       if (start < 0) continue;
     }
     if (t > start + r->elapsedUs + 1e-6) break;
@@ -83,22 +60,22 @@ TcpDataPath runTcpDataPath(std::uint64_t bytes, const sim::HostCostSettings& cos
       }
       continue;
     }
-    if (e.kind != sim::TraceKind::Note) continue;
-    if (text.starts_with(kSendCall)) {
+    const std::uint64_t n = e.args.bytes.value_or(0);
+    if (e.what == N::TcpSendCall) {
       ++c.sendCalls;
-    } else if (text.starts_with(kRecvCall)) {
+    } else if (e.what == N::TcpRecvCall) {
       ++c.recvCalls;
-    } else if (text.starts_with(kCopyIn) && contains(text, kIntoSocket)) {
+    } else if (e.what == N::TcpCopy && e.reason == sim::Reason::CopyIntoSocketBuffer) {
       ++c.copiesA;
-      c.bytesCopiedA += firstNumber(text);
-    } else if (text.starts_with(kCopyIn) && contains(text, kIntoApp)) {
+      c.bytesCopiedA += n;
+    } else if (e.what == N::TcpCopy && e.reason == sim::Reason::CopyIntoAppBuffer) {
       ++c.copiesB;
-      c.bytesCopiedB += firstNumber(text);
-    } else if (text.starts_with(kWriterSleeps)) {
+      c.bytesCopiedB += n;
+    } else if (e.what == N::TcpAppSleeps && e.reason == sim::Reason::SendBufferFull) {
       ++c.writerSleeps;
-    } else if (text.starts_with(kReaderSleeps)) {
+    } else if (e.what == N::TcpAppSleeps && e.reason == sim::Reason::NothingToRead) {
       ++c.readerSleeps;
-    } else if (text.starts_with(kInterrupt)) {
+    } else if (e.what == N::TcpInterrupt) {
       ++(hostA ? c.interruptsA : c.interruptsB);
     }
   }

@@ -9,10 +9,11 @@
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/packets/ib_builder.h"
-#include "rdmascope/sim/trace_analysis.h"
+#include "rdmascope/sim/trace_json.h"
 #include "rdmascope/sim/transport_scenarios.h"
 #include "rdmascope/verbs_backend/scenario.h"
 #include "scenario_source.h"
+#include "trace_analysis.h"
 
 namespace rdmascope::cli {
 namespace {
@@ -63,6 +64,10 @@ int runTransport(const SimArgs& a, std::ostream& out, std::ostream& err) {
     reportError(err, "--wire does not apply to '" + a.scenario + "' (it runs over TCP)");
     return kExitUsage;
   }
+  if (a.traceGiven && a.trace != "none") {
+    reportError(err, "--trace does not apply to '" + a.scenario + "' (it has no verbs trace)");
+    return kExitUsage;
+  }
   std::unique_ptr<packets_io::CaptureWriter> writer;
   if (!a.pcap.empty()) {
     auto file = createOutput("--pcap", a.pcap, {}, err);
@@ -109,6 +114,15 @@ int runTransport(const SimArgs& a, std::ostream& out, std::ostream& err) {
   return kExitOk;
 }
 
+// `--trace json`: one JSON array, the trace events with their typed fields (the completions are
+// among them, as "cqe" events).
+std::string traceDocument(const verbs_backend::RunResult& r) {
+  nlohmann::json events = nlohmann::json::array();
+  for (const auto& e : r.trace)
+    events.push_back(sim::toJson(e));
+  return events.dump(1) + "\n";
+}
+
 // Native IB goes into ERF records as ibdump writes them: tshark refuses link type 247.
 packets::LinkType pcapLinkType(sim::WireFormat wire) {
   return wire == sim::WireFormat::InfiniBand ? packets::LinkType::Erf : packets::LinkType::Ethernet;
@@ -142,7 +156,17 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
     reportError(err, "sim needs a scenario NAME or FILE (--list shows the built-ins)");
     return kExitUsage;
   }
+  if (a.json && !a.analyze) {
+    reportError(err, "--json applies to --analyze (the trace as JSON is --trace json)");
+    return kExitUsage;
+  }
   if (isTransportScenario(a.scenario)) return runTransport(a, out, err);
+  if (a.analyze && a.trace == "json") {
+    reportError(err,
+                "--trace json and --analyze each print a document of their own: run them "
+                "one at a time");
+    return kExitUsage;
+  }
   auto scenario = loadScenario(a.scenario, err);
   if (!scenario) return kExitUsage;
   if (a.cm) {
@@ -168,22 +192,20 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
     writer = startCapture(std::move(file), pcapLinkType(session.network().config().wire), err);
     if (!writer) return kExitUsage;
   }
-  std::optional<sim::TraceAnalysis> analysis;
+  std::optional<TraceAnalysis> analysis;
   if (a.analyze) analysis.emplace(session.network().sim().trace(), session.network().config().wire);
   const verbs_backend::RunResult r = session.runToEnd();
-  if (trace == "text") {
-    out << r.traceText() << '\n';
-  } else if (trace == "json") {
-    out << r.traceJson() << '\n';
-  }
-  if (trace != "none") out << "# completions\n";
-  if (!a.analyze || trace != "none") {
-    for (const auto& [host, wc] : r.completions)
-      out << verbs_backend::formatCompletion(r.hostNames[host], wc) << '\n';
-  }
-  if (analysis) {
-    const analysis::AnalysisReport report = analysis->finish();
-    out << (a.json ? analysis::toJson(report) + "\n" : analysis::formatText(report));
+  std::optional<analysis::AnalysisReport> report;
+  if (analysis) report = analysis->finish();
+  if (trace == "json") {
+    out << traceDocument(r);
+  } else {
+    if (trace == "text") out << r.traceText() << '\n' << "# completions\n";
+    if (!a.analyze || trace != "none") {
+      for (const auto& [host, wc] : r.completions)
+        out << verbs_backend::formatCompletion(r.hostNames[host], wc) << '\n';
+    }
+    if (report) out << (a.json ? analysis::toJson(*report) + "\n" : analysis::formatText(*report));
   }
   if (writer && !writePcap(*writer, r, err)) return kExitUsage;
   if (!r.ok) {
@@ -201,9 +223,11 @@ void addSimCommand(CLI::App& app, Action& action) {
       "sim", "Run a built-in scenario or a scenario file (JSON) in the simulator");
   cmd->add_option("scenario", args->scenario, "Built-in scenario name or scenario file");
   cmd->add_option("--pcap", args->pcap, "Write the frames, with simulated timestamps, to a pcap");
-  auto* traceOption = cmd->add_option("--trace", args->trace,
-                                      "Trace output: text, json or none (with --analyze: none)")
-                          ->check(CLI::IsMember({"text", "json", "none"}));
+  auto* traceOption =
+      cmd->add_option("--trace", args->trace,
+                      "Trace output: text, json (one JSON array of the events with their typed "
+                      "fields; not with --analyze) or none (with --analyze: none)")
+          ->check(CLI::IsMember({"text", "json", "none"}));
   checkRange(
       cmd->add_option("--seed", args->seed, "Seed of the simulation (default: the scenario's)"),
       kSeedRange);
@@ -216,7 +240,7 @@ void addSimCommand(CLI::App& app, Action& action) {
   cmd->add_flag("--list", args->list, "List the built-in scenarios");
   cmd->add_flag("--analyze", args->analyze,
                 "Print the flow analysis of the run (as `analyze` prints that of its pcap)");
-  cmd->add_flag("--json", args->json, "With --analyze: the analysis as JSON");
+  cmd->add_flag("--json", args->json, "With --analyze: the analysis as JSON (needs --analyze)");
   cmd->add_flag("--cm", args->cm,
                 "Connect the RC QP as rdma_cm does (REQ/REP/RTU, DREQ/DREP on the wire), as "
                 "verbs --cm does for real, instead of the out-of-band exchange");

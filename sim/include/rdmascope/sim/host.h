@@ -158,11 +158,13 @@ class Host {
   /// (as rxe sets it on every message's last packet). `why` becomes
   /// the FrameSent explanation. Returns when its last bit has left the NIC.
   SimTime sendGsi(const packets::IbPacket& packet, const std::string& why);
-  /// Emits a trace line for this host (callers check network().sim().tracing() first).
-  void emit(TraceKind kind, std::uint32_t qpn, std::string explanation, std::uint32_t psn = 0,
+  /// Emits a trace event of this host, stamped with the time, step and host name (callers
+  /// check network().sim().tracing() first).
+  void emit(TraceEvent event);
+  /// Emits free text (Narrative::Text) for callers outside the simulator's protocol code, such
+  /// as a scenario's steps; the simulator's own events are typed.
+  void emit(TraceKind kind, std::uint32_t qpn, std::string text, std::uint32_t psn = 0,
             std::uint64_t wrId = 0);
-  void emitMemory(bool write, std::uint64_t addr, std::uint32_t length, std::uint32_t qpn,
-                  std::string explanation);
 
  private:
   Network& network_;

@@ -181,7 +181,8 @@ class Network {
   Frame& allocFrame();
   void releaseFrame(Frame& frame);
   /// Puts a built frame on the wire; returns when its last bit has left the sender's NIC.
-  SimTime transmit(int fromHost, Frame& frame, const std::string& why);
+  /// `why` (null when not tracing) is the cause its FrameSent event names.
+  SimTime transmit(int fromHost, Frame& frame, const TraceCause* why);
   /// Source and destination addresses for a packet from `fromHost` to the address vector.
   WireAddress addressFor(int fromHost, const AhAttr& ah, std::uint32_t qpn) const;
   void capture(int fromHost, SimTime time, const std::vector<std::uint8_t>& bytes);

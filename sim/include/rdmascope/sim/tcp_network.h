@@ -132,10 +132,11 @@ class TcpNetwork {
   /// One system call's copy of `n` bytes between the application and a socket buffer `where`;
   /// with none to copy the call sleeps (`asleep`; its cost `work` is still charged). `copied`
   /// runs when the CPU has copied them.
-  void appCopy(int host, std::size_t n, double work, bool& asleep, bool& busy,
-               std::string_view sleepNote, std::string_view where, std::function<void()> copied);
+  void appCopy(int host, std::size_t n, double work, bool& asleep, bool& busy, Reason sleepNote,
+               Reason where, std::function<void()> copied);
   void onTcpEvent(int host, TcpEvent event);
-  void note(int host, TraceKind kind, std::string text, std::uint64_t frameNumber = 0,
+  void note(int host, TraceKind kind, Narrative what, Reason reason = Reason::None,
+            TraceArgs args = {}, std::uint64_t frameNumber = 0,
             const std::vector<std::uint8_t>* bytes = nullptr);
 
   EventScheduler& scheduler_;

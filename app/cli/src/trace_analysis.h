@@ -3,7 +3,8 @@
 /// The flow analysis of a simulated run, fed from the simulator's own trace as frames go on
 /// the wire: every FrameSent event's bytes, numbered and timed as a capture at the sender
 /// (the pcap the simulator writes) numbers and times them. The report equals the analysis of
-/// that pcap by `rdmascope-cli analyze`.
+/// that pcap by `rdmascope-cli analyze`. It lives beside its one user, `sim --analyze`: the
+/// simulator does not depend on the analysis.
 
 #include <cstdint>
 #include <optional>
@@ -12,13 +13,13 @@
 #include "rdmascope/sim/network.h"
 #include "rdmascope/sim/trace.h"
 
-namespace rdmascope::sim {
+namespace rdmascope::cli {
 
 class TraceAnalysis {
  public:
   /// Subscribes to `trace` (which must be enabled for frame events to be built) until
   /// destroyed. Frames are read as `wire` puts them on the wire.
-  TraceAnalysis(Trace& trace, WireFormat wire, analysis::AnalyzerOptions options = {});
+  TraceAnalysis(sim::Trace& trace, sim::WireFormat wire, analysis::AnalyzerOptions options = {});
   ~TraceAnalysis();
   TraceAnalysis(const TraceAnalysis&) = delete;
   TraceAnalysis& operator=(const TraceAnalysis&) = delete;
@@ -30,16 +31,16 @@ class TraceAnalysis {
 
   /// A frame time as a nanosecond capture records it, relative to the first frame, in
   /// seconds: what `rdmascope-cli analyze` computes from the pcap's time stamps.
-  static double captureSeconds(SimTime time, std::int64_t firstNs);
+  static double captureSeconds(sim::SimTime time, std::int64_t firstNs);
 
  private:
-  void onEvent(const TraceEvent& event);
+  void onEvent(const sim::TraceEvent& event);
 
-  Trace& trace_;
+  sim::Trace& trace_;
   int subscription_ = 0;
-  WireFormat wire_;
+  sim::WireFormat wire_;
   analysis::FlowAnalyzer analyzer_;
   std::optional<std::int64_t> firstNs_;
 };
 
-}  // namespace rdmascope::sim
+}  // namespace rdmascope::cli
