@@ -189,9 +189,9 @@ TEST(LabRun, TheTourShownThroughTheGui) {
   QSignalSpy done(run, &RealRunController::finished);
   QSignalSpy progress(run, &RealRunController::progress);
   ASSERT_EQ(w.scenario()->recording()->source, "tour");
-  QStringList shown;
+  QStringList program;
   for (const auto& l : w.scenario()->recording()->completions)
-    shown << withoutQpn(QString::fromStdString(l));
+    program << withoutQpn(QString::fromStdString(l));
   ASSERT_TRUE(run->runIfReal("tour"));
   EXPECT_TRUE(run->busy());
   ASSERT_NE(run->progressDialog(), nullptr);
@@ -223,7 +223,7 @@ TEST(LabRun, TheTourShownThroughTheGui) {
     real << withoutQpn(l);
   for (const auto& l : run->simulatedCompletions())
     sim << withoutQpn(l);
-  EXPECT_EQ(sim, shown);
+  EXPECT_EQ(sim, program);
   real.sort();
   sim.sort();
   EXPECT_EQ(real, sim);
