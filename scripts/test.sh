@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: the release build's suite (with the
 # tshark cross-check), then the same suite and the fuzzers under ASan+UBSan.
+# A test whose oracle (tshark, editcap, rdmascope-cli, the lab) is missing fails here instead
+# of being skipped (RDMASCOPE_REQUIRE_ORACLES=1; run with RDMASCOPE_REQUIRE_ORACLES=0 to skip).
 set -euo pipefail
+export RDMASCOPE_REQUIRE_ORACLES=${RDMASCOPE_REQUIRE_ORACLES:-1}
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 jobs=$(nproc)

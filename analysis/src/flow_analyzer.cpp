@@ -8,11 +8,11 @@
 #include <map>
 #include <tuple>
 
+#include "cm_tracker.h"
 #include "iwarp_flows.h"
 #include "opcode_class.h"
 #include "rdmascope/analysis/psn.h"
 #include "rdmascope/packets/ib_headers.h"
-#include "rdmascope/packets/mad_headers.h"
 #include "report_sink.h"
 
 namespace rdmascope::analysis {
@@ -161,7 +161,8 @@ using FlowKey = std::tuple<Carrier, std::string, std::string, std::uint32_t>;
 }  // namespace
 
 struct FlowAnalyzer::Impl final : ReportSink {
-  explicit Impl(AnalyzerOptions o) : options(o), decoder(decodeOptions(o)), iwarp(*this) {}
+  explicit Impl(AnalyzerOptions o)
+      : options(o), decoder(decodeOptions(o)), iwarp(*this), cm(o.maxHandshakes) {}
 
   static packets::DecodeOptions decodeOptions(const AnalyzerOptions& o) {
     packets::DecodeOptions d;
@@ -185,7 +186,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
   std::function<void(const Anomaly&)> anomalyObserver;
   std::function<void(const TcpSegmentEnds&)> tcpSegmentObserver;
   bool finished = false;
-  std::vector<CmHandshake> handshakes;
+  CmTracker cm;
 
   // ---- bookkeeping -------------------------------------------------------------------------
 
@@ -302,7 +303,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
       }
       // A CM handshake names the peer QP exactly: it pairs flows even where addresses alone
       // cannot (several connections between the same two hosts).
-      const auto peer = cmPeerQpn(f.destination, f.destQp, f.source);
+      const auto peer = cm.peerQpn(f.destination, f.destQp, f.source);
       if (!chosen && peer) {
         for (Connection* c : candidates)
           if (c->ep[1].qp == *peer) {
@@ -935,113 +936,6 @@ struct FlowAnalyzer::Impl final : ReportSink {
 
   // ---- the Communication Manager -------------------------------------------------------------
 
-  // The QPN of the peer of (address, qpn) in a CM handshake with peerAddress, if one names it.
-  std::optional<std::uint32_t> cmPeerQpn(const std::string& address, std::uint32_t qpn,
-                                         const std::string& peerAddress) const {
-    for (auto it = handshakes.rbegin(); it != handshakes.rend(); ++it) {
-      const CmHandshake& h = *it;
-      if (h.client == address && h.server == peerAddress && h.clientQpn == qpn && h.serverQpn)
-        return h.serverQpn;
-      if (h.server == address && h.client == peerAddress && h.serverQpn == qpn && h.clientQpn)
-        return h.clientQpn;
-    }
-    return std::nullopt;
-  }
-
-  template <typename Pred>
-  CmHandshake* findHandshake(Pred pred) {
-    for (auto it = handshakes.rbegin(); it != handshakes.rend(); ++it)
-      if (pred(*it)) return &*it;
-    return nullptr;
-  }
-
-  // Follows a handshake by its communication IDs: the REQ starts it, the others join it.
-  void handleCm(Connection& gsi, int d, const PacketFacts& f) {
-    using packets::CmAttribute;
-    const CmFacts& m = *f.cm;
-    const auto attr = static_cast<CmAttribute>(m.attribute);
-    std::string_view name;
-    switch (attr) {
-      case CmAttribute::ConnectRequest:
-        name = "REQ";
-        break;
-      case CmAttribute::MsgRcptAck:
-        name = "MRA";
-        break;
-      case CmAttribute::ConnectReject:
-        name = "REJ";
-        break;
-      case CmAttribute::ConnectReply:
-        name = "REP";
-        break;
-      case CmAttribute::ReadyToUse:
-        name = "RTU";
-        break;
-      case CmAttribute::DisconnectRequest:
-        name = "DREQ";
-        break;
-      case CmAttribute::DisconnectReply:
-        name = "DREP";
-        break;
-      default:
-        return;
-    }
-    CmHandshake* h = nullptr;
-    bool fromClient = true;
-    if (attr == CmAttribute::ConnectRequest) {
-      // A resent REQ joins the handshake it repeats.
-      h = findHandshake([&](const CmHandshake& x) {
-        return x.client == f.source && x.server == f.destination && x.clientCommId == m.localCommId;
-      });
-      if (!h) {
-        if (handshakes.size() >= options.maxHandshakes) return;
-        CmHandshake n;
-        n.client = f.source;
-        n.server = f.destination;
-        n.clientCommId = m.localCommId;
-        n.clientQpn = m.qpn;
-        n.serviceId = m.serviceId.value_or(0);
-        if (packets::isRdmaIpServiceId(n.serviceId))
-          n.port = static_cast<std::uint16_t>(n.serviceId & 0xffff);
-        handshakes.push_back(std::move(n));
-        h = &handshakes.back();
-      }
-    } else {
-      // The client's own ID is local in what it sends and remote in what the server sends.
-      h = findHandshake([&](const CmHandshake& x) {
-        return x.client == f.source && x.server == f.destination &&
-               x.clientCommId == m.localCommId &&
-               (!x.serverCommId || m.remoteCommId == 0 || *x.serverCommId == m.remoteCommId);
-      });
-      if (!h) {
-        fromClient = false;
-        h = findHandshake([&](const CmHandshake& x) {
-          return x.server == f.source && x.client == f.destination &&
-                 x.clientCommId == m.remoteCommId;
-        });
-      }
-      if (!h) return;  // the handshake began before the capture
-      if (!fromClient && !h->serverCommId && m.localCommId) h->serverCommId = m.localCommId;
-      if (attr == CmAttribute::ConnectReply) h->serverQpn = m.qpn;
-    }
-    if (h->steps.size() < 16) h->steps.push_back({f.frame, f.time, std::string(name), fromClient});
-    if (attr == CmAttribute::ConnectReject) {
-      h->rejectReason = m.rejectReason;
-      const auto reason = m.rejectReason.value_or(0);
-      const auto reasonName = packets::cmRejectReasonName(reason);
-      Anomaly a = anomalyAt(AnomalyKind::CmReject, f, d);
-      a.detail = std::string("CM ConnectReject of ") +
-                 (m.rejected == 1   ? "REP"
-                  : m.rejected == 0 ? "REQ"
-                                    : "a message") +
-                 " from " + f.source + ": " +
-                 (reasonName.empty() ? "reserved reason" : std::string(reasonName)) + " (" +
-                 std::to_string(reason) + ")" +
-                 (h->port ? ", port " + std::to_string(*h->port) : std::string());
-      emit(std::move(a), &gsi);
-    }
-  }
-
   // The RC/UC connection a handshake set up: the two addresses and the QPNs of the REQ and REP,
   // first seen at or after the REQ. -1 when there is none.
   int connectionOf(const CmHandshake& h) const {
@@ -1093,7 +987,8 @@ struct FlowAnalyzer::Impl final : ReportSink {
            "invariant CRC wrong: the receiver drops this frame (PSN " + psnText(f.psn) + ")");
       return;
     }
-    if (f.cm) handleCm(c, d, f);
+    if (f.cm)
+      if (auto reject = cm.add(f)) note(AnomalyKind::CmReject, std::move(*reject));
     // A CNP carries BECN = 1 by definition (IBTA annex A17.9.3): not a separate mark.
     const bool fecn = f.fecn && cls.role != Role::Cnp;
     const bool becn = f.becn && cls.role != Role::Cnp;
@@ -1222,7 +1117,7 @@ AnalysisReport FlowAnalyzer::report() const {
   r.anomaliesDropped = impl_->anomaliesDropped;
   r.messages = impl_->messages;
   r.messagesDropped = impl_->messagesDropped;
-  r.handshakes = impl_->handshakes;
+  r.handshakes = impl_->cm.handshakes();
   for (auto& h : r.handshakes) {
     h.connection = impl_->connectionOf(h);
     if (h.connection < 0) continue;
@@ -1236,21 +1131,6 @@ AnalysisReport FlowAnalyzer::report() const {
     }
   }
   return r;
-}
-
-bool CmHandshake::established() const {
-  bool rep = false;
-  for (const auto& s : steps) {
-    if (s.message == "REP") rep = true;
-    if (s.message == "RTU" && rep) return true;
-  }
-  return false;
-}
-
-bool CmHandshake::disconnected() const {
-  for (const auto& s : steps)
-    if (s.message == "DREP") return true;
-  return false;
 }
 
 RetainedState FlowAnalyzer::retained() const {

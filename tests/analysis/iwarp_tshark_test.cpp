@@ -20,8 +20,9 @@ namespace {
 using test::framesOf;
 
 std::set<std::uint64_t> tsharkFrames(const std::string& path, const std::string& filter) {
-  const std::string out = rdmascope::testing::runCommand("tshark -r '" + path + "' -Y '" + filter +
-                                                         "' -T fields -e frame.number 2>/dev/null");
+  const std::string out = rdmascope::testing::runCommand(
+      rdmascope::testing::oracleCommand(rdmascope::testing::Oracle::Tshark) + " -r '" + path +
+      "' -Y '" + filter + "' -T fields -e frame.number 2>/dev/null");
   std::set<std::uint64_t> frames;
   std::istringstream in(out);
   for (std::uint64_t n; in >> n;)
@@ -47,7 +48,7 @@ AnalysisReport analyzeFile(const std::string& path) {
 }
 
 TEST(IwarpTshark, TcpRetransmissionsGapsAndReorderingAgreeWithTshark) {
-  if (!rdmascope::testing::haveTshark()) GTEST_SKIP() << "tshark not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   std::size_t resent = 0, gaps = 0, timeouts = 0;
   for (const char* scenario : {"iwarp-write", "iwarp-read", "iwarp-send-recv"}) {
     for (std::uint64_t seed = 1; seed <= 4; ++seed) {

@@ -10,6 +10,7 @@
 #include <tuple>
 
 #include "../sim/sim_test_support.h"
+#include "../support/oracle.h"
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/packets_io/capture_reader.h"
 #include "rdmascope/packets_io/capture_writer.h"
@@ -21,17 +22,12 @@ struct OracleCounts {
   std::uint64_t rdmaFrames = 0, resent = 0, naks = 0, rnrNaks = 0;
 };
 
-bool haveTshark() {
-  return std::system("tshark -v >/dev/null 2>&1") == 0;
-}
-
 OracleCounts tsharkCounts(const std::string& path) {
   const std::string cmd =
-      "tshark -r '" + path +
+      testing::oracleCommand(testing::Oracle::Tshark) + " -r '" + path +
       "' -T fields -E separator=, -e ip.src -e ipv6.src -e infiniband.bth.opcode"
-      " -e infiniband.bth.destqp -e infiniband.bth.psn -e infiniband.aeth.syndrome"
-      " --disable-protocol rpcordma --disable-protocol nvme-rdma --disable-protocol iser"
-      " --disable-protocol smb_direct 2>/dev/null";
+      " -e infiniband.bth.destqp -e infiniband.bth.psn -e infiniband.aeth.syndrome" +
+      testing::tsharkDisableOptions() + " 2>/dev/null";
   OracleCounts c;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return c;
@@ -84,7 +80,7 @@ OracleCounts expectAgreement(const std::string& path) {
 }
 
 TEST(TsharkOracle, RealSoftRoceCaptureWithLoss) {
-  if (!haveTshark()) GTEST_SKIP() << "tshark not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   const std::string path =
       std::string(RDMASCOPE_SOURCE_DIR) + "/tests/analysis/data/rxe_rc_verbs_ops_loss.pcap";
   expectAgreement(path);
@@ -99,7 +95,7 @@ TEST(TsharkOracle, RealSoftRoceCaptureWithLoss) {
 }
 
 TEST(TsharkOracle, SimulatedLossyRunsWrittenAsPcap) {
-  if (!haveTshark()) GTEST_SKIP() << "tshark not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   std::uint64_t resent = 0, naks = 0;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../support/oracle.h"
 #include "cli_runner.h"
 
 namespace rdmascope::cli::test {
@@ -39,9 +40,12 @@ TEST(DecodeCommand, ReadsPcapngAndTakesTsharksDashR) {
   const auto b = runCli({"decode", "-r", golden("net-mixed.pcap")});
   EXPECT_EQ(b.exitCode, 0) << b.err;
   EXPECT_EQ(a.out, b.out);
-  if (std::system("editcap --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no editcap";
+  RDMASCOPE_NEED_ORACLES(Editcap);
   const std::string ng = tempPath("net.pcapng");
-  ASSERT_EQ(std::system(("editcap -F pcapng " + golden("net-mixed.pcap") + " " + ng).c_str()), 0);
+  ASSERT_EQ(std::system((rdmascope::testing::oracleCommand(rdmascope::testing::Oracle::Editcap) +
+                         " -F pcapng " + golden("net-mixed.pcap") + " " + ng)
+                            .c_str()),
+            0);
   const auto c = runCli({"decode", ng});
   std::remove(ng.c_str());
   EXPECT_EQ(c.exitCode, 0) << c.err;

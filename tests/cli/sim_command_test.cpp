@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "../support/oracle.h"
 #include "cli_runner.h"
 
 namespace rdmascope::cli::test {
@@ -18,18 +19,18 @@ const std::vector<std::string> kBuiltins = {
 const std::vector<std::string> kTransfers = {"tcp-stream", "iwarp-send-recv", "iwarp-write",
                                              "iwarp-read"};
 
-bool haveTshark() {
-  return std::system("tshark --version >/dev/null 2>&1") == 0;
+using rdmascope::testing::haveOracles;
+using rdmascope::testing::Oracle;
+
+std::string tshark() {
+  return rdmascope::testing::oraclePath(Oracle::Tshark);
 }
 
-// Heuristic dissectors that claim RDMA payloads (ORACLES.md).
+// tshark reading `pcap` with the heuristic dissectors that claim RDMA payloads disabled.
 std::vector<std::string> tsharkArgs(const std::string& pcap) {
   std::vector<std::string> a = {"-r", pcap};
-  for (const char* p :
-       {"rpcordma", "nvme-rdma", "iser", "smb_direct", "smc", "lnet", "infiniband_sdp", "fcoib"}) {
-    a.push_back("--disable-protocol");
-    a.push_back(p);
-  }
+  for (const auto& d : rdmascope::testing::tsharkDisableArgs())
+    a.push_back(d);
   return a;
 }
 
@@ -62,8 +63,8 @@ TEST_P(EveryBuiltin, RunsAndWritesAVerifiedPcap) {
   const auto v = runCli({"decode", "--verify", pcap});
   EXPECT_EQ(v.exitCode, 0) << v.out << v.err;
   EXPECT_NE(v.out.find(" 0 bad CRC"), std::string::npos) << v.out;
-  if (haveTshark()) {
-    const auto t = runProgram("tshark", tsharkArgs(pcap));
+  if (haveOracles({Oracle::Tshark})) {
+    const auto t = runProgram(tshark(), tsharkArgs(pcap));
     EXPECT_EQ(t.exitCode, 0) << t.err;
     EXPECT_FALSE(t.out.empty());
     EXPECT_EQ(t.out.find("Malformed"), std::string::npos) << t.out;
@@ -85,8 +86,8 @@ TEST(SimCommand, EveryWireFormatVerifies) {
     ASSERT_EQ(r.exitCode, 0) << wire << ": " << r.err;
     const auto v = runCli({"decode", "--verify", pcap});
     EXPECT_EQ(v.exitCode, 0) << wire << ": " << v.out;
-    if (haveTshark()) {
-      const auto t = runProgram("tshark", tsharkArgs(pcap));
+    if (haveOracles({Oracle::Tshark})) {
+      const auto t = runProgram(tshark(), tsharkArgs(pcap));
       EXPECT_EQ(t.out.find("Malformed"), std::string::npos) << wire << ": " << t.out;
       // tshark recognises the transport: InfiniBand BTH opcodes by name.
       EXPECT_NE(t.out.find("RC Send"), std::string::npos) << wire << ": " << t.out;

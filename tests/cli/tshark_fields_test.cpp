@@ -1,13 +1,15 @@
-// rdmascope-cli decode -T fields against tshark on the same capture (skipped without tshark).
+// rdmascope-cli decode -T fields against tshark on the same capture (without tshark: skipped,
+// or failed under RDMASCOPE_REQUIRE_ORACLES=1).
 #include <gtest/gtest.h>
 
+#include "../support/oracle.h"
 #include "cli_runner.h"
 
 namespace rdmascope::cli::test {
 namespace {
 
-bool haveTshark() {
-  return std::system("tshark --version >/dev/null 2>&1") == 0;
+std::string tshark() {
+  return rdmascope::testing::oraclePath(rdmascope::testing::Oracle::Tshark);
 }
 
 // Runs both tools with the same -e list and compares every cell.
@@ -20,7 +22,7 @@ void compareFields(const std::string& capture, const std::vector<std::string>& k
     theirs.insert(theirs.end(), {"-e", k});
   }
   const auto a = runCli(ours);
-  const auto b = runProgram("tshark", theirs);
+  const auto b = runProgram(tshark(), theirs);
   ASSERT_EQ(a.exitCode, 0) << a.err;
   ASSERT_EQ(b.exitCode, 0) << b.err;
   const auto la = lines(a.out), lb = lines(b.out);
@@ -44,7 +46,7 @@ void compareFields(const std::string& capture, const std::vector<std::string>& k
 }
 
 TEST(TsharkFields, EthernetIpUdpTcpKeysAgree) {
-  if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   compareFields(golden("net-mixed.pcap"),
                 {"frame.number", "frame.len", "frame.time_relative", "eth.src", "eth.dst", "ip.src",
                  "ip.dst", "ipv6.src", "ipv6.dst", "udp.srcport", "udp.dstport", "tcp.srcport",
@@ -52,7 +54,7 @@ TEST(TsharkFields, EthernetIpUdpTcpKeysAgree) {
 }
 
 TEST(TsharkFields, MoreHeaderFieldsAndAggregatesAgree) {
-  if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   // clang-format off
   compareFields(golden("net-mixed.pcap"),
                 {"frame.cap_len", "frame.time_epoch", "eth.type", "vlan.id", "vlan.etype",
@@ -65,18 +67,18 @@ TEST(TsharkFields, MoreHeaderFieldsAndAggregatesAgree) {
 }
 
 TEST(TsharkFields, RoceCarrierKeysAgree) {
-  if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   compareFields(golden("rocev2-mixed.pcap"),
                 {"frame.number", "frame.len", "frame.time_relative", "eth.src", "ip.src", "ip.dst",
                  "ipv6.src", "udp.srcport", "udp.dstport", "udp.length"});
 }
 
 TEST(TsharkFields, SummaryColumnsAgree) {
-  if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   // Number, time, source, destination and length columns; protocol and info differ where
   // tshark decodes application protocols rdmascope does not.
   const auto a = runCli({"decode", golden("net-mixed.pcap"), "-Y", "ip || ipv6"});
-  const auto b = runProgram("tshark", {"-r", golden("net-mixed.pcap"), "-Y", "ip || ipv6"});
+  const auto b = runProgram(tshark(), {"-r", golden("net-mixed.pcap"), "-Y", "ip || ipv6"});
   const auto la = lines(a.out), lb = lines(b.out);
   ASSERT_EQ(la.size(), lb.size());
   for (std::size_t i = 0; i < la.size(); ++i) {

@@ -4,6 +4,8 @@
 # changed ICRC byte, and a changed variant field (TTL, which the ICRC masks) are told apart.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../support/oracle.sh"
+oracle_require python3
 check=$here/../../lab/check_icrc.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks the rdma_cm handshake in a capture of a `verbs --cm` lab run, with tshark's
-InfiniBand CM dissector (rdmascope's own decoder is not used here):
+InfiniBand CM dissector (rdmascope's own decoder is not used here; tshark is $RDMASCOPE_TSHARK
+when set, else the one on PATH, as tests/support/oracle.py finds it):
 
  - the management datagrams go to destination QP 1 as UD SEND ONLY, and their CM attribute IDs
    are, in capture order (a retransmitted MAD counted once), REQ 0x0010, REP 0x0013, RTU 0x0014,
@@ -15,8 +16,12 @@ InfiniBand CM dissector (rdmascope's own decoder is not used here):
 It prints the handshake's times from the capture. Usage: cm_handshake.py CAPTURE.pcap
 Exit 0: all checks hold; 1: one fails (it says which); 2: tshark is missing or fails.
 """
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import oracle  # noqa: E402  (tests/support/oracle.py)
 
 FIELDS = ["frame.time_relative", "ip.src", "ip.dst", "infiniband.bth.opcode",
           "infiniband.bth.destqp", "infiniband.bth.psn", "infiniband.mad.attributeid",
@@ -25,8 +30,6 @@ FIELDS = ["frame.time_relative", "ip.src", "ip.dst", "infiniband.bth.opcode",
           "infiniband.cm.rep.private"]
 NAMES = {0x10: "REQ", 0x13: "REP", 0x14: "RTU", 0x15: "DREQ", 0x16: "DREP", 0x12: "REJ",
          0x11: "MRA"}
-HEURISTICS = ["rpcordma", "nvme-rdma", "iser", "smb_direct", "smc", "lnet", "infiniband_sdp",
-              "fcoib"]
 
 
 def num(text):
@@ -38,9 +41,12 @@ def main(argv):
     if len(argv) != 2:
         print(__doc__.strip().splitlines()[-2], file=sys.stderr)
         return 2
-    cmd = ["tshark", "-r", argv[1], "-T", "fields", "-E", "occurrence=f"]
-    for p in HEURISTICS:
-        cmd += ["--disable-protocol", p]
+    tshark = oracle.program_path("tshark")
+    if not tshark:
+        print(f"cm_handshake: missing {oracle.missing_program('tshark')}", file=sys.stderr)
+        return 2
+    cmd = [tshark, "-r", argv[1], "-T", "fields", "-E", "occurrence=f"]
+    cmd += oracle.tshark_disable_args()
     for f in FIELDS:
         cmd += ["-e", f]
     try:

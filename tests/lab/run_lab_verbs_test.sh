@@ -10,11 +10,10 @@ program=$1
 out=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
-if [ "${RDMASCOPE_SKIP_LAB:-0}" = 1 ]; then
-  echo "lab test skipped: RDMASCOPE_SKIP_LAB=1"
-  exit 77
-fi
-[ -x "$program" ] || { echo "lab test: $program is not built"; exit 1; }
+# Without the lab or the program: skipped (77) naming what is missing, failed under
+# RDMASCOPE_REQUIRE_ORACLES=1.
+source "$root/tests/support/oracle.sh"
+oracle_require lab "$program"
 
 server="$program --server --port 18600 >/results/clean.txt 2>&1; a=\$?;
   $program --server --port 18601 --rounds 5 >/results/lossy.txt 2>&1 && exit \$a"

@@ -77,16 +77,15 @@ void compare(const Capture& c, const std::string& name, Compared& result) {
     if (k.starts_with("infiniband.cm.") || k.starts_with("infiniband.mad")) mine.insert(k);
   const std::vector<std::string> keys(mine.begin(), mine.end());
   const auto theirs = rt::parseFieldRows(
-      rt::runCommandStatus("tshark -r " + path + rt::kTsharkRdmaOptions + rt::fieldArgs(keys)).out,
-      keys);
-  const auto ourRun = rt::runCommandStatus(rt::cliPath() + " decode " + path + rt::fieldArgs(keys));
+      rt::runCommandStatus(rt::tsharkCommand() + " -r " + path + rt::fieldArgs(keys)).out, keys);
+  const auto ourRun =
+      rt::runCommandStatus(rt::cliCommand() + " decode " + path + rt::fieldArgs(keys));
   EXPECT_EQ(ourRun.exitCode, 0);
   const auto ours = rt::parseFieldRows(ourRun.out, keys);
-  const auto info =
-      rt::parseFieldRows(rt::runCommandStatus("tshark -r " + path + rt::kTsharkRdmaOptions +
-                                              rt::fieldArgs({"_ws.col.Info"}))
-                             .out,
-                         {"_ws.col.Info"});
+  const auto info = rt::parseFieldRows(
+      rt::runCommandStatus(rt::tsharkCommand() + " -r " + path + rt::fieldArgs({"_ws.col.Info"}))
+          .out,
+      {"_ws.col.Info"});
   ASSERT_EQ(theirs.size(), c.frames.size()) << name;
   ASSERT_EQ(ours.size(), c.frames.size()) << name;
   ASSERT_EQ(info.size(), c.frames.size()) << name;
@@ -159,12 +158,8 @@ void compare(const Capture& c, const std::string& name, Compared& result) {
   std::filesystem::remove(path);
 }
 
-bool ready() {
-  return rt::haveTshark() && !rt::cliPath().empty();
-}
-
 TEST(CmTshark, EveryCmFieldAgreesWithTshark) {
-  if (!ready()) GTEST_SKIP() << "tshark or rdmascope-cli is missing";
+  RDMASCOPE_NEED_ORACLES(Tshark, Cli);
   Capture ethernet{LinkType::Ethernet, {}}, erf{LinkType::Erf, {}};
   for (auto& f : sampleCmFrames()) {
     // tshark 4.0 names the MRA ("CM: MsgRcptAck") but decodes none of its fields.
@@ -189,7 +184,7 @@ TEST(CmTshark, EveryCmFieldAgreesWithTshark) {
 // RoCEv2/IPv4): a REQ to a port nobody listens on and its REJ (invalid service ID), then two
 // connections (REQ, REP, RTU), their RC traffic, and DREQ/DREP in both directions.
 TEST(CmTshark, RealRxeHandshakeAgreesWithTshark) {
-  if (!ready()) GTEST_SKIP() << "tshark or rdmascope-cli is missing";
+  RDMASCOPE_NEED_ORACLES(Tshark, Cli);
   const std::string path =
       std::string(RDMASCOPE_SOURCE_DIR) + "/tests/lab/captures/rxe_cm_send_lat.pcap";
   std::string error;
@@ -215,7 +210,7 @@ TEST(CmTshark, RealRxeHandshakeAgreesWithTshark) {
 // The simulator's rdma_cm (sim --cm): every frame of each CM scenario's run (the handshake and
 // the data) agrees with tshark key by key, on RoCEv2 over IPv4 and IPv6 and RoCEv1.
 TEST(CmTshark, SimulatedCmRunsAgreeWithTshark) {
-  if (!ready()) GTEST_SKIP() << "tshark or rdmascope-cli is missing";
+  RDMASCOPE_NEED_ORACLES(Tshark, Cli);
   Capture capture{LinkType::Ethernet, {}};  // every run in one capture: one tshark run
   for (const auto& name : verbs_backend::builtinScenarioNames()) {
     const verbs_backend::Scenario s = verbs_backend::builtinScenario(name);
@@ -243,7 +238,7 @@ TEST(CmTshark, SimulatedCmRunsAgreeWithTshark) {
 }
 
 TEST(CmTshark, MraIsNamedButNotDecodedByTshark) {
-  if (!ready()) GTEST_SKIP() << "tshark or rdmascope-cli is missing";
+  RDMASCOPE_NEED_ORACLES(Tshark, Cli);
   Capture mra{LinkType::Ethernet, {}};
   for (auto& f : sampleCmFrames())
     if (f.description.find(" MRA") != std::string::npos) mra.frames.push_back(std::move(f));
@@ -252,8 +247,7 @@ TEST(CmTshark, MraIsNamedButNotDecodedByTshark) {
   const std::vector<std::string> keys = {"_ws.col.Info", "infiniband.mad.attributeid",
                                          "infiniband.mad.data"};
   const auto t = rt::parseFieldRows(
-      rt::runCommandStatus("tshark -r " + path + rt::kTsharkRdmaOptions + rt::fieldArgs(keys)).out,
-      keys);
+      rt::runCommandStatus(rt::tsharkCommand() + " -r " + path + rt::fieldArgs(keys)).out, keys);
   ASSERT_EQ(t.size(), 1u);
   EXPECT_EQ(t[0].at("_ws.col.Info"), "CM: MsgRcptAck");
   const auto d = decodeFrame(mra.frames[0].bytes, mra.frames[0].link);

@@ -20,8 +20,6 @@
 namespace rdmascope::sim {
 namespace {
 
-using rdmascope::testing::haveTshark;
-
 std::string run(const std::string& cmd) {
   return rdmascope::testing::runCommand(cmd);
 }
@@ -66,7 +64,7 @@ std::string caseName(const ::testing::TestParamInfo<Case>& info) {
 class IwarpSimTshark : public ::testing::TestWithParam<Case> {};
 
 TEST_P(IwarpSimTshark, EveryFpduDecodesWithAGoodCrc) {
-  if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   const auto& c = GetParam();
   TransportScenarioOptions o;
   o.bytes = c.bytes;
@@ -105,10 +103,8 @@ TEST_P(IwarpSimTshark, EveryFpduDecodesWithAGoodCrc) {
 
   const auto pcap = rdmascope::testing::tempCapturePath("sim_" + caseName({c, 0}));
   writePcap(pcap, r->frames);
-  const std::string tshark = "tshark -r " + pcap +
-                             " -o tcp.check_checksum:TRUE --disable-protocol rpcordma"
-                             " --disable-protocol iser --disable-protocol smb_direct"
-                             " --disable-protocol nvme-rdma";
+  const std::string tshark =
+      rdmascope::testing::tsharkCommand() + " -r " + pcap + " -o tcp.check_checksum:TRUE";
   const auto verbose = run(tshark + " -V 2>/dev/null");
   // tshark dissects each FPDU at least once; a segment sent a third time (its first
   // retransmission was lost too) it leaves as TCP data, flagged as a retransmission.
@@ -176,7 +172,7 @@ namespace {
 // The socket path's frames: tshark verifies every IPv4 and TCP checksum and sees one clean
 // conversation (handshake, data, FIN) without retransmissions or other TCP warnings.
 TEST(TcpStreamTshark, ChecksumsAreGoodAndTheConversationIsClean) {
-  if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   TransportScenarioOptions o;
   o.bytes = 300000;
   std::string error;
@@ -185,7 +181,7 @@ TEST(TcpStreamTshark, ChecksumsAreGoodAndTheConversationIsClean) {
   const auto pcap = rdmascope::testing::tempCapturePath("sim_tcp_stream");
   writePcap(pcap, r->frames);
   const auto out =
-      run("tshark -r " + pcap +
+      run(rdmascope::testing::oracleCommand(rdmascope::testing::Oracle::Tshark) + " -r " + pcap +
           " -o tcp.check_checksum:TRUE -o ip.check_checksum:TRUE -T fields"
           " -e tcp.checksum.status -e ip.checksum.status -e tcp.analysis.retransmission"
           " -e tcp.analysis.lost_segment -e tcp.analysis.duplicate_ack"

@@ -72,8 +72,6 @@ const std::vector<std::string> kKeys = {
     "iwarp_rdma.term_ddp_h",
 };
 
-using rdmascope::testing::haveTshark;
-
 std::string run(const std::string& cmd) {
   return rdmascope::testing::runCommand(cmd);
 }
@@ -88,9 +86,7 @@ void writePcap(const std::string& path, const std::vector<std::vector<std::uint8
 }
 
 std::string tsharkCmd(const std::string& pcap) {
-  return "tshark -r " + pcap +
-         " -o tcp.check_checksum:TRUE --disable-protocol rpcordma --disable-protocol iser"
-         " --disable-protocol smb_direct --disable-protocol nvme-rdma";
+  return rdmascope::testing::tsharkCommand() + " -r " + pcap + " -o tcp.check_checksum:TRUE";
 }
 
 // frame -> key -> values joined by ','
@@ -173,7 +169,7 @@ void PrintTo(const Case& c, std::ostream* os) {
 class IwarpTshark : public ::testing::TestWithParam<Case> {};
 
 TEST_P(IwarpTshark, AgreesOnEveryFieldAndEveryCrcIsGood) {
-  if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   const auto& c = GetParam();
   const auto conv = buildConversation(c.spec);
   const auto pcap = tempPcap(c.name);
@@ -234,7 +230,7 @@ INSTANTIATE_TEST_SUITE_P(
 // Initiator. tshark expects markers both ways when either side asks, so it loses the
 // client's FPDUs here; rdmascope decodes every FPDU with a good CRC.
 TEST(IwarpTsharkMarkers, OneWayMarkersTsharkIsWrong) {
-  if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   const auto conv = buildConversation({true, false, true, false, 1460, true});
   const auto pcap = tempPcap("oneway");
   writePcap(pcap, conv.frames);
@@ -256,7 +252,7 @@ TEST(IwarpTsharkMarkers, OneWayMarkersTsharkIsWrong) {
 
 // The frame builder's lengths and checksums, as tshark verifies them.
 TEST(IwarpTsharkTcp, BuiltFramesHaveGoodIpAndTcpChecksums) {
-  if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   for (const bool v6 : {false, true}) {
     const auto conv = buildConversation({true, true, true, v6, 333, false});
     const auto pcap = tempPcap(v6 ? "csum6" : "csum4");
@@ -279,7 +275,7 @@ TEST(IwarpTsharkTcp, BuiltFramesHaveGoodIpAndTcpChecksums) {
 
 // Corrupting one byte of an FPDU: tshark and rdmascope both call exactly that frame's CRC bad.
 TEST(IwarpTsharkCrc, CorruptedFpduIsBadForBoth) {
-  if (!haveTshark()) GTEST_SKIP() << "tshark is not installed";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   auto conv = buildConversation({true, true, true, false, 1460, true});
   // Frame index of the Write FPDU: handshake (3), Request, Reply, Send, Write.
   const std::size_t target = 6;

@@ -29,19 +29,21 @@ namespace rdmascope::packets {
 namespace {
 
 using rdmascope::testing::fieldArgs;
-using rdmascope::testing::haveTshark;
 using rdmascope::testing::splitTabs;
 using rdmascope::testing::tsharkFieldKeys;
 using Row = rdmascope::testing::FieldRow;
 using Output = rdmascope::testing::CommandOutput;
-const char* const kTsharkOptions = rdmascope::testing::kTsharkRdmaOptions;
 
 Output run(const std::string& cmd) {
   return rdmascope::testing::runCommandStatus(cmd);
 }
 
 std::string cli() {
-  return rdmascope::testing::cliPath();
+  return rdmascope::testing::cliCommand();
+}
+
+std::string tshark() {
+  return rdmascope::testing::tsharkCommand();
 }
 
 // Protocols whose keys are compared besides infiniband.*.
@@ -94,7 +96,7 @@ std::vector<Row> parseFields(const std::string& text, const std::vector<std::str
 }
 
 std::vector<Row> tsharkRows(const std::string& capture, const std::vector<std::string>& keys) {
-  return parseFields(run("tshark -r " + capture + kTsharkOptions + fieldArgs(keys)).out, keys);
+  return parseFields(run(tshark() + " -r " + capture + fieldArgs(keys)).out, keys);
 }
 
 std::vector<Row> ourRows(const std::string& capture, const std::vector<std::string>& keys) {
@@ -336,12 +338,8 @@ std::vector<Built> managementFrames() {
   return out;
 }
 
-bool ready() {
-  return haveTshark() && !cli().empty();
-}
-
 TEST(RoceTshark, EthernetCarriersAgreeOnEverySharedKey) {
-  if (!ready()) GTEST_SKIP() << "tshark or rdmascope-cli is missing";
+  RDMASCOPE_NEED_ORACLES(Tshark, Cli);
   auto frames = samples(LinkType::Ethernet);
   for (auto& m : managementFrames())
     frames.push_back(std::move(m));
@@ -380,7 +378,7 @@ TEST(RoceTshark, EthernetCarriersAgreeOnEverySharedKey) {
 }
 
 TEST(RoceTshark, NativeIbInErfAgreesOnEverySharedKey) {
-  if (!ready()) GTEST_SKIP() << "tshark or rdmascope-cli is missing";
+  RDMASCOPE_NEED_ORACLES(Tshark, Cli);
   Comparison c;
   compareCapture("erf", LinkType::Erf, samples(LinkType::Erf), c);
   for (const char* k : {"infiniband.lrh.dlid", "infiniband.lrh.slid", "infiniband.lrh.pktlen",
@@ -406,7 +404,7 @@ std::size_t icrcOffset(const Built& b) {
 // one (only the shown invariant.crc value differs), with no expert item. rdmascope-cli
 // --verify names the frame and exits 1.
 TEST(RoceTsharkIcrc, TsharkShowsNoSignOfABadIcrcVerifyNamesTheFrame) {
-  if (!ready()) GTEST_SKIP() << "tshark or rdmascope-cli is missing";
+  RDMASCOPE_NEED_ORACLES(Tshark, Cli);
   const auto frames = samples(LinkType::Ethernet);
   std::vector<std::vector<std::uint8_t>> good, bad;
   for (const auto& f : frames)
@@ -418,8 +416,8 @@ TEST(RoceTsharkIcrc, TsharkShowsNoSignOfABadIcrcVerifyNamesTheFrame) {
   writeCapture(goodPath, LinkType::Ethernet, good);
   writeCapture(badPath, LinkType::Ethernet, bad);
 
-  const auto tsharkGood = run("tshark -r " + goodPath + kTsharkOptions + " -V");
-  const auto tsharkBad = run("tshark -r " + badPath + kTsharkOptions + " -V");
+  const auto tsharkGood = run(tshark() + " -r " + goodPath + " -V");
+  const auto tsharkBad = run(tshark() + " -r " + badPath + " -V");
   ASSERT_EQ(tsharkBad.exitCode, 0);
   std::istringstream a(tsharkGood.out), b(tsharkBad.out);
   std::vector<std::string> differing;
@@ -428,10 +426,9 @@ TEST(RoceTsharkIcrc, TsharkShowsNoSignOfABadIcrcVerifyNamesTheFrame) {
   ASSERT_EQ(differing.size(), 1u) << "tshark now reacts to a bad ICRC?";
   EXPECT_NE(differing[0].find("Invariant CRC: 0x"), std::string::npos) << differing[0];
   // Expert items (e.g. the zero UDP checksum of RoCEv2 over IPv6) are the same for both.
-  const std::string expertArgs =
-      std::string(kTsharkOptions) + " -T fields -e frame.number -e _ws.expert -e _ws.malformed";
-  const auto expertGood = run("tshark -r " + goodPath + expertArgs);
-  const auto expertBad = run("tshark -r " + badPath + expertArgs);
+  const std::string expertArgs = " -T fields -e frame.number -e _ws.expert -e _ws.malformed";
+  const auto expertGood = run(tshark() + " -r " + goodPath + expertArgs);
+  const auto expertBad = run(tshark() + " -r " + badPath + expertArgs);
   EXPECT_FALSE(expertBad.out.empty());
   EXPECT_EQ(expertBad.out, expertGood.out);
 
@@ -467,7 +464,7 @@ class RoceCorruption : public ::testing::TestWithParam<Carrier> {};
 // Corrupting one byte of one frame among many (in the addresses, the BTH, the payload or the
 // ICRC itself) makes exactly that frame's ICRC (or VCRC) bad for rdmascope-cli --verify.
 TEST_P(RoceCorruption, OneCorruptedByteMakesExactlyThatFrameBad) {
-  if (cli().empty()) GTEST_SKIP() << "rdmascope-cli is not built";
+  RDMASCOPE_NEED_ORACLES(Cli);
   const auto& c = GetParam();
   std::vector<Built> frames;
   for (auto& f : samples(c.link))

@@ -1,5 +1,6 @@
 #pragma once
-// Running tshark (and other commands) from the oracle tests.
+// Running tshark (and other commands) from the oracle tests. Finding tshark and rdmascope-cli,
+// and what a test does without them, is tests/support/oracle.h's.
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,13 +16,20 @@
 #include <string>
 #include <vector>
 
+#include "../support/oracle.h"
 #include "rdmascope/packets_io/capture_writer.h"
 
 namespace rdmascope::testing {
 
-/// True when tshark is installed (tests skip with that reason otherwise).
-inline bool haveTshark() {
-  return std::system("tshark -v > /dev/null 2>&1") == 0;
+/// The tshark command line start: its path (shell-quoted) and the options that disable the
+/// heuristic dissectors which claim RDMA payloads (tests/support/tshark_disabled_protocols.txt).
+inline std::string tsharkCommand() {
+  return oracleCommand(Oracle::Tshark) + tsharkDisableOptions();
+}
+
+/// The built rdmascope-cli (shell-quoted), as tests/support/oracle.h finds it.
+inline std::string cliCommand() {
+  return oracleCommand(Oracle::Cli);
 }
 
 /// Runs a shell command and returns its standard output.
@@ -57,22 +65,6 @@ inline CommandOutput runCommandStatus(const std::string& cmd) {
   return r;
 }
 
-/// tshark options that disable the heuristic dissectors which claim RDMA payloads and then
-/// report [Malformed Packet].
-inline constexpr const char* kTsharkRdmaOptions =
-    " --disable-protocol rpcordma --disable-protocol nvme-rdma --disable-protocol iser"
-    " --disable-protocol smb_direct --disable-protocol smc --disable-protocol lnet"
-    " --disable-protocol infiniband_sdp --disable-protocol fcoib";
-
-/// The built rdmascope-cli, or empty when the build has none.
-inline std::string cliPath() {
-#ifdef RDMASCOPE_CLI
-  return RDMASCOPE_CLI;
-#else
-  return {};
-#endif
-}
-
 /// The tab-separated cells of one line.
 inline std::vector<std::string> splitTabs(const std::string& line) {
   std::vector<std::string> cells;
@@ -86,7 +78,7 @@ inline std::vector<std::string> splitTabs(const std::string& line) {
 /// Every field name tshark knows (`tshark -G fields`: "F<TAB>name<TAB>key<TAB>...").
 inline std::set<std::string> tsharkFieldKeys() {
   std::set<std::string> keys;
-  std::istringstream lines(runCommandStatus("tshark -G fields").out);
+  std::istringstream lines(runCommandStatus(oracleCommand(Oracle::Tshark) + " -G fields").out);
   for (std::string line; std::getline(lines, line);) {
     const auto cells = splitTabs(line);
     if (cells.size() > 2 && cells[0] == "F") keys.insert(cells[2]);

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../support/oracle.h"
 #include "rdmascope/packets_io/capture_reader.h"
 #include "rdmascope/packets_io/capture_writer.h"
 
@@ -70,7 +71,7 @@ std::vector<CapturedFrame> readFrames(const std::string& path, ReadMethod method
   return out;
 }
 
-struct RoundTrip : testing::TestWithParam<std::tuple<LinkType, CaptureFormat, ReadMethod>> {};
+struct RoundTrip : ::testing::TestWithParam<std::tuple<LinkType, CaptureFormat, ReadMethod>> {};
 
 TEST_P(RoundTrip, FramesComeBackUnchanged) {
   const auto [link, format, method] = GetParam();
@@ -89,12 +90,12 @@ TEST_P(RoundTrip, FramesComeBackUnchanged) {
   std::remove(path.c_str());
 }
 
-INSTANTIATE_TEST_SUITE_P(LinkTypesFormatsReaders, RoundTrip,
-                         testing::Combine(testing::Values(LinkType::Ethernet, LinkType::Erf,
-                                                          LinkType::InfiniBand, LinkType::Raw),
-                                          testing::Values(CaptureFormat::Pcap,
-                                                          CaptureFormat::Pcapng),
-                                          testing::Values(ReadMethod::Auto, ReadMethod::Libpcap)));
+INSTANTIATE_TEST_SUITE_P(
+    LinkTypesFormatsReaders, RoundTrip,
+    ::testing::Combine(::testing::Values(LinkType::Ethernet, LinkType::Erf, LinkType::InfiniBand,
+                                         LinkType::Raw),
+                       ::testing::Values(CaptureFormat::Pcap, CaptureFormat::Pcapng),
+                       ::testing::Values(ReadMethod::Auto, ReadMethod::Libpcap)));
 
 TEST(CaptureReader, ClassicPcapIsMemoryMappedAndPcapngGoesThroughLibpcap) {
   const std::string a = tempPath("a.pcap"), b = tempPath("b.pcapng");
@@ -148,10 +149,13 @@ TEST(CaptureReader, MicrosecondAndSwappedPcapFromOtherWriters) {
 }
 
 TEST(CaptureReader, ReadsPcapngWrittenByEditcap) {
-  if (std::system("editcap --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no editcap";
+  RDMASCOPE_NEED_ORACLES(Editcap);
   const std::string src = std::string(RDMASCOPE_SOURCE_DIR) + "/tests/golden/net-mixed.pcap";
   const std::string ng = tempPath("editcap.pcapng");
-  ASSERT_EQ(std::system(("editcap -F pcapng " + src + " " + ng).c_str()), 0);
+  ASSERT_EQ(std::system((rdmascope::testing::oracleCommand(rdmascope::testing::Oracle::Editcap) +
+                         " -F pcapng " + src + " " + ng)
+                            .c_str()),
+            0);
   const auto a = readFrames(src, ReadMethod::Auto);
   const auto b = readFrames(ng, ReadMethod::Auto);
   ASSERT_EQ(a.size(), 8u);
@@ -164,12 +168,13 @@ TEST(CaptureReader, ReadsPcapngWrittenByEditcap) {
 }
 
 TEST(CaptureWriter, TsharkReadsWhatWeWrite) {
-  if (std::system("tshark --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no tshark";
+  RDMASCOPE_NEED_ORACLES(Tshark);
   for (auto format : {CaptureFormat::Pcap, CaptureFormat::Pcapng}) {
     const std::string path = tempPath("for_tshark");
     writeFrames(path, LinkType::Ethernet, format, sampleFrames());
     const std::string out = tempPath("tshark_out");
-    ASSERT_EQ(std::system(("tshark -r " + path +
+    ASSERT_EQ(std::system((rdmascope::testing::oracleCommand(rdmascope::testing::Oracle::Tshark) +
+                           " -r " + path +
                            " -T fields -e frame.len -e frame.cap_len -e frame.time_epoch > " + out +
                            " 2>/dev/null")
                               .c_str()),

@@ -10,6 +10,7 @@
 #include <QListWidget>
 #include <QTest>
 
+#include "../support/oracle.h"
 #include "rdmascope/ui/live_capture_dialog.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/packet_pane.h"
@@ -43,7 +44,8 @@ TEST(LiveCapture, ListsInterfacesAndDecodesFramesAsTheyArrive) {
     // Without CAP_NET_RAW the dialog must say so plainly.
     EXPECT_TRUE(dialog->statusLabel()->text().contains("permission"))
         << dialog->statusLabel()->text().toStdString();
-    GTEST_SKIP() << "capture not permitted here: " << dialog->lastError().toStdString();
+    return rdmascope::testing::reportMissingOracle("live capture permission (" +
+                                                   dialog->lastError().toStdString() + ")");
   }
   EXPECT_FALSE(w.scenario()->loaded());
   // A BTH inside UDP to 4791: what RoCEv2 looks like to the capture filter.

@@ -10,6 +10,7 @@
 #include <QTextBrowser>
 #include <QTimer>
 
+#include "../support/oracle.h"
 #include "rdmascope/ui/backend_choice.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/real_run_controller.h"
@@ -175,7 +176,7 @@ TEST(RealRun, ALabRunIsComparedWithTheProgramShown) {
 // A real lab run (two qemu guests, about 40 s): registered as ui.lab_run, label "lab". The
 // window runs the tour it shows and compares the guests' completions with that recording's.
 TEST(LabRun, TheTourShownThroughTheGui) {
-  if (qEnvironmentVariable("RDMASCOPE_SKIP_LAB") == "1") GTEST_SKIP() << "RDMASCOPE_SKIP_LAB=1";
+  RDMASCOPE_NEED_ORACLES(Lab);
   MainWindow w;
   w.show();
   RealRunController* run = w.realRun();

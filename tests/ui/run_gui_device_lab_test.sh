@@ -26,11 +26,10 @@ scenario=${4:-rc-send-recv}
 serve_scenario=rc-read
 root=$(cd "$(dirname "$0")/../.." && pwd)
 
-if [ "${RDMASCOPE_SKIP_LAB:-0}" = 1 ]; then
-  echo "lab test skipped: RDMASCOPE_SKIP_LAB=1"
-  exit 77
-fi
-for p in "$gui" "$cli"; do [ -x "$p" ] || { echo "lab test: $p is not built"; exit 1; }; done
+# Without the lab or the programs: skipped (77) naming what is missing, failed under
+# RDMASCOPE_REQUIRE_ORACLES=1.
+source "$root/tests/support/oracle.sh"
+oracle_require lab "$gui" "$cli"
 
 fail=0
 check() { # check DESCRIPTION COMMAND...
