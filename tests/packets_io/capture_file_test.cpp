@@ -96,7 +96,7 @@ INSTANTIATE_TEST_SUITE_P(LinkTypesFormatsReaders, RoundTrip,
                                                           CaptureFormat::Pcapng),
                                           testing::Values(ReadMethod::Auto, ReadMethod::Libpcap)));
 
-TEST(CaptureReader, ClassicPcapIsMemoryMappedAndPcapngGoesThroughLibpcap) {
+TEST(CaptureReader, ClassicPcapIsMemoryMappedAndPcapngIsReadAsAStream) {
   const std::string a = tempPath("a.pcap"), b = tempPath("b.pcapng");
   writeFrames(a, LinkType::Ethernet, CaptureFormat::Pcap, sampleFrames());
   writeFrames(b, LinkType::Ethernet, CaptureFormat::Pcapng, sampleFrames());
