@@ -97,7 +97,7 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(CaptureFormat::Pcap, CaptureFormat::Pcapng),
                        ::testing::Values(ReadMethod::Auto, ReadMethod::Libpcap)));
 
-TEST(CaptureReader, ClassicPcapIsMemoryMappedAndPcapngGoesThroughLibpcap) {
+TEST(CaptureReader, ClassicPcapIsMemoryMappedAndPcapngIsReadAsAStream) {
   const std::string a = tempPath("a.pcap"), b = tempPath("b.pcapng");
   writeFrames(a, LinkType::Ethernet, CaptureFormat::Pcap, sampleFrames());
   writeFrames(b, LinkType::Ethernet, CaptureFormat::Pcapng, sampleFrames());
