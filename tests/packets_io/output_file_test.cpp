@@ -162,6 +162,21 @@ TEST(CaptureWriter, ReplacesAnExistingCaptureOnlyWhenClosed) {
   EXPECT_EQ(d.entries(), 1u);
 }
 
+TEST(CaptureWriter, ADiscardedCaptureLeavesTheOldFile) {
+  Folder d;
+  const std::string p = d / "x.pcap";
+  writeAll(p, "an older file");
+  std::string error;
+  auto w = CaptureWriter::open(p, packets::LinkType::Ethernet, error);
+  ASSERT_TRUE(w) << error;
+  ASSERT_TRUE(w->write(std::vector<std::uint8_t>(60, 1), 0));
+  w->discard();
+  EXPECT_TRUE(w->close());
+  w.reset();
+  EXPECT_EQ(readAll(p), "an older file");
+  EXPECT_EQ(d.entries(), 1u);
+}
+
 TEST(CaptureWriter, StartsInAFileCreatedBeforehand) {
   Folder d;
   const std::string p = d / "x.pcap";

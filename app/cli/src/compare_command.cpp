@@ -271,8 +271,7 @@ void addCompareCommand(CLI::App& app, Action& action) {
   auto args = std::make_shared<CompareArgs>();
   CLI::App* c = app.add_subcommand(
       "compare", "Compare the TCP socket path with RoCEv2 and iWARP: time, CPU, copies, syscalls");
-  checkRange(c->add_option("--size", args->sizes, "Message sizes, e.g. 4K,64K,1M,1G")
-                 ->capture_default_str(),
+  checkRange(c->add_option("--size", args->sizes, "Message sizes")->capture_default_str(),
              kCompareSizeRange);
   c->add_option("--transports", args->transports, "Comma separated: tcp, rocev2, iwarp");
   c->add_option("--op", args->op, "RDMA operation: send, write or read");

@@ -81,6 +81,7 @@ int runTransport(const SimArgs& a, std::ostream& out, std::ostream& err) {
   std::string error;
   const auto r = sim::runTransportScenario(a.scenario, o, error);
   if (!r) {
+    if (writer) writer->discard();  // no frames: an existing file stays
     reportError(err, error);
     return kExitFailure;
   }

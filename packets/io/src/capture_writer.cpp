@@ -127,4 +127,10 @@ bool CaptureWriter::close() {
   return error_.empty();
 }
 
+void CaptureWriter::discard() {
+  if (!file_) return;
+  file_->discard();
+  file_.reset();
+}
+
 }  // namespace rdmascope::packets_io

@@ -48,6 +48,8 @@ class CaptureWriter {
   /// Completes the file and puts it in place; false when a write failed, and then the
   /// destination is left as it was. Called by the destructor.
   bool close();
+  /// Abandons the file: nothing is written to the destination, which stays as it was.
+  void discard();
 
   const std::string& error() const { return error_; }
   std::uint64_t framesWritten() const { return frames_; }

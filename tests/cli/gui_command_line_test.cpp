@@ -1,0 +1,53 @@
+// The GUI's command line (ui/src/command_line.cpp) checks the options it shares with
+// rdmascope-cli by the same rules: `--port` is an integer from 1 to 65535 in both, with the same
+// message, and a bad number exits with status 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "cli_runner.h"
+
+namespace rdmascope::cli::test {
+namespace {
+
+#ifdef RDMASCOPE_GUI
+RunResult runGui(std::vector<std::string> args) {
+  args.insert(args.begin(), {"QT_QPA_PLATFORM=offscreen", RDMASCOPE_GUI});
+  return runProgram("env", args);
+}
+#endif
+
+TEST(GuiCommandLine, PortFollowsTheCliRule) {
+#ifndef RDMASCOPE_GUI
+  GTEST_SKIP() << "the GUI is not part of this build";
+#else
+  if (!std::filesystem::exists(RDMASCOPE_GUI)) GTEST_SKIP() << "the GUI is not built";
+  for (const std::string v : {"0", "65536", "-1", "port"}) {
+    const auto gui = runGui({"--device", "rxe0", "--serve", "--scenario", "rc-write", "--port", v});
+    EXPECT_EQ(gui.exitCode, 2) << v;
+    const std::string message = "--port: '" + v + "' is not an integer from 1 to 65535\n";
+    EXPECT_EQ(gui.err, "rdmascope: " + message);
+    const auto cli = runCli({"verbs", "--scenario", "rc-write", "--server", "--port", v});
+    EXPECT_EQ(cli.exitCode, 2) << v;
+    EXPECT_EQ(cli.err, "rdmascope-cli: " + message);
+  }
+#endif
+}
+
+TEST(GuiCommandLine, EventIsANumberOfTheScenario) {
+#ifndef RDMASCOPE_GUI
+  GTEST_SKIP() << "the GUI is not part of this build";
+#else
+  if (!std::filesystem::exists(RDMASCOPE_GUI)) GTEST_SKIP() << "the GUI is not built";
+  for (const std::string v : {"0", "-3", "abc", "99999999"}) {
+    const auto gui = runGui({"--event", v});
+    EXPECT_EQ(gui.exitCode, 2) << v;
+    EXPECT_EQ(gui.err.rfind("rdmascope: --event: '" + v + "' is not an integer from 1 to ", 0), 0u)
+        << gui.err;
+    EXPECT_EQ(lines(gui.err).size(), 1u) << gui.err;
+  }
+#endif
+}
+
+}  // namespace
+}  // namespace rdmascope::cli::test
