@@ -568,7 +568,8 @@ struct FlowAnalyzer::Impl final : ReportSink {
           return psnDiff(p, span.first) > 0 && psnDiff(p, span.second) <= 0;
         });
     if (reRequest) {
-      a.detail = "READ re-requested from PSN " + psnText(p) + " (responses lost after the capture)";
+      a.detail = "READ re-requested from PSN " + psnText(p) +
+                 " (its responses did not all reach the requester)";
       emit(std::move(a), &c);
       return;
     }
@@ -888,6 +889,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
       m->spanMax = std::max<std::uint32_t>(
           1, static_cast<std::uint32_t>(ceilDiv(*m->rec.dmaLength, c.pmtu)));
       m->rec.lastPsn = psnAdd(m->rec.firstPsn, m->spanMax - 1);
+      settleReadSpan(r, *m);
     }
     const std::int32_t ahead = psnDiff(p, m->nextResponse);
     if (ahead < 0) {
@@ -904,12 +906,22 @@ struct FlowAnalyzer::Impl final : ReportSink {
     if (cls.last) {
       m->rec.lastPsn = p;
       m->requestDone = true;
+      settleReadSpan(r, *m);
       // Responses come in order: every request before the READ was carried out.
       completeUpTo(c, d, psnAdd(first, -1), f);
       complete(c, d, MessageKind::Read, first, f);
     } else {
       completeUpTo(c, d, psnAdd(first, -1), f);
     }
+  }
+
+  // The responses showed the PSNs a READ uses (rec.lastPsn): where it is the last request sent,
+  // the next request's PSN follows them (a request within them re-requests responses).
+  static void settleReadSpan(Requester& r, const InflightMessage& m) {
+    if (&r.inflight.back() != &m) return;
+    const std::uint32_t next = psnAdd(m.rec.lastPsn, 1);
+    if (psnDiff(next, r.nextPsn) > 0) r.nextPsn = next;
+    r.readSlack = 0;
   }
 
   // The message of that kind starting at that PSN completes at this response.

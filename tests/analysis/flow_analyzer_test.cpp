@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <set>
 
 #include "roce_trace.h"
 
@@ -280,7 +281,31 @@ TEST(FlowAnalyzer, ReadReRequestAfterAnsweredReadIsNoNewMessage) {
                                [](const Anomaly& a) { return a.frame == 8; });
   ASSERT_NE(re, r.anomalies.end());
   EXPECT_EQ(re->kind, AnomalyKind::Retransmission);
-  EXPECT_EQ(re->detail, "READ re-requested from PSN 3 (responses lost after the capture)");
+  EXPECT_EQ(re->detail,
+            "READ re-requested from PSN 3 (its responses did not all reach the requester)");
+}
+
+// The same before any request showed the path MTU: the READ's responses show the PSNs it used,
+// so a request at its second PSN is within it (the simulator's rc-read with its LAST response
+// lost twice).
+TEST(FlowAnalyzer, ReadReRequestWithinASpanItsResponsesShowedIsNoNewMessage) {
+  RoceTrace t;
+  t.request(Op::RcRdmaReadRequest, 0, 0, 2000);  // 1
+  t.readResponse(Op::RcRdmaReadResponseFirst, 0, 1024);
+  t.readResponse(Op::RcRdmaReadResponseLast, 1, 976);  // 3
+  t.advance(0.07);
+  t.request(Op::RcRdmaReadRequest, 0, 0, 2000);  // 4: the timer's resend
+  t.readResponse(Op::RcRdmaReadResponseFirst, 0, 1024);
+  t.readResponse(Op::RcRdmaReadResponseLast, 1, 976);
+  t.advance(0.07);
+  t.request(Op::RcRdmaReadRequest, 1, 0, 976);  // 7: the rest again
+  t.readResponse(Op::RcRdmaReadResponseOnly, 1, 976);
+  const AnalysisReport r = t.analyze();
+  EXPECT_EQ(r.summary.messages, 1u);
+  ASSERT_EQ(r.messages.size(), 1u);
+  EXPECT_EQ(r.messages[0].bytes, 2000u);
+  EXPECT_EQ(r.messages[0].endFrame, 3u);
+  EXPECT_EQ(test::framesOf(r, {AnomalyKind::Retransmission}), (std::set<std::uint64_t>{4, 7}));
 }
 
 TEST(FlowAnalyzer, BackToBackCopyIsADuplicate) {
