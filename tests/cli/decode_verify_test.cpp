@@ -94,10 +94,9 @@ TEST(DecodeVerify, CorruptIcrcBehindVlanStacksAndIpv6ChainsExits1NamingTheFrame)
 TEST(DecodeVerify, UnreachableRocePayloadsAreNamedAndFailTheRun) {
   const auto whole = buildRoceV2(v6(), writeOnly());
   auto behind = [&](std::uint8_t next, std::vector<std::uint8_t> header) {
-    std::vector<std::uint8_t> f(whole.begin(), whole.begin() + 14 + 40);
+    auto f = whole;
+    f.insert(f.begin() + 14 + 40, header.begin(), header.end());
     f[14 + 6] = next;
-    f.insert(f.end(), header.begin(), header.end());
-    f.insert(f.end(), whole.begin() + 14 + 40, whole.end());
     const std::size_t plen = f.size() - 14 - 40;
     f[14 + 4] = static_cast<std::uint8_t>(plen >> 8);
     f[14 + 5] = static_cast<std::uint8_t>(plen);
