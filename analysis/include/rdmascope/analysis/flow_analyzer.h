@@ -80,7 +80,9 @@ struct Anomaly {
   std::string detail;              ///< one line for people
 };
 
-/// A message reconstructed from its packets, kept once summarised.
+/// A message reconstructed from its packets, kept once summarised. Where first transmissions
+/// were lost before the capture point, its first and last PSNs are where the resent FIRST and
+/// LAST (or ONLY) opcodes show them; packets and bytes count each PSN once.
 struct MessageRecord {
   int connection = -1;
   int direction = 0;
