@@ -126,6 +126,7 @@ TEST(Narration, EveryNarrativeAndReasonHasItsSentenceAndName) {
   for (int i = 0; i <= last; ++i) {
     TraceEvent e;
     e.what = static_cast<Narrative>(i);
+    e.reason = Reason::Text;  // events that only name a reason (TcpAppSleeps) have one
     e.args.text = "x";
     e.args.seq = 1;
     EXPECT_FALSE(describe(e).empty()) << i;
