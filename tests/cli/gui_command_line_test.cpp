@@ -11,9 +11,15 @@ namespace rdmascope::cli::test {
 namespace {
 
 #ifdef RDMASCOPE_GUI
+// Runs the GUI offscreen; `err` keeps its own lines only (Qt's platform plugin notes its own).
 RunResult runGui(std::vector<std::string> args) {
   args.insert(args.begin(), {"QT_QPA_PLATFORM=offscreen", RDMASCOPE_GUI});
-  return runProgram("env", args);
+  RunResult r = runProgram("env", args);
+  std::string own;
+  for (const auto& line : lines(r.err))
+    if (line.rfind("rdmascope: ", 0) == 0) own += line + '\n';
+  r.err = own;
+  return r;
 }
 #endif
 
