@@ -44,9 +44,18 @@ constexpr std::size_t kQuoteWhole = 60;
 constexpr std::size_t kQuoteToken = 40;
 
 std::string quote(std::string_view token) {
-  if (token.size() <= kQuoteToken) return "'" + std::string(token) + "'";
-  return "'" + std::string(token.substr(0, kQuoteToken - 8)) + "...' (" +
-         std::to_string(token.size()) + " characters)";
+  // Appended piece by piece: gcc 12's -Wrestrict misfires on "'" + std::string(...).
+  std::string out(1, '\'');
+  if (token.size() <= kQuoteToken) {
+    out.append(token);
+    out.push_back('\'');
+    return out;
+  }
+  out.append(token.substr(0, kQuoteToken - 8));
+  out.append("...' (");
+  out.append(std::to_string(token.size()));
+  out.append(" characters)");
+  return out;
 }
 
 // Up to 24 characters either side of the column, with "..." where the filter goes on.
