@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 // gcc 12 at -O2/-O3 reports std::vector::insert of small byte vectors as out of bounds
-// (a known false positive of its -Warray-bounds on inlined memcpy); the test builds frames so.
+// (known false positives of its -Warray-bounds and -Wstringop-* on inlined memcpy); the test builds frames so.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Warray-bounds"
+#pragma GCC diagnostic ignored "-Wstringop-overread"
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
 
 #include <string>
