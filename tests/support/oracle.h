@@ -97,9 +97,14 @@ inline std::string searchPath(std::string_view program) {
   std::size_t start = 0;
   while (start <= path.size()) {
     const std::size_t end = std::min(path.find(':', start), path.size());
-    std::string dir = path.substr(start, end - start);
-    if (dir.empty()) dir = ".";
-    std::string candidate = dir + "/" + std::string(program);
+    // Built by append: gcc 12's -Wrestrict misfires on assigning or adding short strings here.
+    std::string candidate;
+    if (end > start)
+      candidate.append(path, start, end - start);
+    else
+      candidate.push_back('.');
+    candidate.push_back('/');
+    candidate.append(program);
     if (isExecutableFile(candidate)) return candidate;
     start = end + 1;
   }
