@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "../support/scratch_folder.h"
 #include "cli_runner.h"
 #include "rdmascope/packets_io/capture_reader.h"
 #include "rdmascope/verbs_backend/scenario.h"
@@ -16,23 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Folder {
-  fs::path path =
-      fs::temp_directory_path() / ("rdmascope_cli_out_" + std::to_string(::getpid()) + "_" +
-                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Folder() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Folder() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-  std::vector<std::string> names() const {
-    std::vector<std::string> n;
-    for (const auto& e : fs::directory_iterator(path))
-      n.push_back(e.path().filename().string());
-    std::sort(n.begin(), n.end());
-    return n;
-  }
+struct Folder : rdmascope::testing::ScratchFolder {
+  Folder() : ScratchFolder("rdmascope_cli_out") {}
 };
 
 // A scenario file: the built-in rc-write as JSON.

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "../support/scratch_folder.h"
 #include "rdmascope/packets_io/capture_reader.h"
 #include "rdmascope/packets_io/capture_writer.h"
 
@@ -18,20 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh folder per test, removed at the end.
-struct Folder {
-  fs::path path =
-      fs::temp_directory_path() / ("rdmascope_out_" + std::to_string(::getpid()) + "_" +
-                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-  Folder() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~Folder() { fs::remove_all(path); }
-  std::string operator/(const std::string& name) const { return (path / name).string(); }
-  std::size_t entries() const {
-    return static_cast<std::size_t>(std::distance(fs::directory_iterator(path), {}));
-  }
+struct Folder : rdmascope::testing::ScratchFolder {
+  Folder() : ScratchFolder("rdmascope_out") {}
 };
 
 std::string readAll(const std::string& path) {
