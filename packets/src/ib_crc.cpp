@@ -116,7 +116,12 @@ bool locateEthernet(std::span<const std::uint8_t> f, std::size_t at, const Decod
     type = be16(f, off + 2);
     off += 4;
   }
-  if (type == kEtherTypeIpv4 || type == kEtherTypeIpv6) return locateIp(f, off, o, out);
+  // The EtherType fixes the IP version, as in the decoder (an IPv4 header behind 0x86dd is no
+  // RoCE packet).
+  if (type == kEtherTypeIpv4 || type == kEtherTypeIpv6) {
+    const unsigned version = type == kEtherTypeIpv4 ? 4 : 6;
+    return f.size() > off && (f[off] >> 4) == version && locateIp(f, off, o, out);
+  }
   if (type != kEtherTypeRoceV1) return false;
   if (f.size() < off + 40 || f[off + 6] != 0x1b) return false;
   const std::size_t end = off + 40 + be16(f, off + 4);

@@ -210,5 +210,20 @@ TEST(IbDissector, RnrAndNakAreSpelledOut) {
   EXPECT_FALSE(d.diagnostics.empty());
 }
 
+// Found by fuzz_frame_decode: an IPv4 packet behind EtherType 0x86dd. The decoder sees no RoCE
+// (the EtherType fixes the IP version); the allocation-free check must not verify it either.
+TEST(IbCrc, TheEtherTypeFixesTheIpVersionForTheFastCheck) {
+  IbPacket p;
+  p.bth.opcode = 0x04;  // RC SEND Only
+  p.bth.destQp = 0x11;
+  p.payload.assign(16, 0x5a);
+  auto frame = buildRoceV2({}, p);  // RoCEv2 over IPv4 by default
+  ASSERT_EQ(verifyFrameCrc(frame, LinkType::Ethernet), CrcStatus::Good);
+  frame[12] = 0x86;
+  frame[13] = 0xdd;
+  EXPECT_EQ(decodeFrame(frame, LinkType::Ethernet).crc, CrcStatus::Absent);
+  EXPECT_EQ(verifyFrameCrc(frame, LinkType::Ethernet), CrcStatus::Absent);
+}
+
 }  // namespace
 }  // namespace rdmascope::packets
