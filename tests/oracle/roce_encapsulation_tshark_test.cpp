@@ -5,18 +5,11 @@
 // not check the ICRC; rdmascope-cli --verify names each corrupt frame and exits 1.
 #include <gtest/gtest.h>
 
-// gcc 12 at -O2/-O3 reports std::vector::insert of small byte vectors as out of bounds
-// (known false positives of its -Warray-bounds and -Wstringop-* on inlined memcpy).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Warray-bounds"
-#pragma GCC diagnostic ignored "-Wstringop-overread"
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-
 #include <set>
 #include <string>
 #include <vector>
 
+#include "../support/gcc12_vector_insert_warnings.h"
 #include "rdmascope/packets/decode.h"
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets/net_headers.h"

@@ -3,17 +3,10 @@
 // the allocation-free check, and a payload that cannot be reached is reported unverified.
 #include <gtest/gtest.h>
 
-// gcc 12 at -O2/-O3 reports std::vector::insert of small byte vectors as out of bounds
-// (known false positives of its -Warray-bounds and -Wstringop-* on inlined memcpy); the test builds frames so.
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Warray-bounds"
-#pragma GCC diagnostic ignored "-Wstringop-overread"
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-
 #include <string>
 #include <vector>
 
+#include "../support/gcc12_vector_insert_warnings.h"
 #include "rdmascope/packets/decode.h"
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets/ib_crc.h"
