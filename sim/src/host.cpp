@@ -44,6 +44,12 @@ std::uint64_t Host::allocate(std::uint64_t length, std::uint64_t align) {
 }
 
 std::span<std::uint8_t> Host::memory(std::uint64_t addr, std::uint64_t length) {
+  if (config_.processMemory) {
+    if (addr == 0 || length > UINTPTR_MAX - addr) return {};
+    // NOLINTNEXTLINE(performance-no-int-to-ptr): the device's addresses are real pointers
+    return {reinterpret_cast<std::uint8_t*>(static_cast<std::uintptr_t>(addr)),
+            static_cast<std::size_t>(length)};
+  }
   auto it = regions_.upper_bound(addr);
   if (it == regions_.begin()) return {};
   --it;
@@ -234,6 +240,7 @@ bool Host::postCqe(std::uint32_t cqId, const WorkCompletion& wc) {
     if (wc.wcFlags & wc_flags::kWithImm) e.args.immData = wc.immData;
     emit(std::move(e));
   }
+  if (completionHook_) completionHook_(cqId);
   return true;
 }
 
@@ -345,6 +352,10 @@ void Host::deliver(const ParsedPacket& in) {
 }
 
 SimTime Host::sendGsi(const packets::IbPacket& packet, const std::string& why) {
+  return sendGsi(packet, why, network_.host(1 - index_).gid());
+}
+
+SimTime Host::sendGsi(const packets::IbPacket& packet, const std::string& why, const Gid& dgid) {
   Frame& f = network_.allocFrame();
   PacketDesc k;
   k.opcode = packet.bth.opcode;
@@ -365,8 +376,8 @@ SimTime Host::sendGsi(const packets::IbPacket& packet, const std::string& why) {
   k.payload = p;
   k.payloadLen = static_cast<std::uint32_t>(packet.payload.size());
   AhAttr ah;
-  ah.dgid = network_.host(1 - index_).gid();
-  ah.dlid = network_.host(1 - index_).config().lid;
+  ah.dgid = dgid;
+  if (network_.hasHost(1 - index_)) ah.dlid = network_.host(1 - index_).config().lid;
   ah.isGlobal = true;
   ah.hopLimit = 64;
   WireAddress addr = network_.addressFor(index_, ah, 1);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
 
 #include "frame.h"
 #include "opcodes.h"
@@ -86,7 +87,7 @@ class Link : public EventTarget {
       e.time = start;
       if (why) e.setCause(*why);
       e.args.opcode = f.opcode;
-      e.args.peer = net_.host(1 - from).name();
+      if (net_.hasHost(1 - from)) e.args.peer = net_.host(1 - from).name();
       if (start > sim.now()) e.args.queuedSinceUs = static_cast<double>(sim.now().picos()) / 1e6;
       e.bytes = flat_;
       sim.trace().emit(std::move(e));
@@ -147,6 +148,12 @@ class Link : public EventTarget {
       release(f);
       return txEnd;
     }
+    if (cfg.port) {
+      if (!tracing && !cfg.captureFrames) f.flatten(flat_);
+      cfg.port->send(from, flat_);
+      release(f);
+      return txEnd;
+    }
     SimTime arrive = txEnd + cfg.link.latency;
     // Only the corruption below changes a frame's bytes on the way: where it cannot strike,
     // the receiver gets exactly the bytes the sender's ICRC covers.
@@ -190,8 +197,11 @@ class Link : public EventTarget {
 
   void onEvent(std::uint32_t, std::uint64_t arg) override {
     Frame& f = *pool_[static_cast<std::size_t>(arg)];
-    const int to = 1 - f.fromHost;
-    Host& dst = net_.host(to);
+    deliver(f, net_.host(1 - f.fromHost));
+  }
+
+  /// Parses `f` as `dst`'s NIC does and hands it over; returns why it was dropped, if it was.
+  std::string_view deliver(Frame& f, Host& dst) {
     Simulator& sim = net_.sim();
     ParsedPacket parsed;
     if (f.mayBeCorrupt) ++stats_.icrcChecked;
@@ -208,7 +218,7 @@ class Link : public EventTarget {
         sim.trace().emit(std::move(e));
       }
       release(f);
-      return;
+      return toString(st);
     }
     ++stats_.framesDelivered;
     parsed.frameNumber = f.number;
@@ -223,10 +233,25 @@ class Link : public EventTarget {
     }
     dst.deliver(parsed);
     release(f);
+    return {};
+  }
+
+  std::string_view receive(std::span<const std::uint8_t> bytes) {
+    Frame& f = alloc();
+    std::uint8_t* p = f.ownedBuffer(bytes.size());
+    std::copy(bytes.begin(), bytes.end(), p);
+    f.payload = p;
+    f.payloadLen = static_cast<std::uint32_t>(bytes.size());
+    f.number = ++framesReceived_;
+    f.fromHost = -1;
+    f.sentAt = net_.sim().now();
+    f.mayBeCorrupt = true;  // it crossed a fabric this process does not control
+    return deliver(f, net_.host(0));
   }
 
   LinkStats stats_;
   std::uint64_t framesSent_ = 0;
+  std::uint64_t framesReceived_ = 0;
 
  private:
   TraceEvent frameEvent(Host& h, TraceKind kind, Narrative what, const Frame& f) {
@@ -274,7 +299,10 @@ NetworkConfig Network::defaultConfig() {
 
 Network::Network(NetworkConfig config) : config_(std::move(config)), sim_(config_.seed) {
   const bool v6 = config_.wire == WireFormat::RoceV2Ipv6 || config_.wire == WireFormat::RoceV1;
-  for (int i = 0; i < 2; ++i) {
+  if (config_.localHosts < 1 || config_.localHosts > 2 || (config_.localHosts == 1) != (config_.port != nullptr)) {
+    throw std::invalid_argument("a network has two local hosts, or one and a port");
+  }
+  for (int i = 0; i < config_.localHosts; ++i) {
     if (v6) config_.hosts[i].useIpv6Gid = true;
     hosts_[i] = std::make_unique<Host>(*this, i, config_.hosts[i]);
   }
@@ -315,6 +343,10 @@ SimTime Network::transmit(int fromHost, Frame& frame, const TraceCause* why) {
   return link_->transmit(fromHost, frame, why);
 }
 
+std::string_view Network::receive(std::span<const std::uint8_t> frame) {
+  return link_->receive(frame);
+}
+
 void Network::capture(int fromHost, SimTime time, const std::vector<std::uint8_t>& bytes) {
   captured_.push_back(CapturedFrame{time, fromHost, bytes});
 }
@@ -326,7 +358,7 @@ WireAddress Network::addressFor(int fromHost, const AhAttr& ah, std::uint32_t qp
   a.srcGid = src.gid();
   a.dstGid = ah.dgid;
   a.dstMac = {0x02, 0x00, ah.dgid[12], ah.dgid[13], ah.dgid[14], ah.dgid[15]};
-  for (int i = 0; i < 2; ++i) {  // neighbour resolution: the host that owns the GID
+  for (int i = 0; i < config_.localHosts; ++i) {  // neighbour resolution: the host with the GID
     if (hosts_[i]->gid() == ah.dgid) a.dstMac = hosts_[i]->config().mac;
   }
   a.slid = src.config().lid;

@@ -47,6 +47,10 @@ struct HostConfig {
   /// IPv6 address for the IPv6 wire format (the GID); empty: the IPv4-mapped address.
   Gid ipv6{};
   bool useIpv6Gid = false;
+  /// The host's memory is this process's own address space (the simulated verbs device):
+  /// addresses are real pointers, memory() trusts its caller, and an MR may cover any bytes the
+  /// program owns. The keys of MRs are then the only check, as on a NIC.
+  bool processMemory = false;
 };
 
 /// A registered memory region.
@@ -152,12 +156,18 @@ class Host {
   /// exist and such packets are dropped, as before.
   using GsiHandler = std::function<void(std::span<const std::uint8_t> mad, std::uint64_t frame)>;
   void setGsiHandler(GsiHandler handler) { gsi_ = std::move(handler); }
+  /// Called with the CQ's id after each completion is added to it (the device wakes the
+  /// program's completion channel with it).
+  using CompletionHook = std::function<void(std::uint32_t cq)>;
+  void setCompletionHook(CompletionHook hook) { completionHook_ = std::move(hook); }
   /// Sends a UD packet (BTH, DETH and payload as built by packets::cmPacket) from this host's
   /// QP 1 to the other host's QP 1, from rxe's UDP source port for QP 1, with the next PSN of
   /// this GSI (rxe numbers them per QP from 0; the packet's own PSN is ignored) and AckReq set
   /// (as rxe sets it on every message's last packet). `why` becomes
   /// the FrameSent explanation. Returns when its last bit has left the NIC.
   SimTime sendGsi(const packets::IbPacket& packet, const std::string& why);
+  /// The same, to the GSI of the host with port GID `dgid` (a fabric of more than two hosts).
+  SimTime sendGsi(const packets::IbPacket& packet, const std::string& why, const Gid& dgid);
   /// Emits a trace event of this host, stamped with the time, step and host name (callers
   /// check network().sim().tracing() first).
   void emit(TraceEvent event);
@@ -171,6 +181,7 @@ class Host {
   int index_;
   HostConfig config_;
   GsiHandler gsi_;
+  CompletionHook completionHook_;
   std::uint32_t gsiPsn_ = 0;
   std::uint16_t gsiIpId_ = 0;
   struct Region;

@@ -86,8 +86,24 @@ struct FaultConfig {
   int onlyFromHost = -1;
 };
 
+/// Where frames go when the network's other hosts live outside this process (the simulated
+/// verbs device: each program's library simulates its own host, and a fabric process relays
+/// frames between them). The port gets every frame a local host puts on the wire.
+class WirePort {
+ public:
+  virtual ~WirePort() = default;
+  /// A frame leaving local host `fromHost`: its bytes exactly as on the wire.
+  virtual void send(int fromHost, std::span<const std::uint8_t> frame) = 0;
+};
+
 struct NetworkConfig {
   std::uint64_t seed = 1;
+  /// Hosts simulated in this process: 2 (both ends of the link), or 1 with a `port` (the
+  /// other hosts are reached through it).
+  int localHosts = 2;
+  /// Non-null: frames leave through this port instead of the link to the other local host,
+  /// and frames from outside come in through Network::receive(). Not owned.
+  WirePort* port = nullptr;
   WireFormat wire = WireFormat::RoceV2Ipv4;
   LinkConfig link;
   FaultConfig faults;
@@ -186,6 +202,17 @@ class Network {
   /// Source and destination addresses for a packet from `fromHost` to the address vector.
   WireAddress addressFor(int fromHost, const AhAttr& ah, std::uint32_t qpn) const;
   void capture(int fromHost, SimTime time, const std::vector<std::uint8_t>& bytes);
+
+  /// A frame from outside (through the port) arrives now: its ICRC is verified, and a frame
+  /// that does not verify, is not RDMA or is not for a local host is dropped as a NIC drops it.
+  /// Returns why it was dropped, or an empty string when it was delivered.
+  std::string_view receive(std::span<const std::uint8_t> frame);
+  /// The number of local hosts (NetworkConfig::localHosts).
+  int localHosts() const { return config_.localHosts; }
+  /// True when `index` names a local host.
+  bool hasHost(int index) const {
+    return index >= 0 && index < config_.localHosts && hosts_[index] != nullptr;
+  }
 
  private:
   NetworkConfig config_;
