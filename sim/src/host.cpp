@@ -9,6 +9,7 @@
 #include "dma_write.h"
 #include "opcodes.h"
 #include "qp.h"
+#include "rdmascope/sim/device_limits.h"
 #include "rdmascope/sim/network.h"
 #include "wire_format.h"
 
@@ -75,6 +76,9 @@ VerbsStatus Host::deallocPd(std::uint32_t pd) {
   }
   for (const auto& [n, a] : ahs_) {
     if (a.pd == pd) user = "an AH";
+  }
+  for (const auto& [n, q] : srqs_) {
+    if (q->pd == pd) user = "an SRQ";
   }
   if (user) {
     return {EBUSY,
@@ -220,9 +224,14 @@ VerbsResult<std::uint32_t> Host::createQp(std::uint32_t pd, const QpInitAttr& at
   if (attr.cap.maxSendWr == 0 || attr.cap.maxSendWr > 16384 || attr.cap.maxRecvWr > 16384) {
     return {0, {EINVAL, "max_send_wr must be 1..16384 and max_recv_wr at most 16384"}};
   }
+  Srq* shared = nullptr;
+  if (attr.srq != 0) {
+    shared = srq(attr.srq);
+    if (!shared) return {0, {EINVAL, fmt::format("create_qp: SRQ {} does not exist", attr.srq)}};
+  }
   reapDestroyedQps();
   const std::uint32_t qpn = nextQpn_++;
-  qps_[qpn] = std::make_unique<Qp>(*this, qpn, pd, attr);
+  qps_[qpn] = std::make_unique<Qp>(*this, qpn, pd, attr, shared);
   if (network_.sim().tracing()) {
     TraceEvent e;
     e.kind = TraceKind::QpState;
@@ -261,6 +270,117 @@ VerbsStatus Host::postRecv(std::uint32_t qpn, const RecvWr& wr) {
   Qp* q = qp(qpn);
   if (!q) return {EINVAL, fmt::format("no QP {:#x}", qpn)};
   return q->postRecv(wr);
+}
+
+VerbsResult<std::uint32_t> Host::createSrq(std::uint32_t pd, const SrqAttr& attr) {
+  if (std::find(pds_.begin(), pds_.end(), pd) == pds_.end()) {
+    return {0, {EINVAL, fmt::format("create_srq: PD {} does not exist", pd)}};
+  }
+  if (attr.maxWr == 0 || attr.maxWr > limits::kMaxSrqWr) {
+    return {0,
+            {EINVAL,
+             fmt::format("create_srq: max_wr {} outside 1..{}", attr.maxWr, limits::kMaxSrqWr)}};
+  }
+  if (attr.maxSge > limits::kMaxSrqSge) {
+    return {0,
+            {EINVAL, fmt::format("create_srq: max_sge {} exceeds the device's {}", attr.maxSge,
+                                 limits::kMaxSrqSge)}};
+  }
+  auto q = std::make_unique<Srq>();
+  q->id = nextSrq_++;
+  q->pd = pd;
+  q->maxWr = limits::queueCapacity(attr.maxWr);
+  q->maxSge = std::max<std::uint32_t>(attr.maxSge, 1);
+  q->limit = attr.srqLimit;
+  const std::uint32_t id = q->id;
+  srqs_[id] = std::move(q);
+  return {id, {}};
+}
+
+Srq* Host::srq(std::uint32_t id) {
+  auto it = srqs_.find(id);
+  return it == srqs_.end() ? nullptr : it->second.get();
+}
+
+VerbsStatus Host::postSrqRecv(std::uint32_t id, const RecvWr& wr) {
+  Srq* q = srq(id);
+  if (!q) return {EINVAL, fmt::format("post_srq_recv: SRQ {} does not exist", id)};
+  if (q->wqes.size() >= q->maxWr) {
+    return {ENOMEM, fmt::format("post_srq_recv: SRQ {} is full ({} WRs)", id, q->maxWr)};
+  }
+  if (wr.sgList.size() > q->maxSge) {
+    return {EINVAL, fmt::format("post_srq_recv: {} SGEs exceed the SRQ's max_sge {}",
+                                wr.sgList.size(), q->maxSge)};
+  }
+  q->wqes.push_back(makeRecvWqe(wr));
+  return {};
+}
+
+VerbsStatus Host::modifySrq(std::uint32_t id, const SrqAttr& attr, unsigned mask) {
+  Srq* q = srq(id);
+  if (!q) return {EINVAL, fmt::format("modify_srq: SRQ {} does not exist", id)};
+  if (mask & ~(srq_attr_mask::kMaxWr | srq_attr_mask::kLimit)) {
+    return {EINVAL, fmt::format("modify_srq: unknown srq_attr_mask bits {:#x}",
+                                mask & ~(srq_attr_mask::kMaxWr | srq_attr_mask::kLimit))};
+  }
+  std::uint32_t capacity = q->maxWr;
+  if (mask & srq_attr_mask::kMaxWr) {
+    if (attr.maxWr == 0 || attr.maxWr > limits::kMaxSrqWr) {
+      return {EINVAL, fmt::format("modify_srq(IBV_SRQ_MAX_WR): max_wr {} outside 1..{}", attr.maxWr,
+                                  limits::kMaxSrqWr)};
+    }
+    if (q->limit != 0 && attr.maxWr < q->limit) {
+      return {EINVAL, fmt::format("modify_srq(IBV_SRQ_MAX_WR): max_wr {} is below the armed "
+                                  "srq_limit {}",
+                                  attr.maxWr, q->limit)};
+    }
+    capacity = limits::queueCapacity(attr.maxWr);
+    if (q->wqes.size() > capacity) {
+      return {EINVAL, fmt::format("modify_srq(IBV_SRQ_MAX_WR): the SRQ holds {} WQEs, more than "
+                                  "max_wr {}",
+                                  q->wqes.size(), attr.maxWr)};
+    }
+  }
+  if (mask & srq_attr_mask::kLimit) {
+    if (attr.srqLimit > capacity) {
+      return {EINVAL, fmt::format("modify_srq(IBV_SRQ_LIMIT): srq_limit {} exceeds the SRQ's "
+                                  "max_wr {}",
+                                  attr.srqLimit, capacity)};
+    }
+  }
+  q->maxWr = capacity;
+  if (mask & srq_attr_mask::kLimit) q->limit = attr.srqLimit;
+  return {};
+}
+
+VerbsResult<SrqAttr> Host::querySrq(std::uint32_t id) const {
+  auto it = srqs_.find(id);
+  if (it == srqs_.end()) return {{}, {EINVAL, fmt::format("query_srq: SRQ {} does not exist", id)}};
+  const Srq& q = *it->second;
+  return {{q.maxWr, q.maxSge, q.limit}, {}};
+}
+
+std::size_t Host::srqCount(std::uint32_t id) const {
+  auto it = srqs_.find(id);
+  return it == srqs_.end() ? 0 : it->second->wqes.size();
+}
+
+VerbsStatus Host::destroySrq(std::uint32_t id) {
+  auto it = srqs_.find(id);
+  if (it == srqs_.end()) return {EINVAL, fmt::format("destroy_srq: SRQ {} does not exist", id)};
+  for (const auto& [n, q] : qps_) {
+    if (q->srqId() == id) {
+      return {EBUSY, fmt::format("destroy_srq: SRQ {} is still used by QP {:#x} (destroy the QP "
+                                 "first)",
+                                 id, n)};
+    }
+  }
+  srqs_.erase(it);
+  return {};
+}
+
+void Host::raiseAsyncEvent(const AsyncEvent& event) {
+  if (asyncEventHook_) asyncEventHook_(event);
 }
 
 std::vector<WorkCompletion> Host::pollCq(std::uint32_t id, int max) {
@@ -316,6 +436,11 @@ bool Host::postCqe(std::uint32_t cqId, const WorkCompletion& wc) {
       e.args.depth = static_cast<std::uint32_t>(c->depth);
       emit(std::move(e));
     }
+    // rxe_cq_post: an overflow raises IBV_EVENT_CQ_ERR on the CQ
+    AsyncEvent ev;
+    ev.type = AsyncEventType::CqErr;
+    ev.cq = cqId;
+    raiseAsyncEvent(ev);
     return false;
   }
   dmaFence();  // the data of the work request reaches memory before its completion
