@@ -103,6 +103,9 @@ VerbsResult<MemoryRegionInfo> Host::regMr(std::uint32_t pd, std::uint64_t addr,
   if (memory(addr, length).size() != length) {
     return {{}, {EFAULT, fmt::format("[{:#x}, +{}) is not allocated host memory", addr, length)}};
   }
+  if (access & access::kOnDemand) {
+    return {{}, {EOPNOTSUPP, "reg_mr: IBV_ACCESS_ON_DEMAND (ODP) is not supported by the device"}};
+  }
   if ((access & (access::kRemoteWrite | access::kRemoteAtomic)) &&
       !(access & access::kLocalWrite)) {
     return {{}, {EINVAL, "IBV_ACCESS_REMOTE_WRITE/ATOMIC require IBV_ACCESS_LOCAL_WRITE"}};
@@ -198,48 +201,97 @@ VerbsStatus Host::destroyAh(std::uint32_t id) {
 }
 
 VerbsResult<std::uint32_t> Host::createCq(int depth) {
-  if (depth < 1 || depth > 65536) {
-    return {0, {EINVAL, fmt::format("CQ depth {} outside 1..65536", depth)}};
+  if (depth <= 0 || static_cast<std::uint32_t>(depth) > limits::kMaxCqe) {
+    return {0,
+            {EINVAL, fmt::format("create_cq: cqe {} outside 1..{} (the device's max_cqe)", depth,
+                                 limits::kMaxCqe)}};
   }
   auto cq = std::make_unique<Cq>();
   cq->id = nextCq_++;
-  cq->depth = depth;
+  cq->depth = static_cast<int>(limits::queueCapacity(static_cast<std::uint32_t>(depth)));
   const std::uint32_t id = cq->id;
   cqs_[id] = std::move(cq);
   return {id, {}};
 }
 
+VerbsResult<int> Host::resizeCq(std::uint32_t id, int cqe) {
+  Cq* c = cq(id);
+  if (!c) return {0, {EINVAL, fmt::format("resize_cq: CQ {} does not exist", id)}};
+  if (cqe <= 0 || static_cast<std::uint32_t>(cqe) > limits::kMaxCqe) {
+    return {0,
+            {EINVAL, fmt::format("resize_cq: cqe {} outside 1..{} (the device's max_cqe)", cqe,
+                                 limits::kMaxCqe)}};
+  }
+  if (static_cast<std::size_t>(cqe) < c->size()) {
+    return {0,
+            {EINVAL, fmt::format("resize_cq: cqe {} is below the {} completions CQ {} holds", cqe,
+                                 c->size(), id)}};
+  }
+  c->depth = static_cast<int>(limits::queueCapacity(static_cast<std::uint32_t>(cqe)));
+  c->overflowed = false;
+  return {c->depth, {}};
+}
+
 VerbsResult<std::uint32_t> Host::createQp(std::uint32_t pd, const QpInitAttr& attr) {
+  if (attr.qpType != QpType::RC && attr.qpType != QpType::UC && attr.qpType != QpType::UD) {
+    return {0,
+            {EOPNOTSUPP, fmt::format("create_qp: QP type {} is not supported (RC, UC and UD "
+                                     "are)",
+                                     static_cast<int>(attr.qpType))}};
+  }
   if (std::find(pds_.begin(), pds_.end(), pd) == pds_.end()) {
-    return {0, {EINVAL, fmt::format("PD {} does not exist", pd)}};
+    return {0, {EINVAL, fmt::format("create_qp: PD {} does not exist", pd)}};
   }
   if (!cq(attr.sendCq) || !cq(attr.recvCq)) {
     return {0,
-            {EINVAL,
-             fmt::format("send CQ {} or receive CQ {} does not exist", attr.sendCq, attr.recvCq)}};
+            {EINVAL, fmt::format("create_qp: send CQ {} or receive CQ {} does not exist",
+                                 attr.sendCq, attr.recvCq)}};
   }
-  if (attr.qpType != QpType::RC && attr.qpType != QpType::UC && attr.qpType != QpType::UD) {
-    return {0, {EINVAL, "QP type must be RC, UC or UD"}};
+  // rxe_qp_chk_cap
+  const QpCap& c = attr.cap;
+  const auto over = [](const char* what, std::uint32_t v, std::uint32_t max) {
+    return VerbsResult<std::uint32_t>{
+        0, {EINVAL, fmt::format("create_qp: cap.{} {} exceeds the device's {}", what, v, max)}};
+  };
+  if (c.maxSendWr > limits::kMaxQpWr) return over("max_send_wr", c.maxSendWr, limits::kMaxQpWr);
+  if (c.maxSendSge > limits::kMaxSge) return over("max_send_sge", c.maxSendSge, limits::kMaxSge);
+  if (attr.srq == 0) {
+    if (c.maxRecvWr > limits::kMaxQpWr) return over("max_recv_wr", c.maxRecvWr, limits::kMaxQpWr);
+    if (c.maxRecvSge > limits::kMaxSge) {
+      return over("max_recv_sge", c.maxRecvSge, limits::kMaxSge);
+    }
   }
-  if (attr.cap.maxSendWr == 0 || attr.cap.maxSendWr > 16384 || attr.cap.maxRecvWr > 16384) {
-    return {0, {EINVAL, "max_send_wr must be 1..16384 and max_recv_wr at most 16384"}};
+  if (c.maxInlineData > limits::kMaxInlineData) {
+    return over("max_inline_data", c.maxInlineData, limits::kMaxInlineData);
   }
   Srq* shared = nullptr;
   if (attr.srq != 0) {
     shared = srq(attr.srq);
     if (!shared) return {0, {EINVAL, fmt::format("create_qp: SRQ {} does not exist", attr.srq)}};
   }
+  // The actual capabilities, as rxe_qp_init_req/resp return them: queues of 2^n - 1 WQEs, and
+  // a send WQE sized for the larger of its SGEs and its inline data.
+  QpInitAttr actual = attr;
+  const std::uint32_t wqeBytes = std::max(c.maxSendSge * limits::kSgeBytes, c.maxInlineData);
+  actual.cap.maxSendWr = limits::queueCapacity(c.maxSendWr);
+  actual.cap.maxSendSge = wqeBytes / limits::kSgeBytes;
+  actual.cap.maxInlineData = wqeBytes;
+  if (attr.srq == 0) {
+    actual.cap.maxRecvWr = limits::queueCapacity(c.maxRecvWr);
+  } else {
+    actual.cap.maxRecvWr = actual.cap.maxRecvSge = 0;
+  }
   reapDestroyedQps();
   const std::uint32_t qpn = nextQpn_++;
-  qps_[qpn] = std::make_unique<Qp>(*this, qpn, pd, attr, shared);
+  qps_[qpn] = std::make_unique<Qp>(*this, qpn, pd, actual, shared);
   if (network_.sim().tracing()) {
     TraceEvent e;
     e.kind = TraceKind::QpState;
     e.what = Narrative::QpCreated;
     e.qpn = qpn;
     e.args.qpType = attr.qpType;
-    e.args.sqDepth = attr.cap.maxSendWr;
-    e.args.rqDepth = attr.cap.maxRecvWr;
+    e.args.sqDepth = actual.cap.maxSendWr;
+    e.args.rqDepth = actual.cap.maxRecvWr;
     emit(std::move(e));
   }
   return {qpn, {}};

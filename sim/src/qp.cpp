@@ -280,11 +280,12 @@ VerbsStatus Qp::postSend(const SendWr& wr) {
                                 toString(type_))};
   }
   if (sq_.size() >= init_.cap.maxSendWr) {
-    return {ENOMEM, fmt::format("send queue full ({} WRs)", init_.cap.maxSendWr)};
+    return {ENOMEM, fmt::format("post_send on QP {:#x}: send queue full ({} WRs)", qpn_,
+                                init_.cap.maxSendWr)};
   }
   if (wr.sgList.size() > init_.cap.maxSendSge) {
-    return {EINVAL,
-            fmt::format("{} SGEs exceed max_send_sge {}", wr.sgList.size(), init_.cap.maxSendSge)};
+    return {EINVAL, fmt::format("post_send on QP {:#x}: {} SGEs exceed max_send_sge {}", qpn_,
+                                wr.sgList.size(), init_.cap.maxSendSge)};
   }
   std::uint64_t length = 0;
   for (const Sge& s : wr.sgList)
@@ -352,11 +353,12 @@ VerbsStatus Qp::postRecv(const RecvWr& wr) {
     return {EINVAL, fmt::format("post_recv on QP {:#x} in RESET: needs INIT or later", qpn_)};
   }
   if (rq_.size() >= init_.cap.maxRecvWr) {
-    return {ENOMEM, fmt::format("receive queue full ({} WRs)", init_.cap.maxRecvWr)};
+    return {ENOMEM, fmt::format("post_recv on QP {:#x}: receive queue full ({} WRs)", qpn_,
+                                init_.cap.maxRecvWr)};
   }
   if (wr.sgList.size() > init_.cap.maxRecvSge) {
-    return {EINVAL,
-            fmt::format("{} SGEs exceed max_recv_sge {}", wr.sgList.size(), init_.cap.maxRecvSge)};
+    return {EINVAL, fmt::format("post_recv on QP {:#x}: {} SGEs exceed max_recv_sge {}", qpn_,
+                                wr.sgList.size(), init_.cap.maxRecvSge)};
   }
   rq_.push_back(makeRecvWqe(wr));
   if (tracing()) {

@@ -120,11 +120,19 @@ class Host {
   /// ibv_dereg_mr: the MR's keys stop working at once (a request in flight that already
   /// resolved the MR finishes, as rxe's reference keeps it); EINVAL for an unknown lkey.
   VerbsStatus deregMr(std::uint32_t lkey);
+  /// ibv_create_cq (rxe_cq_chk_attr): EINVAL unless 1 <= depth <= limits::kMaxCqe. The CQ
+  /// holds 2^n - 1 >= depth completions, as rxe's (cq(id)->depth: ibv_cq's cqe).
   VerbsResult<std::uint32_t> createCq(int depth);
+  /// ibv_resize_cq: EINVAL outside 1..kMaxCqe or below the completions held; returns the
+  /// new cqe (2^n - 1).
+  VerbsResult<int> resizeCq(std::uint32_t cq, int cqe);
   /// ib_destroy_cq: EBUSY while a QP uses the CQ as its send or receive CQ. Completions still
   /// in it are dropped.
   VerbsStatus destroyCq(std::uint32_t cq);
-  /// Returns the QP number (rxe numbers user QPs from 17).
+  /// ibv_create_qp with rxe_qp_chk_init's checks (EOPNOTSUPP for a type other than RC, UC,
+  /// UD; EINVAL for caps above limits::kMaxQpWr, kMaxSge, kMaxInlineData). Returns the QP
+  /// number (rxe numbers user QPs from 17); the actual caps, which rxe rounds up (2^n - 1 WRs;
+  /// max_inline_data and max_send_sge from one WQE size), are queryQp(qpn).value.cap.
   VerbsResult<std::uint32_t> createQp(std::uint32_t pd, const QpInitAttr& attr);
   /// ib_destroy_qp: the QP disappears at once (no completions are made for its outstanding
   /// WRs; packets for it are dropped as for an unknown QP). Its pending timers and engine runs

@@ -82,6 +82,9 @@ inline constexpr unsigned kLocalWrite = 1;
 inline constexpr unsigned kRemoteWrite = 2;
 inline constexpr unsigned kRemoteRead = 4;
 inline constexpr unsigned kRemoteAtomic = 8;
+inline constexpr unsigned kMwBind = 16;
+inline constexpr unsigned kZeroBased = 32;
+inline constexpr unsigned kOnDemand = 64;  ///< IBV_ACCESS_ON_DEMAND (ODP)
 }  // namespace access
 
 namespace send_flags {
