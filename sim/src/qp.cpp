@@ -31,8 +31,26 @@ std::string_view toString(WqeState s) {
   return "?";
 }
 
-Qp::Qp(Host& host, std::uint32_t qpn, std::uint32_t pd, const QpInitAttr& init)
-    : host_(host), net_(host.network()), qpn_(qpn), pd_(pd), type_(init.qpType), init_(init) {
+RecvWqe makeRecvWqe(const RecvWr& wr) {
+  RecvWqe w;
+  w.wr = wr;
+  w.dma.sges = wr.sgList;
+  std::uint64_t length = 0;
+  for (const Sge& s : wr.sgList)
+    length += s.length;
+  w.dma.length = static_cast<std::uint32_t>(length);
+  w.dma.reset();
+  return w;
+}
+
+Qp::Qp(Host& host, std::uint32_t qpn, std::uint32_t pd, const QpInitAttr& init, Srq* srq)
+    : host_(host),
+      net_(host.network()),
+      qpn_(qpn),
+      pd_(pd),
+      type_(init.qpType),
+      init_(init),
+      srq_(srq) {
   attr_.cap = init.cap;
   attr_.qpState = QpState::Reset;
   attr_.maxRdAtomic = 0;
@@ -262,11 +280,12 @@ VerbsStatus Qp::postSend(const SendWr& wr) {
                                 toString(type_))};
   }
   if (sq_.size() >= init_.cap.maxSendWr) {
-    return {ENOMEM, fmt::format("send queue full ({} WRs)", init_.cap.maxSendWr)};
+    return {ENOMEM, fmt::format("post_send on QP {:#x}: send queue full ({} WRs)", qpn_,
+                                init_.cap.maxSendWr)};
   }
   if (wr.sgList.size() > init_.cap.maxSendSge) {
-    return {EINVAL,
-            fmt::format("{} SGEs exceed max_send_sge {}", wr.sgList.size(), init_.cap.maxSendSge)};
+    return {EINVAL, fmt::format("post_send on QP {:#x}: {} SGEs exceed max_send_sge {}", qpn_,
+                                wr.sgList.size(), init_.cap.maxSendSge)};
   }
   std::uint64_t length = 0;
   for (const Sge& s : wr.sgList)
@@ -325,33 +344,31 @@ VerbsStatus Qp::postSend(const SendWr& wr) {
 }
 
 VerbsStatus Qp::postRecv(const RecvWr& wr) {
+  if (srq_) {
+    return {EINVAL, fmt::format("post_recv on QP {:#x}: the QP takes its receives from SRQ {} "
+                                "(use post_srq_recv)",
+                                qpn_, srq_->id)};
+  }
   if (state_ == QpState::Reset) {
     return {EINVAL, fmt::format("post_recv on QP {:#x} in RESET: needs INIT or later", qpn_)};
   }
   if (rq_.size() >= init_.cap.maxRecvWr) {
-    return {ENOMEM, fmt::format("receive queue full ({} WRs)", init_.cap.maxRecvWr)};
+    return {ENOMEM, fmt::format("post_recv on QP {:#x}: receive queue full ({} WRs)", qpn_,
+                                init_.cap.maxRecvWr)};
   }
   if (wr.sgList.size() > init_.cap.maxRecvSge) {
-    return {EINVAL,
-            fmt::format("{} SGEs exceed max_recv_sge {}", wr.sgList.size(), init_.cap.maxRecvSge)};
+    return {EINVAL, fmt::format("post_recv on QP {:#x}: {} SGEs exceed max_recv_sge {}", qpn_,
+                                wr.sgList.size(), init_.cap.maxRecvSge)};
   }
-  RecvWqe w;
-  w.wr = wr;
-  w.dma.sges = wr.sgList;
-  std::uint64_t length = 0;
-  for (const Sge& s : wr.sgList)
-    length += s.length;
-  w.dma.length = static_cast<std::uint32_t>(length);
-  w.dma.reset();
-  rq_.push_back(std::move(w));
+  rq_.push_back(makeRecvWqe(wr));
   if (tracing()) {
     TraceEvent e = event(TraceKind::WqePosted, Narrative::RecvPosted);
     e.wrId = wr.wrId;
-    e.args.bytes = length;
+    e.args.bytes = rq_.back().dma.length;
     host_.emit(std::move(e));
   }
   if (state_ == QpState::Err) {
-    sim().schedule(SimTime{}, this, kFlush, 0);
+    post(SimTime{}, kFlush);
   }
   return {};
 }
@@ -384,16 +401,32 @@ QpView Qp::view() const {
 void Qp::scheduleRequester(SimTime delay) {
   if (req_.scheduled) return;
   req_.scheduled = true;
-  sim().schedule(delay, this, kRunRequester, 0);
+  post(delay, kRunRequester);
 }
 
 void Qp::scheduleCompleter() {
   if (comp_.scheduled) return;
   comp_.scheduled = true;
-  sim().schedule(SimTime{}, this, kRunCompleter, 0);
+  post(SimTime{}, kRunCompleter);
+}
+
+void Qp::post(SimTime delay, std::uint32_t code) {
+  ++pendingEvents_;
+  sim().schedule(delay, this, code, 0);
+}
+
+void Qp::destroy() {
+  destroyed_ = true;
+  retransmit_ = Timer{};
+  rnr_ = Timer{};
+  reqPkts_.clear();
+  sq_.clear();
+  rq_.clear();
 }
 
 void Qp::onEvent(std::uint32_t code, std::uint64_t) {
+  --pendingEvents_;
+  if (destroyed_) return;
   switch (code) {
     case kRunRequester:
       req_.scheduled = false;
@@ -409,7 +442,7 @@ void Qp::onEvent(std::uint32_t code, std::uint64_t) {
       if (!retransmit_.armed()) return;
       if (retransmit_.deadline > sim().now()) {  // pushed later since: wait again
         retransmit_.eventAt = retransmit_.deadline;
-        sim().schedule(retransmit_.deadline - sim().now(), this, kRetransmitTimer, 0);
+        post(retransmit_.deadline - sim().now(), kRetransmitTimer);
         return;
       }
       retransmit_.deadline = SimTime::max();
@@ -458,7 +491,7 @@ void Qp::expireRetransmitTimer(std::uint64_t afterRequests) {
   }
   retransmit_.deadline = sim().now();
   retransmit_.eventAt = sim().now();
-  sim().schedule(SimTime{}, this, kRetransmitTimer, 0);
+  post(SimTime{}, kRetransmitTimer);
 }
 
 void Qp::armRetransmit() {
@@ -474,7 +507,7 @@ void Qp::kickRetransmit() {
   retransmit_.deadline = t;
   if (retransmit_.eventAt == SimTime::max() || retransmit_.eventAt > t) {
     retransmit_.eventAt = t;
-    sim().schedule(t - sim().now(), this, kRetransmitTimer, 0);
+    post(t - sim().now(), kRetransmitTimer);
   }
   if (!wasArmed && tracing()) {
     TraceEvent e = event(TraceKind::TimerArmed, Narrative::RetransmitTimerArmed);
@@ -495,7 +528,8 @@ void Qp::toError(const TraceCause& why) {
   req_.waitForRnrTimer = false;
   reqPkts_.clear();
   resp_.resIndex = -1;
-  sim().schedule(SimTime{}, this, kFlush, 0);
+  lastWqePending_ = srq_ != nullptr;
+  post(SimTime{}, kFlush);
 }
 
 void Qp::flushQueues() {
@@ -504,6 +538,19 @@ void Qp::flushQueues() {
     SendWqe& w = sq_.front();
     w.status = WcStatus::WrFlushErr;
     doCompleteSend(w, Reason::Flushed);
+  }
+  if (srq_) {
+    // rxe's flush_recv_queue: an SRQ is not flushed (other QPs share it); the QP's owner learns
+    // that no more receives will complete on it from IBV_EVENT_QP_LAST_WQE_REACHED.
+    resp_.haveWqe = false;
+    if (lastWqePending_) {
+      lastWqePending_ = false;
+      AsyncEvent ev;
+      ev.type = AsyncEventType::QpLastWqeReached;
+      ev.qpn = qpn_;
+      host_.raiseAsyncEvent(ev);
+    }
+    return;
   }
   while (!rq_.empty()) {
     completeRecv(nullptr, WcStatus::WrFlushErr, {Reason::Flushed});
