@@ -1,6 +1,7 @@
 #include "context.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,8 +9,6 @@
 #include <map>
 #include <mutex>
 #include <new>
-
-#include <fmt/format.h>
 
 namespace rdmascope::ibverbs {
 

@@ -1,10 +1,9 @@
 // The data path that verbs.h's inline calls reach: ibv_context.ops (post_send, post_recv,
 // post_srq_recv, poll_cq, req_notify_cq) and the ibv_qp_ex post-send API (ibv_wr_*).
 #include <arpa/inet.h>
+#include <fmt/format.h>
 
 #include <cerrno>
-
-#include <fmt/format.h>
 
 #include "context.h"
 #include "conversions.h"
@@ -157,8 +156,7 @@ void wrRdmaRead(ibv_qp_ex* qpx, uint32_t rkey, uint64_t addr) {
   w.remoteAddr = addr;
 }
 
-void wrAtomicCmpSwp(ibv_qp_ex* qpx, uint32_t rkey, uint64_t addr, uint64_t compare,
-                    uint64_t swap) {
+void wrAtomicCmpSwp(ibv_qp_ex* qpx, uint32_t rkey, uint64_t addr, uint64_t compare, uint64_t swap) {
   begin(qpx, sim::WrOpcode::AtomicCmpAndSwp);
   sim::SendWr& w = ofEx(qpx)->batch.back();
   w.rkey = rkey;

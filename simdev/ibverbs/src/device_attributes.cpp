@@ -9,8 +9,8 @@ namespace rdmascope::ibverbs {
 
 std::uint64_t nodeGuid(const simdev::Nic& nic) {
   const sim::MacAddress& mac = nic.info().me().mac;
-  const std::uint8_t eui[8] = {static_cast<std::uint8_t>(mac[0] ^ 2), mac[1], mac[2], 0xff, 0xfe,
-                               mac[3], mac[4], mac[5]};
+  const std::uint8_t eui[8] = {
+      static_cast<std::uint8_t>(mac[0] ^ 2), mac[1], mac[2], 0xff, 0xfe, mac[3], mac[4], mac[5]};
   std::uint64_t guid = 0;
   std::memcpy(&guid, eui, sizeof(guid));
   return guid;

@@ -1,6 +1,7 @@
 // The device: its list, its contexts, and the queries of device, port and GID table.
 #include <endian.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,8 +11,6 @@
 #include <mutex>
 #include <new>
 #include <string>
-
-#include <fmt/format.h>
 
 #include "context.h"
 #include "device_attributes.h"
@@ -246,8 +245,8 @@ RDMASCOPE_IBV_EXPORT int ibv_query_port(ibv_context* context, uint8_t port_num,
 RDMASCOPE_IBV_EXPORT int ibv_query_gid(ibv_context* context, uint8_t port_num, int index,
                                        ibv_gid* gid) {
   ibv_gid_entry entry{};
-  const int rc = index < 0 ? EINVAL
-                           : gidEntry(context, port_num, static_cast<std::uint32_t>(index), entry);
+  const int rc =
+      index < 0 ? EINVAL : gidEntry(context, port_num, static_cast<std::uint32_t>(index), entry);
   if (rc == ENODATA) {
     std::memset(gid, 0, sizeof(*gid));
     return 0;
@@ -261,8 +260,8 @@ RDMASCOPE_IBV_EXPORT int ibv_query_gid(ibv_context* context, uint8_t port_num, i
 }
 
 RDMASCOPE_IBV_EXPORT int _ibv_query_gid_ex(ibv_context* context, uint32_t port_num,
-                                           uint32_t gid_index, ibv_gid_entry* entry,
-                                           uint32_t flags, size_t entry_size) {
+                                           uint32_t gid_index, ibv_gid_entry* entry, uint32_t flags,
+                                           size_t entry_size) {
   if (flags) return EINVAL;
   ibv_gid_entry full{};
   const int rc = gidEntry(context, port_num, gid_index, full);
@@ -303,8 +302,7 @@ RDMASCOPE_IBV_EXPORT int ibv_query_gid_type(ibv_context* context, uint8_t port_n
   return 0;
 }
 
-RDMASCOPE_IBV_EXPORT int ibv_query_pkey(ibv_context*, uint8_t port_num, int index,
-                                        __be16* pkey) {
+RDMASCOPE_IBV_EXPORT int ibv_query_pkey(ibv_context*, uint8_t port_num, int index, __be16* pkey) {
   if (port_num != kPort || index < 0 || index >= kRxePortPkeyTblLen) {
     errno = EINVAL;
     return -1;

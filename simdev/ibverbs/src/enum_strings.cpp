@@ -65,14 +65,22 @@ RDMASCOPE_IBV_EXPORT const char* ibv_event_type_str(ibv_event_type event) {
 
 RDMASCOPE_IBV_EXPORT const char* ibv_node_type_str(ibv_node_type node_type) {
   switch (node_type) {
-    case IBV_NODE_CA: return "InfiniBand channel adapter";
-    case IBV_NODE_SWITCH: return "InfiniBand switch";
-    case IBV_NODE_ROUTER: return "InfiniBand router";
-    case IBV_NODE_RNIC: return "iWARP NIC";
-    case IBV_NODE_USNIC: return "usNIC";
-    case IBV_NODE_USNIC_UDP: return "usNIC UDP";
-    case IBV_NODE_UNSPECIFIED: return "unspecified";
-    default: return "unknown";
+    case IBV_NODE_CA:
+      return "InfiniBand channel adapter";
+    case IBV_NODE_SWITCH:
+      return "InfiniBand switch";
+    case IBV_NODE_ROUTER:
+      return "InfiniBand router";
+    case IBV_NODE_RNIC:
+      return "iWARP NIC";
+    case IBV_NODE_USNIC:
+      return "usNIC";
+    case IBV_NODE_USNIC_UDP:
+      return "usNIC UDP";
+    case IBV_NODE_UNSPECIFIED:
+      return "unspecified";
+    default:
+      return "unknown";
   }
 }
 

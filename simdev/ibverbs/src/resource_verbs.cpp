@@ -1,13 +1,12 @@
 // Protection domains, memory regions, completion queues, queue pairs, shared receive queues and
 // address handles: each verb holds the NIC's session and calls the simulated host.
 #include <arpa/inet.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <new>
-
-#include <fmt/format.h>
 
 #include "context.h"
 #include "conversions.h"
@@ -37,13 +36,20 @@ std::uint32_t queueRoom(std::uint32_t requested, std::uint32_t limit) {
 
 std::string_view qpTypeName(ibv_qp_type type) {
   switch (type) {
-    case IBV_QPT_RC: return "RC";
-    case IBV_QPT_UC: return "UC";
-    case IBV_QPT_UD: return "UD";
-    case IBV_QPT_RAW_PACKET: return "RAW_PACKET";
-    case IBV_QPT_XRC_SEND: return "XRC_SEND";
-    case IBV_QPT_XRC_RECV: return "XRC_RECV";
-    case IBV_QPT_DRIVER: return "DRIVER";
+    case IBV_QPT_RC:
+      return "RC";
+    case IBV_QPT_UC:
+      return "UC";
+    case IBV_QPT_UD:
+      return "UD";
+    case IBV_QPT_RAW_PACKET:
+      return "RAW_PACKET";
+    case IBV_QPT_XRC_SEND:
+      return "XRC_SEND";
+    case IBV_QPT_XRC_RECV:
+      return "XRC_RECV";
+    case IBV_QPT_DRIVER:
+      return "DRIVER";
   }
   return "unknown";
 }
@@ -84,8 +90,8 @@ ibv_mr* registerMr(std::string_view verb, ibv_pd* pd, void* addr, size_t length,
 // GID index names an entry of the table.
 bool checkAv(std::string_view verb, ibv_context* context, const ibv_ah_attr& ah) {
   if (ah.port_num != 1) {
-    fail(verb, EINVAL, fmt::format("port_num {} of the address vector: the device has port 1",
-                                   ah.port_num));
+    fail(verb, EINVAL,
+         fmt::format("port_num {} of the address vector: the device has port 1", ah.port_num));
     return false;
   }
   if (!ah.is_global) {
@@ -96,8 +102,8 @@ bool checkAv(std::string_view verb, ibv_context* context, const ibv_ah_attr& ah)
   }
   sim::Gid g{};
   if (!nicOf(context).gid(ah.grh.sgid_index, g)) {
-    fail(verb, EINVAL, fmt::format("sgid_index {} names no entry of the GID table (0 and 1)",
-                                   ah.grh.sgid_index));
+    fail(verb, EINVAL,
+         fmt::format("sgid_index {} names no entry of the GID table (0 and 1)", ah.grh.sgid_index));
     return false;
   }
   return true;
@@ -110,9 +116,9 @@ ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
     if (attr.qp_type == IBV_QPT_XRC_SEND || attr.qp_type == IBV_QPT_XRC_RECV) {
       unsupported("ibv_create_qp with an XRC QP type", EOPNOTSUPP);
     } else {
-      fail(verb, EINVAL,
-           fmt::format("QP type {} is not supported by rxe (RC, UC, UD)",
-                       qpTypeName(attr.qp_type)));
+      fail(
+          verb, EINVAL,
+          fmt::format("QP type {} is not supported by rxe (RC, UC, UD)", qpTypeName(attr.qp_type)));
     }
     return nullptr;
   }
@@ -133,8 +139,9 @@ ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
     return nullptr;
   }
   if (sendOps & ~kSupportedSendOps) {
-    unsupported(fmt::format("ibv_create_qp_ex with send_ops_flags {:#x}", sendOps & ~kSupportedSendOps),
-                EOPNOTSUPP);
+    unsupported(
+        fmt::format("ibv_create_qp_ex with send_ops_flags {:#x}", sendOps & ~kSupportedSendOps),
+        EOPNOTSUPP);
     return nullptr;
   }
   // rxe's sizes: the send WQE holds max(sge * 16, inline) bytes, the queues a power of two.
@@ -265,13 +272,13 @@ RDMASCOPE_IBV_EXPORT ibv_mr* ibv_reg_mr(ibv_pd* pd, void* addr, size_t length, i
                     static_cast<unsigned>(access));
 }
 
-RDMASCOPE_IBV_EXPORT ibv_mr* ibv_reg_mr_iova(ibv_pd* pd, void* addr, size_t length,
-                                             uint64_t iova, int access) {
+RDMASCOPE_IBV_EXPORT ibv_mr* ibv_reg_mr_iova(ibv_pd* pd, void* addr, size_t length, uint64_t iova,
+                                             int access) {
   return registerMr("ibv_reg_mr_iova", pd, addr, length, iova, static_cast<unsigned>(access));
 }
 
-RDMASCOPE_IBV_EXPORT ibv_mr* ibv_reg_mr_iova2(ibv_pd* pd, void* addr, size_t length,
-                                              uint64_t iova, unsigned int access) {
+RDMASCOPE_IBV_EXPORT ibv_mr* ibv_reg_mr_iova2(ibv_pd* pd, void* addr, size_t length, uint64_t iova,
+                                              unsigned int access) {
   return registerMr("ibv_reg_mr_iova2", pd, addr, length, iova, access);
 }
 
