@@ -69,7 +69,7 @@ show() {
 
 if [ "$case_name" = devinfo ]; then
   status=0
-  timeout 30 "$cli" exec --host 1 -- ibv_devinfo -v >"$tmp/devinfo.out" 2>&1 || status=$?
+  timeout 30 "$cli" exec --fabric "$socket" --host 1 -- ibv_devinfo -v >"$tmp/devinfo.out" 2>&1 || status=$?
   expected=("hca_id:	rdmascope0" "transport:			InfiniBand (0)" "vendor_id:			0xffffff"
     "state:			PORT_ACTIVE (4)" "link_layer:		Ethernet" "max_msg_sz:		0x800000"
     "GID[  0]:		fe80:" "GID[  1]:		::ffff:10.9.0.1, RoCE v2")
@@ -81,7 +81,7 @@ if [ "$case_name" = devinfo ]; then
   exit 0
 fi
 
-timeout 60 "$cli" exec --host 1 -- "$program" "${args[@]}" >"$tmp/server.out" 2>&1 &
+timeout 60 "$cli" exec --fabric "$socket" --host 1 -- "$program" "${args[@]}" >"$tmp/server.out" 2>&1 &
 server_pid=$!
 # The client connects once the server listens on its TCP port (a probe connection would be
 # taken for the client, so the port is looked up in /proc/net/tcp instead).
@@ -92,7 +92,7 @@ for _ in $(seq 200); do
   sleep 0.05
 done
 client_status=0
-timeout 60 "$cli" exec --host 2 -- "$program" "${args[@]}" localhost >"$tmp/client.out" 2>&1 || client_status=$?
+timeout 60 "$cli" exec --fabric "$socket" --host 2 -- "$program" "${args[@]}" localhost >"$tmp/client.out" 2>&1 || client_status=$?
 server_status=0
 wait "$server_pid" || server_status=$?
 server_pid=
