@@ -42,7 +42,7 @@ Nic* nic() {
   std::call_once(nicOnce, [] {
     std::string error;
     theNic = Nic::get(error);
-    if (!theNic) std::fprintf(stderr, "libibverbs (rdmascope): %s\n", error.c_str());
+    if (!theNic) std::fprintf(stderr, "%s\n", error.c_str());
   });
   return theNic;
 }

@@ -121,6 +121,10 @@ void installCompletionListener(Nic& nic);
 
 /// The ibv_qp_ex function table of a new QP (the post-send API the device supports).
 void initQpEx(Qp* qp, std::uint64_t sendOpsFlags);
+/// A QP created with an SRQ takes its receives from it.
+void useSrq(sim::QpInitAttr& init, ibv_srq* srq);
+/// ibv_context.ops.post_srq_recv.
+int postSrqRecv(ibv_srq* srq, ibv_recv_wr* wr, ibv_recv_wr** bad);
 /// The context's data-path operations (ibv_context.ops).
 void initDataPathOps(ibv_context_ops& ops);
 /// The extended operations of struct verbs_context the device supports (create_qp_ex); the

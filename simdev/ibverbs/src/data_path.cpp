@@ -55,18 +55,6 @@ int postRecv(ibv_qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad) {
   return 0;
 }
 
-int postSrqRecv(ibv_srq* srq, ibv_recv_wr* wr, ibv_recv_wr** bad) {
-  Nic::Session s(nicOf(srq->context));
-  for (; wr; wr = wr->next) {
-    const sim::VerbsStatus st = s.host().postSrqRecv(toSrq(srq)->id, toSim(*wr));
-    if (!st.ok()) {
-      *bad = wr;
-      return fail(fmt::format("ibv_post_srq_recv on SRQ {}", toSrq(srq)->id), st);
-    }
-  }
-  return 0;
-}
-
 int pollCq(ibv_cq* cq, int n, ibv_wc* wc) {
   if (n < 0) return -1;
   std::vector<sim::WorkCompletion> got;

@@ -41,6 +41,15 @@ inline constexpr std::uint64_t kRxePageSizeCap = 0xfffff000;
 inline constexpr std::uint32_t kSimMaxQpWr = 16384;
 inline constexpr int kSimMaxCqe = 65536;
 
+/// rxe sizes its queues to a power of two and reports the room left (2^k - 1 >= the request);
+/// a request whose rounded size exceeds `limit` keeps its own size.
+inline std::uint32_t rxeQueueRoom(std::uint32_t requested, std::uint32_t limit) {
+  std::uint32_t n = 1;
+  while (n < requested + 1)
+    n <<= 1;
+  return n - 1 <= limit ? n - 1 : requested;
+}
+
 /// The node GUID: the EUI-64 of the NIC's MAC, as rxe derives it (network order).
 std::uint64_t nodeGuid(const simdev::Nic& nic);
 void fillDeviceAttr(const simdev::Nic& nic, ibv_device_attr& attr);

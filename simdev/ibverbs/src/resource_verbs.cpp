@@ -26,14 +26,6 @@ constexpr std::uint64_t kSupportedSendOps =
     IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
     IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_SEND_WITH_INV;
 
-// rxe sizes its queues to a power of two and reports the room left (2^k - 1 >= the request).
-std::uint32_t queueRoom(std::uint32_t requested, std::uint32_t limit) {
-  std::uint32_t n = 1;
-  while (n < requested + 1)
-    n <<= 1;
-  return n - 1 <= limit ? n - 1 : requested;
-}
-
 std::string_view qpTypeName(ibv_qp_type type) {
   switch (type) {
     case IBV_QPT_RC:
@@ -149,8 +141,8 @@ ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
   const std::uint32_t wqe = std::max(cap.max_send_sge * 16u, cap.max_inline_data);
   actual.max_send_sge = std::min<std::uint32_t>(wqe / 16u, kRxeMaxSge);
   actual.max_inline_data = std::min(wqe, kRxeMaxInlineData);
-  actual.max_send_wr = queueRoom(std::max(cap.max_send_wr, 1u), kSimMaxQpWr);
-  if (!attr.srq) actual.max_recv_wr = queueRoom(std::max(cap.max_recv_wr, 1u), kSimMaxQpWr);
+  actual.max_send_wr = rxeQueueRoom(std::max(cap.max_send_wr, 1u), kSimMaxQpWr);
+  if (!attr.srq) actual.max_recv_wr = rxeQueueRoom(std::max(cap.max_recv_wr, 1u), kSimMaxQpWr);
 
   sim::QpInitAttr init;
   init.qpType = static_cast<sim::QpType>(attr.qp_type);
@@ -158,7 +150,7 @@ ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
   init.recvCq = toCq(attr.recv_cq)->id;
   init.cap = toSim(actual);
   init.sqSigAll = attr.sq_sig_all != 0;
-  if (attr.srq) init.srq = toSrq(attr.srq)->id;
+  if (attr.srq) useSrq(init, attr.srq);
 
   auto* qp = new (std::nothrow) Qp{};
   if (!qp) {
@@ -307,7 +299,7 @@ RDMASCOPE_IBV_EXPORT ibv_cq* ibv_create_cq(ibv_context* context, int cqe, void* 
          fmt::format("comp_vector {} outside 0..{}", comp_vector, context->num_comp_vectors - 1));
     return nullptr;
   }
-  const int depth = static_cast<int>(queueRoom(static_cast<std::uint32_t>(cqe), kRxeMaxCqe));
+  const int depth = static_cast<int>(rxeQueueRoom(static_cast<std::uint32_t>(cqe), kRxeMaxCqe));
   auto* cq = new (std::nothrow) Cq{};
   if (!cq) {
     errno = ENOMEM;
@@ -434,72 +426,6 @@ RDMASCOPE_IBV_EXPORT int ibv_destroy_qp(ibv_qp* qp) {
 
 RDMASCOPE_IBV_EXPORT ibv_qp_ex* ibv_qp_to_qp_ex(ibv_qp* qp) {
   return &toQp(qp)->qpx;
-}
-
-// --- shared receive queues -----------------------------------------------------------------
-
-RDMASCOPE_IBV_EXPORT ibv_srq* ibv_create_srq(ibv_pd* pd, ibv_srq_init_attr* attr) {
-  constexpr std::string_view verb = "ibv_create_srq";
-  if (attr->attr.max_wr < 1 || attr->attr.max_wr > kSimMaxQpWr ||
-      attr->attr.max_sge > static_cast<std::uint32_t>(kRxeMaxSrqSge)) {
-    fail(verb, EINVAL,
-         fmt::format("max_wr {} outside 1..{} or max_sge {} above {}", attr->attr.max_wr,
-                     kSimMaxQpWr, attr->attr.max_sge, kRxeMaxSrqSge));
-    return nullptr;
-  }
-  auto* srq = new (std::nothrow) Srq{};
-  if (!srq) {
-    errno = ENOMEM;
-    return nullptr;
-  }
-  srq->attr = attr->attr;
-  srq->attr.max_wr = queueRoom(attr->attr.max_wr, kSimMaxQpWr);
-  srq->attr.max_sge = std::max(attr->attr.max_sge, 1u);
-  sim::SrqInitAttr init;
-  init.maxWr = srq->attr.max_wr;
-  init.maxSge = srq->attr.max_sge;
-  init.srqLimit = attr->attr.srq_limit;
-  sim::VerbsResult<std::uint32_t> r;
-  {
-    Nic::Session s(nicOf(pd->context));
-    r = s.host().createSrq(toPd(pd)->id, init);
-  }
-  if (!r.ok()) {
-    fail(verb, r.status);
-    delete srq;
-    return nullptr;
-  }
-  srq->id = r.value;
-  srq->srq.context = pd->context;
-  srq->srq.srq_context = attr->srq_context;
-  srq->srq.pd = pd;
-  srq->srq.handle = r.value;
-  pthread_mutex_init(&srq->srq.mutex, nullptr);
-  pthread_cond_init(&srq->srq.cond, nullptr);
-  attr->attr = srq->attr;
-  return &srq->srq;
-}
-
-RDMASCOPE_IBV_EXPORT int ibv_modify_srq(ibv_srq*, ibv_srq_attr*, int) {
-  return unsupported("ibv_modify_srq", EOPNOTSUPP);
-}
-
-RDMASCOPE_IBV_EXPORT int ibv_query_srq(ibv_srq* srq, ibv_srq_attr* attr) {
-  *attr = toSrq(srq)->attr;
-  return 0;
-}
-
-RDMASCOPE_IBV_EXPORT int ibv_destroy_srq(ibv_srq* srq) {
-  sim::VerbsStatus st;
-  {
-    Nic::Session s(nicOf(srq->context));
-    st = s.host().destroySrq(toSrq(srq)->id);
-  }
-  if (!st.ok()) return fail("ibv_destroy_srq", st);
-  pthread_mutex_destroy(&srq->mutex);
-  pthread_cond_destroy(&srq->cond);
-  delete toSrq(srq);
-  return 0;
 }
 
 // --- address handles -----------------------------------------------------------------------
