@@ -57,11 +57,12 @@ if [ -n "$leaks" ]; then
 fi
 
 # 4. The library is self-contained: no system libibverbs behind it.
-if objdump -p "$lib" | grep -q 'NEEDED.*libibverbs'; then
+headers=$(objdump -p "$lib")
+if grep -q 'NEEDED.*libibverbs' <<<"$headers"; then
   echo "FAILED: $lib needs a libibverbs itself"
   failed=1
 fi
-if ! objdump -p "$lib" | grep -q 'SONAME *libibverbs.so.1$'; then
+if [ "$(awk '$1 == "SONAME" {print $2}' <<<"$headers")" != libibverbs.so.1 ]; then
   echo "FAILED: the SONAME of $lib is not libibverbs.so.1"
   failed=1
 fi
