@@ -27,8 +27,14 @@ failed=0
 # 1. Each program's imports from libibverbs, and those of Debian's librdmacm.so.1, which the
 # perftest programs load beside libibverbs when the drop-in librdmacm is not there.
 checked=0
-rdmacm=$(ldconfig -p | awk '$1 == "librdmacm.so.1" && /x86-64/ {print $NF; exit}')
-for p in "${programs[@]}" ${rdmacm:+"$rdmacm"}; do
+# The same for the provider libraries perftest links (bound at load time: every import must be
+# there for the program to start).
+libraries=()
+for l in librdmacm.so.1 libmlx5.so.1 libefa.so.1; do
+  path=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ {print $NF; exit}')
+  [ -n "$path" ] && libraries+=("$path")
+done
+for p in "${programs[@]}" "${libraries[@]}"; do
   path=$(command -v "$p" || echo "$p")
   while read -r name version; do
     checked=$((checked + 1))
@@ -70,4 +76,4 @@ if [ "$(awk '$1 == "SONAME" {print $2}' <<<"$headers")" != libibverbs.so.1 ]; th
 fi
 
 [ "$failed" = 0 ] || exit 1
-echo "ok: $checked imports of ${#programs[@]} programs and VERBS_ABI.md found in $(wc -l <<<"$exports") exports"
+echo "ok: $checked imports of ${#programs[@]} programs, ${#libraries[@]} libraries and VERBS_ABI.md found in $(wc -l <<<"$exports") exports"
