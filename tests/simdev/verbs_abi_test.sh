@@ -22,6 +22,8 @@ oracle_require "${programs[@]}"
 # "name version" of every dynamic symbol the library defines (default versions only: a
 # non-default version is printed in parentheses).
 exports=$(objdump -T "$lib" | awk '$4 != "*UND*" && NF >= 7 && $(NF-1) !~ /^\(/ {print $NF, $(NF-1)}' | sort -u)
+declare -A exported
+while read -r name version; do exported["$name $version"]=1; done <<<"$exports"
 failed=0
 
 # 1. Each program's imports from libibverbs, and those of Debian's librdmacm.so.1, which the
@@ -38,7 +40,7 @@ for p in "${programs[@]}" "${libraries[@]}"; do
   path=$(command -v "$p" || echo "$p")
   while read -r name version; do
     checked=$((checked + 1))
-    if ! grep -qx "$name $version" <<<"$exports"; then
+    if [ -z "${exported["$name $version"]:-}" ]; then
       echo "FAILED: $p imports $name@$version, which $lib does not export"
       failed=1
     fi
@@ -49,7 +51,7 @@ done
 while read -r version names; do
   for name in $names; do
     checked=$((checked + 1))
-    if ! grep -qx "$name $version" <<<"$exports"; then
+    if [ -z "${exported["$name $version"]:-}" ]; then
       echo "FAILED: VERBS_ABI.md lists $name@$version, which $lib does not export"
       failed=1
     fi
