@@ -183,6 +183,12 @@ std::vector<WorkCompletion> Host::pollCq(std::uint32_t id, int max) {
   return out;
 }
 
+std::vector<std::uint32_t> Host::cqNumbers() const {
+  std::vector<std::uint32_t> out;
+  for (const auto& [id, cq] : cqs_) out.push_back(id);
+  return out;
+}
+
 std::size_t Host::cqCount(std::uint32_t id) const {
   auto it = cqs_.find(id);
   return it == cqs_.end() ? 0 : it->second->size();

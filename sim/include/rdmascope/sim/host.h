@@ -128,6 +128,10 @@ class Host {
 
   // --- inspection -------------------------------------------------------------------
   std::vector<std::uint32_t> qpNumbers() const;
+  /// The protection domains allocated (and not deallocated).
+  const std::vector<std::uint32_t>& pdNumbers() const { return pds_; }
+  /// The completion queues, in creation order.
+  std::vector<std::uint32_t> cqNumbers() const;
   QpView qpView(std::uint32_t qpn) const;
   const std::vector<MemoryRegionInfo>& memoryRegions() const { return mrs_; }
 
