@@ -12,7 +12,7 @@ packages=(
   tshark
   # Soft-RoCE lab (lab/): qemu guests that boot Debian's kernel over the host's root
   qemu-system-x86 busybox-static cpio kmod iproute2 python3 rdma-core ibverbs-utils perftest
-  tcpdump libibverbs-dev librdmacm-dev
+  tcpdump libibverbs-dev librdmacm-dev rdmacm-utils
   # GUI (Qt 6 Widgets) and its screenshot runs
   qt6-base-dev xvfb xauth
 )

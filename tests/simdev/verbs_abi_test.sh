@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The drop-in libibverbs.so.1 against the ABI Debian's verbs programs import: every IBVERBS
+# symbol and version node that ibverbs-utils, rdmacm-utils and perftest import (objdump -T of
+# the installed programs) and that the project's measurement of those imports on Debian 12 lists
+# (verbs_abi_imports.txt, the table of the design notes' VERBS_ABI) is exported by the library under the same default version; the
+# library exports nothing else but rdma-core's nodes and links no system libibverbs.
+# Usage: verbs_abi_test.sh LIBIBVERBS_SO
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=../support/oracle.sh
+source "$here/../support/oracle.sh"
+
+lib=$1
+[ -f "$lib" ] || { echo "FAILED: $lib (the drop-in libibverbs.so.1) is not built"; exit 1; }
+oracle_require objdump
+
+programs=(ibv_devices ibv_devinfo ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpong
+  ibv_srq_pingpong ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw ib_send_lat ib_write_lat
+  ib_read_lat ib_atomic_lat rping ucmatose udaddy)
+oracle_require "${programs[@]}"
+
+# "name version" of every dynamic symbol the library defines (default versions only: a
+# non-default version is printed in parentheses).
+exports=$(objdump -T "$lib" | awk '$4 != "*UND*" && NF >= 7 && $(NF-1) !~ /^\(/ {print $NF, $(NF-1)}' | sort -u)
+failed=0
+
+# 1. Each program's imports from libibverbs.
+checked=0
+for p in "${programs[@]}"; do
+  path=$(command -v "$p")
+  while read -r name version; do
+    checked=$((checked + 1))
+    if ! grep -qx "$name $version" <<<"$exports"; then
+      echo "FAILED: $p imports $name@$version, which $lib does not export"
+      failed=1
+    fi
+  done < <(objdump -T "$path" | awk '$0 ~ /\*UND\*/ && $(NF-1) ~ /^\(?IBVERBS_/ {v=$(NF-1); gsub(/[()]/, "", v); print $NF, v}' | sort -u)
+done
+
+# 2. The table of VERBS_ABI.md (the imports measured on Debian 12).
+while read -r version names; do
+  for name in $names; do
+    checked=$((checked + 1))
+    if ! grep -qx "$name $version" <<<"$exports"; then
+      echo "FAILED: VERBS_ABI.md lists $name@$version, which $lib does not export"
+      failed=1
+    fi
+  done
+done <"$here/verbs_abi_imports.txt"
+
+# 3. Nothing but rdma-core's version nodes is exported (no C++ or simulator symbol leaks).
+leaks=$(awk '$2 !~ /^IBVERBS_/' <<<"$exports")
+if [ -n "$leaks" ]; then
+  echo "FAILED: exported outside rdma-core's version nodes:"
+  echo "$leaks" | head -20
+  failed=1
+fi
+
+# 4. The library is self-contained: no system libibverbs behind it.
+headers=$(objdump -p "$lib")
+if grep -q 'NEEDED.*libibverbs' <<<"$headers"; then
+  echo "FAILED: $lib needs a libibverbs itself"
+  failed=1
+fi
+if [ "$(awk '$1 == "SONAME" {print $2}' <<<"$headers")" != libibverbs.so.1 ]; then
+  echo "FAILED: the SONAME of $lib is not libibverbs.so.1"
+  failed=1
+fi
+
+[ "$failed" = 0 ] || exit 1
+echo "ok: $checked imports of ${#programs[@]} programs and VERBS_ABI.md found in $(wc -l <<<"$exports") exports"
