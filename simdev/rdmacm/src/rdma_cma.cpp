@@ -109,9 +109,19 @@ int complete(Id& id) {
 int bindLocked(Library& lib, Id& id, const sockaddr* addr) {
   if (id.bound) return fail(EINVAL);
   if (addr == nullptr) return fail(EINVAL);
-  if (addr->sa_family != AF_INET) return fail(EAFNOSUPPORT);
   sockaddr_in in{};
-  std::memcpy(&in, addr, sizeof in);
+  if (addr->sa_family == AF_INET6) {
+    // The IPv6 wildcard listens on IPv4 too, as rdma_cm does without RDMA_OPTION_ID_AFONLY.
+    sockaddr_in6 in6{};
+    std::memcpy(&in6, addr, sizeof in6);
+    if (!IN6_IS_ADDR_UNSPECIFIED(&in6.sin6_addr)) return fail(EADDRNOTAVAIL);
+    in.sin_family = AF_INET;
+    in.sin_port = in6.sin6_port;
+  } else if (addr->sa_family == AF_INET) {
+    std::memcpy(&in, addr, sizeof in);
+  } else {
+    return fail(EAFNOSUPPORT);
+  }
   const std::uint32_t ip = ntohl(in.sin_addr.s_addr);
   if (ip != INADDR_ANY && ip != lib.info.me().ipv4) {
     lib.nic->log(fmt::format("rdma_bind_addr({}): not this host's address ({} is {})", ipText(in),
