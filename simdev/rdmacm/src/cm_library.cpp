@@ -174,6 +174,7 @@ void Library::dropQueued(Id& id) {
 }
 
 void Library::flush(std::unique_lock<std::mutex>& lock) {
+  wake_.notify_one();  // a call may have set an earlier retransmission deadline
   auto out = engine.takeOutbox();
   if (out.empty()) return;
   lock.unlock();
