@@ -62,6 +62,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   addSimCommand(app, action);
   addVerbsCommand(app, action);
   addLabCommand(app, action);
+  addFabricCommand(app, action);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help: CLI11 prints the selected subcommand's help

@@ -21,5 +21,6 @@ void addBenchCommand(CLI::App& app, Action& action);
 void addSimCommand(CLI::App& app, Action& action);
 void addVerbsCommand(CLI::App& app, Action& action);
 void addLabCommand(CLI::App& app, Action& action);
+void addFabricCommand(CLI::App& app, Action& action);
 
 }  // namespace rdmascope::cli

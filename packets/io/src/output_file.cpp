@@ -82,6 +82,25 @@ std::unique_ptr<OutputFile> OutputFile::create(const std::string& path, std::str
   return std::unique_ptr<OutputFile>(new OutputFile(path, target, temp, f));
 }
 
+std::unique_ptr<OutputFile> OutputFile::createGrowing(const std::string& path,
+                                                      std::string& error) {
+  error.clear();
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return create(path, error);
+    error = "cannot create " + path + ": it exists (choose a new file; it is written as it grows)";
+    return nullptr;
+  }
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  std::FILE* f = fd < 0 ? nullptr : ::fdopen(fd, "wb");
+  if (!f) {
+    error = failure("cannot create", path, errno);
+    if (fd >= 0) ::close(fd);
+    return nullptr;
+  }
+  return std::unique_ptr<OutputFile>(new OutputFile(path, path, {}, f));
+}
+
 OutputFile::~OutputFile() {
   discard();
 }

@@ -30,10 +30,10 @@ struct FabricConfig {
 
 /// What the fabric counted so far.
 struct FabricStats {
-  std::uint64_t frames = 0;     ///< received from hosts
-  std::uint64_t forwarded = 0;  ///< delivered to the destination host
-  std::uint64_t lost = 0;       ///< dropped by the configured loss
-  std::uint64_t unroutable = 0; ///< no attached host owns the destination
+  std::uint64_t frames = 0;      ///< received from hosts
+  std::uint64_t forwarded = 0;   ///< delivered to the destination host
+  std::uint64_t lost = 0;        ///< dropped by the configured loss
+  std::uint64_t unroutable = 0;  ///< no attached host owns the destination
 };
 
 class Fabric {

@@ -11,12 +11,11 @@
 ///   exec -> fabric  Query {"host": N}   -> Status {"hosts": N, "taken": bool, ...}  and close
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "rdmascope/simdev/nic.h"
 

@@ -39,8 +39,8 @@ struct FabricHost {
 
 /// What the fabric tells an attaching host.
 struct FabricInfo {
-  int self = 0;             ///< this host's number (1-based)
-  std::string deviceName;   ///< "rdmascope0"
+  int self = 0;            ///< this host's number (1-based)
+  std::string deviceName;  ///< "rdmascope0"
   sim::WireFormat wire = sim::WireFormat::RoceV2Ipv4;
   std::uint32_t linkMtu = 1500;   ///< largest L3 packet; the active MTU follows as on rxe
   std::vector<FabricHost> hosts;  ///< every host, index number-1

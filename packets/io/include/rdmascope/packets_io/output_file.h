@@ -25,6 +25,10 @@ class OutputFile {
   /// destination fails before any work is done. On failure returns null and sets a one-line
   /// `error`, e.g. "cannot create /x/y.pcap: No such file or directory".
   static std::unique_ptr<OutputFile> create(const std::string& path, std::string& error);
+  /// A new file written in place as it goes, so that others can read it while it grows (a
+  /// capture followed live). An existing path is refused ("... exists"), never overwritten;
+  /// a FIFO or other special file is opened as create() opens it.
+  static std::unique_ptr<OutputFile> createGrowing(const std::string& path, std::string& error);
   /// Discards the temporary file unless commit() succeeded.
   ~OutputFile();
   OutputFile(const OutputFile&) = delete;

@@ -1,0 +1,327 @@
+#include "rdmascope/simdev/nic.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "rdmascope/simdev/fabric_protocol.h"
+
+namespace rdmascope::simdev {
+
+namespace {
+
+std::string programName() {
+  char buf[256] = {};
+  const int fd = ::open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "?";
+  const ssize_t n = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  std::string name(buf, n > 0 ? static_cast<std::size_t>(n) : 0);
+  while (!name.empty() && name.back() == '\n')
+    name.pop_back();
+  return name.empty() ? "?" : name;
+}
+
+bool sendAll(int fd, const std::vector<std::uint8_t>& message) {
+  for (;;) {
+    if (::send(fd, message.data(), message.size(), MSG_NOSIGNAL) >= 0) return true;
+    if (errno != EINTR) return false;
+  }
+}
+
+}  // namespace
+
+/// Frames leave through the fabric socket, one datagram each.
+class FabricPort final : public sim::WirePort {
+ public:
+  void send(int, std::span<const std::uint8_t> frame) override {
+    if (fd < 0 || !alive->load(std::memory_order_relaxed)) return;
+    std::uint8_t type = static_cast<std::uint8_t>(MessageType::Frame);
+    iovec iov[2] = {{&type, 1}, {const_cast<std::uint8_t*>(frame.data()), frame.size()}};
+    msghdr msg{};
+    msg.msg_iov = iov;
+    msg.msg_iovlen = 2;
+    for (;;) {
+      if (::sendmsg(fd, &msg, MSG_NOSIGNAL) >= 0) return;
+      if (errno == EINTR) continue;
+      if (errno == EPIPE || errno == ECONNRESET || errno == ENOTCONN) {
+        alive->store(false);
+      }
+      return;  // the frame is lost, as on a link that went down
+    }
+  }
+  int fd = -1;
+  std::atomic<bool>* alive = nullptr;
+};
+
+struct Nic::Impl {
+  int fd = -1;
+  int wakeFd = -1;
+  std::mutex mu;
+  std::atomic<bool> alive{true};
+  FabricPort port;
+  std::unique_ptr<sim::Network> net;
+  std::chrono::steady_clock::time_point start;
+  std::function<void(std::uint32_t)> listener;
+  /// When the progress thread plans to wake for the next timer (picoseconds of sim time).
+  std::atomic<std::int64_t> wakeAt{INT64_MAX};
+  std::vector<std::uint8_t> rx = std::vector<std::uint8_t>(kMaxMessage);
+  std::thread progress;
+
+  sim::SimTime now() const {
+    return sim::SimTime::ns(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                std::chrono::steady_clock::now() - start)
+                                .count());
+  }
+};
+
+Nic::Nic() : impl_(std::make_unique<Impl>()) {}
+
+Nic::~Nic() = default;
+
+Nic* Nic::get(std::string& error) {
+  static std::once_flag once;
+  static Nic* nic = nullptr;
+  static std::string failure;
+  std::call_once(once, [] {
+    auto* n = new Nic();  // lives as long as the process: programs may use verbs at exit
+    if (n->attach(failure)) {
+      nic = n;
+    } else {
+      delete n;
+    }
+  });
+  if (!nic) error = failure;
+  return nic;
+}
+
+bool Nic::attach(std::string& error) {
+  const char* path = std::getenv(kFabricEnv);
+  const char* hostText = std::getenv(kHostEnv);
+  if (!path || !*path) {
+    error = fmt::format(
+        "rdmascope: {} is not set: start the program with `rdmascope-cli exec --host N -- ...`",
+        kFabricEnv);
+    return false;
+  }
+  char* end = nullptr;
+  const long host = hostText ? std::strtol(hostText, &end, 10) : 0;
+  if (!hostText || !*hostText || *end || host < 1 || host > 254) {
+    error = fmt::format("rdmascope: {}={} is not a host number (1..254)", kHostEnv,
+                        hostText ? hostText : "");
+    return false;
+  }
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (std::strlen(path) >= sizeof addr.sun_path) {
+    error = fmt::format("rdmascope: the fabric socket path {} is too long", path);
+    return false;
+  }
+  std::strcpy(addr.sun_path, path);
+  const int fd = ::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+  if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    error = fmt::format("rdmascope: no fabric at {} ({}): start one with `rdmascope-cli fabric`",
+                        path, std::strerror(errno));
+    if (fd >= 0) ::close(fd);
+    return false;
+  }
+  const nlohmann::json hello = {
+      {"host", host}, {"pid", static_cast<long>(::getpid())}, {"program", programName()}};
+  if (!sendAll(fd, encodeMessage(MessageType::Attach, hello))) {
+    error =
+        fmt::format("rdmascope: cannot talk to the fabric at {}: {}", path, std::strerror(errno));
+    ::close(fd);
+    return false;
+  }
+  pollfd p{fd, POLLIN, 0};
+  const int ready = ::poll(&p, 1, 10000);
+  std::vector<std::uint8_t> buf(kMaxMessage);
+  const ssize_t n = ready > 0 ? ::recv(fd, buf.data(), buf.size(), 0) : -1;
+  const auto msg =
+      n > 0 ? decodeMessage(std::span(buf.data(), static_cast<std::size_t>(n))) : std::nullopt;
+  std::string why;
+  const auto body = msg ? jsonBody(*msg, why) : std::nullopt;
+  if (!msg || !body) {
+    error = fmt::format("rdmascope: the fabric at {} did not answer", path);
+    ::close(fd);
+    return false;
+  }
+  if (msg->type == MessageType::Refused) {
+    const auto e = body->find("error");
+    error = "rdmascope: " +
+            (e != body->end() && e->is_string() ? e->get<std::string>() : std::string("refused"));
+    ::close(fd);
+    return false;
+  }
+  auto info = msg->type == MessageType::Welcome ? fabricInfoFromJson(*body, why) : std::nullopt;
+  if (!info) {
+    error = "rdmascope: " + (why.empty() ? std::string("unexpected answer from the fabric") : why);
+    ::close(fd);
+    return false;
+  }
+  info_ = std::move(*info);
+
+  Impl& m = *impl_;
+  m.fd = fd;
+  m.wakeFd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  m.port.fd = fd;
+  m.port.alive = &m.alive;
+  sim::NetworkConfig cfg;
+  cfg.seed = static_cast<std::uint64_t>(::getpid());
+  cfg.localHosts = 1;
+  cfg.port = &m.port;
+  cfg.wire = info_.wire;
+  cfg.link.mtu = info_.linkMtu;
+  cfg.link.latency = sim::SimTime();
+  cfg.link.gbps = 1e9;  // the fabric paces nothing: frames leave as the program makes them
+  const FabricHost& me = info_.me();
+  cfg.hosts[0].name = me.name;
+  cfg.hosts[0].mac = me.mac;
+  cfg.hosts[0].ipv4 = me.ipv4;
+  cfg.hosts[0].ipv6 = me.ipv6;
+  cfg.hosts[0].lid = static_cast<std::uint16_t>(me.number);
+  cfg.hosts[0].processMemory = true;
+  m.start = std::chrono::steady_clock::now();
+  m.net = std::make_unique<sim::Network>(cfg);
+  m.net->host(0).setCompletionHook([this](std::uint32_t cq) {
+    if (impl_->listener) impl_->listener(cq);
+  });
+  m.progress = std::thread([this] { progressLoop(); });
+  m.progress.detach();
+  return true;
+}
+
+std::uint32_t Nic::activeMtu() const {
+  return impl_->net->activeMtu();
+}
+
+bool Nic::gid(int index, sim::Gid& out) const {
+  if (index == 1) {
+    out = impl_->net->host(0).gid();
+    return true;
+  }
+  if (index != 0) return false;
+  // fe80::/64 with the EUI-64 of the MAC (universal/local bit flipped), as the kernel makes it
+  const sim::MacAddress& mac = info_.me().mac;
+  out = {};
+  out[0] = 0xfe;
+  out[1] = 0x80;
+  out[8] = static_cast<std::uint8_t>(mac[0] ^ 0x02);
+  out[9] = mac[1];
+  out[10] = mac[2];
+  out[11] = 0xff;
+  out[12] = 0xfe;
+  out[13] = mac[3];
+  out[14] = mac[4];
+  out[15] = mac[5];
+  return true;
+}
+
+sim::Host& Nic::host() {
+  return impl_->net->host(0);
+}
+
+void Nic::setCompletionListener(std::function<void(std::uint32_t)> listener) {
+  Session s(*this);
+  impl_->listener = std::move(listener);
+}
+
+void Nic::log(std::string_view line) {
+  const FabricHost& me = info_.me();
+  const std::string text = fmt::format("{} ({} {}): {}", me.name, programName(), ::getpid(), line);
+  if (std::getenv("RDMASCOPE_VERBOSE")) std::fprintf(stderr, "%s\n", text.c_str());
+  if (impl_->alive.load()) {
+    sendAll(impl_->fd, encodeMessage(MessageType::Log, nlohmann::json{{"line", text}}));
+  }
+}
+
+bool Nic::fabricAlive() const {
+  return impl_->alive.load();
+}
+
+void Nic::takeFrames() {
+  Impl& m = *impl_;
+  if (!m.alive.load(std::memory_order_relaxed)) return;
+  for (;;) {
+    const ssize_t n = ::recv(m.fd, m.rx.data(), m.rx.size(), MSG_DONTWAIT);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      if (errno != EAGAIN && errno != EWOULDBLOCK) m.alive.store(false);
+      return;
+    }
+    if (n == 0) {  // the fabric has gone: nothing arrives any more
+      m.alive.store(false);
+      return;
+    }
+    const auto msg = decodeMessage(std::span(m.rx.data(), static_cast<std::size_t>(n)));
+    if (!msg || msg->type != MessageType::Frame) continue;
+    m.net->sim().runUntil(m.now());
+    m.net->receive(msg->body);
+  }
+}
+
+void Nic::progressLoop() {
+  Impl& m = *impl_;
+  for (;;) {
+    sim::SimTime next;
+    {
+      Session s(*this);
+      next = m.net->sim().nextEventTime();
+      m.wakeAt.store(next.picos());
+    }
+    timespec ts{};
+    timespec* tsp = nullptr;
+    if (next != sim::SimTime::max()) {
+      const std::int64_t waitPs = std::max<std::int64_t>(0, (next - m.now()).picos());
+      ts.tv_sec = static_cast<time_t>(waitPs / 1000000000000);
+      ts.tv_nsec = static_cast<long>((waitPs % 1000000000000) / 1000);
+      tsp = &ts;
+    }
+    pollfd fds[2] = {{m.wakeFd, POLLIN, 0}, {m.alive.load() ? m.fd : -1, POLLIN, 0}};
+    ::ppoll(fds, 2, tsp, nullptr);
+    if (fds[0].revents & POLLIN) {
+      std::uint64_t v;
+      [[maybe_unused]] const ssize_t r = ::read(m.wakeFd, &v, sizeof v);
+    }
+    if (fds[1].revents & (POLLHUP | POLLERR)) {
+      Session s(*this);  // takes what is left, then notices the fabric has gone
+    }
+  }
+}
+
+Nic::Session::Session(Nic& nic) : nic_(nic), lock_(nic.impl_->mu) {
+  nic_.takeFrames();
+  runDue();
+}
+
+Nic::Session::~Session() {
+  runDue();
+  Impl& m = *nic_.impl_;
+  const sim::SimTime next = m.net->sim().nextEventTime();
+  if (next.picos() < m.wakeAt.load(std::memory_order_relaxed)) {
+    m.wakeAt.store(next.picos());
+    const std::uint64_t one = 1;
+    [[maybe_unused]] const ssize_t r = ::write(m.wakeFd, &one, sizeof one);
+  }
+}
+
+void Nic::Session::runDue() {
+  Impl& m = *nic_.impl_;
+  m.net->sim().runUntil(m.now());
+}
+
+}  // namespace rdmascope::simdev

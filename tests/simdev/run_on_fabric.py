@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Runs unmodified verbs programs on the simulated fabric, as a user does in two terminals:
+starts `rdmascope-cli fabric` (pcap, optional loss), runs the server command on host 1 and the
+client command on host 2 through `rdmascope-cli exec`, and checks that both exit with status 0,
+that their output matches what is expected, and that the fabric's capture is clean: every ICRC
+verifies (`rdmascope-cli decode --verify`) and tshark decodes every frame as InfiniBand with no
+malformed packet.
+
+A program or tshark that is missing skips the test (exit 77) naming it, or fails it under
+RDMASCOPE_REQUIRE_ORACLES=1 (scripts/test.sh, CI)."""
+import argparse
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+import oracle  # noqa: E402
+
+
+def need(names):
+    missing = [m for m in (oracle.missing_program(n) for n in names) if m]
+    if not missing:
+        return
+    if os.environ.get("RDMASCOPE_REQUIRE_ORACLES") == "1":
+        print("FAILED: RDMASCOPE_REQUIRE_ORACLES=1 and the test needs what is missing: "
+              + ", ".join(missing))
+        sys.exit(1)
+    print("SKIPPED: missing " + ", ".join(missing))
+    sys.exit(77)
+
+
+def tcp_listening(port):
+    """True when some socket listens on the TCP port (read from /proc, without connecting:
+    a probe connection would be taken as the client by a one-shot server)."""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table, encoding="ascii") as f:
+                next(f)
+                for line in f:
+                    fields = line.split()
+                    if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                        return True
+        except OSError:
+            pass
+    return False
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--server", required=True, help="command run on host 1")
+    ap.add_argument("--client", required=True, help="command run on host 2")
+    ap.add_argument("--ready", default="delay:0.5",
+                    help="tcp:PORT (wait until the server listens) or delay:SECONDS")
+    ap.add_argument("--loss", default="0")
+    ap.add_argument("--seed", default="1")
+    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--expect-server", action="append", default=[], help="regex")
+    ap.add_argument("--expect-client", action="append", default=[], help="regex")
+    ap.add_argument("--expect-pcap", action="append", default=[],
+                    help="tshark display filter that must match at least one frame")
+    ap.add_argument("--keep", help="copy the capture here")
+    a = ap.parse_args()
+
+    server_cmd = shlex.split(a.server)
+    client_cmd = shlex.split(a.client)
+    need(sorted({server_cmd[0], client_cmd[0], "tshark"}))
+
+    with tempfile.TemporaryDirectory(prefix="fabric_") as d:
+        sock = os.path.join(d, "fabric.sock")
+        pcap = os.path.join(d, "run.pcap")
+        fabric = subprocess.Popen(
+            [a.cli, "fabric", "--socket", sock, "--hosts", "2", "--pcap", pcap, "--loss", a.loss,
+             "--seed", a.seed], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        banner = []
+        for line in fabric.stdout:
+            banner.append(line)
+            if line.startswith("stop with"):
+                break
+        if fabric.poll() is not None:
+            print("FAILED: the fabric did not start:\n" + "".join(banner))
+            return 1
+
+        def exec_on(host, cmd, log):
+            return subprocess.Popen([a.cli, "exec", "--fabric", sock, "--host", str(host), "--"] +
+                                    cmd, stdout=log, stderr=subprocess.STDOUT, text=True,
+                                    start_new_session=True)
+
+        slog = open(os.path.join(d, "server.txt"), "w+", encoding="utf-8")
+        clog = open(os.path.join(d, "client.txt"), "w+", encoding="utf-8")
+        start = time.monotonic()
+        server = exec_on(1, server_cmd, slog)
+        kind, _, value = a.ready.partition(":")
+        if kind == "tcp":
+            while not tcp_listening(int(value)) and server.poll() is None and \
+                    time.monotonic() - start < 10:
+                time.sleep(0.02)
+        else:
+            time.sleep(float(value))
+        client = exec_on(2, client_cmd, clog)
+        failures = []
+        statuses = {}
+        for name, p in (("client", client), ("server", server)):
+            left = max(1.0, a.timeout - (time.monotonic() - start))
+            try:
+                statuses[name] = p.wait(timeout=left)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait()
+                failures.append(f"the {name} did not finish within {a.timeout:g} s")
+                statuses[name] = None
+        elapsed = time.monotonic() - start
+        fabric.send_signal(signal.SIGINT)
+        try:
+            rest, _ = fabric.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            fabric.kill()
+            rest, _ = fabric.communicate()
+            failures.append("the fabric did not stop on SIGINT")
+        slog.seek(0)
+        clog.seek(0)
+        out = {"server": slog.read(), "client": clog.read()}
+        for name, status in statuses.items():
+            if status not in (0, None):
+                failures.append(f"the {name} exited with status {status}")
+        for name, patterns in (("server", a.expect_server), ("client", a.expect_client)):
+            for pat in patterns:
+                if not re.search(pat, out[name], re.M):
+                    failures.append(f"the {name}'s output does not match /{pat}/")
+
+        frames = 0
+        if os.path.exists(pcap):
+            verify = subprocess.run([a.cli, "decode", "-r", pcap, "--verify", "-q"],
+                                    capture_output=True, text=True)
+            if verify.returncode != 0:
+                failures.append("decode --verify: " + (verify.stdout + verify.stderr).strip()[-400:])
+            tshark = oracle.program_path("tshark")
+            base = [tshark, "-n", "-r", pcap] + oracle.tshark_disable_args()
+            listing = subprocess.run(base + ["-T", "fields", "-e", "frame.number"],
+                                     capture_output=True, text=True)
+            frames = len(listing.stdout.split())
+            ib = subprocess.run(base + ["-Y", "infiniband", "-T", "fields", "-e", "frame.number"],
+                                capture_output=True, text=True)
+            bad = subprocess.run(base + ["-Y", "_ws.malformed || _ws.expert.severity == error"],
+                                 capture_output=True, text=True)
+            if frames == 0:
+                failures.append("the capture is empty")
+            elif len(ib.stdout.split()) != frames:
+                failures.append(f"tshark decodes {len(ib.stdout.split())} of {frames} frames as "
+                                "InfiniBand")
+            if bad.stdout.strip():
+                failures.append("tshark finds malformed frames:\n" + bad.stdout[:800])
+            for f in a.expect_pcap:
+                hit = subprocess.run(base + ["-Y", f], capture_output=True, text=True)
+                if not hit.stdout.strip():
+                    failures.append(f"no frame of the capture matches `{f}`")
+            if a.keep:
+                subprocess.run(["cp", pcap, a.keep], check=False)
+        else:
+            failures.append("the fabric wrote no capture")
+
+        print(f"{' '.join(server_cmd)} | {' '.join(client_cmd)}: {elapsed:.2f} s, "
+              f"{frames} frames, loss {a.loss}")
+        print("".join(banner) + rest)
+        if failures:
+            for name in ("server", "client"):
+                print(f"--- {name} output ---\n{out[name]}")
+            print("FAILED: " + "; ".join(failures))
+            return 1
+        print("PASSED")
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
