@@ -339,7 +339,7 @@ void Qp::runCompleter(const ParsedPacket* in) {
             const SimTime d = SimTime::us(kRnrUsec[pkt->syndrome & 0x1f]);
             rnr_.deadline = sim().now() + d;
             rnr_.eventAt = rnr_.deadline;
-            sim().schedule(d, this, kRnrTimer, 0);
+            post(d, kRnrTimer);
             if (tracing()) {
               TraceEvent e = event(TraceKind::TimerArmed, Narrative::RnrTimerArmed);
               e.psn = pkt->psn;

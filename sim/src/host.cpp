@@ -21,9 +21,7 @@ struct Host::Region {
 };
 
 Host::Host(Network& network, int index, HostConfig config)
-    : network_(network), index_(index), config_(std::move(config)) {
-  mrs_.reserve(64);
-}
+    : network_(network), index_(index), config_(std::move(config)) {}
 
 Host::~Host() = default;
 
@@ -65,6 +63,34 @@ VerbsResult<std::uint32_t> Host::allocPd() {
   return {pd, {}};
 }
 
+VerbsStatus Host::deallocPd(std::uint32_t pd) {
+  auto it = std::find(pds_.begin(), pds_.end(), pd);
+  if (it == pds_.end()) return {EINVAL, fmt::format("dealloc_pd: PD {} does not exist", pd)};
+  const char* user = nullptr;
+  for (const MemoryRegionInfo& m : mrs_) {
+    if (m.pd == pd && mrRegistered(m.lkey)) user = "an MR";
+  }
+  for (const auto& [n, q] : qps_) {
+    if (q->pd() == pd) user = "a QP";
+  }
+  for (const auto& [n, a] : ahs_) {
+    if (a.pd == pd) user = "an AH";
+  }
+  if (user) {
+    return {EBUSY,
+            fmt::format("dealloc_pd: PD {} is still used by {} (destroy it first)", pd, user)};
+  }
+  pds_.erase(it);
+  return {};
+}
+
+bool Host::mrRegistered(std::uint32_t lkey) const {
+  const bool exists = std::any_of(mrs_.begin(), mrs_.end(),
+                                  [&](const MemoryRegionInfo& m) { return m.lkey == lkey; });
+  return exists &&
+         std::find(deregistered_.begin(), deregistered_.end(), lkey) == deregistered_.end();
+}
+
 VerbsResult<MemoryRegionInfo> Host::regMr(std::uint32_t pd, std::uint64_t addr,
                                           std::uint64_t length, unsigned access) {
   if (std::find(pds_.begin(), pds_.end(), pd) == pds_.end()) {
@@ -95,9 +121,75 @@ VerbsResult<MemoryRegionInfo> Host::regMr(std::uint32_t pd, std::uint64_t addr,
 }
 
 VerbsStatus Host::deregMr(std::uint32_t lkey) {
-  auto it = std::find_if(mrs_.begin(), mrs_.end(), [&](const auto& m) { return m.lkey == lkey; });
-  if (it == mrs_.end()) return {EINVAL, fmt::format("no MR with lkey {:#x}", lkey)};
-  invalidLkeys_.push_back(it->lkey);
+  if (!mrRegistered(lkey)) {
+    return {EINVAL, fmt::format("dereg_mr: no registered MR has lkey {:#x}", lkey)};
+  }
+  invalidLkeys_.push_back(lkey);
+  deregistered_.push_back(lkey);
+  return {};
+}
+
+VerbsStatus Host::destroyCq(std::uint32_t id) {
+  auto it = cqs_.find(id);
+  if (it == cqs_.end()) return {EINVAL, fmt::format("destroy_cq: CQ {} does not exist", id)};
+  for (const auto& [n, q] : qps_) {
+    if (q->initAttr().sendCq == id || q->initAttr().recvCq == id) {
+      return {EBUSY, fmt::format("destroy_cq: CQ {} is still the {} CQ of QP {:#x} (destroy the "
+                                 "QP first)",
+                                 id, q->initAttr().sendCq == id ? "send" : "receive", n)};
+    }
+  }
+  cqs_.erase(it);
+  return {};
+}
+
+VerbsStatus Host::destroyQp(std::uint32_t qpn) {
+  auto it = qps_.find(qpn);
+  if (it == qps_.end()) return {EINVAL, fmt::format("destroy_qp: no QP {:#x}", qpn)};
+  std::unique_ptr<Qp> q = std::move(it->second);
+  qps_.erase(it);
+  q->destroy();
+  if (network_.sim().tracing()) {
+    TraceEvent e;
+    e.kind = TraceKind::QpState;
+    e.what = Narrative::QpDestroyed;
+    e.qpn = qpn;
+    emit(std::move(e));
+  }
+  if (q->pendingEvents() > 0) destroyedQps_.push_back(std::move(q));
+  reapDestroyedQps();
+  return {};
+}
+
+void Host::reapDestroyedQps() {
+  std::erase_if(destroyedQps_,
+                [](const std::unique_ptr<Qp>& q) { return q->pendingEvents() == 0; });
+}
+
+VerbsResult<std::uint32_t> Host::createAh(std::uint32_t pd, const AhAttr& attr) {
+  if (std::find(pds_.begin(), pds_.end(), pd) == pds_.end()) {
+    return {0, {EINVAL, fmt::format("create_ah: PD {} does not exist", pd)}};
+  }
+  if (attr.portNum != 1) {
+    return {0,
+            {EINVAL, fmt::format("create_ah: port_num {} does not exist (the device has port 1)",
+                                 attr.portNum)}};
+  }
+  if (!attr.isGlobal && network_.config().wire != WireFormat::InfiniBand) {
+    return {0, {EINVAL, "create_ah: a RoCE address handle needs a GRH (set is_global and dgid)"}};
+  }
+  const std::uint32_t id = nextAh_++;
+  ahs_[id] = Ah{pd, attr};
+  return {id, {}};
+}
+
+const AhAttr* Host::ah(std::uint32_t id) const {
+  auto it = ahs_.find(id);
+  return it == ahs_.end() ? nullptr : &it->second.attr;
+}
+
+VerbsStatus Host::destroyAh(std::uint32_t id) {
+  if (ahs_.erase(id) == 0) return {EINVAL, fmt::format("destroy_ah: AH {} does not exist", id)};
   return {};
 }
 
@@ -128,6 +220,7 @@ VerbsResult<std::uint32_t> Host::createQp(std::uint32_t pd, const QpInitAttr& at
   if (attr.cap.maxSendWr == 0 || attr.cap.maxSendWr > 16384 || attr.cap.maxRecvWr > 16384) {
     return {0, {EINVAL, "max_send_wr must be 1..16384 and max_recv_wr at most 16384"}};
   }
+  reapDestroyedQps();
   const std::uint32_t qpn = nextQpn_++;
   qps_[qpn] = std::make_unique<Qp>(*this, qpn, pd, attr);
   if (network_.sim().tracing()) {

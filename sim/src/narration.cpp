@@ -254,6 +254,8 @@ std::string describe(const TraceEvent& e) {
     case Narrative::QpCreated:
       return fmt::format("create_qp: {} QP {:#x} in RESET (SQ {} WRs, RQ {} WRs)",
                          toString(arg(a.qpType)), e.qpn, arg(a.sqDepth), arg(a.rqDepth));
+    case Narrative::QpDestroyed:
+      return fmt::format("destroy_qp: QP {:#x} destroyed", e.qpn);
     case Narrative::QpStateChanged:
       return fmt::format("QP {:#x} {} -> {}: {}", e.qpn, toString(arg(a.fromState)),
                          toString(arg(a.toState)), why());

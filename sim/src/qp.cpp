@@ -351,7 +351,7 @@ VerbsStatus Qp::postRecv(const RecvWr& wr) {
     host_.emit(std::move(e));
   }
   if (state_ == QpState::Err) {
-    sim().schedule(SimTime{}, this, kFlush, 0);
+    post(SimTime{}, kFlush);
   }
   return {};
 }
@@ -384,16 +384,32 @@ QpView Qp::view() const {
 void Qp::scheduleRequester(SimTime delay) {
   if (req_.scheduled) return;
   req_.scheduled = true;
-  sim().schedule(delay, this, kRunRequester, 0);
+  post(delay, kRunRequester);
 }
 
 void Qp::scheduleCompleter() {
   if (comp_.scheduled) return;
   comp_.scheduled = true;
-  sim().schedule(SimTime{}, this, kRunCompleter, 0);
+  post(SimTime{}, kRunCompleter);
+}
+
+void Qp::post(SimTime delay, std::uint32_t code) {
+  ++pendingEvents_;
+  sim().schedule(delay, this, code, 0);
+}
+
+void Qp::destroy() {
+  destroyed_ = true;
+  retransmit_ = Timer{};
+  rnr_ = Timer{};
+  reqPkts_.clear();
+  sq_.clear();
+  rq_.clear();
 }
 
 void Qp::onEvent(std::uint32_t code, std::uint64_t) {
+  --pendingEvents_;
+  if (destroyed_) return;
   switch (code) {
     case kRunRequester:
       req_.scheduled = false;
@@ -409,7 +425,7 @@ void Qp::onEvent(std::uint32_t code, std::uint64_t) {
       if (!retransmit_.armed()) return;
       if (retransmit_.deadline > sim().now()) {  // pushed later since: wait again
         retransmit_.eventAt = retransmit_.deadline;
-        sim().schedule(retransmit_.deadline - sim().now(), this, kRetransmitTimer, 0);
+        post(retransmit_.deadline - sim().now(), kRetransmitTimer);
         return;
       }
       retransmit_.deadline = SimTime::max();
@@ -458,7 +474,7 @@ void Qp::expireRetransmitTimer(std::uint64_t afterRequests) {
   }
   retransmit_.deadline = sim().now();
   retransmit_.eventAt = sim().now();
-  sim().schedule(SimTime{}, this, kRetransmitTimer, 0);
+  post(SimTime{}, kRetransmitTimer);
 }
 
 void Qp::armRetransmit() {
@@ -474,7 +490,7 @@ void Qp::kickRetransmit() {
   retransmit_.deadline = t;
   if (retransmit_.eventAt == SimTime::max() || retransmit_.eventAt > t) {
     retransmit_.eventAt = t;
-    sim().schedule(t - sim().now(), this, kRetransmitTimer, 0);
+    post(t - sim().now(), kRetransmitTimer);
   }
   if (!wasArmed && tracing()) {
     TraceEvent e = event(TraceKind::TimerArmed, Narrative::RetransmitTimerArmed);
@@ -495,7 +511,7 @@ void Qp::toError(const TraceCause& why) {
   req_.waitForRnrTimer = false;
   reqPkts_.clear();
   resp_.resIndex = -1;
-  sim().schedule(SimTime{}, this, kFlush, 0);
+  post(SimTime{}, kFlush);
 }
 
 void Qp::flushQueues() {

@@ -101,6 +101,11 @@ class Qp : public EventTarget {
 
   void onEvent(std::uint32_t code, std::uint64_t arg) override;
 
+  /// destroy_qp: stops the engines; events already scheduled for this object do nothing.
+  void destroy();
+  /// Events scheduled for this QP that have not run yet (a destroyed QP is freed at 0).
+  std::uint32_t pendingEvents() const { return pendingEvents_; }
+
  private:
   enum Code : std::uint32_t {
     kRunRequester = 1,
@@ -119,6 +124,8 @@ class Qp : public EventTarget {
 
   Simulator& sim() const;
   bool tracing() const;
+  /// Schedules onEvent(code) after `delay`, counting it in pendingEvents_.
+  void post(SimTime delay, std::uint32_t code);
   TraceEvent event(TraceKind kind, Narrative what) const;
   TraceEvent memoryEvent(bool write, std::uint64_t addr, std::uint32_t length,
                          Narrative what) const;
@@ -229,6 +236,8 @@ class Qp : public EventTarget {
   std::deque<SimTime> txDone_;
   std::uint32_t ipId_ = 0;
   WireAddress addr_;
+  std::uint32_t pendingEvents_ = 0;
+  bool destroyed_ = false;
 };
 
 }  // namespace rdmascope::sim

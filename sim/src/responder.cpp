@@ -241,7 +241,7 @@ bool Qp::readReply(RespResource& res, DmaFault* error) {
       if (txDone_.size() > kInflightHigh) {
         if (!resp_.readScheduled) {
           resp_.readScheduled = true;
-          sim().schedule(txDone_[txDone_.size() - kInflightLow] - now, this, kResumeRead, 0);
+          post(txDone_[txDone_.size() - kInflightLow] - now, kResumeRead);
         }
         if (error) error->reason = Reason::None;
         return false;

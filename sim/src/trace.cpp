@@ -49,6 +49,8 @@ std::string_view toString(Narrative v) {
       return "text";
     case Narrative::QpCreated:
       return "qp-created";
+    case Narrative::QpDestroyed:
+      return "qp-destroyed";
     case Narrative::QpStateChanged:
       return "qp-state-changed";
     case Narrative::SendPosted:

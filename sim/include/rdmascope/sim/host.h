@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -111,12 +112,30 @@ class Host {
 
   // --- verbs ------------------------------------------------------------------------
   VerbsResult<std::uint32_t> allocPd();
+  /// ib_dealloc_pd: EBUSY while an MR, QP, SRQ or AH of the PD exists; EINVAL for no PD.
+  VerbsStatus deallocPd(std::uint32_t pd);
   VerbsResult<MemoryRegionInfo> regMr(std::uint32_t pd, std::uint64_t addr, std::uint64_t length,
                                       unsigned access);
+  /// ibv_dereg_mr: the MR's keys stop working at once (a request in flight that already
+  /// resolved the MR finishes, as rxe's reference keeps it); EINVAL for an unknown lkey.
   VerbsStatus deregMr(std::uint32_t lkey);
   VerbsResult<std::uint32_t> createCq(int depth);
+  /// ib_destroy_cq: EBUSY while a QP uses the CQ as its send or receive CQ. Completions still
+  /// in it are dropped.
+  VerbsStatus destroyCq(std::uint32_t cq);
   /// Returns the QP number (rxe numbers user QPs from 17).
   VerbsResult<std::uint32_t> createQp(std::uint32_t pd, const QpInitAttr& attr);
+  /// ib_destroy_qp: the QP disappears at once (no completions are made for its outstanding
+  /// WRs; packets for it are dropped as for an unknown QP). Its pending timers and engine runs
+  /// become no-ops: the object stays as a tombstone until the simulator has no event left for
+  /// it. EINVAL for an unknown QP.
+  VerbsStatus destroyQp(std::uint32_t qpn);
+  /// ibv_create_ah: an address handle in `pd` (rdma_check_ah_attr: on RoCE the AV needs a
+  /// GRH, EINVAL without). Returns its handle number (from 1).
+  VerbsResult<std::uint32_t> createAh(std::uint32_t pd, const AhAttr& attr);
+  /// The address vector of an AH; null when `ah` does not exist.
+  const AhAttr* ah(std::uint32_t ah) const;
+  VerbsStatus destroyAh(std::uint32_t ah);
   VerbsStatus modifyQp(std::uint32_t qpn, const QpAttr& attr, unsigned attrMask);
   VerbsResult<QpAttr> queryQp(std::uint32_t qpn);
   VerbsStatus postSend(std::uint32_t qpn, const SendWr& wr);
@@ -129,7 +148,10 @@ class Host {
   // --- inspection -------------------------------------------------------------------
   std::vector<std::uint32_t> qpNumbers() const;
   QpView qpView(std::uint32_t qpn) const;
-  const std::vector<MemoryRegionInfo>& memoryRegions() const { return mrs_; }
+  /// Every MR registered so far, deregistered ones included (see mrRegistered()).
+  const std::deque<MemoryRegionInfo>& memoryRegions() const { return mrs_; }
+  /// False once the MR with this lkey was deregistered (or when none has it).
+  bool mrRegistered(std::uint32_t lkey) const;
 
   // --- used by the transport (not by applications) -----------------------------------
   struct Cq {
@@ -192,10 +214,19 @@ class Host {
   std::uint32_t nextQpn_ = 17;
   std::uint32_t nextMrIndex_ = 1;
   std::vector<std::uint32_t> pds_;
-  std::vector<MemoryRegionInfo> mrs_;
+  std::deque<MemoryRegionInfo> mrs_;         ///< a deque: the engines keep pointers into it
   std::vector<std::uint32_t> invalidLkeys_;  ///< deregistered or invalidated MRs
+  std::vector<std::uint32_t> deregistered_;  ///< lkeys of deregistered MRs
   std::map<std::uint32_t, std::unique_ptr<Cq>> cqs_;
   std::map<std::uint32_t, std::unique_ptr<Qp>> qps_;
+  std::vector<std::unique_ptr<Qp>> destroyedQps_;  ///< tombstones with events still pending
+  struct Ah {
+    std::uint32_t pd = 0;
+    AhAttr attr;
+  };
+  std::map<std::uint32_t, Ah> ahs_;
+  std::uint32_t nextAh_ = 1;
+  void reapDestroyedQps();
 };
 
 }  // namespace rdmascope::sim

@@ -44,6 +44,7 @@ enum class Narrative : std::uint16_t {
   Text,  ///< free text from outside the simulator's protocol code (scenario steps): args.text
   // queue pairs (qp.cpp, host.cpp)
   QpCreated,       ///< qpn, args.qpType, args.sqDepth, args.rqDepth
+  QpDestroyed,     ///< qpn
   QpStateChanged,  ///< qpn, args.fromState, args.toState; reason (and detail)
   SendPosted,      ///< wrId, args.wrOpcode, args.bytes, args.signaled, args.inlined, args.fenced
   RecvPosted,      ///< wrId, args.bytes
