@@ -409,3 +409,16 @@ TEST(RdmacmEngine, TenPercentLossStillConnectsAndDisconnectsEveryTime) {
 
 }  // namespace
 }  // namespace rdmascope::simdev::rdmacm
+
+namespace rdmascope::simdev::rdmacm {
+namespace {
+
+TEST(RdmacmEngine, ResponseTimeoutIsRdmaCmsFourPointThreeSeconds) {
+  // CMA_CM_RESPONSE_TIMEOUT 20: 4.096 us x 2^20.
+  EXPECT_EQ(kCmResponseTimeout.count(), 4096LL * 1048576);
+  EXPECT_EQ(CmEngine::Config{}.responseTimeout, kCmResponseTimeout);
+  EXPECT_GT(CmEngine::Config{}.timewait, kCmResponseTimeout);
+}
+
+}  // namespace
+}  // namespace rdmascope::simdev::rdmacm

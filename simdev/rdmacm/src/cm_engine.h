@@ -21,6 +21,9 @@ namespace rdmascope::simdev::rdmacm {
 using Gid = packets::Gid;
 using Clock = std::chrono::steady_clock;
 
+/// rdma_cm's CM response timeout (CMA_CM_RESPONSE_TIMEOUT 20): 4.096 us x 2^20, about 4.3 s.
+inline constexpr std::chrono::nanoseconds kCmResponseTimeout{4096LL << 20};
+
 /// IBTA reject reasons and SIDR statuses the library uses.
 inline constexpr std::uint16_t kRejInvalidServiceId = 8;
 inline constexpr std::uint16_t kRejStaleConnection = 10;
@@ -59,13 +62,12 @@ struct CmUpcall {
 class CmEngine {
  public:
   struct Config {
-    /// How long a MAD waits for its answer before it is sent again: 4.096 us x 2^20 as
-    /// rdma_cm's CMA_CM_RESPONSE_TIMEOUT.
-    std::chrono::microseconds responseTimeout{4096LL << 20};
+    /// How long a MAD waits for its answer before it is sent again.
+    std::chrono::nanoseconds responseTimeout = kCmResponseTimeout;
     int maxRetries = 15;  ///< CMA_MAX_CM_RETRIES
     /// How long a closed connection stays in timewait, answering a resent DREQ (longer than
     /// the response timeout, after which the peer resends it).
-    std::chrono::microseconds timewait{2 * (4096LL << 20)};
+    std::chrono::nanoseconds timewait = 2 * kCmResponseTimeout;
     std::function<std::uint32_t()> random;  ///< communication IDs
     /// The GID of the host owning an IP address (SIDR answers go to the requester's address).
     std::function<std::optional<Gid>(const packets::IpAddress&)> gidOfIp;

@@ -102,9 +102,9 @@ Library* Library::get(std::string& error) {
 }
 
 Library::Library()
-    : engine(CmEngine::Config{.responseTimeout = std::chrono::microseconds(4096LL << 20),
+    : engine(CmEngine::Config{.responseTimeout = kCmResponseTimeout,
                               .maxRetries = 15,
-                              .timewait = 2 * std::chrono::microseconds(4096LL << 20),
+                              .timewait = 2 * kCmResponseTimeout,
                               .random = [this] { return random(); },
                               .gidOfIp = [this](const pk::IpAddress& a) -> std::optional<Gid> {
                                 Gid g{};

@@ -293,7 +293,7 @@ RDMACM_EXPORT int rdma_destroy_id(rdma_cm_id* cmId) {
     lib->flush(lock);
     // A DREQ still unanswered keeps the process as the kernel would keep the connection: the
     // peer learns of the disconnect even when this program exits right away.
-    const auto until = Clock::now() + 3 * std::chrono::microseconds(4096LL << 20);
+    const auto until = Clock::now() + 3 * kCmResponseTimeout;
     while (lib->engine.waiting(id.conn) && Clock::now() < until) {
       lock.unlock();
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
