@@ -53,7 +53,10 @@ std::optional<CmFacts> cmFacts(std::span<const std::uint8_t> mad) {
   c.transactionId = h.transactionId;
   std::visit(
       [&](const auto& m) {
-        c.localCommId = m.localCommId;
+        if constexpr (requires { m.localCommId; })
+          c.localCommId = m.localCommId;
+        else
+          c.localCommId = m.requestId;  // SIDR: the request ID names the exchange
         if constexpr (requires { m.remoteCommId; }) c.remoteCommId = m.remoteCommId;
       },
       *message);
@@ -66,6 +69,11 @@ std::optional<CmFacts> cmFacts(std::span<const std::uint8_t> mad) {
     c.startingPsn = rep->startingPsn;
   } else if (const auto* dreq = std::get_if<CmDreq>(&*message)) {
     c.qpn = dreq->remoteQpn;
+  } else if (const auto* sidrReq = std::get_if<CmSidrReq>(&*message)) {
+    c.serviceId = sidrReq->serviceId;
+  } else if (const auto* sidrRep = std::get_if<CmSidrRep>(&*message)) {
+    c.qpn = sidrRep->qpn;
+    c.serviceId = sidrRep->serviceId;
   } else if (const auto* rej = std::get_if<CmRej>(&*message)) {
     c.rejectReason = rej->reason;
     c.rejected = rej->messageRejected;

@@ -130,6 +130,28 @@ void bind(M& m, F&& f) {
 }
 
 template <typename M, typename F>
+requires MessageOf<M, CmSidrReq>
+void bind(M& m, F&& f) {
+  f("infiniband.cm.sidr_req.requestid", m.requestId);
+  f("infiniband.cm.sidr_req.pkey", m.pkey);
+  f("infiniband.cm.sidr_req.serviceid", m.serviceId);
+  f("infiniband.cm.sidr_req.private", m.privateData);
+}
+
+template <typename M, typename F>
+requires MessageOf<M, CmSidrRep>
+void bind(M& m, F&& f) {
+  f("infiniband.cm.sidr_rep.requestid", m.requestId);
+  f("infiniband.cm.sidr_rep.status", m.status);
+  f("infiniband.cm.sidr_rep.addinfolen", m.additionalInfoLength);
+  f("infiniband.cm.sidr_rep.qpn", m.qpn);
+  f("infiniband.cm.sidr_rep.serviceid", m.serviceId);
+  f("infiniband.cm.sidr_rep.qkey", m.qkey);
+  f("infiniband.cm.sidr_rep.addinfo", m.additionalInfo);
+  f("infiniband.cm.sidr_rep.private", m.privateData);
+}
+
+template <typename M, typename F>
 requires MessageOf<M, MadHeader>
 void bind(M& m, F&& f) {
   f("infiniband.mad.baseversion", m.baseVersion);
@@ -205,9 +227,9 @@ Gid gidFromIp(const IpAddress& ip) {
 
 CmAttribute cmAttributeOf(const CmMessage& message) {
   static constexpr CmAttribute kByIndex[] = {
-      CmAttribute::ConnectRequest, CmAttribute::MsgRcptAck, CmAttribute::ConnectReject,
-      CmAttribute::ConnectReply,   CmAttribute::ReadyToUse, CmAttribute::DisconnectRequest,
-      CmAttribute::DisconnectReply};
+      CmAttribute::ConnectRequest,  CmAttribute::MsgRcptAck,      CmAttribute::ConnectReject,
+      CmAttribute::ConnectReply,    CmAttribute::ReadyToUse,      CmAttribute::DisconnectRequest,
+      CmAttribute::DisconnectReply, CmAttribute::ServiceIdResReq, CmAttribute::ServiceIdResReqResp};
   return kByIndex[message.index()];
 }
 
@@ -238,6 +260,10 @@ std::optional<CmMessage> decodeCmMessage(std::uint16_t attributeId,
       return decodeFrom<CmDreq>(*h, in);
     case CmAttribute::DisconnectReply:
       return decodeFrom<CmDrep>(*h, in);
+    case CmAttribute::ServiceIdResReq:
+      return decodeFrom<CmSidrReq>(*h, in);
+    case CmAttribute::ServiceIdResReqResp:
+      return decodeFrom<CmSidrRep>(*h, in);
     default:
       break;
   }

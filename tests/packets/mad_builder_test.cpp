@@ -161,6 +161,47 @@ TEST(MadBuilder, ShortMessagesSitWhereTheIbtaPutsThem) {
   }
 }
 
+TEST(MadBuilder, SidrFieldsSitWhereTheIbtaPutsThem) {
+  CmSidrReq q;
+  q.requestId = 0x01020304;
+  q.pkey = 0xffff;
+  q.serviceId = rdmaIpServiceId(0x11, 7174);
+  q.privateData = {0xaa, 0xbb};
+  Bytes b{};
+  put(b, 0, {1, 2, 3, 4, 0xff, 0xff, 0, 0, 0, 0, 0, 0, 1, 0x11, 0x1c, 0x06, 0xaa, 0xbb});
+  EXPECT_EQ(encodeCmMessage(q), b);
+  const auto backReq = decodeCmMessage(0x0017, b);
+  ASSERT_TRUE(backReq);
+  const auto& gotReq = std::get<CmSidrReq>(*backReq);
+  EXPECT_EQ(gotReq.serviceId, q.serviceId);
+  ASSERT_EQ(gotReq.privateData.size(), 216u);
+  EXPECT_EQ(gotReq.privateData[1], 0xbb);
+
+  CmSidrRep r;
+  r.requestId = 0x01020304;
+  r.status = 2;
+  r.additionalInfoLength = 1;
+  r.qpn = 0x123456;
+  r.serviceId = q.serviceId;
+  r.qkey = 0x01234567;
+  r.additionalInfo = {0x77};
+  r.privateData = {0x99};
+  Bytes c{};
+  put(c, 0, {1, 2, 3, 4, 2,    1,    0,    0,    0x12, 0x34, 0x56, 0,   0,
+             0, 0, 0, 1, 0x11, 0x1c, 0x06, 0x01, 0x23, 0x45, 0x67, 0x77});
+  c[96] = 0x99;
+  EXPECT_EQ(encodeCmMessage(r), c);
+  const auto backRep = decodeCmMessage(0x0018, c);
+  ASSERT_TRUE(backRep);
+  const auto& gotRep = std::get<CmSidrRep>(*backRep);
+  EXPECT_EQ(gotRep.qpn, 0x123456u);
+  EXPECT_EQ(gotRep.qkey, 0x01234567u);
+  EXPECT_EQ(gotRep.status, 2);
+  ASSERT_EQ(gotRep.privateData.size(), 136u);
+  EXPECT_EQ(gotRep.privateData[0], 0x99);
+  EXPECT_EQ(cmAttributeOf(r), CmAttribute::ServiceIdResReqResp);
+}
+
 TEST(MadBuilder, MadHeaderAndIpCmPrivateDataBytes) {
   MadHeader h;
   h.method = 0x81;

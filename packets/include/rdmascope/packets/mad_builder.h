@@ -151,8 +151,33 @@ struct CmDrep {
   bool operator==(const CmDrep&) const = default;
 };
 
+/// ServiceIDResReq (SIDR_REQ): a UD requester asks which QP serves a service ID. Private
+/// data: at most 216 bytes.
+struct CmSidrReq {
+  std::uint32_t requestId = 0;
+  std::uint16_t pkey = 0xffff;
+  std::uint64_t serviceId = 0;
+  std::vector<std::uint8_t> privateData;
+  bool operator==(const CmSidrReq&) const = default;
+};
+
+/// ServiceIDResReqResp (SIDR_REP). Status 0 (Success) carries the QPN and Q_Key. Additional
+/// information: at most 72 bytes; private data: at most 136.
+struct CmSidrRep {
+  std::uint32_t requestId = 0;
+  std::uint8_t status = 0;  ///< 0 Success, 1 Unsupported, 2 Rejected, 3 No QP, ...
+  std::uint8_t additionalInfoLength = 0;
+  std::uint32_t qpn = 0;  ///< 24 bits
+  std::uint64_t serviceId = 0;
+  std::uint32_t qkey = 0;
+  std::vector<std::uint8_t> additionalInfo;
+  std::vector<std::uint8_t> privateData;
+  bool operator==(const CmSidrRep&) const = default;
+};
+
 /// One CM message.
-using CmMessage = std::variant<CmReq, CmMra, CmRej, CmRep, CmRtu, CmDreq, CmDrep>;
+using CmMessage =
+    std::variant<CmReq, CmMra, CmRej, CmRep, CmRtu, CmDreq, CmDrep, CmSidrReq, CmSidrRep>;
 
 /// The attribute ID a message travels under (ConnectRequest for CmReq, ...).
 CmAttribute cmAttributeOf(const CmMessage& message);
