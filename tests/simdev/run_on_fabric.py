@@ -140,7 +140,7 @@ def main():
 
         frames = 0
         if os.path.exists(pcap):
-            verify = subprocess.run([a.cli, "decode", "-r", pcap, "--verify", "-q"],
+            verify = subprocess.run([a.cli, "decode", "-r", pcap, "--verify"],
                                     capture_output=True, text=True)
             if verify.returncode != 0:
                 failures.append("decode --verify: " + (verify.stdout + verify.stderr).strip()[-400:])
