@@ -98,6 +98,8 @@ class Qp : public EventTarget {
   std::uint32_t pd() const { return pd_; }
   const QpInitAttr& initAttr() const { return init_; }
   const QpAttr& attr() const { return attr_; }
+  /// What ibv_query_qp reports (rxe_qp_to_attr).
+  QpAttr queryAttr() const;
   std::uint32_t srqId() const { return srq_ ? srq_->id : 0; }
 
   VerbsStatus modify(const QpAttr& attr, unsigned mask);
