@@ -328,11 +328,16 @@ VerbsStatus Qp::postSend(const SendWr& wr) {
     length += s.length;
   if (length > 0x80000000ull) return {EINVAL, "message longer than 2 GiB"};
   if (mask & kWrAtomic) {
-    if (length < 8 || wr.sgList.size() != 1) {
-      return {EINVAL, "an atomic WR needs one SGE of at least 8 bytes"};
+    // rxe's provider (validate_send_wr) refuses these before the WR reaches the queue
+    if (length < 8) {
+      return {EINVAL, fmt::format("post_send on QP {:#x}: an atomic WR needs 8 bytes of local "
+                                  "buffer, its SGEs have {}",
+                                  qpn_, length)};
     }
     if (wr.remoteAddr & 7) {
-      return {EINVAL, "atomic remote_addr must be 8-byte aligned"};
+      return {EINVAL, fmt::format("post_send on QP {:#x}: atomic remote_addr {:#x} is not 8-byte "
+                                  "aligned",
+                                  qpn_, wr.remoteAddr)};
     }
   }
   const bool isInline = (wr.sendFlags & send_flags::kInline) && (mask & (kWrSend | kWrWrite));
