@@ -181,14 +181,14 @@ VerbsStatus Host::destroyQp(std::uint32_t qpn) {
     e.qpn = qpn;
     emit(std::move(e));
   }
-  if (q->pendingEvents() > 0) destroyedQps_.push_back(std::move(q));
-  reapDestroyedQps();
+  // Freed by its own last event (releaseQp), never here: this call may come from inside one
+  // of the QP's engines (a completion hook that destroys the QP).
+  destroyedQps_.push_back(std::move(q));
   return {};
 }
 
-void Host::reapDestroyedQps() {
-  std::erase_if(destroyedQps_,
-                [](const std::unique_ptr<Qp>& q) { return q->pendingEvents() == 0; });
+void Host::releaseQp(Qp* q) {
+  std::erase_if(destroyedQps_, [q](const std::unique_ptr<Qp>& t) { return t.get() == q; });
 }
 
 VerbsResult<std::uint32_t> Host::createAh(std::uint32_t pd, const AhAttr& attr) {
@@ -299,7 +299,6 @@ VerbsResult<std::uint32_t> Host::createQp(std::uint32_t pd, const QpInitAttr& at
   } else {
     actual.cap.maxRecvWr = actual.cap.maxRecvSge = 0;
   }
-  reapDestroyedQps();
   const std::uint32_t qpn = nextQpn_++;
   qps_[qpn] = std::make_unique<Qp>(*this, qpn, pd, actual, shared);
   if (network_.sim().tracing()) {

@@ -460,14 +460,17 @@ void Qp::destroy() {
   destroyed_ = true;
   retransmit_ = Timer{};
   rnr_ = Timer{};
-  reqPkts_.clear();
-  sq_.clear();
-  rq_.clear();
+  // The queues stay until the object goes: an engine of this QP may be on the stack.
+  post(SimTime{}, kRelease);
 }
 
 void Qp::onEvent(std::uint32_t code, std::uint64_t) {
   --pendingEvents_;
-  if (destroyed_) return;
+  if (destroyed_) {
+    // The last event of a destroyed QP frees it; nothing touches the object afterwards.
+    if (pendingEvents_ == 0) host_.releaseQp(this);
+    return;
+  }
   switch (code) {
     case kRunRequester:
       req_.scheduled = false;

@@ -117,7 +117,8 @@ class Qp : public EventTarget {
 
   void onEvent(std::uint32_t code, std::uint64_t arg) override;
 
-  /// destroy_qp: stops the engines; events already scheduled for this object do nothing.
+  /// destroy_qp: stops the engines; events already scheduled for this object do nothing, and
+  /// the last of them hands the object back to Host::releaseQp.
   void destroy();
   /// Events scheduled for this QP that have not run yet (a destroyed QP is freed at 0).
   std::uint32_t pendingEvents() const { return pendingEvents_; }
@@ -130,6 +131,7 @@ class Qp : public EventTarget {
     kRunCompleter,
     kFlush,
     kResumeRead,
+    kRelease,  ///< a destroyed QP's last event
   };
   enum class Comp;
   enum class R;

@@ -202,6 +202,8 @@ class Host {
   Cq* cq(std::uint32_t id);
   Qp* qp(std::uint32_t qpn);
   Srq* srq(std::uint32_t id);
+  /// Frees a destroyed QP (called by the QP when its last pending event has run).
+  void releaseQp(Qp* qp);
   /// Calls the async event hook (ibv_get_async_event's source).
   void raiseAsyncEvent(const AsyncEvent& event);
   /// Adds a completion; false (and the CQ marked overflowed) when the CQ is full.
@@ -264,7 +266,7 @@ class Host {
   std::vector<std::uint32_t> deregistered_;  ///< lkeys of deregistered MRs
   std::map<std::uint32_t, std::unique_ptr<Cq>> cqs_;
   std::map<std::uint32_t, std::unique_ptr<Qp>> qps_;
-  std::vector<std::unique_ptr<Qp>> destroyedQps_;  ///< tombstones with events still pending
+  std::vector<std::unique_ptr<Qp>> destroyedQps_;  ///< tombstones until their last event ran
   struct Ah {
     std::uint32_t pd = 0;
     AhAttr attr;
@@ -273,7 +275,6 @@ class Host {
   std::map<std::uint32_t, std::unique_ptr<Srq>> srqs_;
   std::uint32_t nextSrq_ = 1;
   std::uint32_t nextAh_ = 1;
-  void reapDestroyedQps();
 };
 
 }  // namespace rdmascope::sim
