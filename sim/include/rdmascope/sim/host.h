@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "rdmascope/packets/ib_builder.h"
+#include "rdmascope/sim/device_limits.h"
 #include "rdmascope/sim/trace.h"
 #include "rdmascope/sim/verbs_types.h"
 
@@ -106,7 +107,7 @@ class Host {
   /// The port's GID table as rxe fills it for one IPv4 (or IPv6) address with RoCEv2: index 0
   /// the link-local GID (fe80::/64 with the MAC's EUI-64), index 1 gid(). Other entries are
   /// empty (ib_core: ENODATA).
-  bool gidValid(unsigned index) const { return index < 2; }
+  bool gidValid(unsigned index) const { return index < limits::kPortGidsInUse; }
   /// The GID at `index` (zero for an empty entry).
   Gid gidAt(unsigned index) const;
   Network& network() { return network_; }
