@@ -47,11 +47,29 @@ inline constexpr std::uint8_t kPhysPortCnt = 1;                   ///< phys_port
 /// Inline data a send WQE can carry: rxe's largest WQE holds kMaxSge SGEs of 16 bytes.
 inline constexpr std::uint32_t kMaxInlineData = kMaxSge * 16;
 
+/// device_cap_flags (libibverbs' IBV_DEVICE_* values) as rxe 6.1 sets them, less the memory
+/// window bits: the simulated device has no memory windows, so ibv_alloc_mw fails and the flags
+/// do not claim them (rxe 6.1 also sets IBV_DEVICE_MEM_WINDOW and MEM_WINDOW_TYPE_2B).
+inline constexpr std::uint32_t kDeviceCapFlags = (1u << 1)      // BAD_PKEY_CNTR
+                                                 | (1u << 2)    // BAD_QKEY_CNTR
+                                                 | (1u << 4)    // AUTO_PATH_MIG
+                                                 | (1u << 5)    // CHANGE_PHY_PORT
+                                                 | (1u << 6)    // UD_AV_PORT_ENFORCE
+                                                 | (1u << 10)   // PORT_ACTIVE_EVENT
+                                                 | (1u << 11)   // SYS_IMAGE_GUID
+                                                 | (1u << 12)   // RC_RNR_NAK_GEN
+                                                 | (1u << 13)   // SRQ_RESIZE
+                                                 | (1u << 21);  // MEM_MGT_EXTENSIONS
+
 // ibv_port_attr
 inline constexpr std::uint32_t kPortMaxMsgSize = 0x800000;  ///< max_msg_sz (6.1; 2 GiB from 6.6)
 inline constexpr std::uint32_t kPortGidTableLength = 1024;  ///< gid_tbl_len
 inline constexpr std::uint16_t kPortPkeyTableLength = 64;   ///< pkey_tbl_len
 inline constexpr std::uint8_t kPortMaxMtu = 5;              ///< max_mtu: IBV_MTU_4096
+/// port_cap_flags: IBV_PORT_CM_SUP (rxe 6.1: RXE_PORT_PORT_CAP_FLAGS).
+inline constexpr std::uint32_t kPortCapFlags = 1u << 16;
+/// The GID entries the port has (Host::gidValid: link-local and the address's GID).
+inline constexpr std::uint32_t kPortGidsInUse = 2;
 
 /// The bytes of an ib_sge (struct ib_sge / ibv_sge), the unit of rxe's send WQE sizing.
 inline constexpr std::uint32_t kSgeBytes = 16;
