@@ -20,8 +20,10 @@ int runGuiCommandLine(QApplication& app) {
       QStringLiteral("See RDMA from the verbs call down to the bytes on the wire."));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("capture"),
-                               QStringLiteral("A pcap or pcapng file to open."), "[capture]");
+  parser.addPositionalArgument(
+      QStringLiteral("capture"),
+      QStringLiteral("A pcap or pcapng file to open (with --fabric: the fabric's socket)."),
+      "[capture]");
   const QCommandLineOption step(QStringLiteral("event"),
                                 QStringLiteral("Start the scenario at event N (1-based)."),
                                 QStringLiteral("N"));
@@ -62,8 +64,12 @@ int runGuiCommandLine(QApplication& app) {
                                 QStringLiteral("port"));
   const QCommandLineOption quit(QStringLiteral("quit-after-run"),
                                 QStringLiteral("With --device: quit when the run has ended."));
+  const QCommandLineOption fabric(
+      QStringLiteral("fabric"),
+      QStringLiteral("Attach to a running fabric (rdmascope-cli fabric) and show it live; the "
+                     "socket is the argument, else the default one."));
   for (const auto* o : {&size, &frame, &step, &shot, &tab, &scenario, &device, &connect, &serve,
-                        &loopback, &port, &quit})
+                        &loopback, &port, &quit, &fabric})
     parser.addOption(*o);
   parser.process(app);
 
@@ -101,8 +107,21 @@ int runGuiCommandLine(QApplication& app) {
     startScriptedDeviceRun(window, request, parser.value(shot), parser.isSet(quit));
     return QApplication::exec();
   }
+  if (parser.isSet(fabric)) {
+    const QStringList args = parser.positionalArguments();
+    if (args.size() > 1 || parser.isSet(scenario) || parser.isSet(step)) {
+      std::fprintf(stderr,
+                   "rdmascope: --fabric takes one socket path and no --scenario or --event\n");
+      return 2;
+    }
+    if (!window.attachFabric(args.isEmpty() ? QString() : args.front())) {
+      std::fprintf(stderr, "rdmascope: --fabric: %s\n", qPrintable(window.lastError()));
+      return 2;
+    }
+  }
   if (parser.isSet(scenario)) window.openScenario(parser.value(scenario));
-  if (!parser.positionalArguments().isEmpty()) window.openCapture(parser.positionalArguments()[0]);
+  if (!parser.positionalArguments().isEmpty() && !parser.isSet(fabric))
+    window.openCapture(parser.positionalArguments()[0]);
   if (parser.isSet(step)) {
     bool ok = false;
     const int n = parser.value(step).toInt(&ok);

@@ -1,0 +1,432 @@
+// The GUI attached to a real fabric (simdev::Fabric in this process) while two forked
+// processes attach to it with their simulated NICs and do a 64 KiB RDMA WRITE: the host panes
+// show the programs, their MRs and their QPs reaching RTS, the packet list and the ladder get
+// the frames, the timeline shows the verbs call before the frames it produced, pausing holds the
+// frames at the switch, Step call lets one verbs call through, Step frame one frame, and a
+// program that leaves stays visible, greyed.
+#include "rdmascope/ui/fabric_session.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <QApplication>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableView>
+#include <chrono>
+#include <thread>
+
+#include "../support/scratch_folder.h"
+#include "rdmascope/simdev/fabric.h"
+#include "rdmascope/simdev/nic.h"
+#include "rdmascope/ui/fabric_host_pane.h"
+#include "rdmascope/ui/fabric_models.h"
+#include "rdmascope/ui/fabric_view.h"
+#include "rdmascope/ui/ladder_view.h"
+#include "rdmascope/ui/main_window.h"
+#include "rdmascope/ui/packet_pane.h"
+
+namespace rdmascope::ui {
+namespace {
+
+using namespace rdmascope::sim;
+using simdev::Nic;
+
+struct RunningFabric {
+  explicit RunningFabric(simdev::FabricConfig config) {
+    std::string error;
+    fabric = simdev::Fabric::open(config, error);
+    EXPECT_TRUE(fabric) << error;
+    if (fabric) thread = std::thread([this] { fabric->run([](const std::string&) {}); });
+  }
+  ~RunningFabric() {
+    if (fabric) fabric->stop();
+    if (thread.joinable()) thread.join();
+  }
+  std::unique_ptr<simdev::Fabric> fabric;
+  std::thread thread;
+};
+
+/// Runs the event loop until `done` holds or `ms` pass; returns `done()`.
+template <typename F>
+bool waitFor(F done, int ms = 20000) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+  while (!done() && std::chrono::steady_clock::now() < end) {
+    QApplication::processEvents(QEventLoop::AllEvents, 20);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return done();
+}
+
+/// QP 17 of this host connected to QP 17 of `peer`, in RTS; each step a named verbs call.
+std::uint32_t connectedQp(Nic& nic, int peer, std::uint32_t cq) {
+  std::uint32_t pd, qpn;
+  {
+    Nic::Session s(nic, "ibv_alloc_pd");
+    pd = s.host().allocPd().value;
+  }
+  {
+    Nic::Session s(nic, "ibv_create_qp(RC)");
+    QpInitAttr init;
+    init.qpType = QpType::RC;
+    init.sendCq = cq;
+    init.recvCq = cq;
+    qpn = s.host().createQp(pd, init).value;
+  }
+  QpAttr a;
+  a.qpState = QpState::Init;
+  a.qpAccessFlags = access::kRemoteWrite | access::kLocalWrite;
+  {
+    Nic::Session s(nic, "ibv_modify_qp(INIT)");
+    if (!s.host()
+             .modifyQp(qpn, a,
+                       attr_mask::kState | attr_mask::kPkeyIndex | attr_mask::kPort |
+                           attr_mask::kAccessFlags)
+             .ok())
+      return 0;
+  }
+  a.qpState = QpState::Rtr;
+  a.pathMtu = Mtu::Mtu1024;
+  a.destQpNum = 17;
+  a.rqPsn = 100;
+  const std::uint32_t ip = nic.info().hosts[static_cast<std::size_t>(peer - 1)].ipv4;
+  a.ahAttr.dgid = {};
+  a.ahAttr.dgid[10] = a.ahAttr.dgid[11] = 0xff;
+  for (int i = 0; i < 4; ++i)
+    a.ahAttr.dgid[static_cast<std::size_t>(12 + i)] = static_cast<std::uint8_t>(ip >> (24 - 8 * i));
+  a.ahAttr.isGlobal = true;
+  a.ahAttr.sgidIndex = 1;
+  {
+    Nic::Session s(nic, "ibv_modify_qp(RTR)");
+    if (!s.host()
+             .modifyQp(qpn, a,
+                       attr_mask::kState | attr_mask::kAv | attr_mask::kPathMtu |
+                           attr_mask::kDestQpn | attr_mask::kRqPsn | attr_mask::kMaxDestRdAtomic |
+                           attr_mask::kMinRnrTimer)
+             .ok())
+      return 0;
+  }
+  a.qpState = QpState::Rts;
+  a.sqPsn = 100;
+  Nic::Session s(nic, "ibv_modify_qp(RTS)");
+  if (!s.host()
+           .modifyQp(qpn, a,
+                     attr_mask::kState | attr_mask::kSqPsn | attr_mask::kTimeout |
+                         attr_mask::kRetryCnt | attr_mask::kRnrRetry | attr_mask::kMaxQpRdAtomic)
+           .ok())
+    return 0;
+  return qpn;
+}
+
+constexpr std::size_t kBytes = 16384;  // 16 WRITE packets of 1024 bytes
+
+/// Host 1: a buffer registered for remote writes; tells the writer where it is, waits for the
+/// bytes (no verbs call), then waits for `quit` before leaving.
+int targetProcess(int toWriter, int quit) {
+  std::string error;
+  Nic* nic = Nic::get(error);
+  if (!nic) return 10;
+  std::vector<std::uint8_t> buf(kBytes, 0);
+  std::uint32_t cq;
+  {
+    Nic::Session s(*nic, "ibv_create_cq(64)");
+    cq = s.host().createCq(64).value;
+  }
+  if (connectedQp(*nic, 2, cq) != 17) return 11;
+  MemoryRegionInfo mr;
+  {
+    Nic::Session s(*nic, "ibv_reg_mr(16384, LOCAL_WRITE | REMOTE_WRITE)");
+    auto r = s.host().regMr(1, reinterpret_cast<std::uint64_t>(buf.data()), buf.size(),
+                            access::kLocalWrite | access::kRemoteWrite);
+    if (!r.ok()) return 12;
+    mr = r.value;
+  }
+  const std::uint64_t where[2] = {mr.addr, mr.rkey};
+  if (::write(toWriter, where, sizeof where) != sizeof where) return 13;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  bool all = false;
+  while (!all && std::chrono::steady_clock::now() < deadline) {
+    all = true;
+    for (std::size_t i = 0; i < buf.size() && all; ++i)
+      all = reinterpret_cast<volatile std::uint8_t*>(buf.data())[i] ==
+            static_cast<std::uint8_t>(i * 7 + 1);
+    if (!all) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  if (!all) return 14;
+  char c;
+  return ::read(quit, &c, 1) == 1 ? 0 : 15;
+}
+
+/// Host 2: connects, then waits for `go` and writes the bytes into host 1's buffer.
+int writerProcess(int fromTarget, int go) {
+  std::uint64_t where[2];
+  if (::read(fromTarget, where, sizeof where) != sizeof where) return 20;
+  std::string error;
+  Nic* nic = Nic::get(error);
+  if (!nic) return 21;
+  std::vector<std::uint8_t> src(kBytes);
+  for (std::size_t i = 0; i < src.size(); ++i)
+    src[i] = static_cast<std::uint8_t>(i * 7 + 1);
+  std::uint32_t cq;
+  {
+    Nic::Session s(*nic, "ibv_create_cq(64)");
+    cq = s.host().createCq(64).value;
+  }
+  if (connectedQp(*nic, 1, cq) != 17) return 22;
+  SendWr wr;
+  {
+    Nic::Session s(*nic, "ibv_reg_mr(16384, LOCAL_WRITE)");
+    auto mr = s.host().regMr(1, reinterpret_cast<std::uint64_t>(src.data()), src.size(),
+                             access::kLocalWrite);
+    if (!mr.ok()) return 23;
+    wr.wrId = 7;
+    wr.opcode = WrOpcode::RdmaWrite;
+    wr.sendFlags = send_flags::kSignaled;
+    wr.sgList.push_back(Sge{mr.value.addr, static_cast<std::uint32_t>(src.size()), mr.value.lkey});
+    wr.remoteAddr = where[0];
+    wr.rkey = static_cast<std::uint32_t>(where[1]);
+  }
+  char c;
+  if (::read(go, &c, 1) != 1) return 24;
+  {
+    Nic::Session s(*nic, "ibv_post_send(QP 0x11, RDMA_WRITE, 16384 B)");
+    if (!s.host().postSend(17, wr).ok()) return 25;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (std::chrono::steady_clock::now() < deadline) {
+    Nic::Session s(*nic);
+    auto wcs = s.host().pollCq(cq, 1);
+    if (!wcs.empty()) return wcs[0].status == WcStatus::Success && wcs[0].wrId == 7 ? 0 : 26;
+  }
+  return 27;
+}
+
+int exitStatus(pid_t pid) {
+  int status = 0;
+  if (::waitpid(pid, &status, 0) != pid) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/// The two programs, forked; `go` starts the WRITE, `quit` lets host 1 leave.
+struct Programs {
+  explicit Programs(const std::string& socket) {
+    int where[2], goPipe[2], quitPipe[2];
+    EXPECT_EQ(::pipe(where), 0);
+    EXPECT_EQ(::pipe(goPipe), 0);
+    EXPECT_EQ(::pipe(quitPipe), 0);
+    ::setenv(simdev::kFabricEnv, socket.c_str(), 1);
+    target = ::fork();
+    if (target == 0) {
+      ::setenv(simdev::kHostEnv, "1", 1);
+      ::_exit(targetProcess(where[1], quitPipe[0]));
+    }
+    writer = ::fork();
+    if (writer == 0) {
+      ::setenv(simdev::kHostEnv, "2", 1);
+      ::_exit(writerProcess(where[0], goPipe[0]));
+    }
+    for (int fd : {where[0], where[1], goPipe[0], quitPipe[0]})
+      ::close(fd);
+    go = goPipe[1];
+    quit = quitPipe[1];
+  }
+  void start() const { EXPECT_EQ(::write(go, "g", 1), 1); }
+  void letTargetLeave() const { EXPECT_EQ(::write(quit, "q", 1), 1); }
+  ~Programs() {
+    ::close(go);
+    ::close(quit);
+    if (writer > 0) ::kill(writer, SIGKILL), exitStatus(writer);
+    if (target > 0) ::kill(target, SIGKILL), exitStatus(target);
+  }
+  int waitWriter() { return exitStatus(std::exchange(writer, -1)); }
+  int waitTarget() { return exitStatus(std::exchange(target, -1)); }
+  pid_t target = -1, writer = -1;
+  int go = -1, quit = -1;
+};
+
+bool qpInRts(const FabricSession& s, int host) {
+  const auto& h = s.hosts().at(static_cast<std::size_t>(host - 1));
+  return h.hasState && !h.state.qps.empty() && h.state.qps.front().state == QpState::Rts;
+}
+
+int rowOf(const FabricTimelineModel& m, const QString& kind, const QString& startsWith,
+          int from = 0) {
+  for (int r = from; r < m.rowCount(); ++r)
+    if (m.data(m.index(r, FabricTimelineModel::Kind)).toString() == kind &&
+        m.data(m.index(r, FabricTimelineModel::What)).toString().startsWith(startsWith))
+      return r;
+  return -1;
+}
+
+TEST(FabricSession, ShowsTwoProgramsTheirQpsAndFramesAndKeepsAProgramThatLeft) {
+  testing::ScratchFolder dir("fgui");
+  simdev::FabricConfig config;
+  config.socketPath = dir / "f.sock";
+  RunningFabric fabric(config);
+  ASSERT_TRUE(fabric.fabric);
+  MainWindow window(nullptr, QString());
+  window.resize(1280, 720);
+  window.show();
+  ASSERT_TRUE(window.attachFabric(QString::fromStdString(config.socketPath)))
+      << window.lastError().toStdString();
+  FabricSession* s = window.fabricSession();
+  FabricView* v = window.fabricView();
+  EXPECT_TRUE(v->isVisible());
+  EXPECT_EQ(s->hosts().size(), 2u);
+  EXPECT_FALSE(v->hostPane(1));
+
+  Programs p(config.socketPath);
+  ASSERT_TRUE(waitFor([&] { return qpInRts(*s, 1) && qpInRts(*s, 2); }));
+  FabricHostPane* one = v->hostPane(1);
+  FabricHostPane* two = v->hostPane(2);
+  ASSERT_TRUE(one && two);
+  EXPECT_TRUE(one->titleLabel()->text().contains(QStringLiteral("(pid %1)").arg(p.target)))
+      << one->titleLabel()->text().toStdString();
+  EXPECT_TRUE(two->titleLabel()->text().contains(QStringLiteral("(pid %1)").arg(p.writer)));
+  const auto* qps = one->qpModel();
+  EXPECT_EQ(qps->data(qps->index(0, 0)).toString(), "0x11");
+  EXPECT_EQ(qps->data(qps->index(0, 1)).toString(), "RC");
+  EXPECT_EQ(qps->data(qps->index(0, 2)).toString(), "RTS");
+  EXPECT_EQ(qps->data(qps->index(0, 3)).toString(), "0x11");  // the peer's QP
+  EXPECT_EQ(qps->data(qps->index(0, 4)).toString(), "0x64");  // SQ PSN 100
+  ASSERT_TRUE(waitFor([&] { return one->mrModel()->rowCount() == 1; }));
+  EXPECT_EQ(one->mrModel()->data(one->mrModel()->index(0, 3)).toString(),
+            "LOCAL_WRITE | REMOTE_WRITE");
+  EXPECT_EQ(one->pdModel()->rowCount(), 1);
+  EXPECT_EQ(one->cqModel()->data(one->cqModel()->index(0, 1)).toInt(), 64);
+
+  p.start();
+  EXPECT_EQ(p.waitWriter(), 0);
+  FrameStore& store = window.frameStore();
+  ASSERT_TRUE(waitFor([&] { return store.size() >= kBytes / 1024 + 1; }));
+  ASSERT_TRUE(waitFor([&] {
+    return window.packetPane()->packetModel()->rowCount() == static_cast<int>(store.size()) &&
+           v->ladder()->visibleCount() == static_cast<int>(store.size());
+  }));
+  EXPECT_EQ(s->frameSource(0), 2);
+  EXPECT_EQ(s->frameDestination(0), 1);
+  EXPECT_EQ(window.packetPane()
+                ->packetModel()
+                ->data(window.packetPane()->packetModel()->index(0, PacketListModel::Info))
+                .toString()
+                .contains(QStringLiteral("RDMA WRITE")),
+            true);
+  // The timeline: the post_send from host 2, then the frames it produced.
+  const auto& m = *v->timelineModel();
+  const int call = rowOf(m, QStringLiteral("verbs call"), QStringLiteral("ibv_post_send"));
+  const int frame = rowOf(m, QStringLiteral("frame"), QStringLiteral("frame 1 to host1"));
+  ASSERT_GE(call, 0);
+  ASSERT_GE(frame, 0);
+  EXPECT_LT(call, frame);
+  EXPECT_EQ(m.data(m.index(call, FabricTimelineModel::Host)).toString(), "host2");
+  EXPECT_TRUE(m.data(m.index(frame, FabricTimelineModel::What)).toString().contains("RDMA WRITE"));
+  // Choosing the frame in the timeline selects it in the packet list.
+  v->timelineView()->clicked(m.index(frame, 0));
+  EXPECT_EQ(window.packetPane()->currentFrame(), 0);
+
+  // Host 1's program leaves: its pane stays, greyed, with its last state.
+  p.letTargetLeave();
+  EXPECT_EQ(p.waitTarget(), 0);
+  ASSERT_TRUE(waitFor([&] { return !s->hosts()[0].attached; }));
+  EXPECT_TRUE(one->titleLabel()->text().contains(QStringLiteral("detached")));
+  EXPECT_EQ(v->hostPane(1), one);
+  EXPECT_EQ(qps->rowCount(), 1);
+  EXPECT_EQ(qps->data(qps->index(0, 0), Qt::ForegroundRole).value<QBrush>().color(),
+            QColor(0x90, 0x90, 0x90));
+}
+
+TEST(FabricSession, PauseHoldsFramesAndStepsOneCallAndOneFrame) {
+  testing::ScratchFolder dir("fgui");
+  simdev::FabricConfig config;
+  config.socketPath = dir / "f.sock";
+  RunningFabric fabric(config);
+  ASSERT_TRUE(fabric.fabric);
+  MainWindow window(nullptr, QString());
+  window.show();
+  ASSERT_TRUE(window.attachFabric(QString::fromStdString(config.socketPath)));
+  FabricSession* s = window.fabricSession();
+  FabricView* v = window.fabricView();
+  Programs p(config.socketPath);
+  ASSERT_TRUE(waitFor([&] { return qpInRts(*s, 1) && qpInRts(*s, 2); }));
+  ASSERT_TRUE(waitFor([&] { return v->hostPane(1)->mrModel()->rowCount() == 1; }));
+  FabricHostPane* writer = v->hostPane(2);
+  ASSERT_TRUE(writer);
+  EXPECT_FALSE(writer->stepCallButton()->isEnabled());
+
+  v->pauseButton()->click();
+  ASSERT_TRUE(waitFor([&] { return s->paused(); }));
+  EXPECT_EQ(v->pauseButton()->text(), "Resume");
+  EXPECT_TRUE(writer->stepCallButton()->isEnabled());
+  FrameStore& store = window.frameStore();
+  const std::size_t before = store.size();
+
+  // The writer is inside its post_send, waiting: nothing goes out.
+  p.start();
+  waitFor([] { return false; }, 400);
+  EXPECT_EQ(store.size(), before);
+  EXPECT_EQ(
+      rowOf(*v->timelineModel(), QStringLiteral("verbs call"), QStringLiteral("ibv_post_send")),
+      -1);
+
+  // Step call: the post_send runs, its frames wait at the switch.
+  writer->stepCallButton()->click();
+  ASSERT_TRUE(waitFor([&] { return s->heldCount() >= 2; }));
+  // Until the writer's frames are all out (the count stops growing).
+  std::size_t held = s->heldCount();
+  for (;;) {
+    waitFor([] { return false; }, 300);
+    if (s->heldCount() == held) break;
+    held = s->heldCount();
+  }
+  const std::size_t first = before;
+  EXPECT_TRUE(s->frameHeld(first));
+  const auto& m = *v->timelineModel();
+  const int call = rowOf(m, QStringLiteral("verbs call"), QStringLiteral("ibv_post_send"));
+  const int heldRow = m.rowOfFrame(first);
+  ASSERT_GE(call, 0);
+  EXPECT_LT(call, heldRow);
+  EXPECT_EQ(m.data(m.index(heldRow, FabricTimelineModel::Kind)).toString(), "frame (held)");
+  EXPECT_TRUE(m.data(m.index(heldRow, FabricTimelineModel::What))
+                  .toString()
+                  .endsWith(QStringLiteral("[held at the switch]")));
+  EXPECT_TRUE(v->heldLabel()->text().startsWith(QString::number(held)));
+
+  // Step frame: the oldest held frame goes through, the others still wait.
+  ASSERT_TRUE(v->stepFrameButton()->isEnabled());
+  v->stepFrameButton()->click();
+  EXPECT_EQ(s->heldCount(), held - 1);
+  EXPECT_FALSE(s->frameHeld(first));
+  EXPECT_TRUE(s->frameHeld(first + 1));
+  EXPECT_EQ(m.data(m.index(heldRow, FabricTimelineModel::Kind)).toString(), "frame");
+
+  // Resume: every held frame goes, the WRITE completes.
+  v->pauseButton()->click();
+  ASSERT_TRUE(waitFor([&] { return !s->paused(); }));
+  EXPECT_EQ(s->heldCount(), 0u);
+  EXPECT_EQ(v->pauseButton()->text(), "Pause");
+  EXPECT_EQ(p.waitWriter(), 0);
+  p.letTargetLeave();
+  EXPECT_EQ(p.waitTarget(), 0);
+}
+
+TEST(FabricSession, NoFabricIsAOneLineError) {
+  testing::ScratchFolder dir("fgui");
+  MainWindow window(nullptr, QString());
+  EXPECT_FALSE(window.attachFabric(QString::fromStdString(dir / "none.sock")));
+  EXPECT_FALSE(window.lastError().isEmpty());
+  EXPECT_FALSE(window.lastError().contains(QLatin1Char('\n')));
+  EXPECT_TRUE(window.lastError().contains(QString::fromStdString(dir / "none.sock")))
+      << window.lastError().toStdString();
+}
+
+TEST(FabricModels, AccessFlagsByTheirVerbsNames) {
+  EXPECT_EQ(accessFlagNames(0), "none");
+  EXPECT_EQ(accessFlagNames(1 | 2 | 4 | 8),
+            "LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ | REMOTE_ATOMIC");
+  EXPECT_EQ(accessFlagNames(1u << 20), "RELAXED_ORDERING");
+  EXPECT_EQ(accessFlagNames(4 | 0x200), "REMOTE_READ | 0x200");
+}
+
+}  // namespace
+}  // namespace rdmascope::ui
