@@ -63,7 +63,8 @@ HostState captureHostState(sim::Host& host) {
       s.cqs.push_back(CqState{id, cq->depth, static_cast<std::uint32_t>(cq->size())});
     }
   }
-  for (std::uint32_t q : host.qpNumbers()) s.qps.push_back(host.qpView(q));
+  for (std::uint32_t q : host.qpNumbers())
+    s.qps.push_back(host.qpView(q));
   return s;
 }
 
@@ -112,8 +113,8 @@ std::optional<HostState> hostStateFromJson(const nlohmann::json& j, std::string&
   const auto mrs = j.find("mrs");
   const auto cqs = j.find("cqs");
   const auto qps = j.find("qps");
-  if (pds == j.end() || !pds->is_array() || mrs == j.end() || !mrs->is_array() ||
-      cqs == j.end() || !cqs->is_array() || qps == j.end() || !qps->is_array()) {
+  if (pds == j.end() || !pds->is_array() || mrs == j.end() || !mrs->is_array() || cqs == j.end() ||
+      !cqs->is_array() || qps == j.end() || !qps->is_array()) {
     return std::nullopt;
   }
   for (const auto& p : *pds) {
