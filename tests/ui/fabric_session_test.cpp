@@ -1,12 +1,14 @@
-// The GUI attached to a real fabric (simdev::Fabric in this process) while two forked
-// processes attach to it with their simulated NICs and do a 64 KiB RDMA WRITE: the host panes
-// show the programs, their MRs and their QPs reaching RTS, the packet list and the ladder get
-// the frames, the timeline shows the verbs call before the frames it produced, pausing holds the
-// frames at the switch, Step call lets one verbs call through, Step frame one frame, and a
-// program that leaves stays visible, greyed.
+// The GUI attached to a real fabric (simdev::Fabric in this process) while two spawned
+// processes (fabric_test_program) attach to it with their simulated NICs and do a 64 KiB RDMA
+// WRITE: the host panes show the programs, their MRs and their QPs reaching RTS, the packet list
+// and the ladder get the frames, the timeline shows the verbs call before the frames it produced,
+// pausing holds the frames at the switch, Step call lets one verbs call through, Step frame one
+// frame, and a program that leaves stays visible, greyed.
 #include "rdmascope/ui/fabric_session.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,8 +32,7 @@
 namespace rdmascope::ui {
 namespace {
 
-using namespace rdmascope::sim;
-using simdev::Nic;
+using sim::QpState;
 
 struct RunningFabric {
   explicit RunningFabric(simdev::FabricConfig config) {
@@ -59,191 +60,63 @@ bool waitFor(F done, int ms = 20000) {
   return done();
 }
 
-/// QP 17 of this host connected to QP 17 of `peer`, in RTS; each step a named verbs call.
-std::uint32_t connectedQp(Nic& nic, int peer, std::uint32_t cq) {
-  std::uint32_t pd, qpn;
-  {
-    Nic::Session s(nic, "ibv_alloc_pd");
-    pd = s.host().allocPd().value;
-  }
-  {
-    Nic::Session s(nic, "ibv_create_qp(RC)");
-    QpInitAttr init;
-    init.qpType = QpType::RC;
-    init.sendCq = cq;
-    init.recvCq = cq;
-    qpn = s.host().createQp(pd, init).value;
-  }
-  QpAttr a;
-  a.qpState = QpState::Init;
-  a.qpAccessFlags = access::kRemoteWrite | access::kLocalWrite;
-  {
-    Nic::Session s(nic, "ibv_modify_qp(INIT)");
-    if (!s.host()
-             .modifyQp(qpn, a,
-                       attr_mask::kState | attr_mask::kPkeyIndex | attr_mask::kPort |
-                           attr_mask::kAccessFlags)
-             .ok())
-      return 0;
-  }
-  a.qpState = QpState::Rtr;
-  a.pathMtu = Mtu::Mtu1024;
-  a.destQpNum = 17;
-  a.rqPsn = 100;
-  const std::uint32_t ip = nic.info().hosts[static_cast<std::size_t>(peer - 1)].ipv4;
-  a.ahAttr.dgid = {};
-  a.ahAttr.dgid[10] = a.ahAttr.dgid[11] = 0xff;
-  for (int i = 0; i < 4; ++i)
-    a.ahAttr.dgid[static_cast<std::size_t>(12 + i)] = static_cast<std::uint8_t>(ip >> (24 - 8 * i));
-  a.ahAttr.isGlobal = true;
-  a.ahAttr.sgidIndex = 1;
-  {
-    Nic::Session s(nic, "ibv_modify_qp(RTR)");
-    if (!s.host()
-             .modifyQp(qpn, a,
-                       attr_mask::kState | attr_mask::kAv | attr_mask::kPathMtu |
-                           attr_mask::kDestQpn | attr_mask::kRqPsn | attr_mask::kMaxDestRdAtomic |
-                           attr_mask::kMinRnrTimer)
-             .ok())
-      return 0;
-  }
-  a.qpState = QpState::Rts;
-  a.sqPsn = 100;
-  Nic::Session s(nic, "ibv_modify_qp(RTS)");
-  if (!s.host()
-           .modifyQp(qpn, a,
-                     attr_mask::kState | attr_mask::kSqPsn | attr_mask::kTimeout |
-                         attr_mask::kRetryCnt | attr_mask::kRnrRetry | attr_mask::kMaxQpRdAtomic)
-           .ok())
-    return 0;
-  return qpn;
-}
-
-constexpr std::size_t kBytes = 16384;  // 16 WRITE packets of 1024 bytes
-
-/// Host 1: a buffer registered for remote writes; tells the writer where it is, waits for the
-/// bytes (no verbs call), then waits for `quit` before leaving.
-int targetProcess(int toWriter, int quit) {
-  std::string error;
-  Nic* nic = Nic::get(error);
-  if (!nic) return 10;
-  std::vector<std::uint8_t> buf(kBytes, 0);
-  std::uint32_t cq;
-  {
-    Nic::Session s(*nic, "ibv_create_cq(64)");
-    cq = s.host().createCq(64).value;
-  }
-  if (connectedQp(*nic, 2, cq) != 17) return 11;
-  MemoryRegionInfo mr;
-  {
-    Nic::Session s(*nic, "ibv_reg_mr(16384, LOCAL_WRITE | REMOTE_WRITE)");
-    auto r = s.host().regMr(1, reinterpret_cast<std::uint64_t>(buf.data()), buf.size(),
-                            access::kLocalWrite | access::kRemoteWrite);
-    if (!r.ok()) return 12;
-    mr = r.value;
-  }
-  const std::uint64_t where[2] = {mr.addr, mr.rkey};
-  if (::write(toWriter, where, sizeof where) != sizeof where) return 13;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  bool all = false;
-  while (!all && std::chrono::steady_clock::now() < deadline) {
-    all = true;
-    for (std::size_t i = 0; i < buf.size() && all; ++i)
-      all = reinterpret_cast<volatile std::uint8_t*>(buf.data())[i] ==
-            static_cast<std::uint8_t>(i * 7 + 1);
-    if (!all) std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  if (!all) return 14;
-  char c;
-  return ::read(quit, &c, 1) == 1 ? 0 : 15;
-}
-
-/// Host 2: connects, then waits for `go` and writes the bytes into host 1's buffer.
-int writerProcess(int fromTarget, int go) {
-  std::uint64_t where[2];
-  if (::read(fromTarget, where, sizeof where) != sizeof where) return 20;
-  std::string error;
-  Nic* nic = Nic::get(error);
-  if (!nic) return 21;
-  std::vector<std::uint8_t> src(kBytes);
-  for (std::size_t i = 0; i < src.size(); ++i)
-    src[i] = static_cast<std::uint8_t>(i * 7 + 1);
-  std::uint32_t cq;
-  {
-    Nic::Session s(*nic, "ibv_create_cq(64)");
-    cq = s.host().createCq(64).value;
-  }
-  if (connectedQp(*nic, 1, cq) != 17) return 22;
-  SendWr wr;
-  {
-    Nic::Session s(*nic, "ibv_reg_mr(16384, LOCAL_WRITE)");
-    auto mr = s.host().regMr(1, reinterpret_cast<std::uint64_t>(src.data()), src.size(),
-                             access::kLocalWrite);
-    if (!mr.ok()) return 23;
-    wr.wrId = 7;
-    wr.opcode = WrOpcode::RdmaWrite;
-    wr.sendFlags = send_flags::kSignaled;
-    wr.sgList.push_back(Sge{mr.value.addr, static_cast<std::uint32_t>(src.size()), mr.value.lkey});
-    wr.remoteAddr = where[0];
-    wr.rkey = static_cast<std::uint32_t>(where[1]);
-  }
-  char c;
-  if (::read(go, &c, 1) != 1) return 24;
-  {
-    Nic::Session s(*nic, "ibv_post_send(QP 0x11, RDMA_WRITE, 16384 B)");
-    if (!s.host().postSend(17, wr).ok()) return 25;
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while (std::chrono::steady_clock::now() < deadline) {
-    Nic::Session s(*nic);
-    auto wcs = s.host().pollCq(cq, 1);
-    if (!wcs.empty()) return wcs[0].status == WcStatus::Success && wcs[0].wrId == 7 ? 0 : 26;
-  }
-  return 27;
-}
-
 int exitStatus(pid_t pid) {
   int status = 0;
   if (::waitpid(pid, &status, 0) != pid) return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-/// The two programs, forked; `go` starts the WRITE, `quit` lets host 1 leave.
+/// The two programs (fabric_test_program), spawned; `go` starts the WRITE, `quit` lets host 1
+/// leave.
 struct Programs {
   explicit Programs(const std::string& socket) {
     int where[2], goPipe[2], quitPipe[2];
     EXPECT_EQ(::pipe(where), 0);
     EXPECT_EQ(::pipe(goPipe), 0);
     EXPECT_EQ(::pipe(quitPipe), 0);
-    ::setenv(simdev::kFabricEnv, socket.c_str(), 1);
-    target = ::fork();
-    if (target == 0) {
-      ::setenv(simdev::kHostEnv, "1", 1);
-      ::_exit(targetProcess(where[1], quitPipe[0]));
-    }
-    writer = ::fork();
-    if (writer == 0) {
-      ::setenv(simdev::kHostEnv, "2", 1);
-      ::_exit(writerProcess(where[0], goPipe[0]));
-    }
+    target = spawn(socket, 1, "target", where[1], quitPipe[0]);
+    writer = spawn(socket, 2, "writer", where[0], goPipe[0]);
     for (int fd : {where[0], where[1], goPipe[0], quitPipe[0]})
       ::close(fd);
     go = goPipe[1];
     quit = quitPipe[1];
+    ::fcntl(go, F_SETFD, FD_CLOEXEC);
+    ::fcntl(quit, F_SETFD, FD_CLOEXEC);
+  }
+  static pid_t spawn(const std::string& socket, int host, const char* role, int a, int b) {
+    std::vector<std::string> env = {std::string(simdev::kFabricEnv) + "=" + socket,
+                                    std::string(simdev::kHostEnv) + "=" + std::to_string(host)};
+    std::vector<std::string> args = {RDMASCOPE_FABRIC_TEST_PROGRAM, role, std::to_string(a),
+                                     std::to_string(b)};
+    std::vector<char*> envp, argv;
+    for (auto& e : env)
+      envp.push_back(e.data());
+    envp.push_back(nullptr);
+    for (auto& x : args)
+      argv.push_back(x.data());
+    argv.push_back(nullptr);
+    pid_t pid = -1;
+    EXPECT_EQ(::posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data()), 0);
+    return pid;
   }
   void start() const { EXPECT_EQ(::write(go, "g", 1), 1); }
   void letTargetLeave() const { EXPECT_EQ(::write(quit, "q", 1), 1); }
   ~Programs() {
     ::close(go);
     ::close(quit);
-    if (writer > 0) ::kill(writer, SIGKILL), exitStatus(writer);
-    if (target > 0) ::kill(target, SIGKILL), exitStatus(target);
+    for (pid_t pid : {writer, target}) {
+      if (pid <= 0) continue;
+      ::kill(pid, SIGKILL);
+      exitStatus(pid);
+    }
   }
   int waitWriter() { return exitStatus(std::exchange(writer, -1)); }
   int waitTarget() { return exitStatus(std::exchange(target, -1)); }
   pid_t target = -1, writer = -1;
   int go = -1, quit = -1;
 };
+
+constexpr std::size_t kBytes = 16384;  // fabric_test_program's WRITE: 16 packets of 1024 bytes
 
 bool qpInRts(const FabricSession& s, int host) {
   const auto& h = s.hosts().at(static_cast<std::size_t>(host - 1));
