@@ -8,6 +8,7 @@
 
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/device_run.h"
+#include "rdmascope/ui/fabric_session.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/scenario_controller.h"
@@ -68,8 +69,17 @@ int runGuiCommandLine(QApplication& app) {
       QStringLiteral("fabric"),
       QStringLiteral("Attach to a running fabric (rdmascope-cli fabric) and show it live; the "
                      "socket is the argument, else the default one."));
+  const QCommandLineOption wait(
+      QStringLiteral("wait"),
+      QStringLiteral("With --screenshot: take it MS milliseconds after starting (800), e.g. once "
+                     "the programs on a --fabric have run."),
+      QStringLiteral("MS"));
+  const QCommandLineOption pause(
+      QStringLiteral("pause"),
+      QStringLiteral("With --fabric: pause it once attached (frames wait at the switch, programs "
+                     "stop at their next verbs call) to step from there."));
   for (const auto* o : {&size, &frame, &step, &shot, &tab, &scenario, &device, &connect, &serve,
-                        &loopback, &port, &quit, &fabric})
+                        &loopback, &port, &quit, &fabric, &wait, &pause})
     parser.addOption(*o);
   parser.process(app);
 
@@ -107,6 +117,10 @@ int runGuiCommandLine(QApplication& app) {
     startScriptedDeviceRun(window, request, parser.value(shot), parser.isSet(quit));
     return QApplication::exec();
   }
+  if (parser.isSet(pause) && !parser.isSet(fabric)) {
+    std::fprintf(stderr, "rdmascope: --pause applies to --fabric only\n");
+    return 2;
+  }
   if (parser.isSet(fabric)) {
     const QStringList args = parser.positionalArguments();
     if (args.size() > 1 || parser.isSet(scenario) || parser.isSet(step)) {
@@ -118,6 +132,7 @@ int runGuiCommandLine(QApplication& app) {
       std::fprintf(stderr, "rdmascope: --fabric: %s\n", qPrintable(window.lastError()));
       return 2;
     }
+    if (parser.isSet(pause)) window.fabricSession()->pause();
   }
   if (parser.isSet(scenario)) window.openScenario(parser.value(scenario));
   if (!parser.positionalArguments().isEmpty() && !parser.isSet(fabric))
@@ -151,7 +166,15 @@ int runGuiCommandLine(QApplication& app) {
         tabs->setCurrentIndex(i);
   }
   if (parser.isSet(shot)) {
-    QTimer::singleShot(800, &window, [&window, file = parser.value(shot)] {
+    bool okWait = true;
+    const int ms = parser.isSet(wait) ? parser.value(wait).toInt(&okWait) : 800;
+    if (!okWait || ms < 0 || ms > 3600000) {
+      std::fprintf(stderr,
+                   "rdmascope: --wait: '%s' is not a number of milliseconds (0 to 3600000)\n",
+                   qPrintable(parser.value(wait)));
+      return 2;
+    }
+    QTimer::singleShot(ms, &window, [&window, file = parser.value(shot)] {
       window.analysis()->waitForIdle();
       const bool ok = window.grab().save(file);
       QApplication::exit(ok ? 0 : 1);

@@ -114,7 +114,9 @@ FabricHostPane::FabricHostPane(int host, QWidget* parent) : QWidget(parent), hos
   body->addWidget(qpTable_);
   body->addWidget(tabs_);
   body->setStretchFactor(0, 1);
-  body->setStretchFactor(1, 2);
+  body->setStretchFactor(1, 4);
+  // Most programs have a QP or two: their queues get the room.
+  body->setSizes({qpTable_->verticalHeader()->defaultSectionSize() * 4, 1000});
   body->setChildrenCollapsible(false);
 
   auto* l = new QVBoxLayout(this);

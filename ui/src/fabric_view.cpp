@@ -178,7 +178,6 @@ void FabricView::hostChanged(int host) {
   }
   pane->setHost(view);
   pane->setStepEnabled(session_->paused());
-  nameLanes();
   updateStatus();
 }
 
@@ -201,26 +200,17 @@ LadderFrame FabricView::ladderFrame(std::size_t frame) const {
   }
   const bool held = session_->frameHeld(frame);
   if (held) f.label += tr("  (held)");
-  f.dropped = held;  // drawn stopping halfway: at the switch
+  f.held = held;
   f.detail = describeFabricFrame(*session_, *store_, frame);
   f.sentUs = static_cast<double>(store_->record(frame).timestampNs) / 1000.0;
   return f;
 }
 
 void FabricView::nameLanes() {
+  // The host names only: a program's name would not fit over a lifeline (its pane shows it).
   QStringList names;
-  const auto& hosts = session_->hosts();
-  for (int h : lanes_) {
-    if (h >= 1 && static_cast<std::size_t>(h) <= hosts.size()) {
-      const auto& v = hosts[static_cast<std::size_t>(h - 1)];
-      names << (v.program.empty()
-                    ? QString::fromStdString(v.name)
-                    : QStringLiteral("%1: %2").arg(QString::fromStdString(v.name),
-                                                   QString::fromStdString(v.program)));
-    } else {
-      names << QStringLiteral("host%1").arg(h);
-    }
-  }
+  for (int h : lanes_)
+    names << QStringLiteral("host%1").arg(h);
   ladder_->setHostNames(names);
 }
 
@@ -273,14 +263,15 @@ void FabricView::holdChanged() {
   stepFrame_->setEnabled(paused && session_->heldCount() > 0);
   for (auto& [host, pane] : panes_)
     pane->setStepEnabled(paused);
-  held_->setText(paused ? tr("%n frame(s) held at the switch", nullptr,
-                             static_cast<int>(session_->heldCount()))
-                        : QString());
+  const auto waiting = session_->heldCount();
+  held_->setText(!paused        ? QString()
+                 : waiting == 1 ? tr("1 frame held at the switch")
+                                : tr("%1 frames held at the switch").arg(waiting));
   // Frames held, or let through since: relabel them.
   bool relabel = false;
   for (std::size_t i = 0; i < ladderFrames_.size(); ++i) {
     const bool held = session_->frameHeld(i);
-    if (held != ladderFrames_[i].dropped) {
+    if (held != ladderFrames_[i].held) {
       ladderFrames_[i] = ladderFrame(i);
       relabel = true;
     }

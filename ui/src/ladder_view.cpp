@@ -157,17 +157,23 @@ void LadderView::paintEvent(QPaintEvent*) {
     double x1 = laneX(to);
     QColor c = fr.nak ? QColor(0xd3, 0x54, 0x00) : QColor(0x1f, 0x4e, 0x9a);
     if (fr.dropped) c = QColor(0xc0, 0x39, 0x2b);
+    if (fr.held) c = QColor(0xb9, 0x77, 0x0e);
     if (cur) {
       p.fillRect(QRectF(0, y0 - rh * 0.25, width(), rh * 1.05), QColor(0xff, 0xe8, 0xa0));
     }
     double yEnd = y1;
-    if (fr.dropped) {
+    if (fr.dropped || fr.held) {
       x1 = (x0 + x1) / 2;
       yEnd = (y0 + y1) / 2;
     }
     p.setPen(QPen(c, cur ? 3.0 : 1.6));
     p.drawLine(QPointF(x0, y0), QPointF(x1, yEnd));
-    if (fr.dropped) {
+    if (fr.held) {
+      // Two bars, as on a pause button: the frame waits at the switch.
+      p.setPen(QPen(c, 3.0));
+      for (double dx : {-3.0, 3.0})
+        p.drawLine(QPointF(x1 + dx, yEnd - 6), QPointF(x1 + dx, yEnd + 6));
+    } else if (fr.dropped) {
       p.drawLine(QPointF(x1 - 6, yEnd - 6), QPointF(x1 + 6, yEnd + 6));
       p.drawLine(QPointF(x1 - 6, yEnd + 6), QPointF(x1 + 6, yEnd - 6));
     } else {

@@ -18,6 +18,7 @@ struct LadderFrame {
   QString detail;        ///< tooltip
   bool dropped = false;  ///< lost on the link or discarded by the receiver
   bool nak = false;      ///< a NAK or RNR NAK (drawn in orange)
+  bool held = false;     ///< waiting at a paused switch (drawn to the middle, amber, paused)
   double sentUs = 0.0;   ///< time sent, microseconds
 };
 
