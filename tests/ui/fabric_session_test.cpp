@@ -207,6 +207,20 @@ TEST(FabricSession, ShowsTwoProgramsTheirQpsAndFramesAndKeepsAProgramThatLeft) {
   EXPECT_EQ(qps->rowCount(), 1);
   EXPECT_EQ(qps->data(qps->index(0, 0), Qt::ForegroundRole).value<QBrush>().color(),
             QColor(0x90, 0x90, 0x90));
+
+  // Another program attaches to host 1: the same pane shows it, no longer greyed.
+  int where[2], quit[2];
+  ASSERT_EQ(::pipe(where), 0);
+  ASSERT_EQ(::pipe(quit), 0);
+  const pid_t again = Programs::spawn(config.socketPath, 1, "target", where[1], quit[0]);
+  ASSERT_TRUE(waitFor([&] { return s->hosts()[0].attached && s->hosts()[0].pid == again; }));
+  EXPECT_EQ(v->hostPane(1), one);
+  EXPECT_FALSE(one->titleLabel()->text().contains(QStringLiteral("detached")));
+  EXPECT_TRUE(one->titleLabel()->text().contains(QStringLiteral("(pid %1)").arg(again)));
+  ::kill(again, SIGKILL);
+  exitStatus(again);
+  for (int fd : {where[0], where[1], quit[0], quit[1]})
+    ::close(fd);
 }
 
 TEST(FabricSession, PauseHoldsFramesAndStepsOneCallAndOneFrame) {
