@@ -57,7 +57,8 @@ bool wqesFromJson(const nlohmann::json& j, std::vector<sim::WqeView>& out) {
 HostState captureHostState(sim::Host& host) {
   HostState s;
   s.pds = host.pdNumbers();
-  s.mrs = host.memoryRegions();
+  const auto& mrs = host.memoryRegions();
+  s.mrs.assign(mrs.begin(), mrs.end());
   for (std::uint32_t id : host.cqNumbers()) {
     if (const sim::Host::Cq* cq = host.cq(id)) {
       s.cqs.push_back(CqState{id, cq->depth, static_cast<std::uint32_t>(cq->size())});
