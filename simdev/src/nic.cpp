@@ -335,12 +335,12 @@ void Nic::progressLoop() {
     {
       Session s(*this);
       next = m.net->sim().nextEventTime();
-      m.wakeAt.store(next.picos());
       statePending = m.stateDirty && m.observed.load();
-    }
-    if (statePending) {  // a state not sent yet: look again within the state interval
-      const sim::SimTime soon = m.now() + sim::SimTime::ms(40);
-      if (soon < next) next = soon;
+      if (statePending) {  // a state not sent yet: look again within the state interval
+        const sim::SimTime soon = m.now() + sim::SimTime::ms(40);
+        if (soon < next) next = soon;
+      }
+      m.wakeAt.store(next.picos());
     }
     timespec ts{};
     timespec* tsp = nullptr;
@@ -404,7 +404,13 @@ Nic::Session::~Session() {
       nic_.sendState();
     }
   }
-  const sim::SimTime next = m.net->sim().nextEventTime();
+  sim::SimTime next = m.net->sim().nextEventTime();
+  // A state held back by the interval is sent by the progress thread: wake it for that too,
+  // or a program that makes no more calls would show the observer a stale state.
+  if (m.stateDirty && m.observed.load(std::memory_order_relaxed)) {
+    const sim::SimTime soon = m.now() + sim::SimTime::ms(40);
+    if (soon < next) next = soon;
+  }
   if (next.picos() < m.wakeAt.load(std::memory_order_relaxed)) {
     m.wakeAt.store(next.picos());
     const std::uint64_t one = 1;

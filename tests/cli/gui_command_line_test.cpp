@@ -55,5 +55,24 @@ TEST(GuiCommandLine, EventIsANumberOfTheScenario) {
 #endif
 }
 
+TEST(GuiCommandLine, FabricThatDoesNotRunIsOneLine) {
+#ifndef RDMASCOPE_GUI
+  GTEST_SKIP() << "the GUI is not part of this build";
+#else
+  if (!std::filesystem::exists(RDMASCOPE_GUI)) GTEST_SKIP() << "the GUI is not built";
+  const std::string socket = "/nonexistent-rdmascope-dir/fabric.sock";
+  const auto gui = runGui({"--fabric", socket});
+  EXPECT_EQ(gui.exitCode, 2);
+  EXPECT_EQ(gui.err.rfind("rdmascope: --fabric: no fabric at " + socket, 0), 0u) << gui.err;
+  EXPECT_EQ(lines(gui.err).size(), 1u) << gui.err;
+  const auto pause = runGui({"--pause"});
+  EXPECT_EQ(pause.exitCode, 2);
+  EXPECT_EQ(pause.err, "rdmascope: --pause applies to --fabric only\n");
+  const auto two = runGui({"--fabric", socket, "second.sock"});
+  EXPECT_EQ(two.exitCode, 2);
+  EXPECT_EQ(lines(two.err).size(), 1u) << two.err;
+#endif
+}
+
 }  // namespace
 }  // namespace rdmascope::cli::test

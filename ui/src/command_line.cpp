@@ -8,6 +8,7 @@
 
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/device_run.h"
+#include "rdmascope/ui/fabric_session.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/scenario_controller.h"
@@ -20,8 +21,10 @@ int runGuiCommandLine(QApplication& app) {
       QStringLiteral("See RDMA from the verbs call down to the bytes on the wire."));
   parser.addHelpOption();
   parser.addVersionOption();
-  parser.addPositionalArgument(QStringLiteral("capture"),
-                               QStringLiteral("A pcap or pcapng file to open."), "[capture]");
+  parser.addPositionalArgument(
+      QStringLiteral("capture"),
+      QStringLiteral("A pcap or pcapng file to open (with --fabric: the fabric's socket)."),
+      "[capture]");
   const QCommandLineOption step(QStringLiteral("event"),
                                 QStringLiteral("Start the scenario at event N (1-based)."),
                                 QStringLiteral("N"));
@@ -62,8 +65,21 @@ int runGuiCommandLine(QApplication& app) {
                                 QStringLiteral("port"));
   const QCommandLineOption quit(QStringLiteral("quit-after-run"),
                                 QStringLiteral("With --device: quit when the run has ended."));
+  const QCommandLineOption fabric(
+      QStringLiteral("fabric"),
+      QStringLiteral("Attach to a running fabric (rdmascope-cli fabric) and show it live; the "
+                     "socket is the argument, else the default one."));
+  const QCommandLineOption wait(
+      QStringLiteral("wait"),
+      QStringLiteral("With --screenshot: take it MS milliseconds after starting (800), e.g. once "
+                     "the programs on a --fabric have run."),
+      QStringLiteral("MS"));
+  const QCommandLineOption pause(
+      QStringLiteral("pause"),
+      QStringLiteral("With --fabric: pause it once attached (frames wait at the switch, programs "
+                     "stop at their next verbs call) to step from there."));
   for (const auto* o : {&size, &frame, &step, &shot, &tab, &scenario, &device, &connect, &serve,
-                        &loopback, &port, &quit})
+                        &loopback, &port, &quit, &fabric, &wait, &pause})
     parser.addOption(*o);
   parser.process(app);
 
@@ -101,8 +117,26 @@ int runGuiCommandLine(QApplication& app) {
     startScriptedDeviceRun(window, request, parser.value(shot), parser.isSet(quit));
     return QApplication::exec();
   }
+  if (parser.isSet(pause) && !parser.isSet(fabric)) {
+    std::fprintf(stderr, "rdmascope: --pause applies to --fabric only\n");
+    return 2;
+  }
+  if (parser.isSet(fabric)) {
+    const QStringList args = parser.positionalArguments();
+    if (args.size() > 1 || parser.isSet(scenario) || parser.isSet(step)) {
+      std::fprintf(stderr,
+                   "rdmascope: --fabric takes one socket path and no --scenario or --event\n");
+      return 2;
+    }
+    if (!window.attachFabric(args.isEmpty() ? QString() : args.front())) {
+      std::fprintf(stderr, "rdmascope: --fabric: %s\n", qPrintable(window.lastError()));
+      return 2;
+    }
+    if (parser.isSet(pause)) window.fabricSession()->pause();
+  }
   if (parser.isSet(scenario)) window.openScenario(parser.value(scenario));
-  if (!parser.positionalArguments().isEmpty()) window.openCapture(parser.positionalArguments()[0]);
+  if (!parser.positionalArguments().isEmpty() && !parser.isSet(fabric))
+    window.openCapture(parser.positionalArguments()[0]);
   if (parser.isSet(step)) {
     bool ok = false;
     const int n = parser.value(step).toInt(&ok);
@@ -132,7 +166,15 @@ int runGuiCommandLine(QApplication& app) {
         tabs->setCurrentIndex(i);
   }
   if (parser.isSet(shot)) {
-    QTimer::singleShot(800, &window, [&window, file = parser.value(shot)] {
+    bool okWait = true;
+    const int ms = parser.isSet(wait) ? parser.value(wait).toInt(&okWait) : 800;
+    if (!okWait || ms < 0 || ms > 3600000) {
+      std::fprintf(stderr,
+                   "rdmascope: --wait: '%s' is not a number of milliseconds (0 to 3600000)\n",
+                   qPrintable(parser.value(wait)));
+      return 2;
+    }
+    QTimer::singleShot(ms, &window, [&window, file = parser.value(shot)] {
       window.analysis()->waitForIdle();
       const bool ok = window.grab().save(file);
       QApplication::exit(ok ? 0 : 1);

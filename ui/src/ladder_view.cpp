@@ -25,9 +25,20 @@ QSize LadderView::sizeHint() const {
 }
 
 void LadderView::setHostNames(const QString& a, const QString& b) {
-  names_[0] = a;
-  names_[1] = b;
+  setHostNames(QStringList{a, b});
+}
+
+void LadderView::setHostNames(const QStringList& names) {
+  names_ = names;
+  while (names_.size() < 2)
+    names_ << QString();
   update();
+}
+
+double LadderView::laneX(int lane) const {
+  const int n = static_cast<int>(names_.size());
+  lane = std::clamp(lane, 0, n - 1);
+  return width() * (0.14 + 0.72 * lane / (n - 1));
 }
 
 void LadderView::setFrames(std::vector<LadderFrame> frames) {
@@ -36,6 +47,12 @@ void LadderView::setFrames(std::vector<LadderFrame> frames) {
   current_ = -1;
   scroll_ = 0;
   update();
+}
+
+void LadderView::appendFrames(const std::vector<LadderFrame>& frames) {
+  const bool all = visible_ == static_cast<int>(frames_.size());
+  frames_.insert(frames_.end(), frames.begin(), frames.end());
+  if (all) setVisibleCount(static_cast<int>(frames_.size()));
 }
 
 void LadderView::setVisibleCount(int visible) {
@@ -115,16 +132,14 @@ void LadderView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   p.setRenderHint(QPainter::Antialiasing);
   p.fillRect(rect(), palette().color(QPalette::Base));
-  const double xa = width() * 0.14;
-  const double xb = width() * 0.86;
   const double rh = rowHeight();
 
   p.save();
   p.setClipRect(QRectF(0, kHeader, width(), height() - kHeader));
   // Lifelines.
   p.setPen(QPen(QColor(0x60, 0x60, 0x60), 2));
-  p.drawLine(QPointF(xa, kHeader), QPointF(xa, height()));
-  p.drawLine(QPointF(xb, kHeader), QPointF(xb, height()));
+  for (int lane = 0; lane < names_.size(); ++lane)
+    p.drawLine(QPointF(laneX(lane), kHeader), QPointF(laneX(lane), height()));
 
   QFont f = font();
   QFont bold = font();
@@ -137,21 +152,28 @@ void LadderView::paintEvent(QPaintEvent*) {
     const double y1 = y0 + rh * 0.7;
     if (y1 < kHeader - rh || y0 > height() + rh) continue;
     const bool cur = i == current_;
-    const double x0 = fr.fromHost == 0 ? xa : xb;
-    double x1 = fr.fromHost == 0 ? xb : xa;
+    const int to = fr.toHost >= 0 ? fr.toHost : (fr.fromHost == 0 ? 1 : 0);
+    const double x0 = laneX(fr.fromHost);
+    double x1 = laneX(to);
     QColor c = fr.nak ? QColor(0xd3, 0x54, 0x00) : QColor(0x1f, 0x4e, 0x9a);
     if (fr.dropped) c = QColor(0xc0, 0x39, 0x2b);
+    if (fr.held) c = QColor(0xb9, 0x77, 0x0e);
     if (cur) {
       p.fillRect(QRectF(0, y0 - rh * 0.25, width(), rh * 1.05), QColor(0xff, 0xe8, 0xa0));
     }
     double yEnd = y1;
-    if (fr.dropped) {
+    if (fr.dropped || fr.held) {
       x1 = (x0 + x1) / 2;
       yEnd = (y0 + y1) / 2;
     }
     p.setPen(QPen(c, cur ? 3.0 : 1.6));
     p.drawLine(QPointF(x0, y0), QPointF(x1, yEnd));
-    if (fr.dropped) {
+    if (fr.held) {
+      // Two bars, as on a pause button: the frame waits at the switch.
+      p.setPen(QPen(c, 3.0));
+      for (double dx : {-3.0, 3.0})
+        p.drawLine(QPointF(x1 + dx, yEnd - 6), QPointF(x1 + dx, yEnd + 6));
+    } else if (fr.dropped) {
       p.drawLine(QPointF(x1 - 6, yEnd - 6), QPointF(x1 + 6, yEnd + 6));
       p.drawLine(QPointF(x1 - 6, yEnd + 6), QPointF(x1 + 6, yEnd - 6));
     } else {
@@ -165,17 +187,18 @@ void LadderView::paintEvent(QPaintEvent*) {
     }
     // Label above the middle of the arrow; frame number and time at the sender's side.
     p.setPen(c.darker(115));
-    const QRectF label(xa + 8, (y0 + y1) / 2 - rh * 0.62, xb - xa - 16, rh * 0.5);
+    const double left = std::min(x0, laneX(to)), right = std::max(x0, laneX(to));
+    const QRectF label(left + 8, (y0 + y1) / 2 - rh * 0.62, right - left - 16, rh * 0.5);
     // A narrow ladder (a laptop screen) draws long labels smaller instead of cutting them.
     p.setFont(LayerStacksView::labelFont(cur ? bold : f, fr.label, label.width()));
     p.drawText(label, Qt::AlignCenter, fr.label);
     p.setFont(small);
     p.setPen(palette().color(QPalette::PlaceholderText));
     const QString no = QString::number(i + 1);
-    if (fr.fromHost == 0)
-      p.drawText(QRectF(0, y0 - rh * 0.4, xa - 6, rh * 0.8), Qt::AlignRight | Qt::AlignVCenter, no);
+    if (x0 < x1)
+      p.drawText(QRectF(0, y0 - rh * 0.4, x0 - 6, rh * 0.8), Qt::AlignRight | Qt::AlignVCenter, no);
     else
-      p.drawText(QRectF(xb + 6, y0 - rh * 0.4, width() - xb - 6, rh * 0.8),
+      p.drawText(QRectF(x0 + 6, y0 - rh * 0.4, width() - x0 - 6, rh * 0.8),
                  Qt::AlignLeft | Qt::AlignVCenter, no);
   }
   p.restore();
@@ -184,8 +207,8 @@ void LadderView::paintEvent(QPaintEvent*) {
   p.fillRect(QRectF(0, 0, width(), kHeader), palette().color(QPalette::Window));
   p.setFont(bold);
   p.setPen(palette().color(QPalette::Text));
-  p.drawText(QRectF(xa - 80, 4, 160, kHeader - 8), Qt::AlignCenter, names_[0]);
-  p.drawText(QRectF(xb - 80, 4, 160, kHeader - 8), Qt::AlignCenter, names_[1]);
+  for (int lane = 0; lane < names_.size(); ++lane)
+    p.drawText(QRectF(laneX(lane) - 80, 4, 160, kHeader - 8), Qt::AlignCenter, names_[lane]);
   p.setPen(QPen(palette().color(QPalette::Mid), 1));
   p.drawLine(QPointF(0, kHeader), QPointF(width(), kHeader));
   if (visible_ == 0) {

@@ -11,6 +11,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
@@ -31,11 +32,14 @@
 #include <QToolButton>
 #include <atomic>
 
+#include "rdmascope/simdev/fabric_protocol.h"
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/capture_loader.h"
 #include "rdmascope/ui/capture_saver.h"
 #include "rdmascope/ui/comparison_view.h"
 #include "rdmascope/ui/data_path_pane.h"
+#include "rdmascope/ui/fabric_session.h"
+#include "rdmascope/ui/fabric_view.h"
 #include "rdmascope/ui/filter_bar.h"
 #include "rdmascope/ui/host_pane.h"
 #include "rdmascope/ui/host_state_models.h"
@@ -112,6 +116,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   mainSplit_ = new QSplitter(Qt::Vertical, this);
   mainSplit_->setObjectName(QStringLiteral("mainSplit"));
   mainSplit_->addWidget(top);
+  scenarioTop_ = top;
   mainSplit_->addWidget(bottom);
   mainSplit_->setSizes({520, 440});
   mainSplit_->setChildrenCollapsible(false);
@@ -221,6 +226,18 @@ void MainWindow::createActions() {
   for (const auto& s : builtInScenarios())
     scenarios->addAction(QString::fromStdString(s.title), this,
                          [this, id = s.id] { openScenario(QString::fromStdString(id)); });
+  QAction* fabric = file->addAction(tr("Attach to &Fabric..."), this, [this] {
+    const QString fallback = fabric_ && !fabric_->socketPath().isEmpty()
+                                 ? fabric_->socketPath()
+                                 : QString::fromStdString(simdev::defaultFabricSocket());
+    bool ok = false;
+    const QString path =
+        QInputDialog::getText(this, tr("Attach to Fabric"),
+                              tr("Socket of the running fabric (rdmascope-cli fabric prints it):"),
+                              QLineEdit::Normal, fallback, &ok);
+    if (ok) attachFabric(path.trimmed());
+  });
+  fabric->setObjectName(QStringLiteral("attachFabricAction"));
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence::Quit);
@@ -384,6 +401,7 @@ QWidget* MainWindow::createScenarioBar() {
 
 bool MainWindow::openScenario(const QString& id) {
   setRunning(false);
+  leaveFabric();
   QString error;
   const auto wire = static_cast<sim::WireFormat>(wireBox_ ? wireBox_->currentData().toInt() : 0);
   if (!scenario_->load(id.toStdString(), wire, error)) {
@@ -404,6 +422,7 @@ bool MainWindow::openScenario(const QString& id) {
 
 bool MainWindow::openScenarioFile(const QString& path) {
   setRunning(false);
+  leaveFabric();
   QString error;
   const auto wire = static_cast<sim::WireFormat>(wireBox_->currentData().toInt());
   if (!scenario_->loadFile(path.toStdString(), wire, error)) {
@@ -436,6 +455,84 @@ void MainWindow::setScenarioMode(bool on, const QString& capture) {
                          : tr("<b>Capture mode:</b> %1 — pick a scenario to step through one")
                                .arg(capture.toHtmlEscaped()));
   if (!on) scenarioBox_->setCurrentIndex(-1);
+}
+
+FabricSession* MainWindow::fabricSession() {
+  if (fabric_) return fabric_;
+  fabric_ = new FabricSession(store_.get(), this);
+  fabricView_ = new FabricView(fabric_, store_.get(), this);
+  fabricView_->hide();
+  mainSplit_->insertWidget(0, fabricView_);
+  connect(fabricView_, &FabricView::frameActivated, this, &MainWindow::showFrame);
+  // The session refills the window's store: what reads it stops first, as for a live capture.
+  connect(fabric_, &FabricSession::storeAboutToChange, this, [this] {
+    setRunning(false);
+    if (live_) live_->stop();
+    analysis_->clear();
+    scenario_->unload();
+  });
+  connect(fabric_, &FabricSession::storeReset, this, [this] {
+    packets_->storeReset();
+    analysis_->beginLive(store_.get());
+    capturePath_.clear();
+    statusFrames_->setText(tr("Packets: %1").arg(store_->size()));
+  });
+  connect(fabric_, &FabricSession::framesAppended, this, [this] {
+    if (packets_->packetModel()->rowCount() == 0 && !store_->empty()) {
+      packets_->storeReset();
+      packets_->selectFrame(0);
+    } else {
+      packets_->storeAppended();
+    }
+    statusFrames_->setText(tr("Packets: %1").arg(store_->size()));
+    analysis_->liveAppended();
+  });
+  connect(fabric_, &FabricSession::closed, this, [this](const QString& why) {
+    analysis_->endLive();
+    statusBar()->showMessage(tr("The fabric went away: %1").arg(why));
+  });
+  return fabric_;
+}
+
+bool MainWindow::attachFabric(const QString& socketPath) {
+  QString error;
+  if (!fabricSession()->attach(socketPath, error)) {
+    showError(tr("Cannot attach to the fabric"), error);
+    return false;
+  }
+  setFabricMode(true);
+  setWindowTitle(tr("Fabric %1 - rdmascope").arg(fabric_->socketPath()));
+  explain(tr("Fabric"),
+          tr("Attached to the fabric at %1. Each program attached to a host has a pane with its "
+             "PDs, MRs, QPs, queues and CQs; the timeline lists its verbs calls among the frames "
+             "they produced. Pause holds the frames at the switch and stops every program at "
+             "its next verbs call; Step call and Step frame let one through.")
+              .arg(fabric_->socketPath()));
+  lastError_.clear();
+  statusBar()->showMessage(tr("Attached to the fabric at %1").arg(fabric_->socketPath()), 5000);
+  return true;
+}
+
+void MainWindow::leaveFabric() {
+  if (!fabric_) return;
+  fabric_->detach();
+  setFabricMode(false);
+}
+
+void MainWindow::setFabricMode(bool on) {
+  if (!fabricView_) return;
+  const bool was = fabricView_->isVisibleTo(this);
+  if (on) {
+    setScenarioMode(false);
+    modeLabel_->setText(tr("<b>Fabric mode:</b> %1 — live; pick a scenario to leave it")
+                            .arg(fabric_->socketPath().toHtmlEscaped()));
+    eventSpin_->setRange(0, 0);
+    eventTotal_->setText(tr("(fabric)"));
+  }
+  fabricView_->setVisible(on);
+  scenarioTop_->setVisible(!on);
+  if (on && !was) mainSplit_->setSizes({600, 400});
+  if (!on && was) mainSplit_->setSizes({150, 810});
 }
 
 void MainWindow::reportProblem() {
@@ -485,10 +582,12 @@ void MainWindow::onFrameSelected(qint64 frame) {
   analysis_->setCurrentFrame(frame);
   if (frame < 0) {
     dataPath_->view()->setFrame(nullptr);
+    if (fabricView_) fabricView_->setCurrentFrame(-1);
     return;
   }
   const auto d = packets_->packetModel()->dissection(static_cast<std::size_t>(frame));
   dataPath_->view()->setFrame(d.get());
+  if (fabricView_ && fabricView_->isVisible()) fabricView_->setCurrentFrame(frame);
   if (scenario_->loaded()) return;  // the scenario's explanation stays
   QString text = QString::fromStdString(d->summary.protocol + "  " + d->summary.info);
   for (const auto& diag : d->diagnostics)
@@ -502,6 +601,7 @@ LiveCaptureDialog* MainWindow::liveCaptureDialog() {
   live_->setTarget(store_.get());
   connect(live_, &LiveCaptureDialog::captureStarting, this, [this] {
     setRunning(false);
+    leaveFabric();
     scenario_->unload();
     setScenarioMode(false, tr("live capture"));
     packets_->storeReset();
@@ -597,6 +697,7 @@ bool MainWindow::openCapture(const QString& path) {
     showError(tr("Cannot open capture"), error);
     return false;
   }
+  leaveFabric();
   scenario_->unload();
   setScenarioMode(false, tr("%1 (%2 frames)").arg(QFileInfo(path).fileName()).arg(outcome.frames));
   explain(tr("Capture"), tr("%1: %2 frames. Select a frame to see its headers, its bytes and "

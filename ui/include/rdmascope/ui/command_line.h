@@ -2,7 +2,8 @@
 /// @file command_line.h
 /// The `rdmascope` GUI's command line: opens the tour scenario, a capture or a built-in scenario,
 /// steps to an event, selects a frame or a lower tab, sizes the window, takes a screenshot and
-/// quits, or runs a scenario on a real device with a peer machine (--device). app/gui/main.cpp
+/// quits, runs a scenario on a real device with a peer machine (--device), or attaches to a
+/// running fabric (--fabric [SOCKET]). app/gui/main.cpp
 /// only creates the application and calls this.
 
 class QApplication;

@@ -1,9 +1,10 @@
 #pragma once
 /// @file ladder_view.h
-/// A ladder (sequence) diagram of the frames between host A and host B: one arrow per frame,
-/// in the order sent, labelled with its opcode and PSN; lost frames end in a cross. Clicking a
-/// frame selects it everywhere.
+/// A ladder (sequence) diagram of the frames between host A and host B (or among the N hosts of
+/// a fabric, one lifeline each): one arrow per frame, in the order sent, labelled with its
+/// opcode and PSN; lost frames end in a cross. Clicking a frame selects it everywhere.
 
+#include <QStringList>
 #include <QWidget>
 #include <vector>
 
@@ -11,11 +12,13 @@ namespace rdmascope::ui {
 
 /// One frame of the ladder.
 struct LadderFrame {
-  int fromHost = 0;      ///< 0: A -> B, 1: B -> A
+  int fromHost = 0;      ///< 0: A -> B, 1: B -> A (index of the sender's lifeline)
+  int toHost = -1;       ///< the receiver's lifeline; -1: the other of two
   QString label;         ///< e.g. "SEND FIRST  PSN 0x100"
   QString detail;        ///< tooltip
   bool dropped = false;  ///< lost on the link or discarded by the receiver
   bool nak = false;      ///< a NAK or RNR NAK (drawn in orange)
+  bool held = false;     ///< waiting at a paused switch (drawn to the middle, amber, paused)
   double sentUs = 0.0;   ///< time sent, microseconds
 };
 
@@ -25,7 +28,11 @@ class LadderView : public QWidget {
   explicit LadderView(QWidget* parent = nullptr);
 
   void setHostNames(const QString& a, const QString& b);
+  /// One lifeline per name (at least two), left to right.
+  void setHostNames(const QStringList& names);
   void setFrames(std::vector<LadderFrame> frames);
+  /// Adds frames after the last (a live run), all visible; the selection and scroll stay.
+  void appendFrames(const std::vector<LadderFrame>& frames);
   /// Frames [0, visible) are drawn (the ones on the wire by the current event).
   void setVisibleCount(int visible);
   /// The selected frame (-1 none), drawn bold; scrolls to keep it in view.
@@ -54,7 +61,9 @@ class LadderView : public QWidget {
   double yOf(int frame) const;
   void clampScroll();
 
-  QString names_[2] = {QStringLiteral("host A"), QStringLiteral("host B")};
+  double laneX(int lane) const;
+
+  QStringList names_ = {QStringLiteral("host A"), QStringLiteral("host B")};
   std::vector<LadderFrame> frames_;
   int visible_ = 0;
   int current_ = -1;

@@ -27,6 +27,8 @@ class AnalysisController;
 class ComparisonView;
 class DataPathPane;
 class EventListModel;
+class FabricSession;
+class FabricView;
 class HostPane;
 class LadderView;
 class LiveCaptureDialog;
@@ -55,6 +57,13 @@ class MainWindow : public QMainWindow {
   bool openScenario(const QString& id);
   /// Runs a scenario JSON file (verbs_backend's format); errors are shown like capture errors.
   bool openScenarioFile(const QString& path);
+  /// Attaches to the fabric at `socketPath` (`rdmascope-cli fabric`; the default socket when
+  /// empty) and shows it live: a pane per attached program, the ladder, the call timeline, its
+  /// frames in the packet pane. On failure shows the one-line error and returns false.
+  bool attachFabric(const QString& socketPath);
+  /// The fabric session (created on first use) and its view.
+  FabricSession* fabricSession();
+  FabricView* fabricView() const { return fabricView_; }
   /// The last error shown to the user (empty when none).
   QString lastError() const { return lastError_; }
 
@@ -94,6 +103,10 @@ class MainWindow : public QMainWindow {
   void reportProblem();
   /// Scenario mode shows the hosts and the ladder; capture mode gives the packets the room.
   void setScenarioMode(bool on, const QString& capture = {});
+  /// Fabric mode shows the fabric view in place of the scenario's hosts and ladder.
+  void setFabricMode(bool on);
+  /// Stops following a fabric (before a scenario, a capture or a live capture replaces it).
+  void leaveFabric();
   /// Shows a frame in every view (the scenario moves to the event that sent it).
   void showFrame(qint64 frame);
   void analysisChanged();
@@ -109,6 +122,9 @@ class MainWindow : public QMainWindow {
   QTableView* eventView_ = nullptr;
   QTabWidget* lowerTabs_ = nullptr;
   QSplitter* mainSplit_ = nullptr;
+  QWidget* scenarioTop_ = nullptr;  // the hosts, the ladder and the explanation
+  FabricSession* fabric_ = nullptr;
+  FabricView* fabricView_ = nullptr;
   ScenarioController* scenario_ = nullptr;
   LiveCaptureDialog* live_ = nullptr;
   AnalysisController* analysis_ = nullptr;
