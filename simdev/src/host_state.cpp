@@ -57,13 +57,15 @@ bool wqesFromJson(const nlohmann::json& j, std::vector<sim::WqeView>& out) {
 HostState captureHostState(sim::Host& host) {
   HostState s;
   s.pds = host.pdNumbers();
-  s.mrs = host.memoryRegions();
+  const auto& mrs = host.memoryRegions();
+  s.mrs.assign(mrs.begin(), mrs.end());
   for (std::uint32_t id : host.cqNumbers()) {
     if (const sim::Host::Cq* cq = host.cq(id)) {
       s.cqs.push_back(CqState{id, cq->depth, static_cast<std::uint32_t>(cq->size())});
     }
   }
-  for (std::uint32_t q : host.qpNumbers()) s.qps.push_back(host.qpView(q));
+  for (std::uint32_t q : host.qpNumbers())
+    s.qps.push_back(host.qpView(q));
   return s;
 }
 
@@ -112,8 +114,8 @@ std::optional<HostState> hostStateFromJson(const nlohmann::json& j, std::string&
   const auto mrs = j.find("mrs");
   const auto cqs = j.find("cqs");
   const auto qps = j.find("qps");
-  if (pds == j.end() || !pds->is_array() || mrs == j.end() || !mrs->is_array() ||
-      cqs == j.end() || !cqs->is_array() || qps == j.end() || !qps->is_array()) {
+  if (pds == j.end() || !pds->is_array() || mrs == j.end() || !mrs->is_array() || cqs == j.end() ||
+      !cqs->is_array() || qps == j.end() || !qps->is_array()) {
     return std::nullopt;
   }
   for (const auto& p : *pds) {

@@ -46,8 +46,7 @@ class FabricObserver {
  public:
   /// Connects to the fabric at `socketPath` (defaultFabricSocket() when empty). Null with a
   /// one-line `error` when no fabric runs there.
-  static std::unique_ptr<FabricObserver> connect(const std::string& socketPath,
-                                                 std::string& error);
+  static std::unique_ptr<FabricObserver> connect(const std::string& socketPath, std::string& error);
   ~FabricObserver();
   FabricObserver(const FabricObserver&) = delete;
   FabricObserver& operator=(const FabricObserver&) = delete;

@@ -6,11 +6,10 @@
 /// changed (at most every few tens of milliseconds, and at once while paused).
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "rdmascope/sim/host.h"
 
