@@ -6,6 +6,7 @@
  * one batch, then an RDMA READ into two SGEs, a FETCH_AND_ADD and a COMPARE_AND_SWAP in
  * another, then a batch it aborts. Each side checks the data and the completions and exits 0
  * when all is as a NIC would leave it. */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <infiniband/verbs.h>
 #include <netdb.h>
