@@ -33,7 +33,8 @@ checked=0
 # there for the program to start).
 libraries=()
 for l in librdmacm.so.1 libmlx5.so.1 libefa.so.1; do
-  path=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ {print $NF; exit}')
+  # (awk reads all of ldconfig's output: an early exit would end the pipe with SIGPIPE)
+  path=$(ldconfig -p | awk -v l="$l" '$1 == l && /x86-64/ && !found {print $NF; found=1}')
   [ -n "$path" ] && libraries+=("$path")
 done
 for p in "${programs[@]}" "${libraries[@]}"; do

@@ -118,37 +118,17 @@ ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
     fail(verb, EINVAL, "send_cq and recv_cq are required");
     return nullptr;
   }
-  const ibv_qp_cap& cap = attr.cap;
-  if (cap.max_send_wr > kSimMaxQpWr || cap.max_recv_wr > kSimMaxQpWr ||
-      cap.max_send_sge > static_cast<std::uint32_t>(kRxeMaxSge) ||
-      cap.max_recv_sge > static_cast<std::uint32_t>(kRxeMaxSge) ||
-      cap.max_inline_data > kRxeMaxInlineData) {
-    fail(verb, EINVAL,
-         fmt::format("cap (send_wr {}, recv_wr {}, send_sge {}, recv_sge {}, inline {}) exceeds "
-                     "the device's limits (wr {}, sge {}, inline {})",
-                     cap.max_send_wr, cap.max_recv_wr, cap.max_send_sge, cap.max_recv_sge,
-                     cap.max_inline_data, kSimMaxQpWr, kRxeMaxSge, kRxeMaxInlineData));
-    return nullptr;
-  }
   if (sendOps & ~kSupportedSendOps) {
     unsupported(
         fmt::format("ibv_create_qp_ex with send_ops_flags {:#x}", sendOps & ~kSupportedSendOps),
         EOPNOTSUPP);
     return nullptr;
   }
-  // rxe's sizes: the send WQE holds max(sge * 16, inline) bytes, the queues a power of two.
-  ibv_qp_cap actual = cap;
-  const std::uint32_t wqe = std::max(cap.max_send_sge * 16u, cap.max_inline_data);
-  actual.max_send_sge = std::min<std::uint32_t>(wqe / 16u, kRxeMaxSge);
-  actual.max_inline_data = std::min(wqe, kRxeMaxInlineData);
-  actual.max_send_wr = rxeQueueRoom(std::max(cap.max_send_wr, 1u), kSimMaxQpWr);
-  if (!attr.srq) actual.max_recv_wr = rxeQueueRoom(std::max(cap.max_recv_wr, 1u), kSimMaxQpWr);
-
   sim::QpInitAttr init;
   init.qpType = static_cast<sim::QpType>(attr.qp_type);
   init.sendCq = toCq(attr.send_cq)->id;
   init.recvCq = toCq(attr.recv_cq)->id;
-  init.cap = toSim(actual);
+  init.cap = toSim(attr.cap);
   init.sqSigAll = attr.sq_sig_all != 0;
   if (attr.srq) useSrq(init, attr.srq);
 
@@ -157,17 +137,24 @@ ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
     errno = ENOMEM;
     return nullptr;
   }
+  ibv_qp& q = qp->qpx.qp_base;
   sim::VerbsResult<std::uint32_t> r;
   {
     Nic::Session s(nicOf(context));
     r = s.host().createQp(toPd(pd)->id, init);
+    if (r.ok()) {
+      q.qp_num = r.value;
+      registerQp(qp);
+      // the caps rxe returns (rounded up): what the QP really holds
+      const sim::VerbsResult<sim::QpAttr> created = s.host().queryQp(r.value);
+      qp->cap = created.ok() ? fromSim(created.value.cap) : attr.cap;
+    }
   }
   if (!r.ok()) {
     fail(verb, r.status);
     delete qp;
     return nullptr;
   }
-  ibv_qp& q = qp->qpx.qp_base;
   q.context = context;
   q.qp_context = attr.qp_context;
   q.pd = pd;
@@ -181,7 +168,6 @@ ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
   pthread_mutex_init(&q.mutex, nullptr);
   pthread_cond_init(&q.cond, nullptr);
   qp->type = init.qpType;
-  qp->cap = actual;
   qp->sqSigAll = init.sqSigAll;
   initQpEx(qp, sendOps);
   return &q;
@@ -290,16 +276,11 @@ RDMASCOPE_IBV_EXPORT int ibv_dereg_mr(ibv_mr* mr) {
 RDMASCOPE_IBV_EXPORT ibv_cq* ibv_create_cq(ibv_context* context, int cqe, void* cq_context,
                                            ibv_comp_channel* channel, int comp_vector) {
   constexpr std::string_view verb = "ibv_create_cq";
-  if (cqe < 1 || cqe > kRxeMaxCqe) {
-    fail(verb, EINVAL, fmt::format("cqe {} outside 1..{}", cqe, kRxeMaxCqe));
-    return nullptr;
-  }
   if (comp_vector < 0 || comp_vector >= context->num_comp_vectors) {
     fail(verb, EINVAL,
          fmt::format("comp_vector {} outside 0..{}", comp_vector, context->num_comp_vectors - 1));
     return nullptr;
   }
-  const int depth = static_cast<int>(rxeQueueRoom(static_cast<std::uint32_t>(cqe), kRxeMaxCqe));
   auto* cq = new (std::nothrow) Cq{};
   if (!cq) {
     errno = ENOMEM;
@@ -308,9 +289,10 @@ RDMASCOPE_IBV_EXPORT ibv_cq* ibv_create_cq(ibv_context* context, int cqe, void* 
   sim::VerbsResult<std::uint32_t> r;
   {
     Nic::Session s(nicOf(context));
-    r = s.host().createCq(depth);
+    r = s.host().createCq(cqe);
     if (r.ok()) {
       cq->id = r.value;
+      cq->cq.cqe = s.host().cq(r.value)->depth;  // rxe's 2^n - 1 >= cqe
       registerCq(cq);
     }
   }
@@ -323,7 +305,6 @@ RDMASCOPE_IBV_EXPORT ibv_cq* ibv_create_cq(ibv_context* context, int cqe, void* 
   cq->cq.channel = channel;
   cq->cq.cq_context = cq_context;
   cq->cq.handle = r.value;
-  cq->cq.cqe = depth;
   pthread_mutex_init(&cq->cq.mutex, nullptr);
   pthread_cond_init(&cq->cq.cond, nullptr);
   if (channel) {
@@ -334,8 +315,15 @@ RDMASCOPE_IBV_EXPORT ibv_cq* ibv_create_cq(ibv_context* context, int cqe, void* 
   return &cq->cq;
 }
 
-RDMASCOPE_IBV_EXPORT int ibv_resize_cq(ibv_cq*, int) {
-  return unsupported("ibv_resize_cq", EOPNOTSUPP);
+RDMASCOPE_IBV_EXPORT int ibv_resize_cq(ibv_cq* cq, int cqe) {
+  sim::VerbsResult<int> r;
+  {
+    Nic::Session s(nicOf(cq->context));
+    r = s.host().resizeCq(toCq(cq)->id, cqe);
+  }
+  if (!r.ok()) return fail("ibv_resize_cq", r.status);
+  cq->cqe = r.value;
+  return 0;
 }
 
 RDMASCOPE_IBV_EXPORT int ibv_destroy_cq(ibv_cq* cq) {
@@ -416,6 +404,7 @@ RDMASCOPE_IBV_EXPORT int ibv_destroy_qp(ibv_qp* qp) {
   {
     Nic::Session s(nicOf(qp->context));
     st = s.host().destroyQp(qp->qp_num);
+    if (st.ok()) unregisterQp(toQp(qp));
   }
   if (!st.ok()) return fail("ibv_destroy_qp", st);
   pthread_mutex_destroy(&qp->mutex);
