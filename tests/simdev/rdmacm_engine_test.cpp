@@ -422,3 +422,28 @@ TEST(RdmacmEngine, ResponseTimeoutIsRdmaCmsFourPointThreeSeconds) {
 
 }  // namespace
 }  // namespace rdmascope::simdev::rdmacm
+
+namespace rdmascope::simdev::rdmacm {
+namespace {
+
+TEST(RdmacmEngine, AnsweringADreqKeepsTheProcessForItsRetransmission) {
+  Pair p;
+  const auto [ca, cb] = connectPair(p);
+  EXPECT_FALSE(p.b.lingerUntil());
+  ASSERT_TRUE(p.a.disconnect(ca, p.now));
+  p.deliver();
+  const auto arrived = p.now;
+  ASSERT_TRUE(p.b.disconnect(cb, p.now));
+  p.b.takeOutbox();  // B's DREP is lost
+  ASSERT_TRUE(p.b.lingerUntil());
+  EXPECT_GT(*p.b.lingerUntil(), arrived + kTimeout);
+  EXPECT_FALSE(p.a.lingerUntil());  // A sent the DREQ: it waits in rdma_destroy_id instead
+  p.upA.clear();
+  p.advance(kTimeout);  // A's DREQ again: B, in timewait, answers it
+  ASSERT_EQ(p.upA.size(), 1u);
+  EXPECT_EQ(p.upA[0].kind, CmUpcall::Kind::Disconnected);
+  EXPECT_EQ(*p.b.lingerUntil(), p.now + kTimeout + std::chrono::nanoseconds(kTimeout) / 8);
+}
+
+}  // namespace
+}  // namespace rdmascope::simdev::rdmacm

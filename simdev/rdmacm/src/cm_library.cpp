@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <thread>
 
 namespace rdmascope::simdev::rdmacm {
 
@@ -31,6 +33,26 @@ Gid mappedIpv4(std::uint32_t ip) {
 std::uint32_t ipv4Of(const pk::IpAddress& a) {
   return (std::uint32_t{a.bytes[0]} << 24) | (std::uint32_t{a.bytes[1]} << 16) |
          (std::uint32_t{a.bytes[2]} << 8) | a.bytes[3];
+}
+
+Library* theLibrary = nullptr;
+
+// At exit the process stays while a peer may still send a DREQ again (our DREP lost): the
+// kernel's CM would answer it from timewait after the program is gone, and the peer waits for
+// that answer (its DISCONNECTED event) or for all its retries, a minute.
+void lingerAtExit() {
+  Library* lib = theLibrary;
+  if (lib == nullptr) return;
+  std::unique_lock lock(lib->mu);
+  for (;;) {
+    const auto until = lib->engine.lingerUntil();
+    const auto now = Clock::now();
+    if (!until || now >= *until) return;
+    lock.unlock();
+    std::this_thread::sleep_for(
+        std::min<Clock::duration>(*until - now, std::chrono::milliseconds(50)));
+    lock.lock();
+  }
 }
 
 }  // namespace
@@ -98,6 +120,8 @@ Library* Library::get(std::string& error) {
   lib->thread_ = std::thread([lib] { lib->run(); });
   lib->thread_.detach();
   library = lib;
+  theLibrary = lib;
+  std::atexit(lingerAtExit);
   return library;
 }
 
