@@ -351,6 +351,9 @@ TEST(RdmacmEngine, SidrResolvesTheServingQp) {
   EXPECT_EQ(got.qkey, 0x01234567u);
   EXPECT_EQ(names(p.sentByA), (Names{"SIDR_REQ", "SIDR_REQ"}));
   EXPECT_EQ(p.upB.size(), 1u);
+  // B stays for a SIDR_REQ sent again after the one it answered last.
+  ASSERT_TRUE(p.b.lingerUntil());
+  EXPECT_EQ(*p.b.lingerUntil(), p.now + kTimeout + std::chrono::nanoseconds(kTimeout) / 8);
 }
 
 TEST(RdmacmEngine, SidrWithoutListenerAnswersUnsupported) {

@@ -240,9 +240,9 @@ bool CmEngine::waiting(std::uint32_t conn) const {
 std::optional<Clock::time_point> CmEngine::lingerUntil() const {
   std::optional<Clock::time_point> until;
   for (const auto& [id, c] : conns_) {
-    if (c.state != State::TimeWait || !c.answeredDreq) continue;
-    // The peer sends its DREQ again one response timeout after the last; allow for the wire.
-    const auto t = c.dreqArrived + config_.responseTimeout + config_.responseTimeout / 8;
+    if (!(c.state == State::TimeWait && c.answeredDreq) && c.state != State::SidrRepSent) continue;
+    // The peer sends its request again one response timeout after the last; allow for the wire.
+    const auto t = c.requestArrived + config_.responseTimeout + config_.responseTimeout / 8;
     if (!until || t > *until) until = t;
   }
   return until;
@@ -377,7 +377,7 @@ void CmEngine::onDreq(const pk::CmDreq& m, std::uint64_t tid, Clock::time_point 
       c->state = State::DreqRcvd;
       c->awaiting = false;
       c->lastTid = tid;
-      c->dreqArrived = now;
+      c->requestArrived = now;
       upcall(CmUpcall::Kind::Disconnected, *c);
       if (c->owner == nullptr) disconnect(c->localId, now);
       break;
@@ -387,7 +387,7 @@ void CmEngine::onDreq(const pk::CmDreq& m, std::uint64_t tid, Clock::time_point 
       break;
     case State::TimeWait:
       sendOnce(c->peer, drep, tid, "CM DREP (again: the DREQ came again)");
-      c->dreqArrived = now;
+      c->requestArrived = now;
       break;
     default:
       break;
@@ -407,8 +407,10 @@ void CmEngine::onSidrReq(const pk::CmSidrReq& m, std::uint64_t tid, Clock::time_
   if (!peer) return;  // no address to answer to
   for (auto& [id, c] : conns_) {
     if (c.active || c.remoteId != m.requestId || c.peer != *peer) continue;
-    if (c.state == State::SidrRepSent && c.lastSent)
+    if (c.state == State::SidrRepSent && c.lastSent) {
       sendOnce(c.peer, *c.lastSent, c.lastTid, c.lastWhy + " (again: the SIDR_REQ came again)");
+      c.requestArrived = now;
+    }
     return;
   }
   auto l = listeners_.find(m.serviceId);
@@ -430,6 +432,7 @@ void CmEngine::onSidrReq(const pk::CmSidrReq& m, std::uint64_t tid, Clock::time_
   c.tid = tid;
   c.state = State::SidrReqRcvd;
   c.deadline = now;
+  c.requestArrived = now;
   upcalls_.push_back(
       CmUpcall{CmUpcall::Kind::SidrRequest, id, l->second, 0, c.peer, pk::CmMessage{m}});
 }
