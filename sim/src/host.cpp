@@ -9,6 +9,7 @@
 #include "dma_write.h"
 #include "opcodes.h"
 #include "qp.h"
+#include "rdmascope/sim/device_limits.h"
 #include "rdmascope/sim/network.h"
 #include "wire_format.h"
 
@@ -76,6 +77,9 @@ VerbsStatus Host::deallocPd(std::uint32_t pd) {
   for (const auto& [n, a] : ahs_) {
     if (a.pd == pd) user = "an AH";
   }
+  for (const auto& [n, q] : srqs_) {
+    if (q->pd == pd) user = "an SRQ";
+  }
   if (user) {
     return {EBUSY,
             fmt::format("dealloc_pd: PD {} is still used by {} (destroy it first)", pd, user)};
@@ -98,6 +102,9 @@ VerbsResult<MemoryRegionInfo> Host::regMr(std::uint32_t pd, std::uint64_t addr,
   }
   if (memory(addr, length).size() != length) {
     return {{}, {EFAULT, fmt::format("[{:#x}, +{}) is not allocated host memory", addr, length)}};
+  }
+  if (access & access::kOnDemand) {
+    return {{}, {EOPNOTSUPP, "reg_mr: IBV_ACCESS_ON_DEMAND (ODP) is not supported by the device"}};
   }
   if ((access & (access::kRemoteWrite | access::kRemoteAtomic)) &&
       !(access & access::kLocalWrite)) {
@@ -194,43 +201,97 @@ VerbsStatus Host::destroyAh(std::uint32_t id) {
 }
 
 VerbsResult<std::uint32_t> Host::createCq(int depth) {
-  if (depth < 1 || depth > 65536) {
-    return {0, {EINVAL, fmt::format("CQ depth {} outside 1..65536", depth)}};
+  if (depth <= 0 || static_cast<std::uint32_t>(depth) > limits::kMaxCqe) {
+    return {0,
+            {EINVAL, fmt::format("create_cq: cqe {} outside 1..{} (the device's max_cqe)", depth,
+                                 limits::kMaxCqe)}};
   }
   auto cq = std::make_unique<Cq>();
   cq->id = nextCq_++;
-  cq->depth = depth;
+  cq->depth = static_cast<int>(limits::queueCapacity(static_cast<std::uint32_t>(depth)));
   const std::uint32_t id = cq->id;
   cqs_[id] = std::move(cq);
   return {id, {}};
 }
 
+VerbsResult<int> Host::resizeCq(std::uint32_t id, int cqe) {
+  Cq* c = cq(id);
+  if (!c) return {0, {EINVAL, fmt::format("resize_cq: CQ {} does not exist", id)}};
+  if (cqe <= 0 || static_cast<std::uint32_t>(cqe) > limits::kMaxCqe) {
+    return {0,
+            {EINVAL, fmt::format("resize_cq: cqe {} outside 1..{} (the device's max_cqe)", cqe,
+                                 limits::kMaxCqe)}};
+  }
+  if (static_cast<std::size_t>(cqe) < c->size()) {
+    return {0,
+            {EINVAL, fmt::format("resize_cq: cqe {} is below the {} completions CQ {} holds", cqe,
+                                 c->size(), id)}};
+  }
+  c->depth = static_cast<int>(limits::queueCapacity(static_cast<std::uint32_t>(cqe)));
+  c->overflowed = false;
+  return {c->depth, {}};
+}
+
 VerbsResult<std::uint32_t> Host::createQp(std::uint32_t pd, const QpInitAttr& attr) {
+  if (attr.qpType != QpType::RC && attr.qpType != QpType::UC && attr.qpType != QpType::UD) {
+    return {0,
+            {EOPNOTSUPP, fmt::format("create_qp: QP type {} is not supported (RC, UC and UD "
+                                     "are)",
+                                     static_cast<int>(attr.qpType))}};
+  }
   if (std::find(pds_.begin(), pds_.end(), pd) == pds_.end()) {
-    return {0, {EINVAL, fmt::format("PD {} does not exist", pd)}};
+    return {0, {EINVAL, fmt::format("create_qp: PD {} does not exist", pd)}};
   }
   if (!cq(attr.sendCq) || !cq(attr.recvCq)) {
     return {0,
-            {EINVAL,
-             fmt::format("send CQ {} or receive CQ {} does not exist", attr.sendCq, attr.recvCq)}};
+            {EINVAL, fmt::format("create_qp: send CQ {} or receive CQ {} does not exist",
+                                 attr.sendCq, attr.recvCq)}};
   }
-  if (attr.qpType != QpType::RC && attr.qpType != QpType::UC && attr.qpType != QpType::UD) {
-    return {0, {EINVAL, "QP type must be RC, UC or UD"}};
+  // rxe_qp_chk_cap
+  const QpCap& c = attr.cap;
+  const auto over = [](const char* what, std::uint32_t v, std::uint32_t max) {
+    return VerbsResult<std::uint32_t>{
+        0, {EINVAL, fmt::format("create_qp: cap.{} {} exceeds the device's {}", what, v, max)}};
+  };
+  if (c.maxSendWr > limits::kMaxQpWr) return over("max_send_wr", c.maxSendWr, limits::kMaxQpWr);
+  if (c.maxSendSge > limits::kMaxSge) return over("max_send_sge", c.maxSendSge, limits::kMaxSge);
+  if (attr.srq == 0) {
+    if (c.maxRecvWr > limits::kMaxQpWr) return over("max_recv_wr", c.maxRecvWr, limits::kMaxQpWr);
+    if (c.maxRecvSge > limits::kMaxSge) {
+      return over("max_recv_sge", c.maxRecvSge, limits::kMaxSge);
+    }
   }
-  if (attr.cap.maxSendWr == 0 || attr.cap.maxSendWr > 16384 || attr.cap.maxRecvWr > 16384) {
-    return {0, {EINVAL, "max_send_wr must be 1..16384 and max_recv_wr at most 16384"}};
+  if (c.maxInlineData > limits::kMaxInlineData) {
+    return over("max_inline_data", c.maxInlineData, limits::kMaxInlineData);
+  }
+  Srq* shared = nullptr;
+  if (attr.srq != 0) {
+    shared = srq(attr.srq);
+    if (!shared) return {0, {EINVAL, fmt::format("create_qp: SRQ {} does not exist", attr.srq)}};
+  }
+  // The actual capabilities, as rxe_qp_init_req/resp return them: queues of 2^n - 1 WQEs, and
+  // a send WQE sized for the larger of its SGEs and its inline data.
+  QpInitAttr actual = attr;
+  const std::uint32_t wqeBytes = std::max(c.maxSendSge * limits::kSgeBytes, c.maxInlineData);
+  actual.cap.maxSendWr = limits::queueCapacity(c.maxSendWr);
+  actual.cap.maxSendSge = wqeBytes / limits::kSgeBytes;
+  actual.cap.maxInlineData = wqeBytes;
+  if (attr.srq == 0) {
+    actual.cap.maxRecvWr = limits::queueCapacity(c.maxRecvWr);
+  } else {
+    actual.cap.maxRecvWr = actual.cap.maxRecvSge = 0;
   }
   reapDestroyedQps();
   const std::uint32_t qpn = nextQpn_++;
-  qps_[qpn] = std::make_unique<Qp>(*this, qpn, pd, attr);
+  qps_[qpn] = std::make_unique<Qp>(*this, qpn, pd, actual, shared);
   if (network_.sim().tracing()) {
     TraceEvent e;
     e.kind = TraceKind::QpState;
     e.what = Narrative::QpCreated;
     e.qpn = qpn;
     e.args.qpType = attr.qpType;
-    e.args.sqDepth = attr.cap.maxSendWr;
-    e.args.rqDepth = attr.cap.maxRecvWr;
+    e.args.sqDepth = actual.cap.maxSendWr;
+    e.args.rqDepth = actual.cap.maxRecvWr;
     emit(std::move(e));
   }
   return {qpn, {}};
@@ -263,6 +324,117 @@ VerbsStatus Host::postRecv(std::uint32_t qpn, const RecvWr& wr) {
   return q->postRecv(wr);
 }
 
+VerbsResult<std::uint32_t> Host::createSrq(std::uint32_t pd, const SrqAttr& attr) {
+  if (std::find(pds_.begin(), pds_.end(), pd) == pds_.end()) {
+    return {0, {EINVAL, fmt::format("create_srq: PD {} does not exist", pd)}};
+  }
+  if (attr.maxWr == 0 || attr.maxWr > limits::kMaxSrqWr) {
+    return {0,
+            {EINVAL,
+             fmt::format("create_srq: max_wr {} outside 1..{}", attr.maxWr, limits::kMaxSrqWr)}};
+  }
+  if (attr.maxSge > limits::kMaxSrqSge) {
+    return {0,
+            {EINVAL, fmt::format("create_srq: max_sge {} exceeds the device's {}", attr.maxSge,
+                                 limits::kMaxSrqSge)}};
+  }
+  auto q = std::make_unique<Srq>();
+  q->id = nextSrq_++;
+  q->pd = pd;
+  q->maxWr = limits::queueCapacity(attr.maxWr);
+  q->maxSge = std::max<std::uint32_t>(attr.maxSge, 1);
+  q->limit = attr.srqLimit;
+  const std::uint32_t id = q->id;
+  srqs_[id] = std::move(q);
+  return {id, {}};
+}
+
+Srq* Host::srq(std::uint32_t id) {
+  auto it = srqs_.find(id);
+  return it == srqs_.end() ? nullptr : it->second.get();
+}
+
+VerbsStatus Host::postSrqRecv(std::uint32_t id, const RecvWr& wr) {
+  Srq* q = srq(id);
+  if (!q) return {EINVAL, fmt::format("post_srq_recv: SRQ {} does not exist", id)};
+  if (q->wqes.size() >= q->maxWr) {
+    return {ENOMEM, fmt::format("post_srq_recv: SRQ {} is full ({} WRs)", id, q->maxWr)};
+  }
+  if (wr.sgList.size() > q->maxSge) {
+    return {EINVAL, fmt::format("post_srq_recv: {} SGEs exceed the SRQ's max_sge {}",
+                                wr.sgList.size(), q->maxSge)};
+  }
+  q->wqes.push_back(makeRecvWqe(wr));
+  return {};
+}
+
+VerbsStatus Host::modifySrq(std::uint32_t id, const SrqAttr& attr, unsigned mask) {
+  Srq* q = srq(id);
+  if (!q) return {EINVAL, fmt::format("modify_srq: SRQ {} does not exist", id)};
+  if (mask & ~(srq_attr_mask::kMaxWr | srq_attr_mask::kLimit)) {
+    return {EINVAL, fmt::format("modify_srq: unknown srq_attr_mask bits {:#x}",
+                                mask & ~(srq_attr_mask::kMaxWr | srq_attr_mask::kLimit))};
+  }
+  std::uint32_t capacity = q->maxWr;
+  if (mask & srq_attr_mask::kMaxWr) {
+    if (attr.maxWr == 0 || attr.maxWr > limits::kMaxSrqWr) {
+      return {EINVAL, fmt::format("modify_srq(IBV_SRQ_MAX_WR): max_wr {} outside 1..{}", attr.maxWr,
+                                  limits::kMaxSrqWr)};
+    }
+    if (q->limit != 0 && attr.maxWr < q->limit) {
+      return {EINVAL, fmt::format("modify_srq(IBV_SRQ_MAX_WR): max_wr {} is below the armed "
+                                  "srq_limit {}",
+                                  attr.maxWr, q->limit)};
+    }
+    capacity = limits::queueCapacity(attr.maxWr);
+    if (q->wqes.size() > capacity) {
+      return {EINVAL, fmt::format("modify_srq(IBV_SRQ_MAX_WR): the SRQ holds {} WQEs, more than "
+                                  "max_wr {}",
+                                  q->wqes.size(), attr.maxWr)};
+    }
+  }
+  if (mask & srq_attr_mask::kLimit) {
+    if (attr.srqLimit > capacity) {
+      return {EINVAL, fmt::format("modify_srq(IBV_SRQ_LIMIT): srq_limit {} exceeds the SRQ's "
+                                  "max_wr {}",
+                                  attr.srqLimit, capacity)};
+    }
+  }
+  q->maxWr = capacity;
+  if (mask & srq_attr_mask::kLimit) q->limit = attr.srqLimit;
+  return {};
+}
+
+VerbsResult<SrqAttr> Host::querySrq(std::uint32_t id) const {
+  auto it = srqs_.find(id);
+  if (it == srqs_.end()) return {{}, {EINVAL, fmt::format("query_srq: SRQ {} does not exist", id)}};
+  const Srq& q = *it->second;
+  return {{q.maxWr, q.maxSge, q.limit}, {}};
+}
+
+std::size_t Host::srqCount(std::uint32_t id) const {
+  auto it = srqs_.find(id);
+  return it == srqs_.end() ? 0 : it->second->wqes.size();
+}
+
+VerbsStatus Host::destroySrq(std::uint32_t id) {
+  auto it = srqs_.find(id);
+  if (it == srqs_.end()) return {EINVAL, fmt::format("destroy_srq: SRQ {} does not exist", id)};
+  for (const auto& [n, q] : qps_) {
+    if (q->srqId() == id) {
+      return {EBUSY, fmt::format("destroy_srq: SRQ {} is still used by QP {:#x} (destroy the QP "
+                                 "first)",
+                                 id, n)};
+    }
+  }
+  srqs_.erase(it);
+  return {};
+}
+
+void Host::raiseAsyncEvent(const AsyncEvent& event) {
+  if (asyncEventHook_) asyncEventHook_(event);
+}
+
 std::vector<WorkCompletion> Host::pollCq(std::uint32_t id, int max) {
   std::vector<WorkCompletion> out;
   Cq* c = cq(id);
@@ -273,6 +445,12 @@ std::vector<WorkCompletion> Host::pollCq(std::uint32_t id, int max) {
     c->entries.clear();
     c->head = 0;
   }
+  return out;
+}
+
+std::vector<std::uint32_t> Host::cqNumbers() const {
+  std::vector<std::uint32_t> out;
+  for (const auto& [id, cq] : cqs_) out.push_back(id);
   return out;
 }
 
@@ -316,6 +494,11 @@ bool Host::postCqe(std::uint32_t cqId, const WorkCompletion& wc) {
       e.args.depth = static_cast<std::uint32_t>(c->depth);
       emit(std::move(e));
     }
+    // rxe_cq_post: an overflow raises IBV_EVENT_CQ_ERR on the CQ
+    AsyncEvent ev;
+    ev.type = AsyncEventType::CqErr;
+    ev.cq = cqId;
+    raiseAsyncEvent(ev);
     return false;
   }
   dmaFence();  // the data of the work request reaches memory before its completion

@@ -31,8 +31,26 @@ std::string_view toString(WqeState s) {
   return "?";
 }
 
-Qp::Qp(Host& host, std::uint32_t qpn, std::uint32_t pd, const QpInitAttr& init)
-    : host_(host), net_(host.network()), qpn_(qpn), pd_(pd), type_(init.qpType), init_(init) {
+RecvWqe makeRecvWqe(const RecvWr& wr) {
+  RecvWqe w;
+  w.wr = wr;
+  w.dma.sges = wr.sgList;
+  std::uint64_t length = 0;
+  for (const Sge& s : wr.sgList)
+    length += s.length;
+  w.dma.length = static_cast<std::uint32_t>(length);
+  w.dma.reset();
+  return w;
+}
+
+Qp::Qp(Host& host, std::uint32_t qpn, std::uint32_t pd, const QpInitAttr& init, Srq* srq)
+    : host_(host),
+      net_(host.network()),
+      qpn_(qpn),
+      pd_(pd),
+      type_(init.qpType),
+      init_(init),
+      srq_(srq) {
   attr_.cap = init.cap;
   attr_.qpState = QpState::Reset;
   attr_.maxRdAtomic = 0;
@@ -262,11 +280,12 @@ VerbsStatus Qp::postSend(const SendWr& wr) {
                                 toString(type_))};
   }
   if (sq_.size() >= init_.cap.maxSendWr) {
-    return {ENOMEM, fmt::format("send queue full ({} WRs)", init_.cap.maxSendWr)};
+    return {ENOMEM, fmt::format("post_send on QP {:#x}: send queue full ({} WRs)", qpn_,
+                                init_.cap.maxSendWr)};
   }
   if (wr.sgList.size() > init_.cap.maxSendSge) {
-    return {EINVAL,
-            fmt::format("{} SGEs exceed max_send_sge {}", wr.sgList.size(), init_.cap.maxSendSge)};
+    return {EINVAL, fmt::format("post_send on QP {:#x}: {} SGEs exceed max_send_sge {}", qpn_,
+                                wr.sgList.size(), init_.cap.maxSendSge)};
   }
   std::uint64_t length = 0;
   for (const Sge& s : wr.sgList)
@@ -325,29 +344,27 @@ VerbsStatus Qp::postSend(const SendWr& wr) {
 }
 
 VerbsStatus Qp::postRecv(const RecvWr& wr) {
+  if (srq_) {
+    return {EINVAL, fmt::format("post_recv on QP {:#x}: the QP takes its receives from SRQ {} "
+                                "(use post_srq_recv)",
+                                qpn_, srq_->id)};
+  }
   if (state_ == QpState::Reset) {
     return {EINVAL, fmt::format("post_recv on QP {:#x} in RESET: needs INIT or later", qpn_)};
   }
   if (rq_.size() >= init_.cap.maxRecvWr) {
-    return {ENOMEM, fmt::format("receive queue full ({} WRs)", init_.cap.maxRecvWr)};
+    return {ENOMEM, fmt::format("post_recv on QP {:#x}: receive queue full ({} WRs)", qpn_,
+                                init_.cap.maxRecvWr)};
   }
   if (wr.sgList.size() > init_.cap.maxRecvSge) {
-    return {EINVAL,
-            fmt::format("{} SGEs exceed max_recv_sge {}", wr.sgList.size(), init_.cap.maxRecvSge)};
+    return {EINVAL, fmt::format("post_recv on QP {:#x}: {} SGEs exceed max_recv_sge {}", qpn_,
+                                wr.sgList.size(), init_.cap.maxRecvSge)};
   }
-  RecvWqe w;
-  w.wr = wr;
-  w.dma.sges = wr.sgList;
-  std::uint64_t length = 0;
-  for (const Sge& s : wr.sgList)
-    length += s.length;
-  w.dma.length = static_cast<std::uint32_t>(length);
-  w.dma.reset();
-  rq_.push_back(std::move(w));
+  rq_.push_back(makeRecvWqe(wr));
   if (tracing()) {
     TraceEvent e = event(TraceKind::WqePosted, Narrative::RecvPosted);
     e.wrId = wr.wrId;
-    e.args.bytes = length;
+    e.args.bytes = rq_.back().dma.length;
     host_.emit(std::move(e));
   }
   if (state_ == QpState::Err) {
@@ -511,6 +528,7 @@ void Qp::toError(const TraceCause& why) {
   req_.waitForRnrTimer = false;
   reqPkts_.clear();
   resp_.resIndex = -1;
+  lastWqePending_ = srq_ != nullptr;
   post(SimTime{}, kFlush);
 }
 
@@ -520,6 +538,19 @@ void Qp::flushQueues() {
     SendWqe& w = sq_.front();
     w.status = WcStatus::WrFlushErr;
     doCompleteSend(w, Reason::Flushed);
+  }
+  if (srq_) {
+    // rxe's flush_recv_queue: an SRQ is not flushed (other QPs share it); the QP's owner learns
+    // that no more receives will complete on it from IBV_EVENT_QP_LAST_WQE_REACHED.
+    resp_.haveWqe = false;
+    if (lastWqePending_) {
+      lastWqePending_ = false;
+      AsyncEvent ev;
+      ev.type = AsyncEventType::QpLastWqeReached;
+      ev.qpn = qpn_;
+      host_.raiseAsyncEvent(ev);
+    }
+    return;
   }
   while (!rq_.empty()) {
     completeRecv(nullptr, WcStatus::WrFlushErr, {Reason::Flushed});

@@ -50,6 +50,19 @@ struct RecvWqe {
   DmaState dma;
 };
 
+/// A shared receive queue (rxe_srq): QPs created with it take their receive WQEs from here.
+struct Srq {
+  std::uint32_t id = 0;
+  std::uint32_t pd = 0;
+  std::uint32_t maxWr = 0;  ///< capacity (2^n - 1, as rxe's queue)
+  std::uint32_t maxSge = 0;
+  std::uint32_t limit = 0;  ///< armed limit; 0 when not armed
+  std::deque<RecvWqe> wqes;
+};
+
+/// Builds a receive WQE (the DMA state over its SGEs) from a receive WR.
+RecvWqe makeRecvWqe(const RecvWr& wr);
+
 /// A responder resource: a READ or atomic remembered so a duplicate is replayed (resp_res).
 struct RespResource {
   std::uint32_t type = 0;  ///< 0 free, kRead or kAtomic
@@ -76,7 +89,7 @@ struct DmaFault {
 
 class Qp : public EventTarget {
  public:
-  Qp(Host& host, std::uint32_t qpn, std::uint32_t pd, const QpInitAttr& init);
+  Qp(Host& host, std::uint32_t qpn, std::uint32_t pd, const QpInitAttr& init, Srq* srq);
   ~Qp();
 
   std::uint32_t qpn() const { return qpn_; }
@@ -85,6 +98,7 @@ class Qp : public EventTarget {
   std::uint32_t pd() const { return pd_; }
   const QpInitAttr& initAttr() const { return init_; }
   const QpAttr& attr() const { return attr_; }
+  std::uint32_t srqId() const { return srq_ ? srq_->id : 0; }
 
   VerbsStatus modify(const QpAttr& attr, unsigned mask);
   VerbsStatus postSend(const SendWr& wr);
@@ -162,6 +176,13 @@ class Qp : public EventTarget {
                const RespResource* res, const TraceCause& why);
   bool readReply(RespResource& res, DmaFault* error);
   void completeRecv(const ParsedPacket* in, WcStatus status, const TraceCause& why);
+  /// rxe's check_resource for a request that needs a receive WQE: the RQ's head, or a WQE
+  /// taken from the SRQ (raising the limit event). False: none (RNR).
+  bool takeRecvWqe();
+  /// The receive WQE in progress (valid when resp_.haveWqe).
+  RecvWqe& curRecv() { return srq_ ? srqWqe_ : rq_.front(); }
+  /// A message in progress is abandoned (UC class D1): its WQE starts over.
+  void restartRecv();
   RespResource* findResource(std::uint32_t psn);
   int prepareResource(const PacketDesc& pkt, std::uint32_t type);
   bool scatter(RecvWqe& wqe, const std::uint8_t* data, std::uint32_t len, bool* noSpace);
@@ -178,6 +199,9 @@ class Qp : public EventTarget {
   std::deque<SendWqe> sq_;
   std::uint64_t sqHead_ = 0;  ///< absolute index of sq_.front()
   std::deque<RecvWqe> rq_;
+  Srq* srq_ = nullptr;           ///< the SRQ (it outlives the QP: destroy_srq is EBUSY while used)
+  RecvWqe srqWqe_;               ///< the WQE taken from the SRQ (rxe's resp.srq_wqe)
+  bool lastWqePending_ = false;  ///< IBV_EVENT_QP_LAST_WQE_REACHED is due at the next flush
 
   struct Req {
     std::uint32_t psn = 0;

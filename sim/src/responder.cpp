@@ -143,9 +143,36 @@ bool Qp::scatter(RecvWqe& w, const std::uint8_t* data, std::uint32_t len, bool* 
   return true;
 }
 
+bool Qp::takeRecvWqe() {
+  if (!srq_) {
+    resp_.haveWqe = !rq_.empty();
+    return resp_.haveWqe;
+  }
+  if (resp_.haveWqe) return true;  // a message abandoned mid-way left its WQE here
+  if (srq_->wqes.empty()) return false;
+  srqWqe_ = std::move(srq_->wqes.front());
+  srq_->wqes.pop_front();
+  resp_.haveWqe = true;
+  // rxe's get_srq_wqe: the limit event fires once, when the WQEs left drop below the armed
+  // limit, and disarms it.
+  if (srq_->limit != 0 && srq_->wqes.size() < srq_->limit) {
+    srq_->limit = 0;
+    AsyncEvent ev;
+    ev.type = AsyncEventType::SrqLimitReached;
+    ev.srq = srq_->id;
+    host_.raiseAsyncEvent(ev);
+  }
+  return true;
+}
+
+void Qp::restartRecv() {
+  if (resp_.haveWqe) curRecv().dma.reset();
+  if (!srq_) resp_.haveWqe = false;
+}
+
 void Qp::completeRecv(const ParsedPacket* in, WcStatus status, const TraceCause& why) {
-  if (rq_.empty()) return;
-  RecvWqe& w = rq_.front();
+  if (srq_ ? !resp_.haveWqe : rq_.empty()) return;
+  RecvWqe& w = curRecv();
   WorkCompletion wc;
   wc.wrId = w.wr.wrId;
   wc.status = status;
@@ -177,7 +204,7 @@ void Qp::completeRecv(const ParsedPacket* in, WcStatus status, const TraceCause&
     e.args.status = status;
     host_.emit(std::move(e));
   }
-  rq_.pop_front();
+  if (!srq_) rq_.pop_front();
   resp_.haveWqe = false;
   if (!host_.postCqe(init_.recvCq, wc)) {
     if (state_ != QpState::Err) {
@@ -379,12 +406,9 @@ void Qp::responderRun(const ParsedPacket* first) {
             st = attr_.maxDestRdAtomic > 0 ? R::ChkLength : R::ErrTooManyRdmaAtmReq;
             break;
           }
-          if (m & kRwr) {
-            if (rq_.empty()) {
-              st = R::ErrRnr;
-              break;
-            }
-            resp_.haveWqe = true;
+          if ((m & kRwr) && !takeRecvWqe()) {
+            st = R::ErrRnr;
+            break;
           }
           st = R::ChkLength;
           break;
@@ -474,7 +498,7 @@ void Qp::responderRun(const ParsedPacket* first) {
         }
         case R::Execute: {
           if (m & kSend) {
-            RecvWqe& w = rq_.front();
+            RecvWqe& w = curRecv();
             if (type_ == QpType::UD) {
               if (!scatter(w, in->grh.data(), 40, &noSpace)) {
                 because(Reason::GrhDoesNotFit);
@@ -586,7 +610,7 @@ void Qp::responderRun(const ParsedPacket* first) {
           break;
         }
         case R::Complete: {
-          if (resp_.haveWqe && !rq_.empty()) {
+          if (resp_.haveWqe) {
             if (status == WcStatus::Success) {
               TraceCause ends{Reason::MessageEnds};
               ends.args.requestOpcode = pkt->opcode;
@@ -705,8 +729,7 @@ void Qp::responderRun(const ParsedPacket* first) {
           break;
         case R::ErrMissingOpcodeLastD1E:
           // class D1: the unfinished message is abandoned; this FIRST/ONLY may start a new one
-          if (resp_.haveWqe && !rq_.empty()) rq_.front().dma.reset();
-          resp_.haveWqe = false;
+          restartRecv();
           resp_.opcode = -1;
           resp_.mr = nullptr;
           if (tracing()) {
@@ -769,8 +792,7 @@ void Qp::responderRun(const ParsedPacket* first) {
               e.args.opcode = pkt->opcode;
               host_.emit(std::move(e));
             }
-            if (resp_.haveWqe && !rq_.empty()) rq_.front().dma.reset();
-            resp_.haveWqe = false;
+            restartRecv();
             st = R::Cleanup;
           }
           break;

@@ -30,6 +30,7 @@ struct Client {
   int host = 0;  ///< 0 until attached
   std::string program;
   long pid = 0;
+  bool observer = false;
 };
 
 std::string errnoText(int e) {
@@ -67,6 +68,8 @@ struct Fabric::Impl {
   mutable std::mutex statsMu;
   FabricStats stats;
   std::vector<std::uint8_t> buf = std::vector<std::uint8_t>(kMaxMessage);
+  bool paused = false;
+  std::vector<std::vector<std::uint8_t>> held;  ///< frames waiting while paused
 
   ~Impl() {
     for (const Client& c : clients)
@@ -174,26 +177,271 @@ void Fabric::stop() {
   [[maybe_unused]] const ssize_t r = ::write(impl_->stopPipe[1], &c, 1);
 }
 
-void Fabric::run(const std::function<void(const std::string&)>& log) {
-  Impl& m = *impl_;
-  const auto send = [](int fd, const std::vector<std::uint8_t>& msg) {
-    return ::send(fd, msg.data(), msg.size(), MSG_NOSIGNAL | MSG_DONTWAIT) >= 0;
-  };
-  const auto drop = [&](std::size_t i) {
-    Client& c = m.clients[i];
+namespace {
+
+bool sendTo(int fd, const std::vector<std::uint8_t>& msg) {
+  return ::send(fd, msg.data(), msg.size(), MSG_NOSIGNAL | MSG_DONTWAIT) >= 0;
+}
+
+bool sendFrame(int fd, std::span<const std::uint8_t> frame) {
+  std::uint8_t type = static_cast<std::uint8_t>(MessageType::Frame);
+  iovec iov[2] = {{&type, 1}, {const_cast<std::uint8_t*>(frame.data()), frame.size()}};
+  msghdr out{};
+  out.msg_iov = iov;
+  out.msg_iovlen = 2;
+  return ::sendmsg(fd, &out, MSG_NOSIGNAL | MSG_DONTWAIT) >= 0;
+}
+
+}  // namespace
+
+/// One pass of the switch over what arrived; the members keep the state between passes.
+class FabricLoop {
+ public:
+  FabricLoop(Fabric::Impl& m, const std::function<void(const std::string&)>& log)
+      : m_(m), log_(log) {}
+
+  void log(const std::string& line) {
+    log_(line);
+    event({{"kind", "log"}, {"text", line}});
+  }
+
+  void event(const nlohmann::json& e) {
+    if (observers() == 0) return;
+    const auto msg = encodeMessage(MessageType::Event, e);
+    for (const Client& c : m_.clients) {
+      if (c.observer) sendTo(c.fd, msg);
+    }
+  }
+
+  std::size_t observers() const {
+    std::size_t n = 0;
+    for (const Client& c : m_.clients)
+      n += c.observer ? 1 : 0;
+    return n;
+  }
+
+  void nicControl(const Client& c, int stepCalls = 0) {
+    nlohmann::json j = {{"observed", observers() > 0}, {"hold", m_.paused}};
+    if (stepCalls) j["step_calls"] = stepCalls;
+    sendTo(c.fd, encodeMessage(MessageType::NicControl, j));
+  }
+
+  void allNics() {
+    for (const Client& c : m_.clients) {
+      if (c.host > 0) nicControl(c);
+    }
+  }
+
+  /// A frame from host `from` reaches the switch.
+  void arrive(int from, std::span<const std::uint8_t> frame) {
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+    if (m_.pcap) {
+      if (!m_.pcap->write(frame, ns) || !m_.pcap->flush()) {
+        log(fmt::format("the capture stopped: {}", m_.pcap->error()));
+        m_.pcap.reset();
+      }
+    }
+    {
+      std::lock_guard g(m_.statsMu);
+      ++m_.stats.frames;
+    }
+    if (observers() > 0) {
+      std::vector<std::uint8_t> out(11 + frame.size());
+      out[0] = static_cast<std::uint8_t>(MessageType::ObservedFrame);
+      out[1] = static_cast<std::uint8_t>(from);
+      for (int i = 0; i < 8; ++i)
+        out[2 + i] = static_cast<std::uint8_t>(ns >> (8 * i));
+      out[10] = m_.paused ? 1 : 0;
+      std::copy(frame.begin(), frame.end(), out.begin() + 11);
+      for (const Client& c : m_.clients) {
+        if (c.observer) sendTo(c.fd, out);
+      }
+    }
+    if (m_.paused) {
+      m_.held.emplace_back(frame.begin(), frame.end());
+      return;
+    }
+    forward(frame);
+  }
+
+  /// Loses the frame at the configured rate or hands it to the host that owns its
+  /// destination MAC (02:00:0a:09:00:NN is host NN, fabricHost()).
+  void forward(std::span<const std::uint8_t> frame) {
+    std::lock_guard g(m_.statsMu);
+    if (m_.config.lossRate > 0 &&
+        std::uniform_real_distribution<double>(0, 1)(m_.rng) < m_.config.lossRate) {
+      ++m_.stats.lost;
+      return;
+    }
+    int to = 0;
+    if (frame.size() >= 14 && frame[0] == 0x02 && frame[1] == 0 && frame[2] == 0x0a &&
+        frame[3] == 0x09 && frame[4] == 0 && m_.hostClient.count(frame[5])) {
+      to = frame[5];
+    }
+    if (to == 0) {
+      ++m_.stats.unroutable;
+      return;
+    }
+    if (sendFrame(m_.clients[m_.hostClient.at(to)].fd, frame)) {
+      ++m_.stats.forwarded;
+    } else {
+      ++m_.stats.lost;  // the host's queue is full: the switch drops, as a real one does
+    }
+  }
+
+  void setPaused(bool paused) {
+    if (paused == m_.paused) return;
+    m_.paused = paused;
+    allNics();
+    if (!paused) {
+      for (const auto& f : m_.held)
+        forward(f);
+      m_.held.clear();
+    }
+    event({{"kind", paused ? "paused" : "resumed"}});
+    log_(paused ? "paused: frames are held, programs stop at their next verbs call" : "resumed");
+  }
+
+  void drop(std::size_t i) {
+    Client& c = m_.clients[i];
+    const bool observer = c.observer;
     if (c.host > 0) {
       log(fmt::format("host{} detached ({} {})", c.host, c.program, c.pid));
-      m.hostClient.erase(c.host);
+      event({{"kind", "detached"}, {"host", c.host}});
+      m_.hostClient.erase(c.host);
     }
     ::close(c.fd);
-    m.clients.erase(m.clients.begin() + static_cast<std::ptrdiff_t>(i));
-    for (auto& [host, index] : m.hostClient) {
+    m_.clients.erase(m_.clients.begin() + static_cast<std::ptrdiff_t>(i));
+    for (auto& [host, index] : m_.hostClient) {
       if (index > i) --index;
     }
-  };
-  const auto refuse = [&](int fd, const std::string& why) {
-    send(fd, encodeMessage(MessageType::Refused, nlohmann::json{{"error", why}}));
-  };
+    if (observer && observers() == 0) {
+      setPaused(false);  // nobody is left to resume it
+      allNics();
+    }
+  }
+
+  /// Serves one message from client `i`; false when the client is to be dropped.
+  bool serve(std::size_t i, const Message& msg) {
+    Client& c = m_.clients[i];
+    const int fd = c.fd;
+    if (msg.type == MessageType::Frame) {
+      if (c.host > 0) arrive(c.host, msg.body);
+      return true;
+    }
+    std::string why;
+    const auto body = jsonBody(msg, why);
+    if (!body) {
+      log(fmt::format("a client sent a malformed message ({}): disconnected", why));
+      return false;
+    }
+    const auto intField = [&](const char* key) {
+      const auto it = body->find(key);
+      return it != body->end() && it->is_number_integer() ? it->get<long>() : 0L;
+    };
+    const auto textField = [&](const char* key) {
+      const auto it = body->find(key);
+      return it != body->end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    switch (msg.type) {
+      case MessageType::Log:
+        if (c.host > 0) log(textField("line"));
+        return true;
+      case MessageType::Call:
+        if (c.host > 0) event({{"kind", "call"}, {"host", c.host}, {"text", textField("text")}});
+        return true;
+      case MessageType::State:
+        if (c.host > 0) {
+          nlohmann::json state = *body;
+          state["host"] = c.host;
+          state["program"] = c.program;
+          state["pid"] = c.pid;
+          event({{"kind", "state"}, {"host", c.host}, {"state", std::move(state)}});
+        }
+        return true;
+      case MessageType::Query: {
+        const int host = static_cast<int>(intField("host"));
+        nlohmann::json status = {{"hosts", m_.config.hosts},
+                                 {"taken", m_.hostClient.count(host) > 0}};
+        if (m_.hostClient.count(host)) {
+          const Client& owner = m_.clients[m_.hostClient.at(host)];
+          status["program"] = owner.program;
+          status["pid"] = owner.pid;
+        }
+        sendTo(fd, encodeMessage(MessageType::Status, status));
+        return false;
+      }
+      case MessageType::Observe: {
+        if (c.host > 0 || c.observer) return false;
+        c.observer = true;
+        nlohmann::json hello = toJson(m_.infoFor(0));
+        nlohmann::json attached = nlohmann::json::array();
+        for (const Client& o : m_.clients) {
+          if (o.host > 0) {
+            attached.push_back({{"host", o.host}, {"program", o.program}, {"pid", o.pid}});
+          }
+        }
+        hello["attached"] = attached;
+        hello["paused"] = m_.paused;
+        sendTo(fd, encodeMessage(MessageType::Observing, hello));
+        if (observers() == 1) allNics();  // start sending states
+        return true;
+      }
+      case MessageType::Control:
+        if (!c.observer) return false;
+        if (body->contains("pause")) setPaused(true);
+        if (body->contains("resume")) setPaused(false);
+        if (body->contains("step_frame") && m_.paused && !m_.held.empty()) {
+          forward(m_.held.front());
+          m_.held.erase(m_.held.begin());
+        }
+        if (const int host = static_cast<int>(intField("step_call"));
+            host > 0 && m_.hostClient.count(host)) {
+          nicControl(m_.clients[m_.hostClient.at(host)], 1);
+        }
+        return true;
+      case MessageType::Attach: {
+        if (c.host > 0 || c.observer) return false;
+        const int host = static_cast<int>(intField("host"));
+        c.program = textField("program");
+        if (c.program.empty()) c.program = "?";
+        c.pid = intField("pid");
+        const auto refuse = [&](const std::string& text) {
+          sendTo(fd, encodeMessage(MessageType::Refused, nlohmann::json{{"error", text}}));
+          return false;
+        };
+        if (host < 1 || host > m_.config.hosts) {
+          return refuse(fmt::format("host {} does not exist: the fabric has hosts 1..{}", host,
+                                    m_.config.hosts));
+        }
+        if (m_.hostClient.count(host)) {
+          const Client& owner = m_.clients[m_.hostClient.at(host)];
+          return refuse(
+              fmt::format("host {} is taken by {} (pid {})", host, owner.program, owner.pid));
+        }
+        c.host = host;
+        m_.hostClient[host] = i;
+        sendTo(fd, encodeMessage(MessageType::Welcome, toJson(m_.infoFor(host))));
+        nicControl(c);
+        log(fmt::format("host{} attached: {} (pid {})", host, c.program, c.pid));
+        event({{"kind", "attached"}, {"host", host}, {"program", c.program}, {"pid", c.pid}});
+        return true;
+      }
+      default:
+        return true;  // a message for the other direction: ignored
+    }
+  }
+
+ private:
+  Fabric::Impl& m_;
+  const std::function<void(const std::string&)>& log_;
+};
+
+void Fabric::run(const std::function<void(const std::string&)>& log) {
+  Impl& m = *impl_;
+  FabricLoop loop(m, log);
   for (;;) {
     std::vector<pollfd> fds;
     fds.push_back({m.stopPipe[0], POLLIN, 0});
@@ -217,7 +465,6 @@ void Fabric::run(const std::function<void(const std::string&)>& log) {
         m.clients.push_back(std::move(fresh));
       }
     }
-    // Clients in poll order; a client removed while serving shifts the rest, so walk by fd.
     std::vector<int> ready;
     for (std::size_t i = 2; i < fds.size(); ++i) {
       if (fds[i].revents) ready.push_back(fds[i].fd);
@@ -227,106 +474,19 @@ void Fabric::run(const std::function<void(const std::string&)>& log) {
       while (i < m.clients.size() && m.clients[i].fd != fd)
         ++i;
       if (i == m.clients.size()) continue;
-      bool gone = false;
-      for (int burst = 0; burst < 256 && !gone; ++burst) {
+      bool keep = true;
+      for (int burst = 0; burst < 256 && keep; ++burst) {
         const ssize_t n = ::recv(fd, m.buf.data(), m.buf.size(), MSG_DONTWAIT);
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-          gone = true;
+          keep = false;
           break;
         }
         const auto msg = decodeMessage(std::span(m.buf.data(), static_cast<std::size_t>(n)));
-        Client& c = m.clients[i];
-        if (!msg) continue;
-        if (msg->type == MessageType::Frame && c.host > 0) {
-          const auto frame = msg->body;
-          const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                              std::chrono::system_clock::now().time_since_epoch())
-                              .count();
-          if (m.pcap) {
-            if (!m.pcap->write(frame, ns) || !m.pcap->flush()) {
-              log(fmt::format("the capture stopped: {}", m.pcap->error()));
-              m.pcap.reset();
-            }
-          }
-          std::lock_guard g(m.statsMu);
-          ++m.stats.frames;
-          if (m.config.lossRate > 0 &&
-              std::uniform_real_distribution<double>(0, 1)(m.rng) < m.config.lossRate) {
-            ++m.stats.lost;
-            continue;
-          }
-          // MAC 02:00:0a:09:00:NN belongs to host NN (fabricHost())
-          int to = 0;
-          if (frame.size() >= 14 && frame[0] == 0x02 && frame[1] == 0 && frame[2] == 0x0a &&
-              frame[3] == 0x09 && frame[4] == 0 && m.hostClient.count(frame[5])) {
-            to = frame[5];
-          }
-          if (to == 0) {
-            ++m.stats.unroutable;
-            continue;
-          }
-          const int dst = m.clients[m.hostClient.at(to)].fd;
-          std::uint8_t type = static_cast<std::uint8_t>(MessageType::Frame);
-          iovec iov[2] = {{&type, 1}, {const_cast<std::uint8_t*>(frame.data()), frame.size()}};
-          msghdr out{};
-          out.msg_iov = iov;
-          out.msg_iovlen = 2;
-          if (::sendmsg(dst, &out, MSG_NOSIGNAL | MSG_DONTWAIT) >= 0) {
-            ++m.stats.forwarded;
-          } else {
-            ++m.stats.lost;  // the host's queue is full: the switch drops, as a real one does
-          }
-          continue;
-        }
-        std::string why;
-        const auto body = jsonBody(*msg, why);
-        if (!body) {
-          gone = true;
-          log(fmt::format("a client sent a malformed message ({}): disconnected", why));
-          break;
-        }
-        if (msg->type == MessageType::Log && c.host > 0) {
-          const auto line = body->find("line");
-          if (line != body->end() && line->is_string()) log(line->get<std::string>());
-        } else if (msg->type == MessageType::Query) {
-          const auto h = body->find("host");
-          const int host = h != body->end() && h->is_number_integer() ? h->get<int>() : 0;
-          nlohmann::json status = {{"hosts", m.config.hosts},
-                                   {"taken", m.hostClient.count(host) > 0}};
-          if (m.hostClient.count(host)) {
-            const Client& owner = m.clients[m.hostClient.at(host)];
-            status["program"] = owner.program;
-            status["pid"] = owner.pid;
-          }
-          send(fd, encodeMessage(MessageType::Status, status));
-          gone = true;
-        } else if (msg->type == MessageType::Attach && c.host == 0) {
-          const auto h = body->find("host");
-          const int host = h != body->end() && h->is_number_integer() ? h->get<int>() : 0;
-          const auto p = body->find("program");
-          const auto pid = body->find("pid");
-          c.program = p != body->end() && p->is_string() ? p->get<std::string>() : "?";
-          c.pid = pid != body->end() && pid->is_number_integer() ? pid->get<long>() : 0;
-          if (host < 1 || host > m.config.hosts) {
-            refuse(fd, fmt::format("host {} does not exist: the fabric has hosts 1..{}", host,
-                                   m.config.hosts));
-            gone = true;
-          } else if (m.hostClient.count(host)) {
-            const Client& owner = m.clients[m.hostClient.at(host)];
-            refuse(fd,
-                   fmt::format("host {} is taken by {} (pid {})", host, owner.program, owner.pid));
-            gone = true;
-          } else {
-            c.host = host;
-            m.hostClient[host] = i;
-            send(fd, encodeMessage(MessageType::Welcome, toJson(m.infoFor(host))));
-            log(fmt::format("host{} attached: {} (pid {})", host, c.program, c.pid));
-          }
-        }
+        if (msg) keep = loop.serve(i, *msg);
       }
-      if (gone) drop(i);
+      if (!keep) loop.drop(i);
     }
   }
 }

@@ -26,7 +26,7 @@ std::optional<Message> decodeMessage(std::span<const std::uint8_t> datagram) {
   if (datagram.empty()) return std::nullopt;
   const std::uint8_t t = datagram[0];
   if (t < static_cast<std::uint8_t>(MessageType::Attach) ||
-      t > static_cast<std::uint8_t>(MessageType::Status)) {
+      t > static_cast<std::uint8_t>(MessageType::Call)) {
     return std::nullopt;
   }
   return Message{static_cast<MessageType>(t), datagram.subspan(1)};

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +20,7 @@
 #include <thread>
 
 #include "rdmascope/simdev/fabric_protocol.h"
+#include "rdmascope/simdev/host_state.h"
 
 namespace rdmascope::simdev {
 
@@ -82,10 +84,25 @@ struct Nic::Impl {
   std::vector<std::uint8_t> rx = std::vector<std::uint8_t>(kMaxMessage);
   std::thread progress;
 
-  sim::SimTime now() const {
-    return sim::SimTime::ns(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                std::chrono::steady_clock::now() - start)
-                                .count());
+  // Observation and stepping (fabric_observer.h); guarded by holdMu, except `observed`.
+  std::atomic<bool> observed{false};
+  std::mutex holdMu;
+  std::condition_variable holdCv;
+  bool held = false;
+  int stepCalls = 0;
+  std::chrono::steady_clock::duration pausedTotal{};
+  std::chrono::steady_clock::time_point heldSince;
+  // The last state sent to the fabric; a newer one is due when `stateDirty`.
+  bool stateDirty = false;
+  std::chrono::steady_clock::time_point stateSent;
+  std::uint64_t eventsAtState = 0;  ///< simulator events run when the last state was taken
+
+  /// Simulated time: the monotonic clock since attach, standing still while held.
+  sim::SimTime now() {
+    std::lock_guard g(holdMu);
+    const auto at = held ? heldSince : std::chrono::steady_clock::now();
+    return sim::SimTime::ns(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(at - start - pausedTotal).count());
   }
 };
 
@@ -268,20 +285,62 @@ void Nic::takeFrames() {
       return;
     }
     const auto msg = decodeMessage(std::span(m.rx.data(), static_cast<std::size_t>(n)));
-    if (!msg || msg->type != MessageType::Frame) continue;
+    if (!msg) continue;
+    if (msg->type == MessageType::NicControl) {
+      control(msg->body);
+      continue;
+    }
+    if (msg->type != MessageType::Frame) continue;
     m.net->sim().runUntil(m.now());
     m.net->receive(msg->body);
   }
+}
+
+void Nic::control(std::span<const std::uint8_t> body) {
+  Impl& m = *impl_;
+  const nlohmann::json j = nlohmann::json::parse(body.begin(), body.end(), nullptr, false);
+  if (!j.is_object()) return;
+  const bool observed = j.value("observed", false);
+  if (observed && !m.observed.load()) m.stateDirty = true;
+  m.observed.store(observed);
+  {
+    std::lock_guard g(m.holdMu);
+    const bool hold = j.value("hold", false);
+    const auto now = std::chrono::steady_clock::now();
+    if (hold && !m.held) m.heldSince = now;
+    if (!hold && m.held) m.pausedTotal += now - m.heldSince;
+    m.held = hold;
+    if (!hold) m.stepCalls = 0;
+    const auto step = j.find("step_calls");
+    if (step != j.end() && step->is_number_integer()) m.stepCalls += step->get<int>();
+  }
+  m.holdCv.notify_all();
+}
+
+void Nic::sendState() {
+  Impl& m = *impl_;
+  HostState state = captureHostState(m.net->host(0));
+  state.host = info_.self;
+  sendAll(m.fd, encodeMessage(MessageType::State, toJson(state)));
+  m.stateDirty = false;
+  m.stateSent = std::chrono::steady_clock::now();
+  m.eventsAtState = m.net->sim().eventsRun();
 }
 
 void Nic::progressLoop() {
   Impl& m = *impl_;
   for (;;) {
     sim::SimTime next;
+    bool statePending = false;
     {
       Session s(*this);
       next = m.net->sim().nextEventTime();
       m.wakeAt.store(next.picos());
+      statePending = m.stateDirty && m.observed.load();
+    }
+    if (statePending) {  // a state not sent yet: look again within the state interval
+      const sim::SimTime soon = m.now() + sim::SimTime::ms(40);
+      if (soon < next) next = soon;
     }
     timespec ts{};
     timespec* tsp = nullptr;
@@ -308,9 +367,43 @@ Nic::Session::Session(Nic& nic) : nic_(nic), lock_(nic.impl_->mu) {
   runDue();
 }
 
+namespace {
+
+/// Waits while the fabric is held, until the observer lets one call through.
+void waitForStep(std::mutex& mu, std::condition_variable& cv, bool& held, int& steps) {
+  std::unique_lock g(mu);
+  cv.wait(g, [&] { return !held || steps > 0; });
+  if (held) --steps;
+}
+
+}  // namespace
+
+Nic::Session::Session(Nic& nic, std::string_view call) : nic_(nic), named_(true) {
+  Impl& m = *nic.impl_;
+  if (m.observed.load(std::memory_order_relaxed)) {
+    waitForStep(m.holdMu, m.holdCv, m.held, m.stepCalls);
+    sendAll(m.fd, encodeMessage(MessageType::Call, nlohmann::json{{"text", std::string(call)}}));
+  }
+  lock_ = std::unique_lock(m.mu);
+  nic_.takeFrames();
+  runDue();
+}
+
 Nic::Session::~Session() {
   runDue();
   Impl& m = *nic_.impl_;
+  if (m.observed.load(std::memory_order_relaxed)) {
+    if (named_ || m.net->sim().eventsRun() != m.eventsAtState) m.stateDirty = true;
+    bool held;
+    {
+      std::lock_guard g(m.holdMu);
+      held = m.held;
+    }
+    if (m.stateDirty &&
+        (held || std::chrono::steady_clock::now() - m.stateSent > std::chrono::milliseconds(40))) {
+      nic_.sendState();
+    }
+  }
   const sim::SimTime next = m.net->sim().nextEventTime();
   if (next.picos() < m.wakeAt.load(std::memory_order_relaxed)) {
     m.wakeAt.store(next.picos());

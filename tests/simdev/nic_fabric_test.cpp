@@ -2,18 +2,22 @@
 // lands in the other's own memory while that process makes no verbs call, the pcap holds the
 // frames, and bad attaches are refused with one line.
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include "../support/scratch_folder.h"
 #include "rdmascope/simdev/fabric.h"
+#include "rdmascope/simdev/fabric_observer.h"
 #include "rdmascope/simdev/nic.h"
 
 namespace rdmascope::simdev {
@@ -191,6 +195,69 @@ TEST(NicFabric, AOneSidedWriteLandsInTheOtherProcessWithoutItsHelp) {
   const FabricStats stats = fabric.fabric->stats();
   EXPECT_GT(stats.forwarded, 64u);  // 64 WRITE packets of 1024 bytes and their ACKs
   EXPECT_GT(fs::file_size(config.pcapPath), 24u + 64u * 1024u);
+}
+
+/// Reads observer events until `done` says so or 20 s pass.
+bool readUntil(FabricObserver& o, std::vector<FabricEvent>& seen,
+               const std::function<bool()>& done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!done() && std::chrono::steady_clock::now() < deadline) {
+    pollfd p{o.fd(), POLLIN, 0};
+    ::poll(&p, 1, 100);
+    for (auto& e : o.read())
+      seen.push_back(std::move(e));
+  }
+  return done();
+}
+
+TEST(NicFabric, AnObserverSeesHostsFramesAndStatesAndSteps) {
+  testing::ScratchFolder dir("nic_fabric_observer");
+  FabricConfig config;
+  config.socketPath = dir / "fabric.sock";
+  RunningFabric fabric(config);
+  ASSERT_TRUE(fabric.fabric);
+  std::string error;
+  auto observer = FabricObserver::connect(config.socketPath, error);
+  ASSERT_TRUE(observer) << error;
+  EXPECT_EQ(observer->info().hosts.size(), 2u);
+  observer->pause();  // programs attach to a held fabric: their frames wait at the switch
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::setenv(kFabricEnv, config.socketPath.c_str(), 1);
+  const pid_t target = ::fork();
+  if (target == 0) {
+    ::setenv(kHostEnv, "1", 1);
+    ::_exit(targetProcess(fds[1]));
+  }
+  const pid_t writer = ::fork();
+  if (writer == 0) {
+    ::setenv(kHostEnv, "2", 1);
+    ::_exit(writerProcess(fds[0]));
+  }
+  std::vector<FabricEvent> seen;
+  const auto count = [&](FabricEvent::Kind k, bool held = false) {
+    return std::count_if(seen.begin(), seen.end(), [&](const FabricEvent& e) {
+      return e.kind == k && (k != FabricEvent::Kind::Frame || e.held == held);
+    });
+  };
+  // the WRITE's packets reach the switch and are held there
+  EXPECT_TRUE(
+      readUntil(*observer, seen, [&] { return count(FabricEvent::Kind::Frame, true) >= 64; }));
+  EXPECT_EQ(count(FabricEvent::Kind::Attached), 2);
+  EXPECT_EQ(fabric.fabric->stats().forwarded, 0u);
+  const auto rts = std::find_if(seen.begin(), seen.end(), [](const FabricEvent& e) {
+    return e.kind == FabricEvent::Kind::State && e.state.host == 2 && !e.state.qps.empty() &&
+           e.state.qps[0].state == QpState::Rts && !e.state.mrs.empty();
+  });
+  EXPECT_NE(rts, seen.end()) << "no state of host 2 with an MR and its QP in RTS";
+  observer->stepFrame();
+  EXPECT_TRUE(readUntil(*observer, seen, [&] { return fabric.fabric->stats().forwarded == 1; }));
+  observer->resume();
+  EXPECT_EQ(exitStatus(writer), 0);
+  EXPECT_EQ(exitStatus(target), 0);
+  EXPECT_TRUE(readUntil(*observer, seen, [&] { return count(FabricEvent::Kind::Detached) == 2; }));
+  EXPECT_EQ(count(FabricEvent::Kind::Paused), 1);
+  EXPECT_EQ(count(FabricEvent::Kind::Resumed), 1);
 }
 
 TEST(NicFabric, AttachRefusalsAreOneLine) {

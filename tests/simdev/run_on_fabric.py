@@ -21,6 +21,9 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import oracle  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import packet_shape  # noqa: E402
+
 
 def need(names):
     missing = [m for m in (oracle.missing_program(n) for n in names) if m]
@@ -65,6 +68,8 @@ def main():
     ap.add_argument("--expect-pcap", action="append", default=[],
                     help="tshark display filter that must match at least one frame")
     ap.add_argument("--keep", help="copy the capture here")
+    ap.add_argument("--parity", help="a lab capture of the same programs on real Soft-RoCE: "
+                    "the fabric's packet shape must be the same (packet_shape.py)")
     a = ap.parse_args()
 
     server_cmd = shlex.split(a.server)
@@ -159,6 +164,12 @@ def main():
                 hit = subprocess.run(base + ["-Y", f], capture_output=True, text=True)
                 if not hit.stdout.strip():
                     failures.append(f"no frame of the capture matches `{f}`")
+            if a.parity and frames:
+                diff = packet_shape.differences(packet_shape.shape(a.parity),
+                                                packet_shape.shape(pcap))
+                if diff:
+                    failures.append("the packet shape differs from the lab's ("
+                                    + os.path.basename(a.parity) + "):\n  " + "\n  ".join(diff))
             if a.keep:
                 subprocess.run(["cp", pcap, a.keep], check=False)
         else:

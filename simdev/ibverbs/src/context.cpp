@@ -17,10 +17,60 @@ namespace {
 std::once_flag nicOnce;
 Nic* theNic = nullptr;
 
-// CQs with completion events, by the simulated CQ's id; read and changed under the session.
+// The objects events name, by their numbers on the simulated host; read and changed under the
+// session.
 std::map<std::uint32_t, Cq*>& cqRegistry() {
   static std::map<std::uint32_t, Cq*> registry;
   return registry;
+}
+std::map<std::uint32_t, Qp*>& qpRegistry() {
+  static std::map<std::uint32_t, Qp*> registry;
+  return registry;
+}
+std::map<std::uint32_t, Srq*>& srqRegistry() {
+  static std::map<std::uint32_t, Srq*> registry;
+  return registry;
+}
+
+template <class T>
+T* lookup(std::map<std::uint32_t, T*>& registry, std::uint32_t id) {
+  auto it = registry.find(id);
+  return it == registry.end() ? nullptr : it->second;
+}
+
+// An asynchronous event goes to the async_fd of the context that owns the object it names.
+void onAsyncEvent(const sim::AsyncEvent& e) {
+  ibv_async_event event{};
+  event.event_type = static_cast<ibv_event_type>(e.type);
+  ibv_context* context = nullptr;
+  switch (e.type) {
+    case sim::AsyncEventType::CqErr:
+      if (Cq* cq = lookup(cqRegistry(), e.cq)) {
+        event.element.cq = &cq->cq;
+        context = cq->cq.context;
+      }
+      break;
+    case sim::AsyncEventType::SrqErr:
+    case sim::AsyncEventType::SrqLimitReached:
+      if (Srq* srq = lookup(srqRegistry(), e.srq)) {
+        event.element.srq = &srq->srq;
+        context = srq->srq.context;
+      }
+      break;
+    case sim::AsyncEventType::PortActive:
+    case sim::AsyncEventType::PortErr:
+      event.element.port_num = 1;
+      break;
+    default:
+      if (Qp* qp = lookup(qpRegistry(), e.qpn)) {
+        event.element.qp = &qp->qpx.qp_base;
+        context = qp->qpx.qp_base.context;
+      }
+      break;
+  }
+  if (!context) return;  // the object is gone (destroyed): nobody can be told
+  [[maybe_unused]] const ssize_t n =
+      ::write(toContext(context)->asyncWriteFd, &event, sizeof(event));
 }
 
 void onCompletion(std::uint32_t id) {
@@ -82,9 +132,29 @@ void unregisterCq(Cq* cq) {
   cqRegistry().erase(cq->id);
 }
 
-void installCompletionListener(Nic& n) {
+void registerQp(Qp* qp) {
+  qpRegistry()[qp->qpx.qp_base.qp_num] = qp;
+}
+
+void unregisterQp(Qp* qp) {
+  qpRegistry().erase(qp->qpx.qp_base.qp_num);
+}
+
+void registerSrq(Srq* srq) {
+  srqRegistry()[srq->id] = srq;
+}
+
+void unregisterSrq(Srq* srq) {
+  srqRegistry().erase(srq->id);
+}
+
+void installEventListeners(Nic& n) {
   static std::once_flag once;
-  std::call_once(once, [&n] { n.setCompletionListener(onCompletion); });
+  std::call_once(once, [&n] {
+    n.setCompletionListener(onCompletion);
+    Nic::Session s(n);
+    s.host().setAsyncEventHook(onAsyncEvent);
+  });
 }
 
 }  // namespace rdmascope::ibverbs

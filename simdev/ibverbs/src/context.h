@@ -77,7 +77,6 @@ struct Cq {
 struct Srq {
   ibv_srq srq;
   std::uint32_t id = 0;
-  ibv_srq_attr attr{};
 };
 
 struct Ah {
@@ -113,11 +112,16 @@ inline Ah* toAh(ibv_ah* ah) {
   return reinterpret_cast<Ah*>(ah);
 }
 
-/// Registers a CQ for completion events (call inside a session).
+/// Registers a CQ, QP or SRQ for the completion and asynchronous events that name it (call
+/// inside a session).
 void registerCq(Cq* cq);
 void unregisterCq(Cq* cq);
-/// Installs the NIC's completion listener once.
-void installCompletionListener(Nic& nic);
+void registerQp(Qp* qp);
+void unregisterQp(Qp* qp);
+void registerSrq(Srq* srq);
+void unregisterSrq(Srq* srq);
+/// Installs the NIC's completion listener and the host's asynchronous event hook once.
+void installEventListeners(Nic& nic);
 
 /// The ibv_qp_ex function table of a new QP (the post-send API the device supports).
 void initQpEx(Qp* qp, std::uint64_t sendOpsFlags);

@@ -167,6 +167,8 @@ ibv_context* openContext(ibv_device* device) {
     errno = e;
     return nullptr;
   }
+  // The hook writes under the NIC's lock: it must never block on a full pipe.
+  ::fcntl(fds[1], F_SETFL, ::fcntl(fds[1], F_GETFL) | O_NONBLOCK);
   c->asyncWriteFd = fds[1];
   verbs_context& v = c->vctx;
   v.sz = sizeof(verbs_context);
@@ -181,7 +183,7 @@ ibv_context* openContext(ibv_device* device) {
   ctx.num_comp_vectors = 1;
   pthread_mutex_init(&ctx.mutex, nullptr);
   ctx.abi_compat = __VERBS_ABI_IS_EXTENDED;
-  installCompletionListener(*n);
+  installEventListeners(*n);
   return &ctx;
 }
 

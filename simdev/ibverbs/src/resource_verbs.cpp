@@ -157,17 +157,21 @@ ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
     errno = ENOMEM;
     return nullptr;
   }
+  ibv_qp& q = qp->qpx.qp_base;
   sim::VerbsResult<std::uint32_t> r;
   {
     Nic::Session s(nicOf(context));
     r = s.host().createQp(toPd(pd)->id, init);
+    if (r.ok()) {
+      q.qp_num = r.value;
+      registerQp(qp);
+    }
   }
   if (!r.ok()) {
     fail(verb, r.status);
     delete qp;
     return nullptr;
   }
-  ibv_qp& q = qp->qpx.qp_base;
   q.context = context;
   q.qp_context = attr.qp_context;
   q.pd = pd;
@@ -416,6 +420,7 @@ RDMASCOPE_IBV_EXPORT int ibv_destroy_qp(ibv_qp* qp) {
   {
     Nic::Session s(nicOf(qp->context));
     st = s.host().destroyQp(qp->qp_num);
+    if (st.ok()) unregisterQp(toQp(qp));
   }
   if (!st.ok()) return fail("ibv_destroy_qp", st);
   pthread_mutex_destroy(&qp->mutex);

@@ -23,6 +23,7 @@ namespace rdmascope::sim {
 class Network;
 class Qp;
 struct ParsedPacket;
+struct Srq;
 
 using MacAddress = std::array<std::uint8_t, 6>;
 
@@ -119,11 +120,19 @@ class Host {
   /// ibv_dereg_mr: the MR's keys stop working at once (a request in flight that already
   /// resolved the MR finishes, as rxe's reference keeps it); EINVAL for an unknown lkey.
   VerbsStatus deregMr(std::uint32_t lkey);
+  /// ibv_create_cq (rxe_cq_chk_attr): EINVAL unless 1 <= depth <= limits::kMaxCqe. The CQ
+  /// holds 2^n - 1 >= depth completions, as rxe's (cq(id)->depth: ibv_cq's cqe).
   VerbsResult<std::uint32_t> createCq(int depth);
+  /// ibv_resize_cq: EINVAL outside 1..kMaxCqe or below the completions held; returns the
+  /// new cqe (2^n - 1).
+  VerbsResult<int> resizeCq(std::uint32_t cq, int cqe);
   /// ib_destroy_cq: EBUSY while a QP uses the CQ as its send or receive CQ. Completions still
   /// in it are dropped.
   VerbsStatus destroyCq(std::uint32_t cq);
-  /// Returns the QP number (rxe numbers user QPs from 17).
+  /// ibv_create_qp with rxe_qp_chk_init's checks (EOPNOTSUPP for a type other than RC, UC,
+  /// UD; EINVAL for caps above limits::kMaxQpWr, kMaxSge, kMaxInlineData). Returns the QP
+  /// number (rxe numbers user QPs from 17); the actual caps, which rxe rounds up (2^n - 1 WRs;
+  /// max_inline_data and max_send_sge from one WQE size), are queryQp(qpn).value.cap.
   VerbsResult<std::uint32_t> createQp(std::uint32_t pd, const QpInitAttr& attr);
   /// ib_destroy_qp: the QP disappears at once (no completions are made for its outstanding
   /// WRs; packets for it are dropped as for an unknown QP). Its pending timers and engine runs
@@ -139,7 +148,24 @@ class Host {
   VerbsStatus modifyQp(std::uint32_t qpn, const QpAttr& attr, unsigned attrMask);
   VerbsResult<QpAttr> queryQp(std::uint32_t qpn);
   VerbsStatus postSend(std::uint32_t qpn, const SendWr& wr);
+  /// EINVAL on a QP created with an SRQ (rxe's provider has no receive queue for it).
   VerbsStatus postRecv(std::uint32_t qpn, const RecvWr& wr);
+
+  /// ibv_create_srq: a shared receive queue in `pd` (rxe_srq_chk_init: max_wr 1..kMaxSrqWr,
+  /// max_sge up to kMaxSrqSge, both raised to at least 1). querySrq() gives the actual size
+  /// (rounded up as rxe's queues are: 2^n - 1). Returns the SRQ's number (from 1).
+  VerbsResult<std::uint32_t> createSrq(std::uint32_t pd, const SrqAttr& attr);
+  /// ibv_post_srq_recv: ENOMEM when full, EINVAL for too many SGEs.
+  VerbsStatus postSrqRecv(std::uint32_t srq, const RecvWr& wr);
+  /// ibv_modify_srq with srq_attr_mask bits: kMaxWr resizes (EINVAL below the armed limit or
+  /// the WQEs it holds), kLimit arms the limit event (EINVAL above the queue's size).
+  VerbsStatus modifySrq(std::uint32_t srq, const SrqAttr& attr, unsigned mask);
+  /// ibv_query_srq: max_wr, max_sge and the armed limit (0 once the event fired).
+  VerbsResult<SrqAttr> querySrq(std::uint32_t srq) const;
+  /// ibv_destroy_srq: EBUSY while a QP uses it.
+  VerbsStatus destroySrq(std::uint32_t srq);
+  /// Receive WQEs waiting in an SRQ.
+  std::size_t srqCount(std::uint32_t srq) const;
   /// Removes and returns up to `max` completions.
   std::vector<WorkCompletion> pollCq(std::uint32_t cq, int max);
   /// Completions waiting in a CQ.
@@ -147,6 +173,10 @@ class Host {
 
   // --- inspection -------------------------------------------------------------------
   std::vector<std::uint32_t> qpNumbers() const;
+  /// The protection domains allocated (and not deallocated).
+  const std::vector<std::uint32_t>& pdNumbers() const { return pds_; }
+  /// The completion queues, in creation order.
+  std::vector<std::uint32_t> cqNumbers() const;
   QpView qpView(std::uint32_t qpn) const;
   /// Every MR registered so far, deregistered ones included (see mrRegistered()).
   const std::deque<MemoryRegionInfo>& memoryRegions() const { return mrs_; }
@@ -164,6 +194,9 @@ class Host {
   };
   Cq* cq(std::uint32_t id);
   Qp* qp(std::uint32_t qpn);
+  Srq* srq(std::uint32_t id);
+  /// Calls the async event hook (ibv_get_async_event's source).
+  void raiseAsyncEvent(const AsyncEvent& event);
   /// Adds a completion; false (and the CQ marked overflowed) when the CQ is full.
   bool postCqe(std::uint32_t cqId, const WorkCompletion& wc);
   /// An MR by key (lkey when local, rkey when remote) in `pd`; null when none matches.
@@ -182,6 +215,10 @@ class Host {
   /// program's completion channel with it).
   using CompletionHook = std::function<void(std::uint32_t cq)>;
   void setCompletionHook(CompletionHook hook) { completionHook_ = std::move(hook); }
+  /// Called with each asynchronous event the device raises: SRQ limit reached, last WQE
+  /// reached (an SRQ QP moved to ERR), CQ overflow (IBV_EVENT_CQ_ERR).
+  using AsyncEventHook = std::function<void(const AsyncEvent&)>;
+  void setAsyncEventHook(AsyncEventHook hook) { asyncEventHook_ = std::move(hook); }
   /// Sends a UD packet (BTH, DETH and payload as built by packets::cmPacket) from this host's
   /// QP 1 to the other host's QP 1, from rxe's UDP source port for QP 1, with the next PSN of
   /// this GSI (rxe numbers them per QP from 0; the packet's own PSN is ignored) and AckReq set
@@ -204,6 +241,7 @@ class Host {
   HostConfig config_;
   GsiHandler gsi_;
   CompletionHook completionHook_;
+  AsyncEventHook asyncEventHook_;
   std::uint32_t gsiPsn_ = 0;
   std::uint16_t gsiIpId_ = 0;
   struct Region;
@@ -225,6 +263,8 @@ class Host {
     AhAttr attr;
   };
   std::map<std::uint32_t, Ah> ahs_;
+  std::map<std::uint32_t, std::unique_ptr<Srq>> srqs_;
+  std::uint32_t nextSrq_ = 1;
   std::uint32_t nextAh_ = 1;
   void reapDestroyedQps();
 };

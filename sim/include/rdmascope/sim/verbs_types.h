@@ -9,6 +9,8 @@
 namespace rdmascope::sim {
 
 using verbs::AhAttr;
+using verbs::AsyncEvent;
+using verbs::AsyncEventType;
 using verbs::Gid;
 using verbs::Mtu;
 using verbs::mtuBytes;
@@ -20,6 +22,7 @@ using verbs::QpType;
 using verbs::RecvWr;
 using verbs::SendWr;
 using verbs::Sge;
+using verbs::SrqAttr;
 using verbs::WcOpcode;
 using verbs::WcStatus;
 using verbs::WorkCompletion;
@@ -31,6 +34,7 @@ using verbs::toString;
 namespace access = verbs::access;
 namespace attr_mask = verbs::attr_mask;
 namespace send_flags = verbs::send_flags;
+namespace srq_attr_mask = verbs::srq_attr_mask;
 namespace wc_flags = verbs::wc_flags;
 
 }  // namespace rdmascope::sim

@@ -54,7 +54,11 @@ class Fabric {
 
  private:
   Fabric() = default;
+
+ public:
   struct Impl;
+
+ private:
   std::unique_ptr<Impl> impl_;
 };
 

@@ -9,6 +9,16 @@
 ///   both ways       Frame  (the Ethernet frame's bytes, exactly as on the wire)
 ///   NIC -> fabric   Log {"line": "..."}  one line for the fabric's log
 ///   exec -> fabric  Query {"host": N}   -> Status {"hosts": N, "taken": bool, ...}  and close
+///
+/// Observers (the GUI, fabric_observer.h):
+///   obs -> fabric   Observe {}  first message  -> Observing {FabricInfo, "attached": [...],
+///                   "paused": bool}
+///   fabric -> obs   Event {"kind": "attached"|"detached"|"call"|"state"|"log"|"paused"|
+///                   "resumed", ...}; ObservedFrame: host byte, 8-byte little-endian Unix time
+///                   in ns, held byte, then the frame
+///   obs -> fabric   Control {"pause"|"resume"|"step_frame": true} or {"step_call": HOST}
+///   fabric -> NIC   NicControl {"observed": bool, "hold": bool, "step_calls": N}
+///   NIC -> fabric   State {host_state.h as JSON}; Call {"text": "..."}
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
@@ -29,10 +39,18 @@ enum class MessageType : std::uint8_t {
   Log = 5,
   Query = 6,
   Status = 7,
+  Observe = 8,
+  Observing = 9,
+  Event = 10,
+  ObservedFrame = 11,
+  Control = 12,
+  NicControl = 13,
+  State = 14,
+  Call = 15,
 };
 
-/// The largest datagram either side sends (a 9000-byte MTU frame and headers fit).
-inline constexpr std::size_t kMaxMessage = 16384;
+/// The largest datagram either side sends (a 9000-byte MTU frame, or a host's state).
+inline constexpr std::size_t kMaxMessage = 262144;
 
 /// A message ready to send: the type byte followed by `body`.
 std::vector<std::uint8_t> encodeMessage(MessageType type, std::span<const std::uint8_t> body);

@@ -15,6 +15,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,9 +65,15 @@ class Nic {
   /// Exclusive use of the simulated host. Constructing it advances simulated time to now and
   /// takes in the frames that arrived; destroying it runs what the call made due and wakes the
   /// progress thread when the next timer moved earlier. Hold it for the whole verbs call.
+  ///
+  /// A session that names its verbs call (e.g. "ibv_post_send(QP 0x11, RDMA_WRITE, 4096 B)")
+  /// is a step of the program: while an observer holds the fabric paused it waits before
+  /// taking the lock until the observer lets one call through, and the observer is told the
+  /// call. Polls and internal work use the unnamed form, which never waits.
   class Session {
    public:
     explicit Session(Nic& nic);
+    Session(Nic& nic, std::string_view call);
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
@@ -77,6 +84,7 @@ class Nic {
    private:
     Nic& nic_;
     std::unique_lock<std::mutex> lock_;
+    bool named_ = false;
   };
 
   /// Called under the session lock after each completion is added to a CQ (wakes completion
@@ -97,6 +105,8 @@ class Nic {
   bool attach(std::string& error);
   sim::Host& host();
   void takeFrames();
+  void control(std::span<const std::uint8_t> body);
+  void sendState();
   void progressLoop();
   friend class Session;
 

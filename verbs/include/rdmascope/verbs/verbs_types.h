@@ -82,6 +82,9 @@ inline constexpr unsigned kLocalWrite = 1;
 inline constexpr unsigned kRemoteWrite = 2;
 inline constexpr unsigned kRemoteRead = 4;
 inline constexpr unsigned kRemoteAtomic = 8;
+inline constexpr unsigned kMwBind = 16;
+inline constexpr unsigned kZeroBased = 32;
+inline constexpr unsigned kOnDemand = 64;  ///< IBV_ACCESS_ON_DEMAND (ODP)
 }  // namespace access
 
 namespace send_flags {
@@ -209,13 +212,53 @@ struct QpAttr {
   std::uint8_t rnrRetry = 7;  ///< 7 means infinite
 };
 
-/// ibv_qp_init_attr: CQs are named by their numbers on the same host.
+/// ibv_qp_init_attr: CQs (and the SRQ) are named by their numbers on the same host.
 struct QpInitAttr {
   QpType qpType = QpType::RC;
   std::uint32_t sendCq = 0;
   std::uint32_t recvCq = 0;
   QpCap cap;
   bool sqSigAll = false;
+  /// The shared receive queue the QP takes its receive WQEs from; 0: its own receive queue
+  /// (cap.maxRecvWr and cap.maxRecvSge are then ignored, as ib_core does).
+  std::uint32_t srq = 0;
+};
+
+/// ibv_srq_attr.
+struct SrqAttr {
+  std::uint32_t maxWr = 0;
+  std::uint32_t maxSge = 0;
+  std::uint32_t srqLimit = 0;  ///< 0: the limit event is not armed
+};
+
+/// ibv_srq_attr_mask.
+namespace srq_attr_mask {
+inline constexpr unsigned kMaxWr = 1u << 0;  ///< IBV_SRQ_MAX_WR (resize)
+inline constexpr unsigned kLimit = 1u << 1;  ///< IBV_SRQ_LIMIT (arm the limit event)
+}  // namespace srq_attr_mask
+
+/// libibverbs' enum ibv_event_type (the values the simulated device raises).
+enum class AsyncEventType : std::uint8_t {
+  CqErr = 0,             ///< IBV_EVENT_CQ_ERR: a CQ overflowed
+  QpFatal = 1,           ///< IBV_EVENT_QP_FATAL
+  QpReqErr = 2,          ///< IBV_EVENT_QP_REQ_ERR
+  QpAccessErr = 3,       ///< IBV_EVENT_QP_ACCESS_ERR
+  CommEst = 4,           ///< IBV_EVENT_COMM_EST
+  SqDrained = 5,         ///< IBV_EVENT_SQ_DRAINED
+  PortActive = 9,        ///< IBV_EVENT_PORT_ACTIVE
+  PortErr = 10,          ///< IBV_EVENT_PORT_ERR
+  SrqErr = 14,           ///< IBV_EVENT_SRQ_ERR
+  SrqLimitReached = 15,  ///< IBV_EVENT_SRQ_LIMIT_REACHED
+  QpLastWqeReached = 16  ///< IBV_EVENT_QP_LAST_WQE_REACHED
+};
+
+/// An asynchronous event as ibv_get_async_event returns it: the object it names is the QP,
+/// CQ or SRQ by its number on the host (the others are 0).
+struct AsyncEvent {
+  AsyncEventType type = AsyncEventType::QpFatal;
+  std::uint32_t qpn = 0;
+  std::uint32_t cq = 0;
+  std::uint32_t srq = 0;
 };
 
 /// Text of a completion status, as ibv_wc_status_str prints it.

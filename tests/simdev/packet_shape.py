@@ -1,0 +1,86 @@
+"""The packet shape of a RoCEv2 capture, compared between real Soft-RoCE (the lab) and the
+simulated fabric: per QP flow (sender address, destination QP, numbered in order of first
+appearance because QP numbers and addresses differ between runs), the sequence of (opcode,
+frame length, PSN minus the flow's first PSN, AckReq), and the sequence of CM messages
+(attribute IDs of the MADs to QP 1). Read with tshark, the project's decoding oracle."""
+import subprocess
+
+import oracle
+
+CM_NAMES = {0x10: "ClassPortInfo", 0x11: "REQ", 0x12: "MRA", 0x13: "REJ", 0x14: "REP",
+            0x15: "RTU", 0x16: "DREQ", 0x17: "DREP", 0x18: "LAP", 0x19: "APR",
+            0x1a: "SIDR_REQ", 0x1b: "SIDR_REP"}
+
+
+def _rows(pcap):
+    fields = ["frame.len", "ip.src", "ip.dst", "infiniband.bth.opcode", "infiniband.bth.destqp",
+              "infiniband.bth.psn", "infiniband.bth.a", "infiniband.mad.attributeid"]
+    cmd = [oracle.program_path("tshark"), "-n", "-r", pcap, "-Y", "infiniband"]
+    cmd += oracle.tshark_disable_args() + ["-T", "fields", "-E", "occurrence=f"]
+    for f in fields:
+        cmd += ["-e", f]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        cols = line.split("\t")
+        cols += [""] * (len(fields) - len(cols))
+        yield cols
+
+
+RESPONSES = range(13, 19)  # RC READ RESPONSE FIRST..ONLY, ACKNOWLEDGE, ATOMIC ACKNOWLEDGE
+
+
+def shape(pcap):
+    """{"flows": [[(opcode, length, relative psn, ackreq), ...], ...], "cm": [names]}
+
+    A request flow is (sender, destination QP); its PSNs count from its first. Responses
+    (ACKs, READ responses, atomic ACKs) carry the requester's PSNs: they form a flow of their
+    own, counted from the first PSN of the request flow they answer (the one from their
+    destination whose PSNs include theirs)."""
+    flows = {}
+    order = []
+    cm = []
+    for length, src, dst, opcode, destqp, psn, ackreq, attr in _rows(pcap):
+        if not opcode:
+            continue
+        qp = int(destqp, 16)
+        if qp == 1:
+            if attr:
+                cm.append(CM_NAMES.get(int(attr, 16), attr))
+            continue
+        op = int(opcode)
+        response = (op & 0x1f) in RESPONSES and op < 0x20
+        key = (src, qp, response)
+        if key not in flows:
+            first = int(psn)
+            if response:
+                for (s2, _, r2), f2 in flows.items():
+                    seen = [p[2] for p in f2["packets"]]
+                    if s2 == dst and not r2 and ((int(psn) - f2["first"]) & 0xffffff) <= max(seen) + 256:
+                        first = f2["first"]
+                        break
+            flows[key] = {"first": first, "packets": []}
+            order.append(key)
+        f = flows[key]
+        rel = (int(psn) - f["first"]) & 0xffffff
+        f["packets"].append((op, int(length), rel, ackreq in ("1", "True")))
+    return {"flows": [flows[k]["packets"] for k in order], "cm": cm}
+
+
+def differences(lab, fabric, limit=8):
+    """Lines saying where two shapes differ (empty when they agree)."""
+    out = []
+    if lab["cm"] != fabric["cm"]:
+        out.append(f"CM messages: lab {lab['cm']}, fabric {fabric['cm']}")
+    if len(lab["flows"]) != len(fabric["flows"]):
+        out.append(f"{len(lab['flows'])} QP flows in the lab, {len(fabric['flows'])} on the "
+                   "fabric")
+    for i, (a, b) in enumerate(zip(lab["flows"], fabric["flows"])):
+        if a == b:
+            continue
+        n = next((j for j, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+        out.append(f"flow {i + 1}: {len(a)} packets in the lab, {len(b)} on the fabric; first "
+                   f"difference at packet {n + 1}: lab {a[n:n + 1]}, fabric {b[n:n + 1]} "
+                   "(opcode, frame length, relative PSN, AckReq)")
+        if len(out) >= limit:
+            break
+    return out
