@@ -61,7 +61,11 @@ show() {
   echo "--- fabric.log"
   cat "$tmp/fabric.log"
 }
-[ "$status" != 0 ] && [ "$status" != 124 ] || { echo "FAILED: rping exited with $status"; show; exit 1; }
+if [ "$status" = 0 ] || [ "$status" = 124 ]; then
+  echo "FAILED: rping exited with $status, not with its error status"
+  show
+  exit 1
+fi
 grep -qF -- "$expect" "$tmp/client.out" || { echo "FAILED: rping does not report '$expect'"; show; exit 1; }
 if [ "$case_name" = unreachable ]; then
   grep -q 'rdma_resolve_addr(10.9.0.77): no host of the fabric has this address' "$tmp/fabric.log" ||
