@@ -7,6 +7,10 @@ if(NOT TARGET rdmascope_rdmacm)
   return()
 endif()
 
+add_test(NAME simdev.rdmacm_abi
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/rdmacm_abi_test.sh $<TARGET_FILE:rdmascope_rdmacm>)
+set_tests_properties(simdev.rdmacm_abi PROPERTIES LABELS simdev TIMEOUT 60 SKIP_RETURN_CODE 77)
+
 set(cm_req "infiniband.mad.attributeid == 0x0010")
 set(cm_rep "infiniband.mad.attributeid == 0x0013")
 set(cm_rtu "infiniband.mad.attributeid == 0x0014")
