@@ -57,6 +57,15 @@ void lingerAtExit() {
 
 }  // namespace
 
+Channel* newChannel(bool sync) {
+  const int fd = ::eventfd(0, EFD_CLOEXEC);
+  if (fd < 0) return nullptr;
+  auto* ch = new Channel();
+  ch->pub.fd = fd;
+  ch->sync = sync;
+  return ch;
+}
+
 void signalChannel(Channel& ch) {
   const std::uint64_t one = 1;
   [[maybe_unused]] const auto n = ::write(ch.pub.fd, &one, sizeof one);
@@ -103,6 +112,7 @@ Library* Library::get(std::string& error) {
   lib->verbs = verbs;
   lib->guid = guid;
   lib->info = nic->info();
+  lib->pd = ibv_alloc_pd(verbs);
   nic->gid(1, lib->gid);
   ibv_device_attr attr{};
   if (ibv_query_device(verbs, &attr) == 0) {
@@ -278,11 +288,12 @@ void Library::onRequest(const CmUpcall& u) {
   Id& listener = *static_cast<Id*>(u.owner);
   auto* child = new Id();
   child->channel = listener.channel;
-  child->pub.channel = &listener.channel->pub;
+  child->pub.channel = &child->channel->pub;
   child->pub.context = listener.pub.context;
   child->pub.ps = listener.pub.ps;
   child->pub.qp_type = listener.pub.qp_type;
   child->pub.verbs = verbs;
+  child->pub.pd = pd;
   child->pub.port_num = 1;
   child->bound = child->addrResolved = child->routeResolved = true;
   child->port = listener.port;
@@ -320,6 +331,14 @@ void Library::onRequest(const CmUpcall& u) {
   fillRoute(*child);
   EventBox* box = post(*child, RDMA_CM_EVENT_CONNECT_REQUEST, 0);
   box->event.listen_id = &listener.pub;
+  // The request comes on the listener's channel; a synchronous listener's new id then has a
+  // channel of its own, as librdmacm migrates it, for the calls that wait on it.
+  if (listener.channel->sync) {
+    if (Channel* own = newChannel(true)) {
+      child->channel = own;
+      child->pub.channel = &own->pub;
+    }
+  }
   if (req != nullptr) {
     child->remoteQpn = req->localQpn;
     child->peerPsn = req->startingPsn;
