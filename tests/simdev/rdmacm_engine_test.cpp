@@ -351,6 +351,9 @@ TEST(RdmacmEngine, SidrResolvesTheServingQp) {
   EXPECT_EQ(got.qkey, 0x01234567u);
   EXPECT_EQ(names(p.sentByA), (Names{"SIDR_REQ", "SIDR_REQ"}));
   EXPECT_EQ(p.upB.size(), 1u);
+  // B stays for a SIDR_REQ sent again after the one it answered last.
+  ASSERT_TRUE(p.b.lingerUntil());
+  EXPECT_EQ(*p.b.lingerUntil(), p.now + kTimeout + std::chrono::nanoseconds(kTimeout) / 8);
 }
 
 TEST(RdmacmEngine, SidrWithoutListenerAnswersUnsupported) {
@@ -418,6 +421,31 @@ TEST(RdmacmEngine, ResponseTimeoutIsRdmaCmsFourPointThreeSeconds) {
   EXPECT_EQ(kCmResponseTimeout.count(), 4096LL * 1048576);
   EXPECT_EQ(CmEngine::Config{}.responseTimeout, kCmResponseTimeout);
   EXPECT_GT(CmEngine::Config{}.timewait, kCmResponseTimeout);
+}
+
+}  // namespace
+}  // namespace rdmascope::simdev::rdmacm
+
+namespace rdmascope::simdev::rdmacm {
+namespace {
+
+TEST(RdmacmEngine, AnsweringADreqKeepsTheProcessForItsRetransmission) {
+  Pair p;
+  const auto [ca, cb] = connectPair(p);
+  EXPECT_FALSE(p.b.lingerUntil());
+  ASSERT_TRUE(p.a.disconnect(ca, p.now));
+  p.deliver();
+  const auto arrived = p.now;
+  ASSERT_TRUE(p.b.disconnect(cb, p.now));
+  p.b.takeOutbox();  // B's DREP is lost
+  ASSERT_TRUE(p.b.lingerUntil());
+  EXPECT_GT(*p.b.lingerUntil(), arrived + kTimeout);
+  EXPECT_FALSE(p.a.lingerUntil());  // A sent the DREQ: it waits in rdma_destroy_id instead
+  p.upA.clear();
+  p.advance(kTimeout);  // A's DREQ again: B, in timewait, answers it
+  ASSERT_EQ(p.upA.size(), 1u);
+  EXPECT_EQ(p.upA[0].kind, CmUpcall::Kind::Disconnected);
+  EXPECT_EQ(*p.b.lingerUntil(), p.now + kTimeout + std::chrono::nanoseconds(kTimeout) / 8);
 }
 
 }  // namespace

@@ -198,6 +198,7 @@ bool CmEngine::disconnect(std::uint32_t conn, Clock::time_point now) {
       send(*c, pk::CmDrep{c->localId, c->remoteId, {}}, c->lastTid,
            "CM DREP: the peer's DREQ answered (rdma_disconnect after DISCONNECTED)", false, now);
       enterTimewait(*c, now);
+      c->answeredDreq = true;
       return true;
     case State::DreqSent:
     case State::TimeWait:
@@ -234,6 +235,17 @@ void CmEngine::release(std::uint32_t conn, Clock::time_point now) {
 bool CmEngine::waiting(std::uint32_t conn) const {
   const Connection* c = find(conn);
   return c != nullptr && c->awaiting;
+}
+
+std::optional<Clock::time_point> CmEngine::lingerUntil() const {
+  std::optional<Clock::time_point> until;
+  for (const auto& [id, c] : conns_) {
+    if (!(c.state == State::TimeWait && c.answeredDreq) && c.state != State::SidrRepSent) continue;
+    // The peer sends its request again one response timeout after the last; allow for the wire.
+    const auto t = c.requestArrived + config_.responseTimeout + config_.responseTimeout / 8;
+    if (!until || t > *until) until = t;
+  }
+  return until;
 }
 
 std::uint32_t CmEngine::remoteId(std::uint32_t conn) const {
@@ -365,6 +377,7 @@ void CmEngine::onDreq(const pk::CmDreq& m, std::uint64_t tid, Clock::time_point 
       c->state = State::DreqRcvd;
       c->awaiting = false;
       c->lastTid = tid;
+      c->requestArrived = now;
       upcall(CmUpcall::Kind::Disconnected, *c);
       if (c->owner == nullptr) disconnect(c->localId, now);
       break;
@@ -374,6 +387,7 @@ void CmEngine::onDreq(const pk::CmDreq& m, std::uint64_t tid, Clock::time_point 
       break;
     case State::TimeWait:
       sendOnce(c->peer, drep, tid, "CM DREP (again: the DREQ came again)");
+      c->requestArrived = now;
       break;
     default:
       break;
@@ -393,8 +407,10 @@ void CmEngine::onSidrReq(const pk::CmSidrReq& m, std::uint64_t tid, Clock::time_
   if (!peer) return;  // no address to answer to
   for (auto& [id, c] : conns_) {
     if (c.active || c.remoteId != m.requestId || c.peer != *peer) continue;
-    if (c.state == State::SidrRepSent && c.lastSent)
+    if (c.state == State::SidrRepSent && c.lastSent) {
       sendOnce(c.peer, *c.lastSent, c.lastTid, c.lastWhy + " (again: the SIDR_REQ came again)");
+      c.requestArrived = now;
+    }
     return;
   }
   auto l = listeners_.find(m.serviceId);
@@ -416,6 +432,7 @@ void CmEngine::onSidrReq(const pk::CmSidrReq& m, std::uint64_t tid, Clock::time_
   c.tid = tid;
   c.state = State::SidrReqRcvd;
   c.deadline = now;
+  c.requestArrived = now;
   upcalls_.push_back(
       CmUpcall{CmUpcall::Kind::SidrRequest, id, l->second, 0, c.peer, pk::CmMessage{m}});
 }

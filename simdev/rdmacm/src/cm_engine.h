@@ -103,6 +103,10 @@ class CmEngine {
   void release(std::uint32_t conn, Clock::time_point now);
   /// True while the connection still waits for an answer to a MAD it sent.
   bool waiting(std::uint32_t conn) const;
+  /// Until when the process should stay to answer a DREQ or SIDR_REQ sent again, after it
+  /// answered one (the DREP or SIDR_REP may have been lost, and the kernel's CM, which outlives
+  /// a program, would answer the peer's retransmission); nullopt when nothing waits for that.
+  std::optional<Clock::time_point> lingerUntil() const;
   /// The remote communication ID (0 before the REQ/REP brought it).
   std::uint32_t remoteId(std::uint32_t conn) const;
 
@@ -149,6 +153,8 @@ class CmEngine {
     Clock::time_point deadline{};
     int retriesLeft = 0;
     std::uint32_t remoteQpn = 0;
+    bool answeredDreq = false;           ///< timewait began with our DREP
+    Clock::time_point requestArrived{};  ///< when the peer's DREQ or SIDR_REQ (last) came
   };
 
   Connection* find(std::uint32_t conn);

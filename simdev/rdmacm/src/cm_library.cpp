@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <thread>
 
 namespace rdmascope::simdev::rdmacm {
 
@@ -33,7 +35,36 @@ std::uint32_t ipv4Of(const pk::IpAddress& a) {
          (std::uint32_t{a.bytes[2]} << 8) | a.bytes[3];
 }
 
+Library* theLibrary = nullptr;
+
+// At exit the process stays while a peer may still send a DREQ again (our DREP lost): the
+// kernel's CM would answer it from timewait after the program is gone, and the peer waits for
+// that answer (its DISCONNECTED event) or for all its retries, a minute.
+void lingerAtExit() {
+  Library* lib = theLibrary;
+  if (lib == nullptr) return;
+  std::unique_lock lock(lib->mu);
+  for (;;) {
+    const auto until = lib->engine.lingerUntil();
+    const auto now = Clock::now();
+    if (!until || now >= *until) return;
+    lock.unlock();
+    std::this_thread::sleep_for(
+        std::min<Clock::duration>(*until - now, std::chrono::milliseconds(50)));
+    lock.lock();
+  }
+}
+
 }  // namespace
+
+Channel* newChannel(bool sync) {
+  const int fd = ::eventfd(0, EFD_CLOEXEC);
+  if (fd < 0) return nullptr;
+  auto* ch = new Channel();
+  ch->pub.fd = fd;
+  ch->sync = sync;
+  return ch;
+}
 
 void signalChannel(Channel& ch) {
   const std::uint64_t one = 1;
@@ -81,6 +112,7 @@ Library* Library::get(std::string& error) {
   lib->verbs = verbs;
   lib->guid = guid;
   lib->info = nic->info();
+  lib->pd = ibv_alloc_pd(verbs);
   nic->gid(1, lib->gid);
   ibv_device_attr attr{};
   if (ibv_query_device(verbs, &attr) == 0) {
@@ -98,6 +130,8 @@ Library* Library::get(std::string& error) {
   lib->thread_ = std::thread([lib] { lib->run(); });
   lib->thread_.detach();
   library = lib;
+  theLibrary = lib;
+  std::atexit(lingerAtExit);
   return library;
 }
 
@@ -254,11 +288,12 @@ void Library::onRequest(const CmUpcall& u) {
   Id& listener = *static_cast<Id*>(u.owner);
   auto* child = new Id();
   child->channel = listener.channel;
-  child->pub.channel = &listener.channel->pub;
+  child->pub.channel = &child->channel->pub;
   child->pub.context = listener.pub.context;
   child->pub.ps = listener.pub.ps;
   child->pub.qp_type = listener.pub.qp_type;
   child->pub.verbs = verbs;
+  child->pub.pd = pd;
   child->pub.port_num = 1;
   child->bound = child->addrResolved = child->routeResolved = true;
   child->port = listener.port;
@@ -296,6 +331,14 @@ void Library::onRequest(const CmUpcall& u) {
   fillRoute(*child);
   EventBox* box = post(*child, RDMA_CM_EVENT_CONNECT_REQUEST, 0);
   box->event.listen_id = &listener.pub;
+  // The request comes on the listener's channel; a synchronous listener's new id then has a
+  // channel of its own, as librdmacm migrates it, for the calls that wait on it.
+  if (listener.channel->sync) {
+    if (Channel* own = newChannel(true)) {
+      child->channel = own;
+      child->pub.channel = &own->pub;
+    }
+  }
   if (req != nullptr) {
     child->remoteQpn = req->localQpn;
     child->peerPsn = req->startingPsn;

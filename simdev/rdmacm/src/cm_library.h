@@ -60,7 +60,9 @@ struct Id {
   std::uint32_t qkey = RDMA_UDP_QKEY;
   std::uint16_t peerPort = 0;  ///< host order
   ibv_sa_path_rec path{};
-  bool ownCqs = false;  ///< rdma_create_qp made the CQs
+  bool ownCqs = false;         ///< rdma_create_qp made the CQs
+  bool hasQpInitAttr = false;  ///< rdma_create_ep on a passive id: rdma_get_request's QPs
+  ibv_qp_init_attr qpInitAttr{};
   int outstanding = 0;  ///< events handed out and not yet acked
   bool destroyed = false;
 };
@@ -75,6 +77,7 @@ class Library {
   CmEngine engine;
   Nic* nic = nullptr;
   ibv_context* verbs = nullptr;
+  ibv_pd* pd = nullptr;  ///< the device's PD that ids use when the program gives none
   FabricInfo info;
   Gid gid{};
   std::uint64_t guid = 0;
@@ -109,6 +112,9 @@ class Library {
   std::thread thread_;
   std::uint64_t rng_ = 0;
 };
+
+/// A new event channel (its fd an eventfd); null when no fd is left.
+Channel* newChannel(bool sync);
 
 /// Wakes a channel's fd (one count per queued event) or takes the counts back when it is empty.
 void signalChannel(Channel& ch);

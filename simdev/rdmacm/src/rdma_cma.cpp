@@ -5,7 +5,6 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -71,15 +70,6 @@ std::string ipText(const sockaddr_in& a) {
   return b;
 }
 
-Channel* newChannel(bool sync) {
-  const int fd = ::eventfd(0, EFD_CLOEXEC);
-  if (fd < 0) return nullptr;
-  auto* ch = new Channel();
-  ch->pub.fd = fd;
-  ch->sync = sync;
-  return ch;
-}
-
 void freeChannel(Channel* ch) {
   for (EventBox* b : ch->queue)
     delete b;
@@ -143,6 +133,7 @@ int bindLocked(Library& lib, Id& id, const sockaddr* addr) {
   id.serviceId = pk::rdmaIpServiceId(protocolOf(id.pub.ps), port);
   if (ip != INADDR_ANY) {
     id.pub.verbs = lib.verbs;
+    if (id.pub.pd == nullptr) id.pub.pd = lib.pd;
     id.pub.port_num = 1;
     std::memcpy(id.pub.route.addr.addr.ibaddr.sgid.raw, lib.gid.data(), 16);
     id.pub.route.addr.addr.ibaddr.pkey = htobe16(0xffff);
@@ -350,6 +341,7 @@ RDMACM_EXPORT int rdma_resolve_addr(rdma_cm_id* cmId, sockaddr* srcAddr, sockadd
     id.peerGid = peer;
     id.addrResolved = true;
     id.pub.verbs = lib->verbs;
+    if (id.pub.pd == nullptr) id.pub.pd = lib->pd;
     id.pub.port_num = 1;
     std::memcpy(id.pub.route.addr.addr.ibaddr.sgid.raw, lib->gid.data(), 16);
     std::memcpy(id.pub.route.addr.addr.ibaddr.dgid.raw, peer.data(), 16);
@@ -616,8 +608,58 @@ RDMACM_EXPORT int rdma_get_request(rdma_cm_id* listen, rdma_cm_id** out) {
     l.pub.event = ev;
     return fail(err);
   }
+  if (l.hasQpInitAttr) {
+    ibv_qp_init_attr attr = l.qpInitAttr;
+    if (rdma_create_qp(ev->id, l.pub.pd, &attr) != 0) {
+      l.pub.event = ev;
+      return -1;
+    }
+  }
   *out = ev->id;
   (*out)->event = ev;
+  return 0;
+}
+
+RDMACM_EXPORT void rdma_destroy_ep(rdma_cm_id* cmId) {
+  if (cmId == nullptr) return;
+  if (cmId->qp != nullptr) rdma_destroy_qp(cmId);
+  rdma_destroy_id(cmId);
+}
+
+RDMACM_EXPORT int rdma_create_ep(rdma_cm_id** out, rdma_addrinfo* res, ibv_pd* pd,
+                                 ibv_qp_init_attr* qpInitAttr) {
+  if (out == nullptr || res == nullptr) return fail(EINVAL);
+  rdma_cm_id* cmId = nullptr;
+  if (rdma_create_id(nullptr, &cmId, nullptr, static_cast<rdma_port_space>(res->ai_port_space)) !=
+      0)
+    return -1;
+  Id& id = *idOf(cmId);
+  if (res->ai_qp_type != 0) id.pub.qp_type = static_cast<ibv_qp_type>(res->ai_qp_type);
+  int ret = 0;
+  if (res->ai_flags & RAI_PASSIVE) {
+    ret = rdma_bind_addr(cmId, res->ai_src_addr);
+    if (ret == 0) {
+      if (pd != nullptr) id.pub.pd = pd;
+      if (qpInitAttr != nullptr) {
+        id.hasQpInitAttr = true;
+        id.qpInitAttr = *qpInitAttr;
+        id.qpInitAttr.qp_type = id.pub.qp_type;
+      }
+    }
+  } else {
+    ret = rdma_resolve_addr(cmId, res->ai_src_addr, res->ai_dst_addr, 2000);
+    if (ret == 0) ret = rdma_resolve_route(cmId, 2000);
+    if (ret == 0 && qpInitAttr != nullptr) {
+      qpInitAttr->qp_type = id.pub.qp_type;
+      ret = rdma_create_qp(cmId, pd, qpInitAttr);
+    }
+  }
+  if (ret != 0) {
+    const int err = errno;
+    rdma_destroy_ep(cmId);
+    return fail(err);
+  }
+  *out = cmId;
   return 0;
 }
 
@@ -729,7 +771,8 @@ RDMACM_EXPORT int rdma_disconnect(rdma_cm_id* cmId) {
   std::unique_lock lock(lib->mu);
   if (!lib->engine.disconnect(id.conn, Clock::now())) return fail(EINVAL);
   lib->flush(lock);
-  return 0;
+  lock.unlock();
+  return complete(id);
 }
 
 RDMACM_EXPORT int rdma_get_cm_event(rdma_event_channel* channel, rdma_cm_event** event) {
