@@ -13,7 +13,7 @@ set_tests_properties(simdev.verbs_abi PROPERTIES LABELS simdev TIMEOUT 60 SKIP_R
 add_test(NAME simdev.devinfo
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/devinfo_test.sh $<TARGET_FILE:rdmascope-cli>
           $<TARGET_FILE_DIR:rdmascope_ibverbs>)
-set_tests_properties(simdev.devinfo PROPERTIES LABELS simdev TIMEOUT 60 SKIP_RETURN_CODE 77)
+set_tests_properties(simdev.devinfo PROPERTIES LABELS "simdev;simdev_programs" TIMEOUT 60 SKIP_RETURN_CODE 77)
 
 set(pingpong_report "iters in [0-9.]+ seconds = [0-9.]+ usec/iter")
 set(perftest_report "^[ \\t]*[0-9]+[ \\t]+[0-9]+([ \\t]+[0-9.]+){3,}")

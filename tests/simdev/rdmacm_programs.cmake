@@ -80,6 +80,6 @@ rdmascope_fabric_program(rdmacm_endpoints
 foreach(case rejected unreachable)
   add_test(NAME simdev.rdmacm_${case}
     COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/rdmacm_failure_test.sh $<TARGET_FILE:rdmascope-cli> ${case})
-  set_tests_properties(simdev.rdmacm_${case} PROPERTIES LABELS simdev TIMEOUT 60
+  set_tests_properties(simdev.rdmacm_${case} PROPERTIES LABELS "simdev;simdev_programs" TIMEOUT 60
                        SKIP_RETURN_CODE 77)
 endforeach()
