@@ -7,9 +7,9 @@ import subprocess
 
 import oracle
 
-CM_NAMES = {0x10: "ClassPortInfo", 0x11: "REQ", 0x12: "MRA", 0x13: "REJ", 0x14: "REP",
-            0x15: "RTU", 0x16: "DREQ", 0x17: "DREP", 0x18: "LAP", 0x19: "APR",
-            0x1a: "SIDR_REQ", 0x1b: "SIDR_REP"}
+CM_NAMES = {0x01: "ClassPortInfo", 0x10: "REQ", 0x11: "MRA", 0x12: "REJ", 0x13: "REP",
+            0x14: "RTU", 0x15: "DREQ", 0x16: "DREP", 0x17: "SIDR_REQ", 0x18: "SIDR_REP",
+            0x19: "LAP", 0x1a: "APR"}
 
 
 FIELDS = ["frame.number", "frame.len", "ip.src", "ip.dst", "infiniband.bth.opcode",
