@@ -266,6 +266,10 @@ void Nic::log(std::string_view line) {
   }
 }
 
+bool Nic::observed() const {
+  return impl_->observed.load(std::memory_order_relaxed);
+}
+
 bool Nic::fabricAlive() const {
   return impl_->alive.load();
 }

@@ -22,9 +22,34 @@ void setUdAddress(sim::SendWr& wr, ibv_ah* ah, std::uint32_t remoteQpn, std::uin
   wr.remoteQkey = qkey;
 }
 
+/// "ibv_post_send(QP 0x11: RDMA_WRITE 4096 B, 2 more)" for an observer's timeline.
+std::string describePost(const char* verb, std::uint32_t qpn, const ibv_send_wr* wr) {
+  std::uint64_t bytes = 0;
+  for (int i = 0; i < wr->num_sge; ++i)
+    bytes += wr->sg_list[i].length;
+  int more = 0;
+  for (const ibv_send_wr* w = wr->next; w; w = w->next)
+    ++more;
+  std::string text = fmt::format("{}(QP {:#x}: {} {} B", verb, qpn,
+                                 sim::toString(static_cast<sim::WrOpcode>(wr->opcode)), bytes);
+  if (more) text += fmt::format(", {} more", more);
+  return text + ")";
+}
+
+std::string describeRecv(const char* verb, std::uint32_t id, const ibv_recv_wr* wr) {
+  int n = 0;
+  for (const ibv_recv_wr* w = wr; w; w = w->next)
+    ++n;
+  return fmt::format("{}({} {:#x}: {} receive WR{})", verb,
+                     std::string_view(verb) == "ibv_post_srq_recv" ? "SRQ" : "QP", id, n,
+                     n == 1 ? "" : "s");
+}
+
 int postSend(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) {
   Qp* q = toQp(qp);
-  Nic::Session s(nicOf(qp->context));
+  Nic& nic = nicOf(qp->context);
+  Nic::Session s(
+      nic, nic.observed() && wr ? describePost("ibv_post_send", qp->qp_num, wr) : std::string());
   for (; wr; wr = wr->next) {
     sim::SendWr w = toSim(*wr);
     if (q->type == sim::QpType::UD) {
@@ -45,7 +70,9 @@ int postSend(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) {
 }
 
 int postRecv(ibv_qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad) {
-  Nic::Session s(nicOf(qp->context));
+  Nic& nic = nicOf(qp->context);
+  Nic::Session s(nic,
+                 nic.observed() ? describeRecv("ibv_post_recv", qp->qp_num, wr) : std::string());
   for (; wr; wr = wr->next) {
     const sim::VerbsStatus st = s.host().postRecv(qp->qp_num, toSim(*wr));
     if (!st.ok()) {
@@ -209,7 +236,10 @@ int wrComplete(ibv_qp_ex* qpx) {
     q->batch.clear();
     return fail(fmt::format("ibv_wr_complete on QP {:#x}", qp->qp_num), e, q->batchWhy);
   }
-  Nic::Session s(nicOf(qp->context));
+  Nic& nic = nicOf(qp->context);
+  Nic::Session s(nic, nic.observed() ? fmt::format("ibv_wr_complete(QP {:#x}: {} WRs)", qp->qp_num,
+                                                   q->batch.size())
+                                     : std::string());
   for (const sim::SendWr& w : q->batch) {
     const sim::VerbsStatus st = s.host().postSend(qp->qp_num, w);
     if (!st.ok()) {

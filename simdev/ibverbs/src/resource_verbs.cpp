@@ -59,7 +59,7 @@ ibv_mr* registerMr(std::string_view verb, ibv_pd* pd, void* addr, size_t length,
   }
   sim::VerbsResult<sim::MemoryRegionInfo> r;
   {
-    Nic::Session s(nicOf(pd->context));
+    Nic::Session s(nicOf(pd->context), "ibv_reg_mr");
     r = s.host().regMr(toPd(pd)->id, reinterpret_cast<std::uintptr_t>(addr), length,
                        simAccess(access));
   }
@@ -117,7 +117,7 @@ ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
   ibv_qp& q = qp->qpx.qp_base;
   sim::VerbsResult<std::uint32_t> r;
   {
-    Nic::Session s(nicOf(context));
+    Nic::Session s(nicOf(context), "ibv_create_qp");
     r = s.host().createQp(toPd(pd)->id, init);
     if (r.ok()) {
       q.qp_num = r.value;
@@ -197,7 +197,7 @@ RDMASCOPE_IBV_EXPORT ibv_pd* ibv_alloc_pd(ibv_context* context) {
   }
   sim::VerbsResult<std::uint32_t> r;
   {
-    Nic::Session s(nicOf(context));
+    Nic::Session s(nicOf(context), "ibv_alloc_pd");
     r = s.host().allocPd();
   }
   if (!r.ok()) {
@@ -214,7 +214,7 @@ RDMASCOPE_IBV_EXPORT ibv_pd* ibv_alloc_pd(ibv_context* context) {
 RDMASCOPE_IBV_EXPORT int ibv_dealloc_pd(ibv_pd* pd) {
   sim::VerbsStatus st;
   {
-    Nic::Session s(nicOf(pd->context));
+    Nic::Session s(nicOf(pd->context), "ibv_dealloc_pd");
     st = s.host().deallocPd(toPd(pd)->id);
   }
   if (!st.ok()) return fail("ibv_dealloc_pd", st);
@@ -240,7 +240,7 @@ RDMASCOPE_IBV_EXPORT ibv_mr* ibv_reg_mr_iova2(ibv_pd* pd, void* addr, size_t len
 RDMASCOPE_IBV_EXPORT int ibv_dereg_mr(ibv_mr* mr) {
   sim::VerbsStatus st;
   {
-    Nic::Session s(nicOf(mr->context));
+    Nic::Session s(nicOf(mr->context), "ibv_dereg_mr");
     st = s.host().deregMr(mr->lkey);
   }
   if (!st.ok()) return fail("ibv_dereg_mr", st);
@@ -265,7 +265,7 @@ RDMASCOPE_IBV_EXPORT ibv_cq* ibv_create_cq(ibv_context* context, int cqe, void* 
   }
   sim::VerbsResult<std::uint32_t> r;
   {
-    Nic::Session s(nicOf(context));
+    Nic::Session s(nicOf(context), "ibv_create_cq");
     r = s.host().createCq(cqe);
     if (r.ok()) {
       cq->id = r.value;
@@ -295,7 +295,7 @@ RDMASCOPE_IBV_EXPORT ibv_cq* ibv_create_cq(ibv_context* context, int cqe, void* 
 RDMASCOPE_IBV_EXPORT int ibv_resize_cq(ibv_cq* cq, int cqe) {
   sim::VerbsResult<int> r;
   {
-    Nic::Session s(nicOf(cq->context));
+    Nic::Session s(nicOf(cq->context), "ibv_resize_cq");
     r = s.host().resizeCq(toCq(cq)->id, cqe);
   }
   if (!r.ok()) return fail("ibv_resize_cq", r.status);
@@ -307,7 +307,7 @@ RDMASCOPE_IBV_EXPORT int ibv_destroy_cq(ibv_cq* cq) {
   Cq* c = toCq(cq);
   sim::VerbsStatus st;
   {
-    Nic::Session s(nicOf(cq->context));
+    Nic::Session s(nicOf(cq->context), "ibv_destroy_cq");
     st = s.host().destroyCq(c->id);
     if (st.ok()) unregisterCq(c);
   }
@@ -338,7 +338,11 @@ RDMASCOPE_IBV_EXPORT int ibv_modify_qp(ibv_qp* qp, ibv_qp_attr* attr, int attr_m
   }
   sim::VerbsStatus st;
   {
-    Nic::Session s(nicOf(qp->context));
+    Nic& nic = nicOf(qp->context);
+    Nic::Session s(nic, nic.observed() && (mask & IBV_QP_STATE)
+                            ? fmt::format("ibv_modify_qp(QP {:#x} to {})", qp->qp_num,
+                                          sim::toString(static_cast<sim::QpState>(attr->qp_state)))
+                            : std::string("ibv_modify_qp"));
     st = s.host().modifyQp(qp->qp_num, toSim(*attr), mask);
   }
   if (!st.ok()) return fail(st);
@@ -373,7 +377,7 @@ RDMASCOPE_IBV_EXPORT int ibv_query_qp(ibv_qp* qp, ibv_qp_attr* attr, int, ibv_qp
 RDMASCOPE_IBV_EXPORT int ibv_destroy_qp(ibv_qp* qp) {
   sim::VerbsStatus st;
   {
-    Nic::Session s(nicOf(qp->context));
+    Nic::Session s(nicOf(qp->context), "ibv_destroy_qp");
     st = s.host().destroyQp(qp->qp_num);
     if (st.ok()) unregisterQp(toQp(qp));
   }
@@ -400,7 +404,7 @@ RDMASCOPE_IBV_EXPORT ibv_ah* ibv_create_ah(ibv_pd* pd, ibv_ah_attr* attr) {
   ah->attr = toSim(*attr);
   sim::VerbsResult<std::uint32_t> r;
   {
-    Nic::Session s(nicOf(pd->context));
+    Nic::Session s(nicOf(pd->context), "ibv_create_ah");
     r = s.host().createAh(toPd(pd)->id, ah->attr);
   }
   if (!r.ok()) {
@@ -418,7 +422,7 @@ RDMASCOPE_IBV_EXPORT ibv_ah* ibv_create_ah(ibv_pd* pd, ibv_ah_attr* attr) {
 RDMASCOPE_IBV_EXPORT int ibv_destroy_ah(ibv_ah* ah) {
   sim::VerbsStatus st;
   {
-    Nic::Session s(nicOf(ah->context));
+    Nic::Session s(nicOf(ah->context), "ibv_destroy_ah");
     st = s.host().destroyAh(toAh(ah)->id);
   }
   if (!st.ok()) return fail("ibv_destroy_ah", st);

@@ -19,7 +19,9 @@ void useSrq(sim::QpInitAttr& init, ibv_srq* srq) {
 }
 
 int postSrqRecv(ibv_srq* srq, ibv_recv_wr* wr, ibv_recv_wr** bad) {
-  Nic::Session s(nicOf(srq->context));
+  Nic& nic = nicOf(srq->context);
+  Nic::Session s(nic, nic.observed() ? fmt::format("ibv_post_srq_recv(SRQ {:#x})", srq->srq_num)
+                                     : std::string());
   for (; wr; wr = wr->next) {
     const sim::VerbsStatus st = s.host().postSrqRecv(toSrq(srq)->id, toSim(*wr));
     if (!st.ok()) {
@@ -61,7 +63,7 @@ RDMASCOPE_IBV_EXPORT ibv_srq* ibv_create_srq(ibv_pd* pd, ibv_srq_init_attr* attr
   sim::VerbsResult<std::uint32_t> r;
   sim::VerbsResult<sim::SrqAttr> actual;
   {
-    Nic::Session s(nicOf(pd->context));
+    Nic::Session s(nicOf(pd->context), "ibv_create_srq");
     r = s.host().createSrq(toPd(pd)->id, toSim(attr->attr));
     if (r.ok()) {
       actual = s.host().querySrq(r.value);
@@ -90,7 +92,7 @@ RDMASCOPE_IBV_EXPORT ibv_srq* ibv_create_srq(ibv_pd* pd, ibv_srq_init_attr* attr
 RDMASCOPE_IBV_EXPORT int ibv_modify_srq(ibv_srq* srq, ibv_srq_attr* attr, int attr_mask) {
   sim::VerbsStatus st;
   {
-    Nic::Session s(nicOf(srq->context));
+    Nic::Session s(nicOf(srq->context), "ibv_modify_srq");
     st = s.host().modifySrq(toSrq(srq)->id, toSim(*attr), static_cast<unsigned>(attr_mask));
   }
   if (!st.ok()) return fail(fmt::format("ibv_modify_srq on SRQ {}", toSrq(srq)->id), st);
@@ -111,7 +113,7 @@ RDMASCOPE_IBV_EXPORT int ibv_query_srq(ibv_srq* srq, ibv_srq_attr* attr) {
 RDMASCOPE_IBV_EXPORT int ibv_destroy_srq(ibv_srq* srq) {
   sim::VerbsStatus st;
   {
-    Nic::Session s(nicOf(srq->context));
+    Nic::Session s(nicOf(srq->context), "ibv_destroy_srq");
     st = s.host().destroySrq(toSrq(srq)->id);
     if (st.ok()) unregisterSrq(toSrq(srq));
   }

@@ -95,6 +95,9 @@ class Nic {
   void log(std::string_view line);
   /// False once the fabric has gone away (frames are then dropped, as on a dead link).
   bool fabricAlive() const;
+  /// True while an observer watches the fabric: only then are named calls reported, so a
+  /// verbs call builds its name only when this is true.
+  bool observed() const;
 
   Nic(const Nic&) = delete;
   Nic& operator=(const Nic&) = delete;
