@@ -30,6 +30,24 @@ Gid Host::gid() const {
   return config_.useIpv6Gid ? config_.ipv6 : ipv4MappedGid(config_.ipv4);
 }
 
+Gid Host::gidAt(unsigned index) const {
+  Gid g{};
+  if (index == 1) return gid();
+  if (index != 0) return g;
+  g[0] = 0xfe;
+  g[1] = 0x80;
+  const MacAddress& m = config_.mac;
+  g[8] = static_cast<std::uint8_t>(m[0] ^ 0x02);
+  g[9] = m[1];
+  g[10] = m[2];
+  g[11] = 0xff;
+  g[12] = 0xfe;
+  g[13] = m[3];
+  g[14] = m[4];
+  g[15] = m[5];
+  return g;
+}
+
 std::uint64_t Host::allocate(std::uint64_t length, std::uint64_t align) {
   if (align == 0) align = 1;
   const std::uint64_t base = (nextAddr_ + align - 1) / align * align;
@@ -163,14 +181,14 @@ VerbsStatus Host::destroyQp(std::uint32_t qpn) {
     e.qpn = qpn;
     emit(std::move(e));
   }
-  if (q->pendingEvents() > 0) destroyedQps_.push_back(std::move(q));
-  reapDestroyedQps();
+  // Freed by its own last event (releaseQp), never here: this call may come from inside one
+  // of the QP's engines (a completion hook that destroys the QP).
+  destroyedQps_.push_back(std::move(q));
   return {};
 }
 
-void Host::reapDestroyedQps() {
-  std::erase_if(destroyedQps_,
-                [](const std::unique_ptr<Qp>& q) { return q->pendingEvents() == 0; });
+void Host::releaseQp(Qp* q) {
+  std::erase_if(destroyedQps_, [q](const std::unique_ptr<Qp>& t) { return t.get() == q; });
 }
 
 VerbsResult<std::uint32_t> Host::createAh(std::uint32_t pd, const AhAttr& attr) {
@@ -281,7 +299,6 @@ VerbsResult<std::uint32_t> Host::createQp(std::uint32_t pd, const QpInitAttr& at
   } else {
     actual.cap.maxRecvWr = actual.cap.maxRecvSge = 0;
   }
-  reapDestroyedQps();
   const std::uint32_t qpn = nextQpn_++;
   qps_[qpn] = std::make_unique<Qp>(*this, qpn, pd, actual, shared);
   if (network_.sim().tracing()) {
@@ -299,28 +316,31 @@ VerbsResult<std::uint32_t> Host::createQp(std::uint32_t pd, const QpInitAttr& at
 
 VerbsStatus Host::modifyQp(std::uint32_t qpn, const QpAttr& attr, unsigned mask) {
   Qp* q = qp(qpn);
-  if (!q) return {EINVAL, fmt::format("no QP {:#x}", qpn)};
+  if (!q) return {EINVAL, fmt::format("modify_qp: no QP {:#x}", qpn)};
   return q->modify(attr, mask);
 }
 
 VerbsResult<QpAttr> Host::queryQp(std::uint32_t qpn) {
   Qp* q = qp(qpn);
-  if (!q) return {{}, {EINVAL, fmt::format("no QP {:#x}", qpn)}};
-  QpAttr a = q->attr();
-  a.qpState = q->state();
-  a.curQpState = q->state();
-  return {a, {}};
+  if (!q) return {{}, {EINVAL, fmt::format("query_qp: no QP {:#x}", qpn)}};
+  return {q->queryAttr(), {}};
+}
+
+VerbsResult<QpInitAttr> Host::queryQpInit(std::uint32_t qpn) {
+  Qp* q = qp(qpn);
+  if (!q) return {{}, {EINVAL, fmt::format("query_qp: no QP {:#x}", qpn)}};
+  return {q->initAttr(), {}};
 }
 
 VerbsStatus Host::postSend(std::uint32_t qpn, const SendWr& wr) {
   Qp* q = qp(qpn);
-  if (!q) return {EINVAL, fmt::format("no QP {:#x}", qpn)};
+  if (!q) return {EINVAL, fmt::format("post_send: no QP {:#x}", qpn)};
   return q->postSend(wr);
 }
 
 VerbsStatus Host::postRecv(std::uint32_t qpn, const RecvWr& wr) {
   Qp* q = qp(qpn);
-  if (!q) return {EINVAL, fmt::format("no QP {:#x}", qpn)};
+  if (!q) return {EINVAL, fmt::format("post_recv: no QP {:#x}", qpn)};
   return q->postRecv(wr);
 }
 

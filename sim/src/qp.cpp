@@ -11,6 +11,7 @@
 
 #include "dma_write.h"
 #include "qp_common.h"
+#include "rdmascope/sim/device_limits.h"
 #include "rdmascope/sim/network.h"
 
 namespace rdmascope::sim {
@@ -53,6 +54,7 @@ Qp::Qp(Host& host, std::uint32_t qpn, std::uint32_t pd, const QpInitAttr& init, 
       srq_(srq) {
   attr_.cap = init.cap;
   attr_.qpState = QpState::Reset;
+  attr_.pathMtu = Mtu::Mtu256;  // rxe_qp_init_misc
   attr_.maxRdAtomic = 0;
   attr_.maxDestRdAtomic = 0;
   attr_.timeout = 0;
@@ -61,6 +63,16 @@ Qp::Qp(Host& host, std::uint32_t qpn, std::uint32_t pd, const QpInitAttr& init, 
 }
 
 Qp::~Qp() = default;
+
+QpAttr Qp::queryAttr() const {
+  QpAttr a = attr_;
+  a.qpState = state_;
+  a.curQpState = state_;
+  a.sqPsn = req_.psn;
+  a.rqPsn = resp_.psn;
+  a.cap = init_.cap;
+  return a;
+}
 
 Simulator& Qp::sim() const {
   return net_.sim();
@@ -135,38 +147,58 @@ VerbsStatus Qp::modify(const QpAttr& a, unsigned mask) {
   namespace m = attr_mask;
   const QpState cur = (mask & m::kCurState) ? a.curQpState : state_;
   const QpState next = (mask & m::kState) ? a.qpState : cur;
+  // One line in verbs terms: "modify_qp(RTR) on QP 0x11: attr_mask is missing IBV_QP_AV ..."
+  const auto fail = [&](int errnum, std::string_view why) {
+    return VerbsStatus{errnum,
+                       fmt::format("modify_qp({}) on QP {:#x}: {}", toString(next), qpn_, why)};
+  };
   if ((mask & m::kCurState) && a.curQpState != state_) {
-    return {EINVAL, fmt::format("IBV_QP_CUR_STATE says {} but the QP is in {}",
-                                toString(a.curQpState), toString(state_))};
+    return fail(EINVAL, fmt::format("IBV_QP_CUR_STATE says {} but the QP is in {}",
+                                    toString(a.curQpState), toString(state_)));
   }
   if (std::string err = checkTransition(cur, next, type_, mask); !err.empty()) {
-    return {EINVAL, err};
+    return fail(EINVAL, err);
   }
   if ((mask & m::kPort) && a.portNum != 1) {
-    return {EINVAL, fmt::format("port_num {} does not exist (the device has port 1)", a.portNum)};
+    return fail(EINVAL,
+                fmt::format("port_num {} does not exist (the device has port 1)", a.portNum));
   }
   if ((mask & m::kPathMtu) &&
       (static_cast<int>(a.pathMtu) < 1 || static_cast<int>(a.pathMtu) > 5)) {
-    return {EINVAL, "path_mtu must be one of IBV_MTU_256 .. IBV_MTU_4096"};
+    return fail(EINVAL, "path_mtu must be one of IBV_MTU_256 .. IBV_MTU_4096");
   }
   if ((mask & m::kPathMtu) && mtuBytes(a.pathMtu) > net_.activeMtu()) {
-    return {EINVAL, fmt::format("path_mtu {} exceeds the port's active MTU {}", mtuBytes(a.pathMtu),
-                                net_.activeMtu())};
+    return fail(EINVAL, fmt::format("path_mtu {} exceeds the port's active MTU {}",
+                                    mtuBytes(a.pathMtu), net_.activeMtu()));
   }
   if ((mask & m::kMinRnrTimer) && a.minRnrTimer > 31) {
-    return {EINVAL, "min_rnr_timer must be 0..31"};
+    return fail(EINVAL, "min_rnr_timer must be 0..31");
   }
-  if ((mask & m::kRetryCnt) && a.retryCnt > 7) return {EINVAL, "retry_cnt must be 0..7"};
-  if ((mask & m::kRnrRetry) && a.rnrRetry > 7) return {EINVAL, "rnr_retry must be 0..7"};
-  if ((mask & m::kTimeout) && a.timeout > 31) return {EINVAL, "timeout must be 0..31"};
-  if ((mask & m::kMaxQpRdAtomic) && a.maxRdAtomic > 128) {
-    return {EINVAL, "max_rd_atomic exceeds the device limit 128"};
+  if ((mask & m::kRetryCnt) && a.retryCnt > 7) return fail(EINVAL, "retry_cnt must be 0..7");
+  if ((mask & m::kRnrRetry) && a.rnrRetry > 7) return fail(EINVAL, "rnr_retry must be 0..7");
+  if ((mask & m::kTimeout) && a.timeout > 31) return fail(EINVAL, "timeout must be 0..31");
+  if ((mask & m::kMaxQpRdAtomic) && a.maxRdAtomic > limits::kMaxQpRdAtom) {
+    return fail(EINVAL, fmt::format("max_rd_atomic {} exceeds the device's max_qp_rd_atom {}",
+                                    a.maxRdAtomic, limits::kMaxQpRdAtom));
   }
-  if ((mask & m::kMaxDestRdAtomic) && a.maxDestRdAtomic > 128) {
-    return {EINVAL, "max_dest_rd_atomic exceeds the device limit 128"};
+  if ((mask & m::kMaxDestRdAtomic) && a.maxDestRdAtomic > limits::kMaxQpRdAtom) {
+    return fail(EINVAL, fmt::format("max_dest_rd_atomic {} exceeds the device's max_qp_rd_atom {}",
+                                    a.maxDestRdAtomic, limits::kMaxQpRdAtom));
   }
-  if ((mask & m::kAv) && !a.ahAttr.isGlobal && net_.config().wire != WireFormat::InfiniBand) {
-    return {EINVAL, "RoCE needs a GRH: set ah_attr.is_global and the destination GID"};
+  if (mask & m::kAv) {
+    // rdma_check_ah_attr and rdma_fill_sgid_attr (ib_core)
+    if (!a.ahAttr.isGlobal && net_.config().wire != WireFormat::InfiniBand) {
+      return fail(EINVAL, "ah_attr has no GRH, which RoCE needs (set is_global and the dgid)");
+    }
+    if (a.ahAttr.portNum != 1) {
+      return fail(EINVAL, fmt::format("ah_attr.port_num {} does not exist (the device has port 1)",
+                                      a.ahAttr.portNum));
+    }
+    if (a.ahAttr.isGlobal && !host_.gidValid(a.ahAttr.sgidIndex)) {
+      return fail(ENODATA, fmt::format("ah_attr.grh.sgid_index {} names an empty GID table entry "
+                                       "(the port has GIDs 0 and 1)",
+                                       a.ahAttr.sgidIndex));
+    }
   }
 
   if (mask & m::kAccessFlags) attr_.qpAccessFlags = a.qpAccessFlags;
@@ -191,9 +223,13 @@ VerbsStatus Qp::modify(const QpAttr& a, unsigned mask) {
     attr_.rqPsn = a.rqPsn & kPsnMask;
     resp_.psn = attr_.rqPsn;
   }
+  // rxe_qp_from_attr rounds both read/atomic depths up to a power of two
+  const auto pow2 = [](std::uint8_t v) {
+    return static_cast<std::uint8_t>(v ? limits::queueCapacity(v - 1u) + 1 : 0);
+  };
   if (mask & m::kMaxQpRdAtomic) {
-    attr_.maxRdAtomic = a.maxRdAtomic;
-    req_.rdAtomic = a.maxRdAtomic;
+    attr_.maxRdAtomic = pow2(a.maxRdAtomic);
+    req_.rdAtomic = attr_.maxRdAtomic;
   }
   if (mask & m::kMinRnrTimer) attr_.minRnrTimer = a.minRnrTimer;
   if (mask & m::kSqPsn) {
@@ -202,8 +238,8 @@ VerbsStatus Qp::modify(const QpAttr& a, unsigned mask) {
     comp_.psn = attr_.sqPsn;
   }
   if (mask & m::kMaxDestRdAtomic) {
-    attr_.maxDestRdAtomic = a.maxDestRdAtomic;
-    resp_.resources.assign(a.maxDestRdAtomic, RespResource{});
+    attr_.maxDestRdAtomic = pow2(a.maxDestRdAtomic);
+    resp_.resources.assign(attr_.maxDestRdAtomic, RespResource{});
     resp_.resHead = 0;
   }
   if (mask & m::kDestQpn) attr_.destQpNum = a.destQpNum;
@@ -292,11 +328,16 @@ VerbsStatus Qp::postSend(const SendWr& wr) {
     length += s.length;
   if (length > 0x80000000ull) return {EINVAL, "message longer than 2 GiB"};
   if (mask & kWrAtomic) {
-    if (length < 8 || wr.sgList.size() != 1) {
-      return {EINVAL, "an atomic WR needs one SGE of at least 8 bytes"};
+    // rxe's provider (validate_send_wr) refuses these before the WR reaches the queue
+    if (length < 8) {
+      return {EINVAL, fmt::format("post_send on QP {:#x}: an atomic WR needs 8 bytes of local "
+                                  "buffer, its SGEs have {}",
+                                  qpn_, length)};
     }
     if (wr.remoteAddr & 7) {
-      return {EINVAL, "atomic remote_addr must be 8-byte aligned"};
+      return {EINVAL, fmt::format("post_send on QP {:#x}: atomic remote_addr {:#x} is not 8-byte "
+                                  "aligned",
+                                  qpn_, wr.remoteAddr)};
     }
   }
   const bool isInline = (wr.sendFlags & send_flags::kInline) && (mask & (kWrSend | kWrWrite));
@@ -419,14 +460,17 @@ void Qp::destroy() {
   destroyed_ = true;
   retransmit_ = Timer{};
   rnr_ = Timer{};
-  reqPkts_.clear();
-  sq_.clear();
-  rq_.clear();
+  // The queues stay until the object goes: an engine of this QP may be on the stack.
+  post(SimTime{}, kRelease);
 }
 
 void Qp::onEvent(std::uint32_t code, std::uint64_t) {
   --pendingEvents_;
-  if (destroyed_) return;
+  if (destroyed_) {
+    // The last event of a destroyed QP frees it; nothing touches the object afterwards.
+    if (pendingEvents_ == 0) host_.releaseQp(this);
+    return;
+  }
   switch (code) {
     case kRunRequester:
       req_.scheduled = false;

@@ -98,6 +98,8 @@ class Qp : public EventTarget {
   std::uint32_t pd() const { return pd_; }
   const QpInitAttr& initAttr() const { return init_; }
   const QpAttr& attr() const { return attr_; }
+  /// What ibv_query_qp reports (rxe_qp_to_attr).
+  QpAttr queryAttr() const;
   std::uint32_t srqId() const { return srq_ ? srq_->id : 0; }
 
   VerbsStatus modify(const QpAttr& attr, unsigned mask);
@@ -115,7 +117,8 @@ class Qp : public EventTarget {
 
   void onEvent(std::uint32_t code, std::uint64_t arg) override;
 
-  /// destroy_qp: stops the engines; events already scheduled for this object do nothing.
+  /// destroy_qp: stops the engines; events already scheduled for this object do nothing, and
+  /// the last of them hands the object back to Host::releaseQp.
   void destroy();
   /// Events scheduled for this QP that have not run yet (a destroyed QP is freed at 0).
   std::uint32_t pendingEvents() const { return pendingEvents_; }
@@ -128,6 +131,7 @@ class Qp : public EventTarget {
     kRunCompleter,
     kFlush,
     kResumeRead,
+    kRelease,  ///< a destroyed QP's last event
   };
   enum class Comp;
   enum class R;

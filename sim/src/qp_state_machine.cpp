@@ -125,12 +125,13 @@ std::string checkTransition(QpState from, QpState to, QpType type, unsigned mask
   if (!r.valid) return name + " is not a legal QP state transition";
   std::string msg;
   if (const unsigned missing = r.required & ~mask) {
-    msg = name + " requires " + (r.required ? attrMaskNames(r.required) : "nothing") +
-          "; missing " + attrMaskNames(missing);
+    msg = "attr_mask is missing " + attrMaskNames(missing) + " (" + name + " requires " +
+          attrMaskNames(r.required) + ")";
   }
   if (const unsigned extra = mask & ~(r.required | r.optional | am::kState)) {
     if (!msg.empty()) msg += "; ";
-    msg += name + " does not accept " + attrMaskNames(extra) + " (allowed: IBV_QP_STATE" +
+    msg += "attr_mask has " + attrMaskNames(extra) + ", which " + name +
+           " does not accept (allowed: IBV_QP_STATE" +
            (r.required | r.optional ? ", " + attrMaskNames(r.required | r.optional) : "") + ")";
   }
   return msg;

@@ -783,6 +783,11 @@ void Qp::responderRun(const ParsedPacket* first) {
             status = noSpace ? WcStatus::LocLenErr : WcStatus::RemInvReqErr;
             gotoError = true;
             st = R::Complete;
+          } else if (srq_) {
+            // UC/UD with an SRQ, class E: the WQE taken from the SRQ completes in error
+            resp_.dropMsg = type_ == QpType::UC;
+            status = WcStatus::RemInvReqErr;
+            st = R::Complete;
           } else {
             resp_.dropMsg = true;
             if (tracing()) {

@@ -47,6 +47,31 @@ TEST(DestroyVerbs, DestroyQpWithPendingEventsIsSafe) {
   EXPECT_NE(q.value, p.a.qpn);
 }
 
+// A program that destroys its QP from inside the completion path (the device's completion hook
+// runs inside the responder's engine): the engine finishes on a live object and the QP is
+// freed only by its own last event.
+TEST(DestroyVerbs, DestroyQpFromTheCompletionHook) {
+  Pair p = makePair({});
+  int completions = 0;
+  p.hb().setCompletionHook([&](std::uint32_t) {
+    if (++completions == 1) {
+      EXPECT_TRUE(p.hb().destroyQp(p.b.qpn).ok());
+    }
+  });
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    ASSERT_TRUE(p.hb().postRecv(p.b.qpn, recvWr(i, p.b, i * 4096, 4096)).ok());
+  }
+  for (std::uint64_t i = 0; i < 3; ++i) {
+    ASSERT_TRUE(p.ha().postSend(p.a.qpn, sendWr(i, WrOpcode::Send, p.a, 0, 2000, p.b)).ok());
+  }
+  p.net->sim().runUntil(SimTime::ms(5));
+  EXPECT_EQ(completions, 1);
+  EXPECT_FALSE(hasQp(p.hb(), p.b.qpn));
+  auto wb = p.hb().pollCq(p.b.cq, 8);
+  ASSERT_EQ(wb.size(), 1u);
+  EXPECT_EQ(wb[0].status, WcStatus::Success);
+}
+
 // The peer's QP goes away mid-transfer (its program exited): the requester's packets reach no
 // QP and are dropped, so it ends with RETRY_EXC_ERR and flushes the rest, as with rxe.
 TEST(DestroyVerbs, PeerQpDestroyedGivesRetryExceeded) {

@@ -84,9 +84,9 @@ TEST(QpStateMachine, MessageNamesMissingAttribute) {
       QpState::Init, QpState::Rtr, QpType::RC,
       m::kState | m::kAv | m::kPathMtu | m::kRqPsn | m::kMaxDestRdAtomic | m::kMinRnrTimer);
   EXPECT_EQ(e,
-            "INIT->RTR for RC requires IBV_QP_AV, IBV_QP_PATH_MTU, IBV_QP_RQ_PSN, "
-            "IBV_QP_MIN_RNR_TIMER, IBV_QP_MAX_DEST_RD_ATOMIC, IBV_QP_DEST_QPN; missing "
-            "IBV_QP_DEST_QPN");
+            "attr_mask is missing IBV_QP_DEST_QPN (INIT->RTR for RC requires IBV_QP_AV, "
+            "IBV_QP_PATH_MTU, IBV_QP_RQ_PSN, IBV_QP_MIN_RNR_TIMER, IBV_QP_MAX_DEST_RD_ATOMIC, "
+            "IBV_QP_DEST_QPN)");
 }
 
 TEST(QpStateMachine, LiveQpWalksResetInitRtrRtsSqdRtsErrReset) {

@@ -257,6 +257,26 @@ TEST(Srq, UdReceiveThroughAnSrqGetsTheGrh) {
   EXPECT_TRUE(std::equal(sent.begin(), sent.end(), got.begin()));
 }
 
+// UD with an SRQ, a message that does not fit: class E, the SRQ's WQE completes in error
+// (rxe: REM_INV_REQ_ERR) instead of the message being dropped silently.
+TEST(Srq, UdMessageTooLongForTheSrqWqeCompletesInError) {
+  PairOptions o;
+  o.type = QpType::UD;
+  auto f = makeSrqFabric(1, o);
+  ASSERT_TRUE(f->hb().postSrqRecv(f->srq, recvWr(5, f->b[0], 0, 100)).ok());
+  SendWr wr = sendWr(1, WrOpcode::Send, f->a[0], 0, 100, f->b[0]);
+  wr.ah.dgid = f->hb().gid();
+  wr.remoteQpn = f->b[0].qpn;
+  wr.remoteQkey = 0x11111111;
+  ASSERT_TRUE(f->ha().postSend(f->a[0].qpn, wr).ok());
+  f->net->sim().run();
+  auto wc = f->hb().pollCq(f->b[0].cq, 4);
+  ASSERT_EQ(wc.size(), 1u);
+  EXPECT_EQ(wc[0].wrId, 5u);
+  EXPECT_EQ(wc[0].status, WcStatus::RemInvReqErr);
+  EXPECT_EQ(f->hb().qpView(f->b[0].qpn).state, QpState::Rts);  // no QP error for UD
+}
+
 TEST(Srq, CqOverflowRaisesCqErr) {
   PairOptions o;
   o.cqDepth = 1;

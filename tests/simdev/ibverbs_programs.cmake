@@ -54,3 +54,21 @@ foreach(test send_lat write_lat read_lat atomic_lat)
     READY tcp:18515
     EXPECT --expect-client ${perftest_report})
 endforeach()
+
+# The ibv_wr_* post-send API (struct ibv_qp_ex) that verbs.h's inline calls reach, from a test
+# program built as an ordinary rdma-core program (against Debian's libibverbs; `exec` makes the
+# loader pick the drop-in).
+if(TARGET ibverbs::ibverbs)
+  enable_language(C)
+  add_executable(post_send_api post_send_api.c)
+  target_link_libraries(post_send_api PRIVATE ibverbs::ibverbs)
+  set_target_properties(post_send_api PROPERTIES C_STANDARD 11 C_EXTENSIONS ON)
+  target_compile_options(post_send_api PRIVATE -Wall -Wextra
+                         $<$<BOOL:${RDMASCOPE_WERROR}>:-Werror>)
+  add_dependencies(post_send_api rdmascope_ibverbs)
+  rdmascope_fabric_program(ibverbs_post_send_api
+    SERVER "$<TARGET_FILE:post_send_api> -s"
+    CLIENT "$<TARGET_FILE:post_send_api> localhost"
+    READY tcp:18620
+    EXPECT --expect-server "server: the WRITE" --expect-client "client: WRITE")
+endif()

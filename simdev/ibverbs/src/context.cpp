@@ -105,6 +105,12 @@ int fail(std::string_view verb, const sim::VerbsStatus& status) {
   return fail(verb, status.errnum, status.message);
 }
 
+int fail(const sim::VerbsStatus& status) {
+  if (theNic) theNic->log(status.message);
+  errno = status.errnum;
+  return status.errnum;
+}
+
 int fail(std::string_view verb, int errnum, std::string_view why) {
   if (theNic) theNic->log(fmt::format("{}: {}", verb, why));
   errno = errnum;

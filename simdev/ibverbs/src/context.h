@@ -39,6 +39,9 @@ Nic& nicOf(ibv_context* context);
 
 /// Logs a failed verbs call on the fabric ("verb: why"), sets errno and returns the errno.
 int fail(std::string_view verb, const sim::VerbsStatus& status);
+/// The same for a failure whose message names the verb and the object already (the
+/// simulator's modify_qp and post errors): the line is the message as it is.
+int fail(const sim::VerbsStatus& status);
 /// The same for a failure the library itself detects.
 int fail(std::string_view verb, int errnum, std::string_view why);
 /// One line on stderr naming a verb the simulated device does not support; returns `errnum`

@@ -38,7 +38,7 @@ int postSend(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) {
     const sim::VerbsStatus st = s.host().postSend(qp->qp_num, w);
     if (!st.ok()) {
       *bad = wr;
-      return fail(fmt::format("ibv_post_send on QP {:#x}", qp->qp_num), st);
+      return fail(st);
     }
   }
   return 0;
@@ -50,7 +50,7 @@ int postRecv(ibv_qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad) {
     const sim::VerbsStatus st = s.host().postRecv(qp->qp_num, toSim(*wr));
     if (!st.ok()) {
       *bad = wr;
-      return fail(fmt::format("ibv_post_recv on QP {:#x}", qp->qp_num), st);
+      return fail(st);
     }
   }
   return 0;
@@ -214,7 +214,7 @@ int wrComplete(ibv_qp_ex* qpx) {
     const sim::VerbsStatus st = s.host().postSend(qp->qp_num, w);
     if (!st.ok()) {
       q->batch.clear();
-      return fail(fmt::format("ibv_wr_complete on QP {:#x}", qp->qp_num), st);
+      return fail(st);
     }
   }
   q->batch.clear();

@@ -7,6 +7,8 @@
 
 namespace rdmascope::ibverbs {
 
+namespace limits = sim::limits;
+
 std::uint64_t nodeGuid(const simdev::Nic& nic) {
   const sim::MacAddress& mac = nic.info().me().mac;
   const std::uint8_t eui[8] = {
@@ -29,53 +31,53 @@ void fillDeviceAttr(const simdev::Nic& nic, ibv_device_attr& attr) {
   std::strncpy(attr.fw_ver, "0.0.0", sizeof(attr.fw_ver) - 1);
   attr.node_guid = nodeGuid(nic);
   attr.sys_image_guid = attr.node_guid;
-  attr.max_mr_size = ~0ull;
-  attr.page_size_cap = kRxePageSizeCap;
-  attr.vendor_id = kRxeVendorId;
-  attr.vendor_part_id = 0;
-  attr.hw_ver = 0;
-  attr.max_qp = kRxeMaxQp;
-  attr.max_qp_wr = static_cast<int>(kSimMaxQpWr);
+  attr.max_mr_size = limits::kMaxMrSize;
+  attr.page_size_cap = limits::kPageSizeCap;
+  attr.vendor_id = limits::kVendorId;
+  attr.vendor_part_id = limits::kVendorPartId;
+  attr.hw_ver = limits::kHwVer;
+  attr.max_qp = static_cast<int>(limits::kMaxQp);
+  attr.max_qp_wr = static_cast<int>(limits::kMaxQpWr);
   attr.device_cap_flags = IBV_DEVICE_BAD_PKEY_CNTR | IBV_DEVICE_BAD_QKEY_CNTR |
                           IBV_DEVICE_AUTO_PATH_MIG | IBV_DEVICE_CHANGE_PHY_PORT |
                           IBV_DEVICE_UD_AV_PORT_ENFORCE | IBV_DEVICE_PORT_ACTIVE_EVENT |
                           IBV_DEVICE_SYS_IMAGE_GUID | IBV_DEVICE_RC_RNR_NAK_GEN |
                           IBV_DEVICE_SRQ_RESIZE | IBV_DEVICE_MEM_MGT_EXTENSIONS;
-  attr.max_sge = kRxeMaxSge;
-  attr.max_sge_rd = kRxeMaxSgeRd;
-  attr.max_cq = kRxeMaxCq;
-  attr.max_cqe = std::min(kRxeMaxCqe, kSimMaxCqe);
-  attr.max_mr = kRxeMaxMr;
-  attr.max_pd = kRxeMaxPd;
-  attr.max_qp_rd_atom = kRxeMaxQpRdAtom;
+  attr.max_sge = static_cast<int>(limits::kMaxSge);
+  attr.max_sge_rd = static_cast<int>(limits::kMaxSgeRd);
+  attr.max_cq = static_cast<int>(limits::kMaxCq);
+  attr.max_cqe = static_cast<int>(limits::kMaxCqe);
+  attr.max_mr = static_cast<int>(limits::kMaxMr);
+  attr.max_pd = static_cast<int>(limits::kMaxPd);
+  attr.max_qp_rd_atom = static_cast<int>(limits::kMaxQpRdAtom);
   attr.max_ee_rd_atom = 0;
-  attr.max_res_rd_atom = kRxeMaxResRdAtom;
-  attr.max_qp_init_rd_atom = kRxeMaxQpInitRdAtom;
+  attr.max_res_rd_atom = static_cast<int>(limits::kMaxResRdAtom);
+  attr.max_qp_init_rd_atom = static_cast<int>(limits::kMaxQpInitRdAtom);
   attr.max_ee_init_rd_atom = 0;
-  attr.atomic_cap = IBV_ATOMIC_HCA;
-  attr.max_mcast_grp = kRxeMaxMcastGrp;
-  attr.max_mcast_qp_attach = kRxeMaxMcastQpAttach;
-  attr.max_total_mcast_qp_attach = kRxeMaxTotMcastQpAttach;
-  attr.max_ah = kRxeMaxAh;
-  attr.max_srq = kRxeMaxSrq;
-  attr.max_srq_wr = static_cast<int>(kSimMaxQpWr);
-  attr.max_srq_sge = kRxeMaxSrqSge;
-  attr.max_pkeys = kRxeMaxPkeys;
-  attr.local_ca_ack_delay = kRxeLocalCaAckDelay;
-  attr.phys_port_cnt = 1;
+  attr.atomic_cap = static_cast<ibv_atomic_cap>(limits::kAtomicCap);
+  attr.max_mcast_grp = static_cast<int>(limits::kMaxMcastGrp);
+  attr.max_mcast_qp_attach = static_cast<int>(limits::kMaxMcastQpAttach);
+  attr.max_total_mcast_qp_attach = static_cast<int>(limits::kMaxTotalMcastQpAttach);
+  attr.max_ah = static_cast<int>(limits::kMaxAh);
+  attr.max_srq = static_cast<int>(limits::kMaxSrq);
+  attr.max_srq_wr = static_cast<int>(limits::kMaxSrqWr);
+  attr.max_srq_sge = static_cast<int>(limits::kMaxSrqSge);
+  attr.max_pkeys = limits::kMaxPkeys;
+  attr.local_ca_ack_delay = limits::kLocalCaAckDelay;
+  attr.phys_port_cnt = limits::kPhysPortCnt;
 }
 
 void fillPortAttr(const simdev::Nic& nic, ibv_port_attr& attr) {
   attr = ibv_port_attr{};
   attr.state = IBV_PORT_ACTIVE;
-  attr.max_mtu = IBV_MTU_4096;
+  attr.max_mtu = static_cast<ibv_mtu>(limits::kPortMaxMtu);
   attr.active_mtu = mtuEnum(nic.activeMtu());
-  attr.gid_tbl_len = kRxePortGidTblLen;
+  attr.gid_tbl_len = static_cast<int>(limits::kPortGidTableLength);
   attr.port_cap_flags = IBV_PORT_CM_SUP;
-  attr.max_msg_sz = kRxeMaxMsgSize;
+  attr.max_msg_sz = limits::kPortMaxMsgSize;
   attr.bad_pkey_cntr = 0;
   attr.qkey_viol_cntr = 0;
-  attr.pkey_tbl_len = kRxePortPkeyTblLen;
+  attr.pkey_tbl_len = limits::kPortPkeyTableLength;
   attr.lid = 0;
   attr.sm_lid = 0;
   attr.lmc = 0;

@@ -80,7 +80,7 @@ std::uint32_t gidType(const Nic& n, int index) {
 
 // 0 with the entry, ENODATA for an empty slot of the table, EINVAL outside it.
 int gidEntry(ibv_context* context, std::uint32_t port, std::uint32_t index, ibv_gid_entry& out) {
-  if (port != kPort || index >= static_cast<std::uint32_t>(kRxePortGidTblLen)) return EINVAL;
+  if (port != kPort || index >= sim::limits::kPortGidTableLength) return EINVAL;
   Nic& n = nicOf(context);
   sim::Gid g{};
   if (!n.gid(static_cast<int>(index), g)) return ENODATA;
@@ -277,7 +277,7 @@ RDMASCOPE_IBV_EXPORT ssize_t _ibv_query_gid_table(ibv_context* context, ibv_gid_
                                                   size_t entry_size) {
   if (flags || entry_size < sizeof(ibv_gid_entry)) return -EINVAL;
   size_t n = 0;
-  for (std::uint32_t i = 0; i < static_cast<std::uint32_t>(kRxePortGidTblLen); ++i) {
+  for (std::uint32_t i = 0; i < sim::limits::kPortGidTableLength; ++i) {
     ibv_gid_entry e{};
     if (gidEntry(context, kPort, i, e) != 0) continue;
     if (n == max_entries) return -EINVAL;
@@ -305,11 +305,11 @@ RDMASCOPE_IBV_EXPORT int ibv_query_gid_type(ibv_context* context, uint8_t port_n
 }
 
 RDMASCOPE_IBV_EXPORT int ibv_query_pkey(ibv_context*, uint8_t port_num, int index, __be16* pkey) {
-  if (port_num != kPort || index < 0 || index >= kRxePortPkeyTblLen) {
+  if (port_num != kPort || index < 0 || index >= sim::limits::kPortPkeyTableLength) {
     errno = EINVAL;
     return -1;
   }
-  *pkey = htobe16(0xffff);
+  *pkey = index == 0 ? htobe16(0xffff) : 0;  // the default P_Key, the rest of the table empty
   return 0;
 }
 

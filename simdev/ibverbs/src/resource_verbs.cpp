@@ -78,29 +78,6 @@ ibv_mr* registerMr(std::string_view verb, ibv_pd* pd, void* addr, size_t length,
   return &mr->mr;
 }
 
-// rdma_check_ah_attr and rxe_av_chk_attr: on RoCE the address vector needs a GRH whose source
-// GID index names an entry of the table.
-bool checkAv(std::string_view verb, ibv_context* context, const ibv_ah_attr& ah) {
-  if (ah.port_num != 1) {
-    fail(verb, EINVAL,
-         fmt::format("port_num {} of the address vector: the device has port 1", ah.port_num));
-    return false;
-  }
-  if (!ah.is_global) {
-    fail(verb, EINVAL,
-         "the address vector has no GRH (is_global = 0): RoCE needs the destination GID "
-         "(give the programs a GID index, e.g. -g 1)");
-    return false;
-  }
-  sim::Gid g{};
-  if (!nicOf(context).gid(ah.grh.sgid_index, g)) {
-    fail(verb, EINVAL,
-         fmt::format("sgid_index {} names no entry of the GID table (0 and 1)", ah.grh.sgid_index));
-    return false;
-  }
-  return true;
-}
-
 ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
                  std::uint64_t sendOps) {
   constexpr std::string_view verb = "ibv_create_qp";
@@ -118,37 +95,17 @@ ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
     fail(verb, EINVAL, "send_cq and recv_cq are required");
     return nullptr;
   }
-  const ibv_qp_cap& cap = attr.cap;
-  if (cap.max_send_wr > kSimMaxQpWr || cap.max_recv_wr > kSimMaxQpWr ||
-      cap.max_send_sge > static_cast<std::uint32_t>(kRxeMaxSge) ||
-      cap.max_recv_sge > static_cast<std::uint32_t>(kRxeMaxSge) ||
-      cap.max_inline_data > kRxeMaxInlineData) {
-    fail(verb, EINVAL,
-         fmt::format("cap (send_wr {}, recv_wr {}, send_sge {}, recv_sge {}, inline {}) exceeds "
-                     "the device's limits (wr {}, sge {}, inline {})",
-                     cap.max_send_wr, cap.max_recv_wr, cap.max_send_sge, cap.max_recv_sge,
-                     cap.max_inline_data, kSimMaxQpWr, kRxeMaxSge, kRxeMaxInlineData));
-    return nullptr;
-  }
   if (sendOps & ~kSupportedSendOps) {
     unsupported(
         fmt::format("ibv_create_qp_ex with send_ops_flags {:#x}", sendOps & ~kSupportedSendOps),
         EOPNOTSUPP);
     return nullptr;
   }
-  // rxe's sizes: the send WQE holds max(sge * 16, inline) bytes, the queues a power of two.
-  ibv_qp_cap actual = cap;
-  const std::uint32_t wqe = std::max(cap.max_send_sge * 16u, cap.max_inline_data);
-  actual.max_send_sge = std::min<std::uint32_t>(wqe / 16u, kRxeMaxSge);
-  actual.max_inline_data = std::min(wqe, kRxeMaxInlineData);
-  actual.max_send_wr = rxeQueueRoom(std::max(cap.max_send_wr, 1u), kSimMaxQpWr);
-  if (!attr.srq) actual.max_recv_wr = rxeQueueRoom(std::max(cap.max_recv_wr, 1u), kSimMaxQpWr);
-
   sim::QpInitAttr init;
   init.qpType = static_cast<sim::QpType>(attr.qp_type);
   init.sendCq = toCq(attr.send_cq)->id;
   init.recvCq = toCq(attr.recv_cq)->id;
-  init.cap = toSim(actual);
+  init.cap = toSim(attr.cap);
   init.sqSigAll = attr.sq_sig_all != 0;
   if (attr.srq) useSrq(init, attr.srq);
 
@@ -165,6 +122,9 @@ ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
     if (r.ok()) {
       q.qp_num = r.value;
       registerQp(qp);
+      // the caps rxe returns (rounded up): what the QP really holds
+      const sim::VerbsResult<sim::QpAttr> created = s.host().queryQp(r.value);
+      qp->cap = created.ok() ? fromSim(created.value.cap) : attr.cap;
     }
   }
   if (!r.ok()) {
@@ -185,7 +145,6 @@ ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
   pthread_mutex_init(&q.mutex, nullptr);
   pthread_cond_init(&q.cond, nullptr);
   qp->type = init.qpType;
-  qp->cap = actual;
   qp->sqSigAll = init.sqSigAll;
   initQpEx(qp, sendOps);
   return &q;
@@ -294,16 +253,11 @@ RDMASCOPE_IBV_EXPORT int ibv_dereg_mr(ibv_mr* mr) {
 RDMASCOPE_IBV_EXPORT ibv_cq* ibv_create_cq(ibv_context* context, int cqe, void* cq_context,
                                            ibv_comp_channel* channel, int comp_vector) {
   constexpr std::string_view verb = "ibv_create_cq";
-  if (cqe < 1 || cqe > kRxeMaxCqe) {
-    fail(verb, EINVAL, fmt::format("cqe {} outside 1..{}", cqe, kRxeMaxCqe));
-    return nullptr;
-  }
   if (comp_vector < 0 || comp_vector >= context->num_comp_vectors) {
     fail(verb, EINVAL,
          fmt::format("comp_vector {} outside 0..{}", comp_vector, context->num_comp_vectors - 1));
     return nullptr;
   }
-  const int depth = static_cast<int>(rxeQueueRoom(static_cast<std::uint32_t>(cqe), kRxeMaxCqe));
   auto* cq = new (std::nothrow) Cq{};
   if (!cq) {
     errno = ENOMEM;
@@ -312,9 +266,10 @@ RDMASCOPE_IBV_EXPORT ibv_cq* ibv_create_cq(ibv_context* context, int cqe, void* 
   sim::VerbsResult<std::uint32_t> r;
   {
     Nic::Session s(nicOf(context));
-    r = s.host().createCq(depth);
+    r = s.host().createCq(cqe);
     if (r.ok()) {
       cq->id = r.value;
+      cq->cq.cqe = s.host().cq(r.value)->depth;  // rxe's 2^n - 1 >= cqe
       registerCq(cq);
     }
   }
@@ -327,7 +282,6 @@ RDMASCOPE_IBV_EXPORT ibv_cq* ibv_create_cq(ibv_context* context, int cqe, void* 
   cq->cq.channel = channel;
   cq->cq.cq_context = cq_context;
   cq->cq.handle = r.value;
-  cq->cq.cqe = depth;
   pthread_mutex_init(&cq->cq.mutex, nullptr);
   pthread_cond_init(&cq->cq.cond, nullptr);
   if (channel) {
@@ -338,8 +292,15 @@ RDMASCOPE_IBV_EXPORT ibv_cq* ibv_create_cq(ibv_context* context, int cqe, void* 
   return &cq->cq;
 }
 
-RDMASCOPE_IBV_EXPORT int ibv_resize_cq(ibv_cq*, int) {
-  return unsupported("ibv_resize_cq", EOPNOTSUPP);
+RDMASCOPE_IBV_EXPORT int ibv_resize_cq(ibv_cq* cq, int cqe) {
+  sim::VerbsResult<int> r;
+  {
+    Nic::Session s(nicOf(cq->context));
+    r = s.host().resizeCq(toCq(cq)->id, cqe);
+  }
+  if (!r.ok()) return fail("ibv_resize_cq", r.status);
+  cq->cqe = r.value;
+  return 0;
 }
 
 RDMASCOPE_IBV_EXPORT int ibv_destroy_cq(ibv_cq* cq) {
@@ -372,12 +333,6 @@ RDMASCOPE_IBV_EXPORT ibv_qp* ibv_create_qp(ibv_pd* pd, ibv_qp_init_attr* attr) {
 
 RDMASCOPE_IBV_EXPORT int ibv_modify_qp(ibv_qp* qp, ibv_qp_attr* attr, int attr_mask) {
   const unsigned mask = static_cast<unsigned>(attr_mask);
-  const std::string verb =
-      (mask & IBV_QP_STATE)
-          ? fmt::format("modify_qp({}) on QP {:#x}",
-                        sim::toString(static_cast<sim::QpState>(attr->qp_state)), qp->qp_num)
-          : fmt::format("modify_qp on QP {:#x}", qp->qp_num);
-  if ((mask & IBV_QP_AV) && !checkAv(verb, qp->context, attr->ah_attr)) return EINVAL;
   if (mask & (IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE)) {
     return unsupported("ibv_modify_qp with an alternate path (IBV_QP_ALT_PATH)", EOPNOTSUPP);
   }
@@ -386,7 +341,7 @@ RDMASCOPE_IBV_EXPORT int ibv_modify_qp(ibv_qp* qp, ibv_qp_attr* attr, int attr_m
     Nic::Session s(nicOf(qp->context));
     st = s.host().modifyQp(qp->qp_num, toSim(*attr), mask);
   }
-  if (!st.ok()) return fail(verb, st);
+  if (!st.ok()) return fail(st);
   if (mask & IBV_QP_STATE) qp->state = attr->qp_state;
   return 0;
 }
@@ -437,7 +392,6 @@ RDMASCOPE_IBV_EXPORT ibv_qp_ex* ibv_qp_to_qp_ex(ibv_qp* qp) {
 
 RDMASCOPE_IBV_EXPORT ibv_ah* ibv_create_ah(ibv_pd* pd, ibv_ah_attr* attr) {
   constexpr std::string_view verb = "ibv_create_ah";
-  if (!checkAv(verb, pd->context, *attr)) return nullptr;
   auto* ah = new (std::nothrow) Ah{};
   if (!ah) {
     errno = ENOMEM;

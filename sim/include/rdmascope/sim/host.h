@@ -103,6 +103,12 @@ class Host {
   const HostConfig& config() const { return config_; }
   /// The port GID at index 1 (IPv4-mapped, or the IPv6 address).
   Gid gid() const;
+  /// The port's GID table as rxe fills it for one IPv4 (or IPv6) address with RoCEv2: index 0
+  /// the link-local GID (fe80::/64 with the MAC's EUI-64), index 1 gid(). Other entries are
+  /// empty (ib_core: ENODATA).
+  bool gidValid(unsigned index) const { return index < 2; }
+  /// The GID at `index` (zero for an empty entry).
+  Gid gidAt(unsigned index) const;
   Network& network() { return network_; }
 
   // --- memory -----------------------------------------------------------------------
@@ -146,7 +152,12 @@ class Host {
   const AhAttr* ah(std::uint32_t ah) const;
   VerbsStatus destroyAh(std::uint32_t ah);
   VerbsStatus modifyQp(std::uint32_t qpn, const QpAttr& attr, unsigned attrMask);
+  /// ibv_query_qp as rxe_qp_to_attr answers it: the attributes set so far, the current
+  /// state, sq_psn and rq_psn as the next PSNs the requester sends and the responder expects,
+  /// the actual caps, and max_rd_atomic / max_dest_rd_atomic rounded up to powers of two.
   VerbsResult<QpAttr> queryQp(std::uint32_t qpn);
+  /// The init attributes as ibv_query_qp's init_attr reports them (actual caps, srq).
+  VerbsResult<QpInitAttr> queryQpInit(std::uint32_t qpn);
   VerbsStatus postSend(std::uint32_t qpn, const SendWr& wr);
   /// EINVAL on a QP created with an SRQ (rxe's provider has no receive queue for it).
   VerbsStatus postRecv(std::uint32_t qpn, const RecvWr& wr);
@@ -195,6 +206,8 @@ class Host {
   Cq* cq(std::uint32_t id);
   Qp* qp(std::uint32_t qpn);
   Srq* srq(std::uint32_t id);
+  /// Frees a destroyed QP (called by the QP when its last pending event has run).
+  void releaseQp(Qp* qp);
   /// Calls the async event hook (ibv_get_async_event's source).
   void raiseAsyncEvent(const AsyncEvent& event);
   /// Adds a completion; false (and the CQ marked overflowed) when the CQ is full.
@@ -257,7 +270,7 @@ class Host {
   std::vector<std::uint32_t> deregistered_;  ///< lkeys of deregistered MRs
   std::map<std::uint32_t, std::unique_ptr<Cq>> cqs_;
   std::map<std::uint32_t, std::unique_ptr<Qp>> qps_;
-  std::vector<std::unique_ptr<Qp>> destroyedQps_;  ///< tombstones with events still pending
+  std::vector<std::unique_ptr<Qp>> destroyedQps_;  ///< tombstones until their last event ran
   struct Ah {
     std::uint32_t pd = 0;
     AhAttr attr;
@@ -266,7 +279,6 @@ class Host {
   std::map<std::uint32_t, std::unique_ptr<Srq>> srqs_;
   std::uint32_t nextSrq_ = 1;
   std::uint32_t nextAh_ = 1;
-  void reapDestroyedQps();
 };
 
 }  // namespace rdmascope::sim

@@ -20,8 +20,8 @@ struct TransitionRule {
 TransitionRule transitionRule(QpState from, QpState to, QpType type);
 
 /// Empty when modify_qp(from -> to, mask) is allowed; otherwise the EINVAL message naming the
-/// missing or extra attributes, e.g. "INIT->RTR for RC requires IBV_QP_AV, ...; missing
-/// IBV_QP_DEST_QPN".
+/// missing or extra attributes, e.g. "attr_mask is missing IBV_QP_DEST_QPN (INIT->RTR for RC
+/// requires IBV_QP_AV, ...)".
 std::string checkTransition(QpState from, QpState to, QpType type, unsigned mask);
 
 }  // namespace rdmascope::sim
