@@ -197,7 +197,10 @@ void Qp::runRequester() {
     k.solicited = (w.wr.sendFlags & send_flags::kSolicited) && (info.mask & kEnd) &&
                   ((info.mask & kSend) || (info.mask & (kWrite | kImmdt)) == (kWrite | kImmdt));
     k.destQp = type_ == QpType::UD ? w.wr.remoteQpn : attr_.destQpNum;
-    const bool ackReq = (info.mask & kEnd) || (req_.noackPkts++ > kMaxPktPerAck);
+    // Only RC asks for acknowledgements: rxe leaves AckReq clear on UC and UD packets (the
+    // lab's ibv_uc_pingpong and ibv_ud_pingpong captures).
+    const bool ackReq = type_ == QpType::RC &&
+                        ((info.mask & kEnd) || (req_.noackPkts++ > kMaxPktPerAck));
     if (ackReq) req_.noackPkts = 0;
     k.ackReq = ackReq;
     if (info.mask & kReth) {

@@ -7,29 +7,41 @@ import subprocess
 
 import oracle
 
-CM_NAMES = {0x10: "ClassPortInfo", 0x11: "REQ", 0x12: "MRA", 0x13: "REJ", 0x14: "REP",
-            0x15: "RTU", 0x16: "DREQ", 0x17: "DREP", 0x18: "LAP", 0x19: "APR",
-            0x1a: "SIDR_REQ", 0x1b: "SIDR_REP"}
+CM_NAMES = {0x01: "ClassPortInfo", 0x10: "REQ", 0x11: "MRA", 0x12: "REJ", 0x13: "REP",
+            0x14: "RTU", 0x15: "DREQ", 0x16: "DREP", 0x17: "SIDR_REQ", 0x18: "SIDR_REP",
+            0x19: "LAP", 0x1a: "APR"}
 
 
-def _rows(pcap):
-    fields = ["frame.len", "ip.src", "ip.dst", "infiniband.bth.opcode", "infiniband.bth.destqp",
-              "infiniband.bth.psn", "infiniband.bth.a", "infiniband.mad.attributeid"]
-    cmd = [oracle.program_path("tshark"), "-n", "-r", pcap, "-Y", "infiniband"]
+FIELDS = ["frame.number", "frame.len", "ip.src", "ip.dst", "infiniband.bth.opcode",
+          "infiniband.bth.destqp", "infiniband.bth.psn", "infiniband.bth.a",
+          "infiniband.mad.attributeid", "_ws.malformed", "_ws.expert.severity"]
+
+
+def rows(pcap):
+    """One dict per frame of the capture with FIELDS (empty strings where absent), from one
+    tshark pass."""
+    cmd = [oracle.program_path("tshark"), "-n", "-r", pcap]
     cmd += oracle.tshark_disable_args() + ["-T", "fields", "-E", "occurrence=f"]
-    for f in fields:
+    for f in FIELDS:
         cmd += ["-e", f]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    result = []
     for line in out.splitlines():
         cols = line.split("\t")
-        cols += [""] * (len(fields) - len(cols))
-        yield cols
+        cols += [""] * (len(FIELDS) - len(cols))
+        result.append(dict(zip(FIELDS, cols)))
+    return result
 
 
 RESPONSES = range(13, 19)  # RC READ RESPONSE FIRST..ONLY, ACKNOWLEDGE, ATOMIC ACKNOWLEDGE
 
 
 def shape(pcap):
+    """The shape of a capture file (see shape_of)."""
+    return shape_of(rows(pcap))
+
+
+def shape_of(frames):
     """{"flows": [[(opcode, length, relative psn, ackreq), ...], ...], "cm": [names]}
 
     A request flow is (sender, destination QP); its PSNs count from its first. Responses
@@ -39,7 +51,11 @@ def shape(pcap):
     flows = {}
     order = []
     cm = []
-    for length, src, dst, opcode, destqp, psn, ackreq, attr in _rows(pcap):
+    for r in frames:
+        length, src, dst = r["frame.len"], r["ip.src"], r["ip.dst"]
+        opcode, destqp, psn = r["infiniband.bth.opcode"], r["infiniband.bth.destqp"], \
+            r["infiniband.bth.psn"]
+        ackreq, attr = r["infiniband.bth.a"], r["infiniband.mad.attributeid"]
         if not opcode:
             continue
         qp = int(destqp, 16)

@@ -144,29 +144,25 @@ def main():
                                     capture_output=True, text=True)
             if verify.returncode != 0:
                 failures.append("decode --verify: " + (verify.stdout + verify.stderr).strip()[-400:])
-            tshark = oracle.program_path("tshark")
-            base = [tshark, "-n", "-r", pcap] + oracle.tshark_disable_args()
-            listing = subprocess.run(base + ["-T", "fields", "-e", "frame.number"],
-                                     capture_output=True, text=True)
-            frames = len(listing.stdout.split())
-            ib = subprocess.run(base + ["-Y", "infiniband", "-T", "fields", "-e", "frame.number"],
-                                capture_output=True, text=True)
-            bad = subprocess.run(base + ["-Y", "_ws.malformed || _ws.expert.severity == error"],
-                                 capture_output=True, text=True)
+            table = packet_shape.rows(pcap)
+            frames = len(table)
+            ib = [r for r in table if r["infiniband.bth.opcode"]]
+            bad = [r["frame.number"] for r in table
+                   if r["_ws.malformed"] or "8388608" in r["_ws.expert.severity"].split(",")]
             if frames == 0:
                 failures.append("the capture is empty")
-            elif len(ib.stdout.split()) != frames:
-                failures.append(f"tshark decodes {len(ib.stdout.split())} of {frames} frames as "
-                                "InfiniBand")
-            if bad.stdout.strip():
-                failures.append("tshark finds malformed frames:\n" + bad.stdout[:800])
+            elif len(ib) != frames:
+                failures.append(f"tshark decodes {len(ib)} of {frames} frames as InfiniBand")
+            if bad:
+                failures.append("tshark finds malformed frames or errors: " + ", ".join(bad[:20]))
+            base = [oracle.program_path("tshark"), "-n", "-r", pcap] + oracle.tshark_disable_args()
             for f in a.expect_pcap:
                 hit = subprocess.run(base + ["-Y", f], capture_output=True, text=True)
                 if not hit.stdout.strip():
                     failures.append(f"no frame of the capture matches `{f}`")
             if a.parity and frames:
                 diff = packet_shape.differences(packet_shape.shape(a.parity),
-                                                packet_shape.shape(pcap))
+                                                packet_shape.shape_of(table))
                 if diff:
                     failures.append("the packet shape differs from the lab's ("
                                     + os.path.basename(a.parity) + "):\n  " + "\n  ".join(diff))
