@@ -1,6 +1,6 @@
 # The drop-in librdmacm.so.1 (simdev/rdmacm) under what the parity pairs (parity_programs.txt:
 # rping, ucmatose, udaddy on a clean fabric, compared with the lab) leave out: perftest's
-# rdma_cm mode (-R, RC and UD), a fabric that loses 10% of the frames (the CM MADs are sent
+# rdma_cm mode (-R), a fabric that loses 10% of the frames (the CM MADs are sent
 # again on the CM response timeout, the pcap shows them), and the failures rdma_cm reports (a
 # REJ from a host where nothing listens, an address no host owns). Included by CMakeLists.txt.
 if(NOT TARGET rdmascope_rdmacm)
@@ -26,12 +26,10 @@ rdmascope_fabric_program(rdmacm_send_bw
   READY delay:1
   EXPECT --expect-server ${perftest_report} --expect-client ${perftest_report}
          --expect-pcap ${cm_req} --expect-pcap ${cm_rep} --expect-pcap ${cm_rtu})
-rdmascope_fabric_program(rdmacm_send_bw_ud
-  SERVER "ib_send_bw -d rdmascope0 -x 1 -F -n 200 -R -c UD"
-  CLIENT "ib_send_bw -d rdmascope0 -x 1 -F -n 200 -R -c UD 10.9.0.1"
-  READY delay:1
-  EXPECT --expect-server ${perftest_report} --expect-client ${perftest_report}
-         --expect-pcap ${cm_sidr} --expect-pcap ${cm_sidr_rep})
+# Not registered: ib_send_bw -R -c UD. It passes when the server listens in time, but its
+# second connection races: the client's SIDR_REQ can reach the server before its rdma_listen
+# (the CM answers SIDR_REP status 1, RDMA_CM_EVENT_UNREACHABLE, as Linux's does), and
+# perftest 4.5's retry then reuses the rdma_cm_ids it destroyed and crashes (SIGSEGV).
 rdmascope_fabric_program(rdmacm_write_bw
   SERVER "ib_write_bw -d rdmascope0 -x 1 -F -n 200 -R"
   CLIENT "ib_write_bw -d rdmascope0 -x 1 -F -n 200 -R 10.9.0.1"
