@@ -20,8 +20,7 @@ void useSrq(sim::QpInitAttr& init, ibv_srq* srq) {
 
 int postSrqRecv(ibv_srq* srq, ibv_recv_wr* wr, ibv_recv_wr** bad) {
   Nic& nic = nicOf(srq->context);
-  Nic::Session s(nic, nic.observed() ? fmt::format("ibv_post_srq_recv(SRQ {:#x})", srq->srq_num)
-                                     : std::string());
+  Nic::Session s(nic, nic.observed() ? std::string("ibv_post_srq_recv") : std::string());
   for (; wr; wr = wr->next) {
     const sim::VerbsStatus st = s.host().postSrqRecv(toSrq(srq)->id, toSim(*wr));
     if (!st.ok()) {
