@@ -68,6 +68,8 @@ def main():
     ap.add_argument("--expect-pcap", action="append", default=[],
                     help="tshark display filter that must match at least one frame")
     ap.add_argument("--keep", help="copy the capture here")
+    ap.add_argument("--expect-resends", action="store_true",
+                    help="the capture must show a request PSN sent twice (a loss recovered)")
     ap.add_argument("--parity", help="a lab capture of the same programs on real Soft-RoCE: "
                     "the fabric's packet shape must be the same (packet_shape.py)")
     a = ap.parse_args()
@@ -160,6 +162,20 @@ def main():
                 hit = subprocess.run(base + ["-Y", f], capture_output=True, text=True)
                 if not hit.stdout.strip():
                     failures.append(f"no frame of the capture matches `{f}`")
+            if a.expect_resends:
+                sent = set()
+                resent = 0
+                for r in table:
+                    op = r["infiniband.bth.opcode"]
+                    if not op or (int(op) & 0x1f) in packet_shape.RESPONSES and int(op) < 0x20:
+                        continue
+                    key = (r["ip.src"], r["infiniband.bth.destqp"], r["infiniband.bth.psn"])
+                    resent += key in sent
+                    sent.add(key)
+                if not resent:
+                    failures.append("no request was sent again: the loss was not recovered "
+                                    "by a resend")
+                print(f"resent requests: {resent}")
             if a.parity and frames:
                 diff = packet_shape.differences(packet_shape.shape(a.parity),
                                                 packet_shape.shape_of(table))
