@@ -18,12 +18,17 @@ while IFS='|' read -r name server client; do
   client=$(sed "$subst" <<<"$client")
   run=$(mktemp -d)
   echo "lab: $name: $server | $client"
-  # the client retries until the server (booting in the other guest) is there
+  # the client retries until the server (booting in the other guest) is there; rdma_cm clients
+  # wait instead (a retry would leave a REJ or a failed SIDR in the capture)
+  retry="n=0; until $client; do n=\$((n+1)); [ \$n -ge 60 ] && exit 1; sleep 1; done"
+  case "$client" in
+    *rping*|*ucmatose*|*udaddy*|*send_recv_cm*) retry="sleep ${RDMASCOPE_LAB_CM_DELAY:-30}; $client" ;;
+  esac
   ok=0
   for attempt in 1 2; do  # a guest that did not boot in time (a loaded machine) gets one more go
     if "$root/lab/run-pair.sh" --out "$run" --capture-on 1 --timeout 120 \
       --guest1 "$server" \
-      --guest2 "n=0; until $client; do n=\$((n+1)); [ \$n -ge 60 ] && exit 1; sleep 1; done"; then
+      --guest2 "$retry"; then
       ok=1
       break
     fi
