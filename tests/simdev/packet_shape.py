@@ -82,9 +82,41 @@ def shape_of(frames):
     return {"flows": [flows[k]["packets"] for k in order], "cm": cm}
 
 
-def differences(lab, fabric, limit=8):
-    """Lines saying where two shapes differ (empty when they agree)."""
+# Documented differences: programs whose packet shape is not compared with the lab's, and why
+# (the run itself and its capture are still checked).
+NOT_COMPARED = {
+    "srq_pingpong": "ibv_srq_pingpong posts on whichever of its QPs a receive completed, so how "
+                    "many messages each QP carries, and in all, depends on timing (14 in the "
+                    "lab's run, 16 here, for -n 5 -q 4)",
+}
+
+
+def without_resends(shape_):
+    """The shape with every packet dropped that repeats an earlier one of its flow (same opcode
+    and relative PSN): resends and their duplicate ACKs depend on timing (rxe in the slow qemu
+    lab resends where the fabric does not), not on what the program asked for."""
+    flows = []
+    dropped = 0
+    for flow in shape_["flows"]:
+        seen = set()
+        kept = []
+        for p in flow:
+            if (p[0], p[2]) in seen:
+                dropped += 1
+                continue
+            seen.add((p[0], p[2]))
+            kept.append(p)
+        flows.append(kept)
+    return {"flows": flows, "cm": shape_["cm"]}, dropped
+
+
+def differences(lab, fabric, limit=8, name=""):
+    """Lines saying where two shapes differ (empty when they agree), resends aside."""
+    lab, _ = without_resends(lab)
+    fabric, _ = without_resends(fabric)
     out = []
+    if name in NOT_COMPARED:
+        return []
     if lab["cm"] != fabric["cm"]:
         out.append(f"CM messages: lab {lab['cm']}, fabric {fabric['cm']}")
     if len(lab["flows"]) != len(fabric["flows"]):
