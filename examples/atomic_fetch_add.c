@@ -15,7 +15,7 @@
 #include "options.h"
 #include "rc_connection.h"
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   struct options o;
   struct rc_connection c;
   uint64_t value __attribute__((aligned(8))) = 1000; /* the server's counter starts at 1000 */
@@ -30,10 +30,13 @@ int main(int argc, char **argv) {
     for (uint64_t i = 0; i < 10; ++i) {
       struct ibv_sge sge = {.addr = (uintptr_t)&value, .length = 8, .lkey = c.mr->lkey};
       struct ibv_send_wr wr = {
-          .wr_id = i, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
+          .wr_id = i,
+          .sg_list = &sge,
+          .num_sge = 1,
+          .opcode = IBV_WR_ATOMIC_FETCH_AND_ADD,
           .send_flags = IBV_SEND_SIGNALED,
           .wr.atomic = {.remote_addr = c.theirs.addr, .compare_add = 5, .rkey = c.theirs.rkey}};
-      struct ibv_send_wr *bad;
+      struct ibv_send_wr* bad;
       struct ibv_wc wc;
       if (ibv_post_send(c.qp, &wr, &bad) || rc_wait(&c, &wc)) return 1;
       if (value != 1000 + 5 * i) {

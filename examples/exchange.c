@@ -8,8 +8,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static int full_io(int sock, void *buf, size_t len, int sending) {
-  char *p = buf;
+static int full_io(int sock, void* buf, size_t len, int sending) {
+  char* p = buf;
   while (len > 0) {
     ssize_t n = sending ? send(sock, p, len, 0) : recv(sock, p, len, 0);
     if (n <= 0) return -1;
@@ -24,7 +24,7 @@ static int serve(int port) {
   struct sockaddr_in6 addr = {.sin6_family = AF_INET6, .sin6_port = htons((uint16_t)port)};
   addr.sin6_addr = in6addr_any;
   setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (bind(listener, (struct sockaddr *)&addr, sizeof addr) || listen(listener, 1)) {
+  if (bind(listener, (struct sockaddr*)&addr, sizeof addr) || listen(listener, 1)) {
     perror("exchange: listen");
     close(listener);
     return -1;
@@ -34,7 +34,7 @@ static int serve(int port) {
   return sock;
 }
 
-static int dial(const char *peer, int port) {
+static int dial(const char* peer, int port) {
   char service[16];
   struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *res, *r;
   int sock = -1;
@@ -55,11 +55,11 @@ static int dial(const char *peer, int port) {
   return sock;
 }
 
-int exchange(const char *peer, int port, const struct peer_info *mine, struct peer_info *theirs) {
+int exchange(const char* peer, int port, const struct peer_info* mine, struct peer_info* theirs) {
   int sock = peer ? dial(peer, port) : serve(port);
   if (sock < 0) return -1;
   /* Both ends run on the same architecture here, so the struct goes as it is. */
-  if (full_io(sock, (void *)mine, sizeof *mine, 1) || full_io(sock, theirs, sizeof *theirs, 0)) {
+  if (full_io(sock, (void*)mine, sizeof *mine, 1) || full_io(sock, theirs, sizeof *theirs, 0)) {
     fprintf(stderr, "exchange: the peer went away\n");
     close(sock);
     return -1;

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-int parse_options(int argc, char **argv, struct options *o) {
+int parse_options(int argc, char** argv, struct options* o) {
   int c;
   o->device = NULL;
   o->gid_index = 1;
@@ -12,10 +12,17 @@ int parse_options(int argc, char **argv, struct options *o) {
   o->server = NULL;
   while ((c = getopt(argc, argv, "d:g:p:")) != -1) {
     switch (c) {
-      case 'd': o->device = optarg; break;
-      case 'g': o->gid_index = atoi(optarg); break;
-      case 'p': o->port = atoi(optarg); break;
-      default: goto usage;
+      case 'd':
+        o->device = optarg;
+        break;
+      case 'g':
+        o->gid_index = atoi(optarg);
+        break;
+      case 'p':
+        o->port = atoi(optarg);
+        break;
+      default:
+        goto usage;
     }
   }
   if (optind < argc) o->server = argv[optind++];

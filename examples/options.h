@@ -5,13 +5,13 @@
 #define RDMASCOPE_EXAMPLES_OPTIONS_H
 
 struct options {
-  const char *device; /* NULL: the first device */
+  const char* device; /* NULL: the first device */
   int gid_index;      /* 1 on Soft-RoCE and on rdmascope's fabric: the IPv4-mapped GID */
   int port;
-  const char *server; /* NULL: we are the server */
+  const char* server; /* NULL: we are the server */
 };
 
 /* Parses argv; prints the usage and returns -1 on a bad argument. */
-int parse_options(int argc, char **argv, struct options *o);
+int parse_options(int argc, char** argv, struct options* o);
 
 #endif

@@ -7,15 +7,15 @@
 #include <string.h>
 #include <time.h>
 
-static int fail(const char *verb, int err) {
+static int fail(const char* verb, int err) {
   fprintf(stderr, "%s failed: %s\n", verb, strerror(err ? err : errno));
   return -1;
 }
 
-int rc_open(struct rc_connection *c, const char *device, int gid_index, void *buf, size_t len,
+int rc_open(struct rc_connection* c, const char* device, int gid_index, void* buf, size_t len,
             int access) {
-  struct ibv_device **list = ibv_get_device_list(NULL);
-  struct ibv_device *dev = NULL;
+  struct ibv_device** list = ibv_get_device_list(NULL);
+  struct ibv_device* dev = NULL;
   memset(c, 0, sizeof *c);
   c->gid_index = gid_index;
   for (int i = 0; list && list[i] && !dev; ++i)
@@ -44,8 +44,8 @@ int rc_open(struct rc_connection *c, const char *device, int gid_index, void *bu
       .qp_state = IBV_QPS_INIT,
       .pkey_index = 0,
       .port_num = 1,
-      .qp_access_flags = access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
-                                   IBV_ACCESS_REMOTE_ATOMIC),
+      .qp_access_flags =
+          access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC),
   };
   int err = ibv_modify_qp(c->qp, &attr,
                           IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS);
@@ -61,7 +61,7 @@ int rc_open(struct rc_connection *c, const char *device, int gid_index, void *bu
   return 0;
 }
 
-int rc_connect(struct rc_connection *c) {
+int rc_connect(struct rc_connection* c) {
   /* RTR: on RoCE the address vector must carry a GRH (is_global) with the peer's GID. */
   struct ibv_qp_attr attr = {
       .qp_state = IBV_QPS_RTR,
@@ -71,7 +71,8 @@ int rc_connect(struct rc_connection *c) {
       .max_dest_rd_atomic = 1,
       .min_rnr_timer = 12,
       .ah_attr = {.is_global = 1,
-                  .grh = {.dgid = c->theirs.gid, .sgid_index = (uint8_t)c->gid_index,
+                  .grh = {.dgid = c->theirs.gid,
+                          .sgid_index = (uint8_t)c->gid_index,
                           .hop_limit = 1},
                   .port_num = 1},
   };
@@ -92,7 +93,7 @@ int rc_connect(struct rc_connection *c) {
   return err ? fail("ibv_modify_qp(RTS)", err) : 0;
 }
 
-int rc_wait(struct rc_connection *c, struct ibv_wc *wc) {
+int rc_wait(struct rc_connection* c, struct ibv_wc* wc) {
   int n;
   /* Busy-poll: the completion appears once the NIC is done (for a READ: once the data is in
    * our buffer; for a WRITE: once the peer's NIC acknowledged it). */
@@ -107,7 +108,7 @@ int rc_wait(struct rc_connection *c, struct ibv_wc *wc) {
   return 0;
 }
 
-void rc_close(struct rc_connection *c) {
+void rc_close(struct rc_connection* c) {
   if (c->qp) ibv_destroy_qp(c->qp);
   if (c->cq) ibv_destroy_cq(c->cq);
   if (c->mr) ibv_dereg_mr(c->mr);

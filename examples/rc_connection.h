@@ -16,26 +16,26 @@
 #include "exchange.h"
 
 struct rc_connection {
-  struct ibv_context *context;
-  struct ibv_pd *pd;
-  struct ibv_mr *mr;
-  struct ibv_cq *cq;
-  struct ibv_qp *qp;
+  struct ibv_context* context;
+  struct ibv_pd* pd;
+  struct ibv_mr* mr;
+  struct ibv_cq* cq;
+  struct ibv_qp* qp;
   int gid_index;
   struct peer_info mine, theirs;
 };
 
 /* Opens `device` (NULL: the first one), registers `buf` with `access` and creates an RC QP in
  * INIT. Returns 0, or -1 after printing which verb failed and why. */
-int rc_open(struct rc_connection *c, const char *device, int gid_index, void *buf, size_t len,
+int rc_open(struct rc_connection* c, const char* device, int gid_index, void* buf, size_t len,
             int access);
 
 /* Moves the QP to RTR and RTS towards the peer described in c->theirs. */
-int rc_connect(struct rc_connection *c);
+int rc_connect(struct rc_connection* c);
 
 /* Waits for one completion and checks that it succeeded. */
-int rc_wait(struct rc_connection *c, struct ibv_wc *wc);
+int rc_wait(struct rc_connection* c, struct ibv_wc* wc);
 
-void rc_close(struct rc_connection *c);
+void rc_close(struct rc_connection* c);
 
 #endif

@@ -14,7 +14,7 @@
 #include "options.h"
 #include "rc_connection.h"
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   struct options o;
   struct rc_connection c;
   char buf[4096] = {0};
@@ -22,7 +22,8 @@ int main(int argc, char **argv) {
   int server = o.server == NULL;
   if (server) {
     /* 4 KiB: at the 1024-byte MTU the answer comes as READ RESPONSE FIRST, two MIDDLEs, LAST. */
-    for (size_t i = 0; i + 1 < sizeof buf; ++i) buf[i] = (char)('a' + i % 26);
+    for (size_t i = 0; i + 1 < sizeof buf; ++i)
+      buf[i] = (char)('a' + i % 26);
   }
   int access = IBV_ACCESS_LOCAL_WRITE | (server ? IBV_ACCESS_REMOTE_READ : 0);
   if (rc_open(&c, o.device, o.gid_index, buf, sizeof buf, access)) return 1;
@@ -31,10 +32,13 @@ int main(int argc, char **argv) {
 
   if (!server) {
     struct ibv_sge sge = {.addr = (uintptr_t)buf, .length = c.theirs.length, .lkey = c.mr->lkey};
-    struct ibv_send_wr wr = {.wr_id = 1, .sg_list = &sge, .num_sge = 1,
-                             .opcode = IBV_WR_RDMA_READ, .send_flags = IBV_SEND_SIGNALED,
+    struct ibv_send_wr wr = {.wr_id = 1,
+                             .sg_list = &sge,
+                             .num_sge = 1,
+                             .opcode = IBV_WR_RDMA_READ,
+                             .send_flags = IBV_SEND_SIGNALED,
                              .wr.rdma = {.remote_addr = c.theirs.addr, .rkey = c.theirs.rkey}};
-    struct ibv_send_wr *bad;
+    struct ibv_send_wr* bad;
     struct ibv_wc wc;
     if (ibv_post_send(c.qp, &wr, &bad)) {
       perror("ibv_post_send");
@@ -42,7 +46,8 @@ int main(int argc, char **argv) {
     }
     if (rc_wait(&c, &wc)) return 1;
     int ok = 1;
-    for (size_t i = 0; i + 1 < sizeof buf; ++i) ok &= buf[i] == (char)('a' + i % 26);
+    for (size_t i = 0; i + 1 < sizeof buf; ++i)
+      ok &= buf[i] == (char)('a' + i % 26);
     printf("client: RDMA READ of %u bytes completed, data %s: \"%.26s...\"\n", sge.length,
            ok ? "correct" : "WRONG", buf);
     if (!ok) return 1;

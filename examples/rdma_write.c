@@ -16,7 +16,7 @@
 #include "options.h"
 #include "rc_connection.h"
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   struct options o;
   struct rc_connection c;
   char buf[256] = {0};
@@ -31,12 +31,15 @@ int main(int argc, char **argv) {
   if (!server) {
     snprintf(buf, sizeof buf, "written by the client's NIC into the server's memory, rkey 0x%x",
              c.theirs.rkey);
-    struct ibv_sge sge = {.addr = (uintptr_t)buf, .length = (uint32_t)strlen(buf) + 1,
-                          .lkey = c.mr->lkey};
-    struct ibv_send_wr wr = {.wr_id = 1, .sg_list = &sge, .num_sge = 1,
-                             .opcode = IBV_WR_RDMA_WRITE, .send_flags = IBV_SEND_SIGNALED,
+    struct ibv_sge sge = {
+        .addr = (uintptr_t)buf, .length = (uint32_t)strlen(buf) + 1, .lkey = c.mr->lkey};
+    struct ibv_send_wr wr = {.wr_id = 1,
+                             .sg_list = &sge,
+                             .num_sge = 1,
+                             .opcode = IBV_WR_RDMA_WRITE,
+                             .send_flags = IBV_SEND_SIGNALED,
                              .wr.rdma = {.remote_addr = c.theirs.addr, .rkey = c.theirs.rkey}};
-    struct ibv_send_wr *bad;
+    struct ibv_send_wr* bad;
     struct ibv_wc wc;
     if (ibv_post_send(c.qp, &wr, &bad)) {
       perror("ibv_post_send");

@@ -15,11 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-static struct rdma_event_channel *channel;
+static struct rdma_event_channel* channel;
 
 /* Waits for the next connection event and checks it is the one expected. */
-static int expect(enum rdma_cm_event_type type, struct rdma_cm_id **id) {
-  struct rdma_cm_event *event;
+static int expect(enum rdma_cm_event_type type, struct rdma_cm_id** id) {
+  struct rdma_cm_event* event;
   if (rdma_get_cm_event(channel, &event)) {
     perror("rdma_get_cm_event");
     return -1;
@@ -33,16 +33,20 @@ static int expect(enum rdma_cm_event_type type, struct rdma_cm_id **id) {
   return ok ? 0 : -1;
 }
 
-static int post_recv(struct rdma_cm_id *id, struct ibv_mr *mr, char *buf, size_t len) {
+static int post_recv(struct rdma_cm_id* id, struct ibv_mr* mr, char* buf, size_t len) {
   struct ibv_sge sge = {.addr = (uintptr_t)buf, .length = (uint32_t)len, .lkey = mr->lkey};
   struct ibv_recv_wr wr = {.wr_id = 1, .sg_list = &sge, .num_sge = 1}, *bad;
   return ibv_post_recv(id->qp, &wr, &bad);
 }
 
-static int send_and_wait(struct rdma_cm_id *id, struct ibv_mr *mr, char *buf, size_t len) {
+static int send_and_wait(struct rdma_cm_id* id, struct ibv_mr* mr, char* buf, size_t len) {
   struct ibv_sge sge = {.addr = (uintptr_t)buf, .length = (uint32_t)len, .lkey = mr->lkey};
-  struct ibv_send_wr wr = {.wr_id = 2, .sg_list = &sge, .num_sge = 1, .opcode = IBV_WR_SEND,
-                           .send_flags = IBV_SEND_SIGNALED}, *bad;
+  struct ibv_send_wr wr = {.wr_id = 2,
+                           .sg_list = &sge,
+                           .num_sge = 1,
+                           .opcode = IBV_WR_SEND,
+                           .send_flags = IBV_SEND_SIGNALED},
+                     *bad;
   struct ibv_wc wc;
   if (ibv_post_send(id->qp, &wr, &bad)) return -1;
   while (ibv_poll_cq(id->send_cq, 1, &wc) == 0) {
@@ -50,7 +54,7 @@ static int send_and_wait(struct rdma_cm_id *id, struct ibv_mr *mr, char *buf, si
   return wc.status == IBV_WC_SUCCESS ? 0 : -1;
 }
 
-static int wait_recv(struct rdma_cm_id *id) {
+static int wait_recv(struct rdma_cm_id* id) {
   struct ibv_wc wc;
   while (ibv_poll_cq(id->recv_cq, 1, &wc) == 0) {
   }
@@ -61,7 +65,7 @@ static int wait_recv(struct rdma_cm_id *id) {
   return (int)wc.byte_len;
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   if (argc != 3 || (strcmp(argv[1], "-s") && strcmp(argv[1], "-c"))) {
     fprintf(stderr, "usage: %s -s|-c ADDRESS\n", argv[0]);
     return 2;
@@ -77,7 +81,8 @@ int main(int argc, char **argv) {
   /* QPs made by rdma_create_qp get their own CQs when none are given. */
   struct ibv_qp_init_attr qp_attr = {
       .cap = {.max_send_wr = 4, .max_recv_wr = 4, .max_send_sge = 1, .max_recv_sge = 1},
-      .qp_type = IBV_QPT_RC, .sq_sig_all = 0};
+      .qp_type = IBV_QPT_RC,
+      .sq_sig_all = 0};
   channel = rdma_create_event_channel();
   if (!channel || rdma_create_id(channel, &id, NULL, RDMA_PS_TCP)) {
     perror("rdma_create_id");
@@ -103,15 +108,15 @@ int main(int argc, char **argv) {
     perror("rdma_create_qp");
     return 1;
   }
-  struct ibv_mr *recv_mr = ibv_reg_mr(conn->pd, recv_buf, sizeof recv_buf, IBV_ACCESS_LOCAL_WRITE);
-  struct ibv_mr *send_mr = ibv_reg_mr(conn->pd, send_buf, sizeof send_buf, 0);
+  struct ibv_mr* recv_mr = ibv_reg_mr(conn->pd, recv_buf, sizeof recv_buf, IBV_ACCESS_LOCAL_WRITE);
+  struct ibv_mr* send_mr = ibv_reg_mr(conn->pd, send_buf, sizeof send_buf, 0);
   /* Post the receive before connecting: the peer may send as soon as it is established. */
   if (!recv_mr || !send_mr || post_recv(conn, recv_mr, recv_buf, sizeof recv_buf)) {
     perror("ibv_reg_mr/ibv_post_recv");
     return 1;
   }
-  struct rdma_conn_param param = {.initiator_depth = 1, .responder_resources = 1,
-                                  .retry_count = 7, .rnr_retry_count = 7};
+  struct rdma_conn_param param = {
+      .initiator_depth = 1, .responder_resources = 1, .retry_count = 7, .rnr_retry_count = 7};
   if (server ? rdma_accept(conn, &param) : rdma_connect(conn, &param)) {
     perror(server ? "rdma_accept" : "rdma_connect");
     return 1;

@@ -470,7 +470,8 @@ std::vector<WorkCompletion> Host::pollCq(std::uint32_t id, int max) {
 
 std::vector<std::uint32_t> Host::cqNumbers() const {
   std::vector<std::uint32_t> out;
-  for (const auto& [id, cq] : cqs_) out.push_back(id);
+  for (const auto& [id, cq] : cqs_)
+    out.push_back(id);
   return out;
 }
 

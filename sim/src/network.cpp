@@ -299,7 +299,8 @@ NetworkConfig Network::defaultConfig() {
 
 Network::Network(NetworkConfig config) : config_(std::move(config)), sim_(config_.seed) {
   const bool v6 = config_.wire == WireFormat::RoceV2Ipv6 || config_.wire == WireFormat::RoceV1;
-  if (config_.localHosts < 1 || config_.localHosts > 2 || (config_.localHosts == 1) != (config_.port != nullptr)) {
+  if (config_.localHosts < 1 || config_.localHosts > 2 ||
+      (config_.localHosts == 1) != (config_.port != nullptr)) {
     throw std::invalid_argument("a network has two local hosts, or one and a port");
   }
   for (int i = 0; i < config_.localHosts; ++i) {

@@ -199,8 +199,8 @@ void Qp::runRequester() {
     k.destQp = type_ == QpType::UD ? w.wr.remoteQpn : attr_.destQpNum;
     // Only RC asks for acknowledgements: rxe leaves AckReq clear on UC and UD packets (the
     // lab's ibv_uc_pingpong and ibv_ud_pingpong captures).
-    const bool ackReq = type_ == QpType::RC &&
-                        ((info.mask & kEnd) || (req_.noackPkts++ > kMaxPktPerAck));
+    const bool ackReq =
+        type_ == QpType::RC && ((info.mask & kEnd) || (req_.noackPkts++ > kMaxPktPerAck));
     if (ackReq) req_.noackPkts = 0;
     k.ackReq = ackReq;
     if (info.mask & kReth) {

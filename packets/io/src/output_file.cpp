@@ -82,8 +82,7 @@ std::unique_ptr<OutputFile> OutputFile::create(const std::string& path, std::str
   return std::unique_ptr<OutputFile>(new OutputFile(path, target, temp, f));
 }
 
-std::unique_ptr<OutputFile> OutputFile::createGrowing(const std::string& path,
-                                                      std::string& error) {
+std::unique_ptr<OutputFile> OutputFile::createGrowing(const std::string& path, std::string& error) {
   error.clear();
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0) {
