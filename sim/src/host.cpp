@@ -30,13 +30,10 @@ Gid Host::gid() const {
   return config_.useIpv6Gid ? config_.ipv6 : ipv4MappedGid(config_.ipv4);
 }
 
-Gid Host::gidAt(unsigned index) const {
+Gid linkLocalGid(const MacAddress& m) {
   Gid g{};
-  if (index == 1) return gid();
-  if (index != 0) return g;
   g[0] = 0xfe;
   g[1] = 0x80;
-  const MacAddress& m = config_.mac;
   g[8] = static_cast<std::uint8_t>(m[0] ^ 0x02);
   g[9] = m[1];
   g[10] = m[2];
@@ -46,6 +43,11 @@ Gid Host::gidAt(unsigned index) const {
   g[14] = m[4];
   g[15] = m[5];
   return g;
+}
+
+Gid Host::gidAt(unsigned index) const {
+  if (index == 1) return gid();
+  return index == 0 ? linkLocalGid(config_.mac) : Gid{};
 }
 
 std::uint64_t Host::allocate(std::uint64_t length, std::uint64_t align) {

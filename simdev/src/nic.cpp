@@ -227,24 +227,9 @@ std::uint32_t Nic::activeMtu() const {
 }
 
 bool Nic::gid(int index, sim::Gid& out) const {
-  if (index == 1) {
-    out = impl_->net->host(0).gid();
-    return true;
-  }
-  if (index != 0) return false;
-  // fe80::/64 with the EUI-64 of the MAC (universal/local bit flipped), as the kernel makes it
-  const sim::MacAddress& mac = info_.me().mac;
-  out = {};
-  out[0] = 0xfe;
-  out[1] = 0x80;
-  out[8] = static_cast<std::uint8_t>(mac[0] ^ 0x02);
-  out[9] = mac[1];
-  out[10] = mac[2];
-  out[11] = 0xff;
-  out[12] = 0xfe;
-  out[13] = mac[3];
-  out[14] = mac[4];
-  out[15] = mac[5];
+  const sim::Host& h = impl_->net->host(0);
+  if (index < 0 || !h.gidValid(static_cast<unsigned>(index))) return false;
+  out = h.gidAt(static_cast<unsigned>(index));
   return true;
 }
 

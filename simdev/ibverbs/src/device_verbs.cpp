@@ -47,32 +47,6 @@ bool ownDevice(ibv_device* device) {
   return device && device == theDevice();
 }
 
-sim::Gid linkLocalGid(const sim::MacAddress& mac) {
-  sim::Gid g{};
-  g[0] = 0xfe;
-  g[1] = 0x80;
-  g[8] = static_cast<std::uint8_t>(mac[0] ^ 2);
-  g[9] = mac[1];
-  g[10] = mac[2];
-  g[11] = 0xff;
-  g[12] = 0xfe;
-  g[13] = mac[3];
-  g[14] = mac[4];
-  g[15] = mac[5];
-  return g;
-}
-
-sim::Gid ipv4MappedGid(std::uint32_t ipv4) {
-  sim::Gid g{};
-  g[10] = 0xff;
-  g[11] = 0xff;
-  g[12] = static_cast<std::uint8_t>(ipv4 >> 24);
-  g[13] = static_cast<std::uint8_t>(ipv4 >> 16);
-  g[14] = static_cast<std::uint8_t>(ipv4 >> 8);
-  g[15] = static_cast<std::uint8_t>(ipv4);
-  return g;
-}
-
 std::uint32_t gidType(const Nic& n, int index) {
   if (index == 0 || n.info().wire == sim::WireFormat::RoceV1) return IBV_GID_TYPE_ROCE_V1;
   return IBV_GID_TYPE_ROCE_V2;
@@ -328,7 +302,7 @@ RDMASCOPE_IBV_EXPORT int ibv_resolve_eth_l2_from_gid(ibv_context* context, ibv_a
   sim::Gid dgid{};
   std::memcpy(dgid.data(), attr->grh.dgid.raw, dgid.size());
   for (const FabricHost& h : nicOf(context).info().hosts) {
-    if (dgid == ipv4MappedGid(h.ipv4) || dgid == h.ipv6 || dgid == linkLocalGid(h.mac)) {
+    if (dgid == sim::ipv4MappedGid(h.ipv4) || dgid == h.ipv6 || dgid == sim::linkLocalGid(h.mac)) {
       std::memcpy(eth_mac, h.mac.data(), 6);
       if (vid) *vid = 0xffff;
       return 0;

@@ -28,6 +28,12 @@ struct Srq;
 
 using MacAddress = std::array<std::uint8_t, 6>;
 
+/// The link-local GID (GID index 0): fe80::/64 with the EUI-64 of the MAC, as the kernel
+/// makes it.
+Gid linkLocalGid(const MacAddress& mac);
+/// The IPv4-mapped GID ::ffff:a.b.c.d of an address (host order).
+Gid ipv4MappedGid(std::uint32_t ipv4);
+
 /// Outcome of a verbs call: errnum 0 on success, else an errno value and one sentence.
 struct VerbsStatus {
   int errnum = 0;
