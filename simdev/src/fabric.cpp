@@ -405,8 +405,8 @@ class FabricLoop {
       case MessageType::Attach: {
         if (c.host > 0 || c.observer) return false;
         const int host = static_cast<int>(intField("host"));
-        c.program = textField("program");
-        if (c.program.empty()) c.program = "?";
+        std::string program = textField("program");
+        c.program = program.empty() ? std::string(1, '?') : std::move(program);
         c.pid = intField("pid");
         const auto refuse = [&](const std::string& text) {
           sendTo(fd, encodeMessage(MessageType::Refused, nlohmann::json{{"error", text}}));
