@@ -23,7 +23,7 @@ set(perftest_report "^[ \\t]*[0-9]+[ \\t]+[0-9]+([ \\t]+[0-9.]+){3,}")
 rdmascope_fabric_program(rdmacm_send_bw
   SERVER "ib_send_bw -d rdmascope0 -x 1 -F -n 200 -R"
   CLIENT "ib_send_bw -d rdmascope0 -x 1 -F -n 200 -R 10.9.0.1"
-  READY delay:1
+  READY delay:2
   EXPECT --expect-server ${perftest_report} --expect-client ${perftest_report}
          --expect-pcap ${cm_req} --expect-pcap ${cm_rep} --expect-pcap ${cm_rtu})
 # Not registered: ib_send_bw -R -c UD. It passes when the server listens in time, but its
@@ -33,7 +33,18 @@ rdmascope_fabric_program(rdmacm_send_bw
 rdmascope_fabric_program(rdmacm_write_bw
   SERVER "ib_write_bw -d rdmascope0 -x 1 -F -n 200 -R"
   CLIENT "ib_write_bw -d rdmascope0 -x 1 -F -n 200 -R 10.9.0.1"
-  READY delay:1
+  READY delay:2
+  EXPECT --expect-client ${perftest_report} --expect-pcap ${cm_req} --expect-pcap ${cm_rep})
+
+rdmascope_fabric_program(rdmacm_read_bw
+  SERVER "ib_read_bw -d rdmascope0 -x 1 -F -n 200 -R"
+  CLIENT "ib_read_bw -d rdmascope0 -x 1 -F -n 200 -R 10.9.0.1"
+  READY delay:2
+  EXPECT --expect-client ${perftest_report} --expect-pcap ${cm_req} --expect-pcap ${cm_rep})
+rdmascope_fabric_program(rdmacm_atomic_bw
+  SERVER "ib_atomic_bw -d rdmascope0 -x 1 -F -n 200 -R"
+  CLIENT "ib_atomic_bw -d rdmascope0 -x 1 -F -n 200 -R 10.9.0.1"
+  READY delay:2
   EXPECT --expect-client ${perftest_report} --expect-pcap ${cm_req} --expect-pcap ${cm_rep})
 
 # 10% loss: the handshakes still complete (seeds whose losses hit CM MADs: the REP of rping's
@@ -41,14 +52,14 @@ rdmascope_fabric_program(rdmacm_write_bw
 rdmascope_fabric_program(rdmacm_rping_loss
   SERVER "rping -s -a 10.9.0.1 -C 3 -S 3000 -v"
   CLIENT "rping -c -a 10.9.0.1 -C 3 -S 3000 -v"
-  READY delay:1 LOSS 0.1 TIMEOUT 120
+  READY delay:2 LOSS 0.1 TIMEOUT 120
   EXPECT --seed 5 --expect-client "ping data: rdma-ping-2: " --expect-server "server ping data: rdma-ping-2: "
          --expect-pcap "${cm_rep} && frame.time_relative > 4" --expect-pcap ${cm_rtu}
          --expect-pcap ${cm_dreq} --expect-pcap ${cm_drep})
 rdmascope_fabric_program(rdmacm_ucmatose_loss
   SERVER "ucmatose"
   CLIENT "ucmatose -s 10.9.0.1"
-  READY delay:1 LOSS 0.1 TIMEOUT 120
+  READY delay:2 LOSS 0.1 TIMEOUT 120
   EXPECT --seed 1 --expect-client "data transfers complete" --expect-server "disconnected"
          --expect-pcap ${cm_rtu} --expect-pcap "${cm_drep} && frame.time_relative > 8")
 # udaddy's data is UD: a lost datagram is lost for good (as on any network), so the lossy run
@@ -56,14 +67,14 @@ rdmascope_fabric_program(rdmacm_ucmatose_loss
 rdmascope_fabric_program(rdmacm_udaddy_loss
   SERVER "udaddy -C 0"
   CLIENT "udaddy -s 10.9.0.1 -C 0"
-  READY delay:1 LOSS 0.3 TIMEOUT 120
+  READY delay:2 LOSS 0.3 TIMEOUT 120
   EXPECT --seed 3 --expect-client "test complete" --expect-pcap "${cm_sidr_rep} && frame.time_relative > 4")
 # (rdma_cm's QPs retransmit after 4.096 us x 2^19, 2.1 s, as on rxe: small messages keep the
 # lossy run short; the seed loses the second connection's first REQ)
 rdmascope_fabric_program(rdmacm_send_bw_loss
   SERVER "ib_send_bw -d rdmascope0 -x 1 -F -n 50 -s 1024 -R"
   CLIENT "ib_send_bw -d rdmascope0 -x 1 -F -n 50 -s 1024 -R 10.9.0.1"
-  READY delay:1 LOSS 0.1 TIMEOUT 120
+  READY delay:2 LOSS 0.1 TIMEOUT 120
   EXPECT --expect-client ${perftest_report} --expect-pcap ${cm_req} --expect-pcap ${cm_rtu})
 
 # rdma_create_ep, rdma_get_request and the synchronous ids (no event channel) of rdma-core's
@@ -71,7 +82,7 @@ rdmascope_fabric_program(rdmacm_send_bw_loss
 rdmascope_fabric_program(rdmacm_endpoints
   SERVER "rdma_server -s 10.9.0.1"
   CLIENT "rdma_client -s 10.9.0.1"
-  READY delay:1
+  READY delay:2
   EXPECT --expect-server "rdma_server: end 0" --expect-client "rdma_client: end 0"
          --expect-pcap ${cm_rtu} --expect-pcap ${cm_drep})
 
