@@ -316,7 +316,13 @@ void Nic::sendState() {
   m.eventsAtState = m.net->sim().eventsRun();
 }
 
+namespace {
+/// True on the NIC's progress thread, whose idle passes change nothing an observer sees.
+thread_local bool onProgressThread = false;
+}  // namespace
+
 void Nic::progressLoop() {
+  onProgressThread = true;
   Impl& m = *impl_;
   for (;;) {
     sim::SimTime next;
@@ -382,7 +388,9 @@ Nic::Session::~Session() {
   runDue();
   Impl& m = *nic_.impl_;
   if (m.observed.load(std::memory_order_relaxed)) {
-    if (named_ || m.net->sim().eventsRun() != m.eventsAtState) m.stateDirty = true;
+    if (named_ || !onProgressThread || m.net->sim().eventsRun() != m.eventsAtState) {
+      m.stateDirty = true;  // a program's call may have changed what it owns (e.g. reg_mr)
+    }
     bool held;
     {
       std::lock_guard g(m.holdMu);

@@ -245,11 +245,14 @@ TEST(NicFabric, AnObserverSeesHostsFramesAndStatesAndSteps) {
       readUntil(*observer, seen, [&] { return count(FabricEvent::Kind::Frame, true) >= 64; }));
   EXPECT_EQ(count(FabricEvent::Kind::Attached), 2);
   EXPECT_EQ(fabric.fabric->stats().forwarded, 0u);
-  const auto rts = std::find_if(seen.begin(), seen.end(), [](const FabricEvent& e) {
+  // the writer's state with its MR and its QP in RTS (sent at the latest with the post's state)
+  const auto rtsWithMr = [](const FabricEvent& e) {
     return e.kind == FabricEvent::Kind::State && e.state.host == 2 && !e.state.qps.empty() &&
            e.state.qps[0].state == QpState::Rts && !e.state.mrs.empty();
-  });
-  EXPECT_NE(rts, seen.end()) << "no state of host 2 with an MR and its QP in RTS";
+  };
+  EXPECT_TRUE(readUntil(*observer, seen, [&] {
+    return std::find_if(seen.begin(), seen.end(), rtsWithMr) != seen.end();
+  })) << "no state of host 2 with an MR and its QP in RTS";
   observer->stepFrame();
   EXPECT_TRUE(readUntil(*observer, seen, [&] { return fabric.fabric->stats().forwarded == 1; }));
   observer->resume();
