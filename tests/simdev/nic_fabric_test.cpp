@@ -175,14 +175,16 @@ TEST(NicFabric, AOneSidedWriteLandsInTheOtherProcessWithoutItsHelp) {
   config.socketPath = dir / "fabric.sock";
   config.pcapPath = dir / "run.pcap";
   config.lossRate = 0.05;
-  RunningFabric fabric(config);
-  ASSERT_TRUE(fabric.fabric);
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
   ::setenv(kFabricEnv, config.socketPath.c_str(), 1);
+  // The programs are forked before the fabric's thread starts: a child forked from a process
+  // with other threads may find an allocator lock held for ever (seen under ASan).
   const pid_t target = ::fork();
   if (target == 0) {
     ::setenv(kHostEnv, "1", 1);
+    for (int i = 0; i < 1000 && !fs::exists(config.socketPath); ++i)
+      ::usleep(10000);
     ::_exit(targetProcess(fds[1]));
   }
   const pid_t writer = ::fork();
@@ -190,6 +192,8 @@ TEST(NicFabric, AOneSidedWriteLandsInTheOtherProcessWithoutItsHelp) {
     ::setenv(kHostEnv, "2", 1);
     ::_exit(writerProcess(fds[0]));
   }
+  RunningFabric fabric(config);
+  ASSERT_TRUE(fabric.fabric);
   EXPECT_EQ(exitStatus(writer), 0);
   EXPECT_EQ(exitStatus(target), 0);
   const FabricStats stats = fabric.fabric->stats();
