@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   # build
-  cmake ninja-build g++ clang clang-format pkg-config libclang-rt-14-dev
+  cmake ninja-build g++ clang clang-format pkg-config libclang-rt-14-dev ccache
   # libraries
   libpcap-dev libisal-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev
   # test oracle

@@ -7,6 +7,11 @@ set -euo pipefail
 export RDMASCOPE_REQUIRE_ORACLES=${RDMASCOPE_REQUIRE_ORACLES:-1}
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# A compiler cache keyed on paths relative to the clone: rebuilding sources already built once
+# (in this clone or another one) takes seconds.
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="$PWD" CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
 jobs=$(nproc)
 
 cmake --preset ci >/dev/null

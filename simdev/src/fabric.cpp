@@ -9,6 +9,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -20,6 +21,7 @@
 #include "rdmascope/packets_io/capture_writer.h"
 #include "rdmascope/packets_io/output_file.h"
 #include "rdmascope/simdev/fabric_protocol.h"
+#include "rdmascope/simdev/frame_rings.h"
 
 namespace rdmascope::simdev {
 
@@ -62,11 +64,10 @@ struct Fabric::Impl {
   int listenFd = -1;
   int stopPipe[2] = {-1, -1};
   std::unique_ptr<packets_io::CaptureWriter> pcap;
+  std::unique_ptr<FrameRings> rings;
   std::vector<Client> clients;
   std::map<int, std::size_t> hostClient;  ///< host number -> index in clients
   std::mt19937_64 rng;
-  mutable std::mutex statsMu;
-  FabricStats stats;
   std::vector<std::uint8_t> buf = std::vector<std::uint8_t>(kMaxMessage);
   bool paused = false;
   std::vector<std::vector<std::uint8_t>> held;  ///< frames waiting while paused
@@ -156,6 +157,9 @@ std::unique_ptr<Fabric> Fabric::open(const FabricConfig& config, std::string& er
     return nullptr;
   }
   m.rng.seed(config.seed);
+  m.rings = FrameRings::create(config.hosts, config.lossRate, config.seed, error);
+  if (!m.rings) return nullptr;
+  m.rings->setMirror(m.pcap != nullptr);
   return f;
 }
 
@@ -168,8 +172,8 @@ const FabricConfig& Fabric::config() const {
 }
 
 FabricStats Fabric::stats() const {
-  std::lock_guard g(impl_->statsMu);
-  return impl_->stats;
+  const FabricCounters c = impl_->rings->counters();
+  return {c.frames, c.forwarded, c.lost, c.unroutable};
 }
 
 void Fabric::stop() {
@@ -232,20 +236,13 @@ class FabricLoop {
     }
   }
 
-  /// A frame from host `from` reaches the switch.
-  void arrive(int from, std::span<const std::uint8_t> frame) {
-    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        std::chrono::system_clock::now().time_since_epoch())
-                        .count();
-    if (m_.pcap) {
-      if (!m_.pcap->write(frame, ns) || !m_.pcap->flush()) {
-        log(fmt::format("the capture stopped: {}", m_.pcap->error()));
-        m_.pcap.reset();
-      }
-    }
-    {
-      std::lock_guard g(m_.statsMu);
-      ++m_.stats.frames;
+  /// A frame from host `from`, sent at `ns` (Unix time), reaches the switch: the pcap and the
+  /// observers get it (the caller flushes the pcap after a batch).
+  void record(int from, std::span<const std::uint8_t> frame, std::int64_t ns, bool held) {
+    if (m_.pcap && !m_.pcap->write(frame, ns)) {
+      log(fmt::format("the capture stopped: {}", m_.pcap->error()));
+      m_.pcap.reset();
+      updateMirror();
     }
     if (observers() > 0) {
       std::vector<std::uint8_t> out(11 + frame.size());
@@ -253,12 +250,59 @@ class FabricLoop {
       out[1] = static_cast<std::uint8_t>(from);
       for (int i = 0; i < 8; ++i)
         out[2 + i] = static_cast<std::uint8_t>(ns >> (8 * i));
-      out[10] = m_.paused ? 1 : 0;
+      out[10] = held ? 1 : 0;
       std::copy(frame.begin(), frame.end(), out.begin() + 11);
       for (const Client& c : m_.clients) {
         if (c.observer) sendTo(c.fd, out);
       }
     }
+  }
+
+  void flushPcap() {
+    if (m_.pcap && !m_.pcap->flush()) {
+      log(fmt::format("the capture stopped: {}", m_.pcap->error()));
+      m_.pcap.reset();
+      updateMirror();
+    }
+  }
+
+  /// The NICs copy their frames to the mirror rings while a pcap or an observer wants them.
+  void updateMirror() { m_.rings->setMirror(m_.pcap != nullptr || observers() > 0); }
+
+  /// Takes the frames the NICs mirrored, in the order they were sent. A frame sent less than
+  /// `settleNs` ago waits for the next pass, so that a slower sender's earlier frame, still
+  /// being written, is not put after it.
+  void drainMirrors(std::int64_t settleNs) {
+    const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+    batch_.clear();
+    bytes_.clear();
+    m_.rings->drain(
+        0,
+        [&](const FrameRings::Frame& f) {
+          batch_.push_back({f.unixNs, f.from, bytes_.size(), f.bytes.size()});
+          bytes_.insert(bytes_.end(), f.bytes.begin(), f.bytes.end());
+        },
+        now - settleNs);
+    if (batch_.empty()) return;
+    std::stable_sort(batch_.begin(), batch_.end(),
+                     [](const Mirrored& a, const Mirrored& b) { return a.ns < b.ns; });
+    for (const Mirrored& f : batch_) {
+      record(f.from, std::span(bytes_.data() + f.offset, f.size), f.ns, false);
+    }
+    flushPcap();
+  }
+
+  /// A frame from host `from` reaches the switch through its socket (the fabric is paused, or
+  /// was when the NIC sent it).
+  void arrive(int from, std::span<const std::uint8_t> frame) {
+    drainMirrors(0);  // what was sent before it goes first
+    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        std::chrono::system_clock::now().time_since_epoch())
+                        .count();
+    record(from, frame, ns, m_.paused);
+    flushPcap();
     if (m_.paused) {
       m_.held.emplace_back(frame.begin(), frame.end());
       return;
@@ -269,10 +313,9 @@ class FabricLoop {
   /// Loses the frame at the configured rate or hands it to the host that owns its
   /// destination MAC (02:00:0a:09:00:NN is host NN, fabricHost()).
   void forward(std::span<const std::uint8_t> frame) {
-    std::lock_guard g(m_.statsMu);
     if (m_.config.lossRate > 0 &&
         std::uniform_real_distribution<double>(0, 1)(m_.rng) < m_.config.lossRate) {
-      ++m_.stats.lost;
+      m_.rings->count(1, 0, 1, 0);
       return;
     }
     int to = 0;
@@ -281,24 +324,27 @@ class FabricLoop {
       to = frame[5];
     }
     if (to == 0) {
-      ++m_.stats.unroutable;
+      m_.rings->count(1, 0, 0, 1);
       return;
     }
     if (sendFrame(m_.clients[m_.hostClient.at(to)].fd, frame)) {
-      ++m_.stats.forwarded;
+      m_.rings->count(1, 1, 0, 0);
     } else {
-      ++m_.stats.lost;  // the host's queue is full: the switch drops, as a real one does
+      m_.rings->count(1, 0, 1,
+                      0);  // the host's queue is full: the switch drops, as a real one does
     }
   }
 
   void setPaused(bool paused) {
     if (paused == m_.paused) return;
     m_.paused = paused;
+    if (paused) m_.rings->setPaused(true);  // frames come to the switch, which holds them
     allNics();
     if (!paused) {
       for (const auto& f : m_.held)
         forward(f);
       m_.held.clear();
+      m_.rings->setPaused(false);
     }
     event({{"kind", paused ? "paused" : "resumed"}});
     log_(paused ? "paused: frames are held, programs stop at their next verbs call" : "resumed");
@@ -311,6 +357,7 @@ class FabricLoop {
       log(fmt::format("host{} detached ({} {})", c.host, c.program, c.pid));
       event({{"kind", "detached"}, {"host", c.host}});
       m_.hostClient.erase(c.host);
+      m_.rings->setAttached(c.host, false);
     }
     ::close(c.fd);
     m_.clients.erase(m_.clients.begin() + static_cast<std::ptrdiff_t>(i));
@@ -321,6 +368,7 @@ class FabricLoop {
       setPaused(false);  // nobody is left to resume it
       allNics();
     }
+    updateMirror();
   }
 
   /// Serves one message from client `i`; false when the client is to be dropped.
@@ -329,6 +377,14 @@ class FabricLoop {
     const int fd = c.fd;
     if (msg.type == MessageType::Frame) {
       if (c.host > 0) arrive(c.host, msg.body);
+      return true;
+    }
+    if (msg.type == MessageType::Wake) {
+      // a sender found this host's NIC asleep with a frame waiting for it (0: the mirrors)
+      if (msg.body.size() == 1 && msg.body[0] > 0 && m_.hostClient.count(msg.body[0])) {
+        const std::uint8_t wake = static_cast<std::uint8_t>(MessageType::Wake);
+        ::send(m_.clients[m_.hostClient.at(msg.body[0])].fd, &wake, 1, MSG_NOSIGNAL | MSG_DONTWAIT);
+      }
       return true;
     }
     std::string why;
@@ -386,6 +442,7 @@ class FabricLoop {
         hello["attached"] = attached;
         hello["paused"] = m_.paused;
         sendTo(fd, encodeMessage(MessageType::Observing, hello));
+        updateMirror();
         if (observers() == 1) allNics();  // start sending states
         return true;
       }
@@ -423,7 +480,11 @@ class FabricLoop {
         }
         c.host = host;
         m_.hostClient[host] = i;
-        sendTo(fd, encodeMessage(MessageType::Welcome, toJson(m_.infoFor(host))));
+        m_.rings->setAttached(host, true);
+        if (!sendWithFd(fd, encodeMessage(MessageType::Welcome, toJson(m_.infoFor(host))),
+                        m_.rings->fd())) {
+          return false;
+        }
         nicControl(c);
         log(fmt::format("host{} attached: {} (pid {})", host, c.program, c.pid));
         event({{"kind", "attached"}, {"host", host}, {"program", c.program}, {"pid", c.pid}});
@@ -435,8 +496,16 @@ class FabricLoop {
   }
 
  private:
+  struct Mirrored {
+    std::int64_t ns;
+    int from;
+    std::size_t offset;
+    std::size_t size;
+  };
   Fabric::Impl& m_;
   const std::function<void(const std::string&)>& log_;
+  std::vector<Mirrored> batch_;
+  std::vector<std::uint8_t> bytes_;
 };
 
 void Fabric::run(const std::function<void(const std::string&)>& log) {
@@ -448,12 +517,22 @@ void Fabric::run(const std::function<void(const std::string&)>& log) {
     fds.push_back({m.listenFd, POLLIN, 0});
     for (const Client& c : m.clients)
       fds.push_back({c.fd, POLLIN, 0});
-    if (::poll(fds.data(), fds.size(), -1) < 0) {
+    // While frames are mirrored the switch looks at the rings every 2 ms (a sender whose
+    // mirror ring fills up wakes it sooner); otherwise it sleeps until a message comes.
+    const bool mirror = m.rings->mirror();
+    if (mirror) m.rings->setSleeping(0, true);
+    const int polled = ::poll(fds.data(), fds.size(), mirror ? 2 : -1);
+    m.rings->setSleeping(0, false);
+    if (polled < 0) {
       if (errno == EINTR) continue;
       log(fmt::format("poll failed: {}", errnoText(errno)));
       return;
     }
-    if (fds[0].revents) return;
+    if (fds[0].revents) {
+      loop.drainMirrors(0);
+      return;
+    }
+    if (mirror) loop.drainMirrors(200'000);
     if (fds[1].revents & POLLIN) {
       for (;;) {
         const int fd = ::accept4(m.listenFd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);

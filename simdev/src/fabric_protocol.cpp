@@ -1,9 +1,14 @@
 #include "rdmascope/simdev/fabric_protocol.h"
 
 #include <fmt/format.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 namespace rdmascope::simdev {
@@ -26,10 +31,60 @@ std::optional<Message> decodeMessage(std::span<const std::uint8_t> datagram) {
   if (datagram.empty()) return std::nullopt;
   const std::uint8_t t = datagram[0];
   if (t < static_cast<std::uint8_t>(MessageType::Attach) ||
-      t > static_cast<std::uint8_t>(MessageType::Call)) {
+      t > static_cast<std::uint8_t>(MessageType::Wake)) {
     return std::nullopt;
   }
   return Message{static_cast<MessageType>(t), datagram.subspan(1)};
+}
+
+bool sendWithFd(int socket, const std::vector<std::uint8_t>& message, int fd) {
+  iovec iov{const_cast<std::uint8_t*>(message.data()), message.size()};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+  for (;;) {
+    if (::sendmsg(socket, &msg, MSG_NOSIGNAL) >= 0) return true;
+    if (errno != EINTR) return false;
+  }
+}
+
+long receiveWithFd(int socket, std::span<std::uint8_t> buffer, int timeoutMs, int& fd) {
+  fd = -1;
+  pollfd p{socket, POLLIN, 0};
+  if (::poll(&p, 1, timeoutMs) <= 0) return -1;
+  iovec iov{buffer.data(), buffer.size()};
+  alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int) * 4)] = {};
+  msghdr msg{};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  ssize_t n;
+  do {
+    n = ::recvmsg(socket, &msg, MSG_CMSG_CLOEXEC);
+  } while (n < 0 && errno == EINTR);
+  for (cmsghdr* c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
+    if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS) continue;
+    const std::size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+    for (std::size_t i = 0; i < count; ++i) {
+      int got;
+      std::memcpy(&got, CMSG_DATA(c) + i * sizeof(int), sizeof got);
+      if (fd < 0) {
+        fd = got;
+      } else {
+        ::close(got);  // only one is expected
+      }
+    }
+  }
+  return n;
 }
 
 std::optional<nlohmann::json> jsonBody(const Message& message, std::string& error) {

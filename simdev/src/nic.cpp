@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -17,9 +18,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <thread>
 
 #include "rdmascope/simdev/fabric_protocol.h"
+#include "rdmascope/simdev/frame_rings.h"
 #include "rdmascope/simdev/host_state.h"
 
 namespace rdmascope::simdev {
@@ -47,11 +50,60 @@ bool sendAll(int fd, const std::vector<std::uint8_t>& message) {
 
 }  // namespace
 
-/// Frames leave through the fabric socket, one datagram each.
+std::int64_t unixNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+/// Frames leave through the fabric's shared memory (frame_rings.h), straight into the
+/// destination host's ring; while the fabric is paused they go through its socket instead,
+/// where the switch holds them.
 class FabricPort final : public sim::WirePort {
  public:
   void send(int, std::span<const std::uint8_t> frame) override {
     if (fd < 0 || !alive->load(std::memory_order_relaxed)) return;
+    if (!rings || rings->paused()) {
+      sendToFabric(frame);
+      return;
+    }
+    const std::int64_t ns = unixNs();
+    int to = 0;
+    if (frame.size() >= 14 && frame[0] == 0x02 && frame[1] == 0 && frame[2] == 0x0a &&
+        frame[3] == 0x09 && frame[4] == 0 && frame[5] >= 1 && frame[5] <= rings->hosts()) {
+      to = frame[5];
+    }
+    const bool routable = to > 0 && rings->attached(to);
+    const bool lost = routable && rings->lossRate() > 0 &&
+                      std::uniform_real_distribution<double>(0, 1)(rng) < rings->lossRate();
+    if (rings->mirror()) mirror(frame, ns, lost || !routable);
+    if (!routable) {
+      rings->count(1, 0, 0, 1);
+      return;
+    }
+    if (lost) {
+      rings->count(1, 0, 1, 0);
+      return;
+    }
+    // A full ring is a full switch queue: wait a little for the receiver, then drop (waiting
+    // longer could deadlock two hosts whose rings to each other are both full).
+    bool put = rings->push(self, to, frame, ns);
+    for (int spin = 0; !put && spin < 2000; ++spin) {
+      sched_yield();
+      put = rings->push(self, to, frame, ns);
+    }
+    rings->count(1, put ? 1 : 0, put ? 0 : 1, 0);
+    if (put && rings->announce(to)) wake(static_cast<std::uint8_t>(to));
+  }
+
+  int fd = -1;
+  int self = 0;
+  std::atomic<bool>* alive = nullptr;
+  FrameRings* rings = nullptr;
+  std::mt19937_64 rng;
+
+ private:
+  void sendToFabric(std::span<const std::uint8_t> frame) {
     std::uint8_t type = static_cast<std::uint8_t>(MessageType::Frame);
     iovec iov[2] = {{&type, 1}, {const_cast<std::uint8_t*>(frame.data()), frame.size()}};
     msghdr msg{};
@@ -66,8 +118,23 @@ class FabricPort final : public sim::WirePort {
       return;  // the frame is lost, as on a link that went down
     }
   }
-  int fd = -1;
-  std::atomic<bool>* alive = nullptr;
+
+  /// The copy for the fabric's pcap and observers. It is never dropped: when the mirror ring
+  /// is full this waits for the fabric, which waits for nobody.
+  void mirror(std::span<const std::uint8_t> frame, std::int64_t ns, bool lost) {
+    for (int spin = 0; !rings->push(self, 0, frame, ns, lost); ++spin) {
+      if (spin == 0 && rings->announce(0)) wake(0);
+      if (spin > 200000 || !alive->load(std::memory_order_relaxed)) return;
+      sched_yield();
+    }
+    if (rings->mirrorFill(self) > 0.5 && rings->announce(0)) wake(0);
+  }
+
+  void wake(std::uint8_t host) {
+    const std::uint8_t msg[2] = {static_cast<std::uint8_t>(MessageType::Wake), host};
+    while (::send(fd, msg, sizeof msg, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 && errno == EINTR) {
+    }
+  }
 };
 
 struct Nic::Impl {
@@ -76,7 +143,12 @@ struct Nic::Impl {
   std::mutex mu;
   std::atomic<bool> alive{true};
   FabricPort port;
+  std::unique_ptr<FrameRings> rings;
+  int ringsFd = -1;
   std::unique_ptr<sim::Network> net;
+  /// When a frame last arrived (steady clock ns): a NIC that has seen none for a while lets
+  /// its progress thread sleep until woken, one that is busy keeps looking.
+  std::atomic<std::int64_t> lastArrival{0};
   std::chrono::steady_clock::time_point start;
   std::function<void(std::uint32_t)> listener;
   /// When the progress thread plans to wake for the next timer (picoseconds of sim time).
@@ -164,10 +236,9 @@ bool Nic::attach(std::string& error) {
     ::close(fd);
     return false;
   }
-  pollfd p{fd, POLLIN, 0};
-  const int ready = ::poll(&p, 1, 10000);
   std::vector<std::uint8_t> buf(kMaxMessage);
-  const ssize_t n = ready > 0 ? ::recv(fd, buf.data(), buf.size(), 0) : -1;
+  int shmFd = -1;
+  const long n = receiveWithFd(fd, buf, 10000, shmFd);
   const auto msg =
       n > 0 ? decodeMessage(std::span(buf.data(), static_cast<std::size_t>(n))) : std::nullopt;
   std::string why;
@@ -185,18 +256,28 @@ bool Nic::attach(std::string& error) {
     return false;
   }
   auto info = msg->type == MessageType::Welcome ? fabricInfoFromJson(*body, why) : std::nullopt;
-  if (!info) {
+  auto rings = info && shmFd >= 0 ? FrameRings::map(shmFd, why) : nullptr;
+  if (info && shmFd < 0) why = "the fabric's welcome came without its shared memory";
+  if (!info || !rings || rings->hosts() != static_cast<int>(info->hosts.size())) {
     error = "rdmascope: " + (why.empty() ? std::string("unexpected answer from the fabric") : why);
     ::close(fd);
+    if (shmFd >= 0) ::close(shmFd);
     return false;
   }
   info_ = std::move(*info);
 
   Impl& m = *impl_;
+  m.rings = std::move(rings);
+  m.ringsFd = shmFd;
+  m.rings->discard(info_.self);  // frames sent to the program this host had before
   m.fd = fd;
   m.wakeFd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   m.port.fd = fd;
   m.port.alive = &m.alive;
+  m.port.self = info_.self;
+  m.port.rings = m.rings.get();
+  m.port.rng.seed(m.rings->seed() ^
+                  (0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(info_.self)));
   sim::NetworkConfig cfg;
   cfg.seed = static_cast<std::uint64_t>(::getpid());
   cfg.localHosts = 1;
@@ -259,9 +340,29 @@ bool Nic::fabricAlive() const {
   return impl_->alive.load();
 }
 
+namespace {
+/// True on the NIC's progress thread: the one that reads the fabric's socket, and whose idle
+/// passes change nothing an observer sees.
+thread_local bool onProgressThread = false;
+
+std::int64_t steadyNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+}  // namespace
+
 void Nic::takeFrames() {
   Impl& m = *impl_;
-  if (!m.alive.load(std::memory_order_relaxed)) return;
+  if (m.rings->pending(info_.self)) {
+    m.net->sim().runUntil(m.now());
+    const std::size_t n =
+        m.rings->drain(info_.self, [&](const FrameRings::Frame& f) { m.net->receive(f.bytes); });
+    if (n) m.lastArrival.store(steadyNs(), std::memory_order_relaxed);
+  }
+  // The socket carries control messages, wake-ups and the frames the switch held while
+  // paused; the progress thread reads it (it wakes when something arrives there).
+  if (!onProgressThread || !m.alive.load(std::memory_order_relaxed)) return;
   for (;;) {
     const ssize_t n = ::recv(m.fd, m.rx.data(), m.rx.size(), MSG_DONTWAIT);
     if (n < 0) {
@@ -282,6 +383,7 @@ void Nic::takeFrames() {
     if (msg->type != MessageType::Frame) continue;
     m.net->sim().runUntil(m.now());
     m.net->receive(msg->body);
+    m.lastArrival.store(steadyNs(), std::memory_order_relaxed);
   }
 }
 
@@ -316,43 +418,47 @@ void Nic::sendState() {
   m.eventsAtState = m.net->sim().eventsRun();
 }
 
-namespace {
-/// True on the NIC's progress thread, whose idle passes change nothing an observer sees.
-thread_local bool onProgressThread = false;
-}  // namespace
-
 void Nic::progressLoop() {
   onProgressThread = true;
   Impl& m = *impl_;
+  // While frames keep arriving the thread looks every 50 us (the program may be busy
+  // elsewhere); after 1 ms without one it sleeps until a timer is due or a sender wakes it.
+  constexpr std::int64_t kLookNs = 50'000;
+  constexpr std::int64_t kBusyNs = 1'000'000;
   for (;;) {
     sim::SimTime next;
-    bool statePending = false;
+    bool deep = false;
     {
       Session s(*this);
       next = m.net->sim().nextEventTime();
-      statePending = m.stateDirty && m.observed.load();
-      if (statePending) {  // a state not sent yet: look again within the state interval
+      if (m.stateDirty && m.observed.load()) {  // a state not sent yet: look again soon
         const sim::SimTime soon = m.now() + sim::SimTime::ms(40);
         if (soon < next) next = soon;
       }
+      deep = steadyNs() - m.lastArrival.load(std::memory_order_relaxed) > kBusyNs;
+      if (deep) {
+        m.rings->setSleeping(info_.self, true);
+        if (m.rings->pending(info_.self)) {  // arrived before the flag was seen: take it
+          m.rings->setSleeping(info_.self, false);
+          continue;
+        }
+      }
       m.wakeAt.store(next.picos());
     }
-    timespec ts{};
-    timespec* tsp = nullptr;
+    std::int64_t waitNs = -1;
     if (next != sim::SimTime::max()) {
-      const std::int64_t waitPs = std::max<std::int64_t>(0, (next - m.now()).picos());
-      ts.tv_sec = static_cast<time_t>(waitPs / 1000000000000);
-      ts.tv_nsec = static_cast<long>((waitPs % 1000000000000) / 1000);
-      tsp = &ts;
+      waitNs = std::max<std::int64_t>(0, (next - m.now()).picos() / 1000);
     }
+    if (!deep && (waitNs < 0 || waitNs > kLookNs)) waitNs = kLookNs;
+    timespec ts{};
+    ts.tv_sec = static_cast<time_t>(waitNs / 1'000'000'000);
+    ts.tv_nsec = static_cast<long>(waitNs % 1'000'000'000);
     pollfd fds[2] = {{m.wakeFd, POLLIN, 0}, {m.alive.load() ? m.fd : -1, POLLIN, 0}};
-    ::ppoll(fds, 2, tsp, nullptr);
+    ::ppoll(fds, 2, waitNs >= 0 ? &ts : nullptr, nullptr);
+    if (deep) m.rings->setSleeping(info_.self, false);
     if (fds[0].revents & POLLIN) {
       std::uint64_t v;
       [[maybe_unused]] const ssize_t r = ::read(m.wakeFd, &v, sizeof v);
-    }
-    if (fds[1].revents & (POLLHUP | POLLERR)) {
-      Session s(*this);  // takes what is left, then notices the fabric has gone
     }
   }
 }

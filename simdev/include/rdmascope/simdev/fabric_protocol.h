@@ -5,8 +5,14 @@
 /// byte, then either a frame's bytes or a JSON object. No message leaves this machine.
 ///
 ///   NIC -> fabric   Attach {"host": N, "pid": P, "program": "..."}  first message
-///   fabric -> NIC   Welcome {FabricInfo as JSON}  or  Refused {"error": "..."} and close
-///   both ways       Frame  (the Ethernet frame's bytes, exactly as on the wire)
+///   fabric -> NIC   Welcome {FabricInfo as JSON}, with the fabric's shared memory
+///                   (frame_rings.h) passed as a file descriptor; or Refused {"error": "..."}
+///                   and close
+///   NIC -> fabric   Wake: one byte, a host number: that host's NIC sleeps and a frame waits
+///                   for it in the shared memory (0: the fabric's mirror rings fill up)
+///   fabric -> NIC   Wake (empty): a frame waits in the shared memory
+///   both ways       Frame  (the Ethernet frame's bytes, exactly as on the wire), only while
+///                   the fabric is paused (frames are then held at the switch) or stepped
 ///   NIC -> fabric   Log {"line": "..."}  one line for the fabric's log
 ///   exec -> fabric  Query {"host": N}   -> Status {"hosts": N, "taken": bool, ...}  and close
 ///
@@ -47,6 +53,7 @@ enum class MessageType : std::uint8_t {
   NicControl = 13,
   State = 14,
   Call = 15,
+  Wake = 16,
 };
 
 /// The largest datagram either side sends (a 9000-byte MTU frame, or a host's state).
@@ -55,6 +62,12 @@ inline constexpr std::size_t kMaxMessage = 262144;
 /// A message ready to send: the type byte followed by `body`.
 std::vector<std::uint8_t> encodeMessage(MessageType type, std::span<const std::uint8_t> body);
 std::vector<std::uint8_t> encodeMessage(MessageType type, const nlohmann::json& body);
+
+/// Sends `message` with the file descriptor `fd` attached (SCM_RIGHTS). False on failure.
+bool sendWithFd(int socket, const std::vector<std::uint8_t>& message, int fd);
+/// Receives one datagram into `buffer`, waiting at most `timeoutMs`; a file descriptor sent
+/// with it is stored in `fd` (else -1). The datagram's size, or -1.
+long receiveWithFd(int socket, std::span<std::uint8_t> buffer, int timeoutMs, int& fd);
 
 /// A received datagram split into its type and body; nullopt for an empty or unknown type.
 struct Message {
