@@ -338,14 +338,20 @@ ParseStatus parseFrame(WireFormat format, const Frame& f, ParsedPacket& out,
   const std::uint8_t* h = f.hdr.data();
   std::size_t havail = f.hdrLen;
   bool flat = false;
-  if (f.trailerLen != trailerLen) flat = true;
+  if (f.hdrLen == 0 && f.trailerLen == 0 && f.pad == 0) {  // already one run of bytes
+    h = f.payload;
+    havail = f.payloadLen;
+    flat = true;
+  } else if (f.trailerLen != trailerLen) {
+    flat = true;
+  }
   auto flatten = [&] {
     f.flatten(scratch);
     h = scratch.data();
     havail = scratch.size();
     flat = true;
   };
-  if (flat) flatten();
+  if (flat && h != f.payload) flatten();
   if (total < lay.transport + kBthBytes + trailerLen) return ParseStatus::Truncated;
   if (havail < lay.transport + kBthBytes) flatten();
 

@@ -315,7 +315,7 @@ class FabricLoop {
   void forward(std::span<const std::uint8_t> frame) {
     if (m_.config.lossRate > 0 &&
         std::uniform_real_distribution<double>(0, 1)(m_.rng) < m_.config.lossRate) {
-      m_.rings->count(1, 0, 1, 0);
+      m_.rings->count(0, 1, 0, 1, 0);
       return;
     }
     int to = 0;
@@ -324,13 +324,13 @@ class FabricLoop {
       to = frame[5];
     }
     if (to == 0) {
-      m_.rings->count(1, 0, 0, 1);
+      m_.rings->count(0, 1, 0, 0, 1);
       return;
     }
     if (sendFrame(m_.clients[m_.hostClient.at(to)].fd, frame)) {
-      m_.rings->count(1, 1, 0, 0);
+      m_.rings->count(0, 1, 1, 0, 0);
     } else {
-      m_.rings->count(1, 0, 1,
+      m_.rings->count(0, 1, 0, 1,
                       0);  // the host's queue is full: the switch drops, as a real one does
     }
   }

@@ -20,9 +20,14 @@ constexpr std::uint32_t kFlagWrap = 1;     // the rest of the ring is unused: go
 constexpr std::uint32_t kFlagLost = 2;
 
 struct alignas(64) HostSlot {
-  std::atomic<std::uint64_t> arrivals{0};
   std::atomic<std::uint32_t> sleeping{0};
   std::atomic<std::uint32_t> attached{0};
+  // What this host's frames met at the switch (written by this host only: no cache line is
+  // shared between two writers on the data path).
+  alignas(64) std::atomic<std::uint64_t> frames{0};
+  std::atomic<std::uint64_t> forwarded{0};
+  std::atomic<std::uint64_t> lost{0};
+  std::atomic<std::uint64_t> unroutable{0};
 };
 
 struct RingHead {
@@ -62,10 +67,6 @@ struct FrameRings::Layout {
   FixedFields fixed;
   alignas(64) std::atomic<std::uint32_t> paused;
   std::atomic<std::uint32_t> mirror;
-  alignas(64) std::atomic<std::uint64_t> frames;
-  std::atomic<std::uint64_t> forwarded;
-  std::atomic<std::uint64_t> lost;
-  std::atomic<std::uint64_t> unroutable;
   HostSlot slots[255];  // index 0: the fabric
 };
 
@@ -244,9 +245,10 @@ bool FrameRings::push(int from, int to, std::span<const std::uint8_t> frame, std
 bool FrameRings::announce(int to) {
   if (to < 0 || to > hosts()) return false;
   HostSlot& s = layout_->slots[to];
-  s.arrivals.fetch_add(1, std::memory_order_seq_cst);
-  // The first producer to find the consumer asleep wakes it; the others need not.
-  return s.sleeping.load(std::memory_order_seq_cst) != 0 &&
+  // Pairs with the consumer's store of `sleeping` and its look at the rings after it: either
+  // it sees this frame, or this sees it asleep. The first producer to see that wakes it.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  return s.sleeping.load(std::memory_order_relaxed) != 0 &&
          s.sleeping.exchange(0, std::memory_order_seq_cst) != 0;
 }
 
@@ -275,6 +277,7 @@ void FrameRings::discard(int to) {
 void FrameRings::setSleeping(int host, bool sleeping) {
   if (host >= 0 && host <= hosts()) {
     layout_->slots[host].sleeping.store(sleeping ? 1 : 0, std::memory_order_seq_cst);
+    std::atomic_thread_fence(std::memory_order_seq_cst);
   }
 }
 
@@ -326,18 +329,30 @@ std::size_t FrameRings::drainOneImpl(int from, int to, void* ctx, void (*call)(v
   return taken;
 }
 
-void FrameRings::count(std::uint64_t frames, std::uint64_t forwarded, std::uint64_t lost,
+void FrameRings::count(int host, std::uint64_t frames, std::uint64_t forwarded, std::uint64_t lost,
                        std::uint64_t unroutable) {
-  Layout& l = *layout_;
-  if (frames) l.frames.fetch_add(frames, std::memory_order_relaxed);
-  if (forwarded) l.forwarded.fetch_add(forwarded, std::memory_order_relaxed);
-  if (lost) l.lost.fetch_add(lost, std::memory_order_relaxed);
-  if (unroutable) l.unroutable.fetch_add(unroutable, std::memory_order_relaxed);
+  if (host < 0 || host > hosts()) return;
+  HostSlot& h = layout_->slots[host];
+  // one writer per slot: a load and a store, not a locked read-modify-write
+  const auto add = [](std::atomic<std::uint64_t>& a, std::uint64_t n) {
+    if (n) a.store(a.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  };
+  add(h.frames, frames);
+  add(h.forwarded, forwarded);
+  add(h.lost, lost);
+  add(h.unroutable, unroutable);
 }
 
 FabricCounters FrameRings::counters() const {
-  const Layout& l = *layout_;
-  return {l.frames.load(), l.forwarded.load(), l.lost.load(), l.unroutable.load()};
+  FabricCounters c;
+  for (int i = 0; i <= hosts(); ++i) {
+    const HostSlot& h = layout_->slots[i];
+    c.frames += h.frames.load(std::memory_order_relaxed);
+    c.forwarded += h.forwarded.load(std::memory_order_relaxed);
+    c.lost += h.lost.load(std::memory_order_relaxed);
+    c.unroutable += h.unroutable.load(std::memory_order_relaxed);
+  }
+  return c;
 }
 
 double FrameRings::mirrorFill(int from) const {

@@ -67,7 +67,8 @@ class FabricPort final : public sim::WirePort {
       sendToFabric(frame);
       return;
     }
-    const std::int64_t ns = unixNs();
+    const bool mirrored = rings->mirror();
+    const std::int64_t ns = mirrored ? unixNs() : 0;
     int to = 0;
     if (frame.size() >= 14 && frame[0] == 0x02 && frame[1] == 0 && frame[2] == 0x0a &&
         frame[3] == 0x09 && frame[4] == 0 && frame[5] >= 1 && frame[5] <= rings->hosts()) {
@@ -76,13 +77,13 @@ class FabricPort final : public sim::WirePort {
     const bool routable = to > 0 && rings->attached(to);
     const bool lost = routable && rings->lossRate() > 0 &&
                       std::uniform_real_distribution<double>(0, 1)(rng) < rings->lossRate();
-    if (rings->mirror()) mirror(frame, ns, lost || !routable);
+    if (mirrored) mirror(frame, ns, lost || !routable);
     if (!routable) {
-      rings->count(1, 0, 0, 1);
+      rings->count(self, 1, 0, 0, 1);
       return;
     }
     if (lost) {
-      rings->count(1, 0, 1, 0);
+      rings->count(self, 1, 0, 1, 0);
       return;
     }
     // A full ring is a full switch queue: wait a little for the receiver, then drop (waiting
@@ -92,7 +93,7 @@ class FabricPort final : public sim::WirePort {
       sched_yield();
       put = rings->push(self, to, frame, ns);
     }
-    rings->count(1, put ? 1 : 0, put ? 0 : 1, 0);
+    rings->count(self, 1, put ? 1 : 0, put ? 0 : 1, 0);
     if (put && rings->announce(to)) wake(static_cast<std::uint8_t>(to));
   }
 
@@ -149,6 +150,8 @@ struct Nic::Impl {
   /// When a frame last arrived (steady clock ns): a NIC that has seen none for a while lets
   /// its progress thread sleep until woken, one that is busy keeps looking.
   std::atomic<std::int64_t> lastArrival{0};
+  /// When a thread of the program last began a verbs call (steady clock ns).
+  std::atomic<std::int64_t> lastAppCall{0};
   std::chrono::steady_clock::time_point start;
   std::function<void(std::uint32_t)> listener;
   /// When the progress thread plans to wake for the next timer (picoseconds of sim time).
@@ -345,6 +348,15 @@ namespace {
 /// passes change nothing an observer sees.
 thread_local bool onProgressThread = false;
 
+/// A spin-wait hint to the CPU (frees the core's resources for its sibling thread).
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
 std::int64_t steadyNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
@@ -421,13 +433,16 @@ void Nic::sendState() {
 void Nic::progressLoop() {
   onProgressThread = true;
   Impl& m = *impl_;
-  // While frames keep arriving the thread looks every 50 us (the program may be busy
-  // elsewhere); after 1 ms without one it sleeps until a timer is due or a sender wakes it.
-  constexpr std::int64_t kLookNs = 50'000;
+  // While frames keep arriving and the program makes no verbs calls (a server waiting on its
+  // TCP socket while a peer WRITEs) this thread does the NIC's work without sleeping; while the
+  // program's own calls do it, it looks only every 200 us; after 1 ms without a frame or a
+  // call it sleeps until a timer is due or a sender wakes it.
+  constexpr std::int64_t kLookNs = 200'000;
   constexpr std::int64_t kBusyNs = 1'000'000;
   for (;;) {
     sim::SimTime next;
     bool deep = false;
+    bool spin = false;
     {
       Session s(*this);
       next = m.net->sim().nextEventTime();
@@ -435,7 +450,11 @@ void Nic::progressLoop() {
         const sim::SimTime soon = m.now() + sim::SimTime::ms(40);
         if (soon < next) next = soon;
       }
-      deep = steadyNs() - m.lastArrival.load(std::memory_order_relaxed) > kBusyNs;
+      const std::int64_t t = steadyNs();
+      const bool appBusy = t - m.lastAppCall.load(std::memory_order_relaxed) < kLookNs;
+      const bool traffic = t - m.lastArrival.load(std::memory_order_relaxed) < kBusyNs;
+      deep = !appBusy && !traffic;
+      spin = traffic && !appBusy;
       if (deep) {
         m.rings->setSleeping(info_.self, true);
         if (m.rings->pending(info_.self)) {  // arrived before the flag was seen: take it
@@ -444,6 +463,12 @@ void Nic::progressLoop() {
         }
       }
       m.wakeAt.store(next.picos());
+    }
+    if (spin) {  // spin briefly before giving the core away: a yield costs a system call
+      for (int i = 0; i < 256 && !m.rings->pending(info_.self); ++i)
+        cpuRelax();
+      if (!m.rings->pending(info_.self)) sched_yield();
+      continue;
     }
     std::int64_t waitNs = -1;
     if (next != sim::SimTime::max()) {
@@ -464,6 +489,7 @@ void Nic::progressLoop() {
 }
 
 Nic::Session::Session(Nic& nic) : nic_(nic), lock_(nic.impl_->mu) {
+  if (!onProgressThread) nic.impl_->lastAppCall.store(steadyNs(), std::memory_order_relaxed);
   nic_.takeFrames();
   runDue();
 }
@@ -486,6 +512,7 @@ Nic::Session::Session(Nic& nic, std::string_view call) : nic_(nic), named_(true)
     sendAll(m.fd, encodeMessage(MessageType::Call, nlohmann::json{{"text", std::string(call)}}));
   }
   lock_ = std::unique_lock(m.mu);
+  m.lastAppCall.store(steadyNs(), std::memory_order_relaxed);
   nic_.takeFrames();
   runDue();
 }

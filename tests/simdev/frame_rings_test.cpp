@@ -136,7 +136,7 @@ TEST(FrameRings, AnotherProcessSeesTheFramesAndTheSwitchState) {
         ::sched_yield();
     }
     ok = ok && mine->announce(1) && !mine->announce(1);  // only the first wakes the sleeper
-    mine->count(1000, 990, 10, 0);
+    mine->count(2, 1000, 990, 10, 0);
     ::_exit(ok ? 0 : 1);
   }
   int received = 0;

@@ -67,7 +67,8 @@ class FrameRings {
   /// False when the ring is full or the frame is larger than a ring holds.
   bool push(int from, int to, std::span<const std::uint8_t> frame, std::int64_t unixNs,
             bool lost = false);
-  /// Marks host `to` as having a frame waiting; true when its NIC sleeps and must be woken.
+  /// Called after pushing a frame for host `to`: true when its NIC sleeps and must be woken
+  /// (true for one caller only until it sleeps again).
   bool announce(int to);
 
   /// Calls `f(Frame)` for each frame waiting for host `to` (0: the fabric, every mirror
@@ -82,7 +83,7 @@ class FrameRings {
     }
     return n;
   }
-  /// True when host `to` may have frames waiting (cheap: one shared counter).
+  /// True when frames wait for host `to` (one look at each ring to it).
   bool pending(int to) const;
   /// Forgets what waits for host `to` (a program attaching to a host takes over no frames sent
   /// to the one before it).
@@ -92,7 +93,9 @@ class FrameRings {
   /// announces a frame while it sleeps wakes it.
   void setSleeping(int host, bool sleeping);
 
-  void count(std::uint64_t frames, std::uint64_t forwarded, std::uint64_t lost,
+  /// Adds to the counters of `host` (0: the fabric's own, for frames it forwards); only that
+  /// host's NIC writes them.
+  void count(int host, std::uint64_t frames, std::uint64_t forwarded, std::uint64_t lost,
              std::uint64_t unroutable);
   FabricCounters counters() const;
 
