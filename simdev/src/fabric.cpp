@@ -35,6 +35,12 @@ struct Client {
   bool observer = false;
 };
 
+std::int64_t unixNow() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 std::string errnoText(int e) {
   return std::strerror(e);
 }
@@ -143,15 +149,27 @@ std::unique_ptr<Fabric> Fabric::open(const FabricConfig& config, std::string& er
     if (!m.pcap) return nullptr;
     m.pcap->flush();
   }
+  // Bound and listening under a temporary name, then renamed: a program that finds the path
+  // can connect at once (between a bind and a listen it would be refused).
+  sockaddr_un staged = addr;
+  const std::string stagedPath = path + ".new";
+  const bool stage = stagedPath.size() < sizeof staged.sun_path;
+  if (stage) {
+    std::strcpy(staged.sun_path, stagedPath.c_str());
+    ::unlink(stagedPath.c_str());
+  }
   m.listenFd = ::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (m.listenFd < 0 || ::bind(m.listenFd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::listen(m.listenFd, 64) != 0) {
+  if (m.listenFd < 0 ||
+      ::bind(m.listenFd, reinterpret_cast<sockaddr*>(stage ? &staged : &addr), sizeof addr) != 0 ||
+      ::listen(m.listenFd, 64) != 0 ||
+      ::chmod(stage ? stagedPath.c_str() : path.c_str(), 0600) != 0 ||
+      (stage && ::rename(stagedPath.c_str(), path.c_str()) != 0)) {
     error = fmt::format("cannot listen on {}: {}", path, errnoText(errno));
+    if (stage) ::unlink(stagedPath.c_str());
     if (m.listenFd >= 0) ::close(m.listenFd);
     m.listenFd = -1;
     return nullptr;
   }
-  ::chmod(path.c_str(), 0600);
   if (::pipe2(m.stopPipe, O_CLOEXEC | O_NONBLOCK) != 0) {
     error = fmt::format("cannot create a pipe: {}", errnoText(errno));
     return nullptr;
@@ -269,13 +287,9 @@ class FabricLoop {
   /// The NICs copy their frames to the mirror rings while a pcap or an observer wants them.
   void updateMirror() { m_.rings->setMirror(m_.pcap != nullptr || observers() > 0); }
 
-  /// Takes the frames the NICs mirrored, in the order they were sent. A frame sent less than
-  /// `settleNs` ago waits for the next pass, so that a slower sender's earlier frame, still
-  /// being written, is not put after it.
-  void drainMirrors(std::int64_t settleNs) {
-    const auto now = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                         std::chrono::system_clock::now().time_since_epoch())
-                         .count();
+  /// Takes the frames the NICs mirrored until Unix time `notAfterNs`, in the order they were
+  /// sent.
+  void drainMirrors(std::int64_t notAfterNs) {
     batch_.clear();
     bytes_.clear();
     m_.rings->drain(
@@ -284,7 +298,7 @@ class FabricLoop {
           batch_.push_back({f.unixNs, f.from, bytes_.size(), f.bytes.size()});
           bytes_.insert(bytes_.end(), f.bytes.begin(), f.bytes.end());
         },
-        now - settleNs);
+        notAfterNs);
     if (batch_.empty()) return;
     std::stable_sort(batch_.begin(), batch_.end(),
                      [](const Mirrored& a, const Mirrored& b) { return a.ns < b.ns; });
@@ -297,7 +311,7 @@ class FabricLoop {
   /// A frame from host `from` reaches the switch through its socket (the fabric is paused, or
   /// was when the NIC sent it).
   void arrive(int from, std::span<const std::uint8_t> frame) {
-    drainMirrors(0);  // what was sent before it goes first
+    drainMirrors(INT64_MAX);  // what was sent before it goes first
     const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                         std::chrono::system_clock::now().time_since_epoch())
                         .count();
@@ -406,6 +420,10 @@ class FabricLoop {
         if (c.host > 0) log(textField("line"));
         return true;
       case MessageType::Call:
+        // the frames the program sent before this call come before it, those after it after
+        if (const auto ns = body->find("ns"); ns != body->end() && ns->is_number_integer()) {
+          drainMirrors(ns->get<std::int64_t>());
+        }
         if (c.host > 0) event({{"kind", "call"}, {"host", c.host}, {"text", textField("text")}});
         return true;
       case MessageType::State:
@@ -529,10 +547,9 @@ void Fabric::run(const std::function<void(const std::string&)>& log) {
       return;
     }
     if (fds[0].revents) {
-      loop.drainMirrors(0);
+      loop.drainMirrors(INT64_MAX);
       return;
     }
-    if (mirror) loop.drainMirrors(200'000);
     if (fds[1].revents & POLLIN) {
       for (;;) {
         const int fd = ::accept4(m.listenFd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -567,6 +584,9 @@ void Fabric::run(const std::function<void(const std::string&)>& log) {
       }
       if (!keep) loop.drop(i);
     }
+    // A frame sent less than 200 us ago waits for the next pass, so that another sender's
+    // earlier frame, still being written, is not put after it.
+    if (m.rings->mirror()) loop.drainMirrors(unixNow() - 200'000);
   }
 }
 

@@ -403,12 +403,16 @@ void Nic::control(std::span<const std::uint8_t> body) {
   Impl& m = *impl_;
   const nlohmann::json j = nlohmann::json::parse(body.begin(), body.end(), nullptr, false);
   if (!j.is_object()) return;
-  const bool observed = j.value("observed", false);
+  const auto flag = [&](const char* key) {
+    const auto it = j.find(key);
+    return it != j.end() && it->is_boolean() && it->get<bool>();
+  };
+  const bool observed = flag("observed");
   if (observed && !m.observed.load()) m.stateDirty = true;
   m.observed.store(observed);
   {
     std::lock_guard g(m.holdMu);
-    const bool hold = j.value("hold", false);
+    const bool hold = flag("hold");
     const auto now = std::chrono::steady_clock::now();
     if (hold && !m.held) m.heldSince = now;
     if (!hold && m.held) m.pausedTotal += now - m.heldSince;
@@ -509,7 +513,8 @@ Nic::Session::Session(Nic& nic, std::string_view call) : nic_(nic), named_(true)
   Impl& m = *nic.impl_;
   if (m.observed.load(std::memory_order_relaxed)) {
     waitForStep(m.holdMu, m.holdCv, m.held, m.stepCalls);
-    sendAll(m.fd, encodeMessage(MessageType::Call, nlohmann::json{{"text", std::string(call)}}));
+    sendAll(m.fd, encodeMessage(MessageType::Call,
+                                nlohmann::json{{"text", std::string(call)}, {"ns", unixNs()}}));
   }
   lock_ = std::unique_lock(m.mu);
   m.lastAppCall.store(steadyNs(), std::memory_order_relaxed);
