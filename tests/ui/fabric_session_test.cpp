@@ -3,7 +3,8 @@
 // WRITE: the host panes show the programs, their MRs and their QPs reaching RTS, the packet list
 // and the ladder get the frames, the timeline shows the verbs call before the frames it produced,
 // pausing holds the frames at the switch, Step call lets one verbs call through, Step frame one
-// frame, and a program that leaves stays visible, greyed.
+// frame, a program that leaves stays visible, greyed, and a GUI that attaches late shows the
+// programs already attached and a pause already in force at once.
 #include "rdmascope/ui/fabric_session.h"
 
 #include <fcntl.h>
@@ -16,11 +17,13 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QTableView>
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
 #include "../support/scratch_folder.h"
 #include "rdmascope/simdev/fabric.h"
+#include "rdmascope/simdev/fabric_observer.h"
 #include "rdmascope/simdev/nic.h"
 #include "rdmascope/ui/fabric_host_pane.h"
 #include "rdmascope/ui/fabric_models.h"
@@ -296,6 +299,73 @@ TEST(FabricSession, PauseHoldsFramesAndStepsOneCallAndOneFrame) {
   EXPECT_EQ(p.waitWriter(), 0);
   p.letTargetLeave();
   EXPECT_EQ(p.waitTarget(), 0);
+}
+
+TEST(FabricSession, ShowsTheProgramsAttachedAndThePauseInForceAtOnce) {
+  testing::ScratchFolder dir("fgui");
+  simdev::FabricConfig config;
+  config.socketPath = dir / "f.sock";
+  RunningFabric fabric(config);
+  ASSERT_TRUE(fabric.fabric);
+  // Before the GUI comes: a program attaches to host 1 and another observer pauses the fabric.
+  std::string error;
+  auto other = simdev::FabricObserver::connect(config.socketPath, error);
+  ASSERT_TRUE(other) << error;
+  int where[2], quit[2];
+  ASSERT_EQ(::pipe(where), 0);
+  ASSERT_EQ(::pipe(quit), 0);
+  const pid_t program = Programs::spawn(config.socketPath, 1, "target", where[1], quit[0]);
+  std::vector<simdev::FabricEvent> seen;
+  const auto saw = [&](simdev::FabricEvent::Kind kind) {
+    return std::any_of(seen.begin(), seen.end(), [&](const auto& e) { return e.kind == kind; });
+  };
+  const auto readUntil = [&](simdev::FabricEvent::Kind kind) {
+    return waitFor([&] {
+      for (auto& e : other->read())
+        seen.push_back(std::move(e));
+      return saw(kind);
+    });
+  };
+  ASSERT_TRUE(readUntil(simdev::FabricEvent::Kind::Attached));
+  other->pause();
+  ASSERT_TRUE(readUntil(simdev::FabricEvent::Kind::Paused));
+
+  MainWindow window(nullptr, QString());
+  window.show();
+  ASSERT_TRUE(window.attachFabric(QString::fromStdString(config.socketPath)))
+      << window.lastError().toStdString();
+  // No event of the fabric needed: its welcome says it all.
+  FabricSession* s = window.fabricSession();
+  FabricView* v = window.fabricView();
+  EXPECT_TRUE(s->paused());
+  EXPECT_EQ(v->pauseButton()->text(), "Resume");
+  ASSERT_EQ(s->hosts().size(), 2u);
+  EXPECT_TRUE(s->hosts()[0].attached);
+  EXPECT_EQ(s->hosts()[0].pid, program);
+  EXPECT_FALSE(s->hosts()[1].attached);
+  FabricHostPane* pane = v->hostPane(1);
+  ASSERT_TRUE(pane);
+  EXPECT_FALSE(v->hostPane(2));
+  EXPECT_TRUE(pane->titleLabel()->text().contains(QStringLiteral("(pid %1)").arg(program)))
+      << pane->titleLabel()->text().toStdString();
+  EXPECT_TRUE(pane->stepCallButton()->isEnabled());
+  const auto& m = *v->timelineModel();
+  const int attached = rowOf(m, QStringLiteral("attached"), QString());
+  ASSERT_GE(attached, 0);
+  EXPECT_EQ(m.data(m.index(attached, FabricTimelineModel::Host)).toString(), "host1");
+  EXPECT_TRUE(m.data(m.index(attached, FabricTimelineModel::What))
+                  .toString()
+                  .contains(QStringLiteral("(pid %1)").arg(program)));
+  EXPECT_GT(rowOf(m, QStringLiteral("paused"), QString()), attached);
+
+  // Resuming from the GUI ends the pause it was told of.
+  v->pauseButton()->click();
+  EXPECT_TRUE(waitFor([&] { return !s->paused(); }));
+  EXPECT_EQ(v->pauseButton()->text(), "Pause");
+  ::kill(program, SIGKILL);
+  exitStatus(program);
+  for (int fd : {where[0], where[1], quit[0], quit[1]})
+    ::close(fd);
 }
 
 TEST(FabricSession, NoFabricIsAOneLineError) {
