@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034  # the results are read by the scripts that source this file
 # What the ABI tests of the drop-in libraries (tests/simdev/verbs_abi_test.sh and
 # rdmacm_abi_test.sh) check alike, with objdump: the symbols a library exports under a default
 # version, the versioned imports of a program found among them, and the library's SONAME and
