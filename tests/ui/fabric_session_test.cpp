@@ -119,6 +119,29 @@ struct Programs {
   int go = -1, quit = -1;
 };
 
+/// One fabric_test_program target alone on host `host` (it attaches and waits), killed at the
+/// end of the test.
+struct LoneTarget {
+  LoneTarget(const std::string& socket, int host) {
+    EXPECT_EQ(::pipe(where), 0);
+    EXPECT_EQ(::pipe(quit), 0);
+    pid = Programs::spawn(socket, host, "target", where[1], quit[0]);
+  }
+  ~LoneTarget() {
+    if (pid > 0) {
+      ::kill(pid, SIGKILL);
+      exitStatus(pid);
+    }
+    for (int fd : {where[0], where[1], quit[0], quit[1]})
+      ::close(fd);
+  }
+  LoneTarget(const LoneTarget&) = delete;
+  LoneTarget& operator=(const LoneTarget&) = delete;
+  int where[2] = {-1, -1};
+  int quit[2] = {-1, -1};
+  pid_t pid = -1;
+};
+
 constexpr std::size_t kBytes = 16384;  // fabric_test_program's WRITE: 16 packets of 1024 bytes
 
 bool qpInRts(const FabricSession& s, int host) {
@@ -213,18 +236,12 @@ TEST(FabricSession, ShowsTwoProgramsTheirQpsAndFramesAndKeepsAProgramThatLeft) {
             QColor(0x90, 0x90, 0x90));
 
   // Another program attaches to host 1: the same pane shows it, no longer greyed.
-  int where[2], quit[2];
-  ASSERT_EQ(::pipe(where), 0);
-  ASSERT_EQ(::pipe(quit), 0);
-  const pid_t again = Programs::spawn(config.socketPath, 1, "target", where[1], quit[0]);
+  LoneTarget another(config.socketPath, 1);
+  const pid_t again = another.pid;
   ASSERT_TRUE(waitFor([&] { return s->hosts()[0].attached && s->hosts()[0].pid == again; }));
   EXPECT_EQ(v->hostPane(1), one);
   EXPECT_FALSE(one->titleLabel()->text().contains(QStringLiteral("detached")));
   EXPECT_TRUE(one->titleLabel()->text().contains(QStringLiteral("(pid %1)").arg(again)));
-  ::kill(again, SIGKILL);
-  exitStatus(again);
-  for (int fd : {where[0], where[1], quit[0], quit[1]})
-    ::close(fd);
 }
 
 TEST(FabricSession, PauseHoldsFramesAndStepsOneCallAndOneFrame) {
@@ -311,10 +328,8 @@ TEST(FabricSession, ShowsTheProgramsAttachedAndThePauseInForceAtOnce) {
   std::string error;
   auto other = simdev::FabricObserver::connect(config.socketPath, error);
   ASSERT_TRUE(other) << error;
-  int where[2], quit[2];
-  ASSERT_EQ(::pipe(where), 0);
-  ASSERT_EQ(::pipe(quit), 0);
-  const pid_t program = Programs::spawn(config.socketPath, 1, "target", where[1], quit[0]);
+  LoneTarget lone(config.socketPath, 1);
+  const pid_t program = lone.pid;
   std::vector<simdev::FabricEvent> seen;
   const auto saw = [&](simdev::FabricEvent::Kind kind) {
     return std::any_of(seen.begin(), seen.end(), [&](const auto& e) { return e.kind == kind; });
@@ -362,10 +377,6 @@ TEST(FabricSession, ShowsTheProgramsAttachedAndThePauseInForceAtOnce) {
   v->pauseButton()->click();
   EXPECT_TRUE(waitFor([&] { return !s->paused(); }));
   EXPECT_EQ(v->pauseButton()->text(), "Pause");
-  ::kill(program, SIGKILL);
-  exitStatus(program);
-  for (int fd : {where[0], where[1], quit[0], quit[1]})
-    ::close(fd);
 }
 
 TEST(FabricSession, NoFabricIsAOneLineError) {
