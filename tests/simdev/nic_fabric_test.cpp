@@ -15,6 +15,7 @@
 #include <functional>
 #include <thread>
 
+#include "../support/fabric_write_sides.h"
 #include "../support/scratch_folder.h"
 #include "rdmascope/simdev/fabric.h"
 #include "rdmascope/simdev/fabric_observer.h"
@@ -44,125 +45,6 @@ struct RunningFabric {
   std::vector<std::string> log;
 };
 
-/// Connects QP 17 of this host to QP 17 of `peer` (both hosts number their first QP 17).
-std::uint32_t connectedQp(Nic& nic, int peer, std::uint32_t cq) {
-  Nic::Session s(nic);
-  Host& h = s.host();
-  const std::uint32_t pd = h.allocPd().value;
-  QpInitAttr init;
-  init.qpType = QpType::RC;
-  init.sendCq = cq;
-  init.recvCq = cq;
-  const std::uint32_t qpn = h.createQp(pd, init).value;
-  QpAttr a;
-  a.qpState = QpState::Init;
-  a.qpAccessFlags = access::kRemoteWrite | access::kLocalWrite;
-  if (!h.modifyQp(
-            qpn, a,
-            attr_mask::kState | attr_mask::kPkeyIndex | attr_mask::kPort | attr_mask::kAccessFlags)
-           .ok())
-    return 0;
-  a.qpState = QpState::Rtr;
-  a.pathMtu = Mtu::Mtu1024;
-  a.destQpNum = 17;
-  a.rqPsn = 100;
-  const std::uint32_t ip = nic.info().hosts[static_cast<std::size_t>(peer - 1)].ipv4;
-  a.ahAttr.dgid = {};
-  a.ahAttr.dgid[10] = a.ahAttr.dgid[11] = 0xff;  // ::ffff:10.9.0.N
-  for (int i = 0; i < 4; ++i)
-    a.ahAttr.dgid[static_cast<std::size_t>(12 + i)] = static_cast<std::uint8_t>(ip >> (24 - 8 * i));
-  a.ahAttr.isGlobal = true;
-  a.ahAttr.sgidIndex = 1;
-  if (!h.modifyQp(qpn, a,
-                  attr_mask::kState | attr_mask::kAv | attr_mask::kPathMtu | attr_mask::kDestQpn |
-                      attr_mask::kRqPsn | attr_mask::kMaxDestRdAtomic | attr_mask::kMinRnrTimer)
-           .ok())
-    return 0;
-  a.qpState = QpState::Rts;
-  a.sqPsn = 100;
-  if (!h.modifyQp(qpn, a,
-                  attr_mask::kState | attr_mask::kSqPsn | attr_mask::kTimeout |
-                      attr_mask::kRetryCnt | attr_mask::kRnrRetry | attr_mask::kMaxQpRdAtomic)
-           .ok())
-    return 0;
-  return qpn;
-}
-
-/// Host 1: registers a buffer for remote writes, tells the parent where it is, then waits
-/// (no verbs call) until the peer's bytes are there. Exit status 0 when they arrived.
-int targetProcess(int pipeFd) {
-  std::string error;
-  Nic* nic = Nic::get(error);
-  if (!nic) return 10;
-  std::vector<std::uint8_t> buf(65536, 0);
-  std::uint32_t cq;
-  MemoryRegionInfo mr;
-  {
-    Nic::Session s(*nic);
-    cq = s.host().createCq(64).value;
-  }
-  if (connectedQp(*nic, 2, cq) != 17) return 11;
-  {
-    Nic::Session s(*nic);
-    auto r = s.host().regMr(1, reinterpret_cast<std::uint64_t>(buf.data()), buf.size(),
-                            access::kLocalWrite | access::kRemoteWrite);
-    if (!r.ok()) return 12;
-    mr = r.value;
-  }
-  const std::uint64_t where[2] = {mr.addr, mr.rkey};
-  if (::write(pipeFd, where, sizeof where) != sizeof where) return 13;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < deadline) {
-    bool all = true;
-    for (std::size_t i = 0; i < buf.size() && all; ++i) {
-      all = reinterpret_cast<volatile std::uint8_t*>(buf.data())[i] ==
-            static_cast<std::uint8_t>(i * 7 + 1);
-    }
-    if (all) return 0;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return 14;
-}
-
-/// Host 2: writes 64 KiB into host 1's buffer and waits for the completion.
-int writerProcess(int pipeFd) {
-  std::uint64_t where[2];
-  if (::read(pipeFd, where, sizeof where) != sizeof where) return 20;
-  std::string error;
-  Nic* nic = Nic::get(error);
-  if (!nic) return 21;
-  std::vector<std::uint8_t> src(65536);
-  for (std::size_t i = 0; i < src.size(); ++i)
-    src[i] = static_cast<std::uint8_t>(i * 7 + 1);
-  std::uint32_t cq;
-  {
-    Nic::Session s(*nic);
-    cq = s.host().createCq(64).value;
-  }
-  if (connectedQp(*nic, 1, cq) != 17) return 22;
-  SendWr wr;
-  {
-    Nic::Session s(*nic);
-    auto mr = s.host().regMr(1, reinterpret_cast<std::uint64_t>(src.data()), src.size(),
-                             access::kLocalWrite);
-    if (!mr.ok()) return 23;
-    wr.wrId = 7;
-    wr.opcode = WrOpcode::RdmaWrite;
-    wr.sendFlags = send_flags::kSignaled;
-    wr.sgList.push_back(Sge{mr.value.addr, static_cast<std::uint32_t>(src.size()), mr.value.lkey});
-    wr.remoteAddr = where[0];
-    wr.rkey = static_cast<std::uint32_t>(where[1]);
-    if (!s.host().postSend(17, wr).ok()) return 24;
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (std::chrono::steady_clock::now() < deadline) {
-    Nic::Session s(*nic);
-    auto wcs = s.host().pollCq(cq, 1);
-    if (!wcs.empty()) return wcs[0].status == WcStatus::Success && wcs[0].wrId == 7 ? 0 : 25;
-  }
-  return 26;
-}
-
 int exitStatus(pid_t pid) {
   int status = 0;
   if (::waitpid(pid, &status, 0) != pid) return -1;
@@ -185,12 +67,12 @@ TEST(NicFabric, AOneSidedWriteLandsInTheOtherProcessWithoutItsHelp) {
     ::setenv(kHostEnv, "1", 1);
     for (int i = 0; i < 1000 && !fs::exists(config.socketPath); ++i)
       ::usleep(10000);
-    ::_exit(targetProcess(fds[1]));
+    ::_exit(testing::writeTarget({}, fds[1]));
   }
   const pid_t writer = ::fork();
   if (writer == 0) {
     ::setenv(kHostEnv, "2", 1);
-    ::_exit(writerProcess(fds[0]));
+    ::_exit(testing::writeWriter({}, fds[0]));
   }
   RunningFabric fabric(config);
   ASSERT_TRUE(fabric.fabric);
@@ -231,12 +113,12 @@ TEST(NicFabric, AnObserverSeesHostsFramesAndStatesAndSteps) {
   const pid_t target = ::fork();
   if (target == 0) {
     ::setenv(kHostEnv, "1", 1);
-    ::_exit(targetProcess(fds[1]));
+    ::_exit(testing::writeTarget({}, fds[1]));
   }
   const pid_t writer = ::fork();
   if (writer == 0) {
     ::setenv(kHostEnv, "2", 1);
-    ::_exit(writerProcess(fds[0]));
+    ::_exit(testing::writeWriter({}, fds[0]));
   }
   std::vector<FabricEvent> seen;
   const auto count = [&](FabricEvent::Kind k, bool held = false) {

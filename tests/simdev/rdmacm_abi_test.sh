@@ -9,6 +9,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../support/oracle.sh
 source "$here/../support/oracle.sh"
+# shellcheck source=../support/dropin_abi.sh
+source "$here/../support/dropin_abi.sh"
 
 lib=$1
 [ -f "$lib" ] || { echo "FAILED: $lib (the drop-in librdmacm.so.1) is not built"; exit 1; }
@@ -18,41 +20,23 @@ programs=(rping ucmatose udaddy ib_send_bw ib_write_bw ib_read_bw ib_atomic_bw i
   ib_write_lat ib_read_lat ib_atomic_lat)
 oracle_require "${programs[@]}"
 
-exports=$(objdump -T "$lib" | awk '$4 != "*UND*" && NF >= 7 && $(NF-1) !~ /^\(/ {print $NF, $(NF-1)}' | sort -u)
-failed=0
-checked=0
+dropin_load_exports "$lib"
 for p in "${programs[@]}"; do
-  imports=$(objdump -T "$(command -v "$p")")
-  while read -r name version; do
-    [ -n "$name" ] || continue
-    checked=$((checked + 1))
-    if ! grep -qx "$name $version" <<<"$exports"; then
-      echo "FAILED: $p imports $name@$version, which $lib does not export"
-      failed=1
-    fi
-  done < <(awk '$0 ~ /\*UND\*/ && $(NF-1) ~ /^\(?RDMACM_/ {v=$(NF-1); gsub(/[()]/, "", v); print $NF, v}' <<<"$imports" | sort -u)
+  dropin_check_imports "$(command -v "$p")" "$p" RDMACM_
 done
 
-leaks=$(awk '$2 !~ /^RDMACM_1\.[0-3]$/' <<<"$exports")
+leaks=$(awk '$2 !~ /^RDMACM_1\.[0-3]$/' <<<"$dropin_exports")
 if [ -n "$leaks" ]; then
   echo "FAILED: exported outside rdma-core's RDMACM nodes:"
   echo "$leaks" | head -20
-  failed=1
+  dropin_failed=1
 fi
-headers=$(objdump -p "$lib")
-if grep -q 'NEEDED.*librdmacm' <<<"$headers"; then
-  echo "FAILED: $lib needs a librdmacm itself"
-  failed=1
-fi
-if [ "$(awk '$1 == "SONAME" {print $2}' <<<"$headers")" != librdmacm.so.1 ]; then
-  echo "FAILED: the SONAME of $lib is not librdmacm.so.1"
-  failed=1
-fi
+dropin_check_headers librdmacm.so.1 librdmacm
 for node in RDMACM_1.0 RDMACM_1.1 RDMACM_1.2 RDMACM_1.3; do
-  if ! grep -q "$node" <<<"$headers"; then
+  if ! grep -q "$node" <<<"$dropin_headers"; then
     echo "FAILED: $lib defines no version node $node"
-    failed=1
+    dropin_failed=1
   fi
 done
-[ "$failed" = 0 ] || exit 1
-echo "ok: $checked RDMACM imports of ${#programs[@]} programs found in $(wc -l <<<"$exports") exports"
+[ "$dropin_failed" = 0 ] || exit 1
+echo "ok: $dropin_checked RDMACM imports of ${#programs[@]} programs found in $(wc -l <<<"$dropin_exports") exports"

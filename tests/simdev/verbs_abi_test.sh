@@ -9,6 +9,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../support/oracle.sh
 source "$here/../support/oracle.sh"
+# shellcheck source=../support/dropin_abi.sh
+source "$here/../support/dropin_abi.sh"
 
 lib=$1
 [ -f "$lib" ] || { echo "FAILED: $lib (the drop-in libibverbs.so.1) is not built"; exit 1; }
@@ -19,16 +21,10 @@ programs=(ibv_devices ibv_devinfo ibv_rc_pingpong ibv_uc_pingpong ibv_ud_pingpon
   ib_read_lat ib_atomic_lat rping ucmatose udaddy)
 oracle_require "${programs[@]}"
 
-# "name version" of every dynamic symbol the library defines (default versions only: a
-# non-default version is printed in parentheses).
-exports=$(objdump -T "$lib" | awk '$4 != "*UND*" && NF >= 7 && $(NF-1) !~ /^\(/ {print $NF, $(NF-1)}' | sort -u)
-declare -A exported
-while read -r name version; do exported["$name $version"]=1; done <<<"$exports"
-failed=0
+dropin_load_exports "$lib"
 
 # 1. Each program's imports from libibverbs, and those of Debian's librdmacm.so.1, which the
 # perftest programs load beside libibverbs when the drop-in librdmacm is not there.
-checked=0
 # The same for the provider libraries perftest links (bound at load time: every import must be
 # there for the program to start).
 libraries=()
@@ -38,46 +34,27 @@ for l in librdmacm.so.1 libmlx5.so.1 libefa.so.1; do
   [ -n "$path" ] && libraries+=("$path")
 done
 for p in "${programs[@]}" "${libraries[@]}"; do
-  path=$(command -v "$p" || echo "$p")
-  while read -r name version; do
-    checked=$((checked + 1))
-    if [ -z "${exported["$name $version"]:-}" ]; then
-      echo "FAILED: $p imports $name@$version, which $lib does not export"
-      failed=1
-    fi
-  done < <(objdump -T "$path" | awk '$0 ~ /\*UND\*/ && $(NF-1) ~ /^\(?IBVERBS_/ {v=$(NF-1); gsub(/[()]/, "", v); print $NF, v}' | sort -u)
+  dropin_check_imports "$(command -v "$p" || echo "$p")" "$p" IBVERBS_
 done
 
 # 2. The table of VERBS_ABI.md (the imports measured on Debian 12).
 while read -r version names; do
   for name in $names; do
-    checked=$((checked + 1))
-    if [ -z "${exported["$name $version"]:-}" ]; then
-      echo "FAILED: VERBS_ABI.md lists $name@$version, which $lib does not export"
-      failed=1
-    fi
+    dropin_require_export "VERBS_ABI.md lists" "$name" "$version"
   done
 done <"$here/verbs_abi_imports.txt"
 
 # 3. Nothing but rdma-core's version nodes is exported (no C++ or simulator symbol leaks), and
 # rdmascope's one private node (the NIC the drop-in librdmacm shares).
-leaks=$(awk '$2 !~ /^IBVERBS_/ && $0 != "rdmascope_simdev_nic RDMASCOPE_SIMDEV_PRIVATE" && $0 != "RDMASCOPE_SIMDEV_PRIVATE RDMASCOPE_SIMDEV_PRIVATE"' <<<"$exports")
+leaks=$(awk '$2 !~ /^IBVERBS_/ && $0 != "rdmascope_simdev_nic RDMASCOPE_SIMDEV_PRIVATE" && $0 != "RDMASCOPE_SIMDEV_PRIVATE RDMASCOPE_SIMDEV_PRIVATE"' <<<"$dropin_exports")
 if [ -n "$leaks" ]; then
   echo "FAILED: exported outside rdma-core's version nodes:"
   echo "$leaks" | head -20
-  failed=1
+  dropin_failed=1
 fi
 
 # 4. The library is self-contained: no system libibverbs behind it.
-headers=$(objdump -p "$lib")
-if grep -q 'NEEDED.*libibverbs' <<<"$headers"; then
-  echo "FAILED: $lib needs a libibverbs itself"
-  failed=1
-fi
-if [ "$(awk '$1 == "SONAME" {print $2}' <<<"$headers")" != libibverbs.so.1 ]; then
-  echo "FAILED: the SONAME of $lib is not libibverbs.so.1"
-  failed=1
-fi
+dropin_check_headers libibverbs.so.1 libibverbs
 
-[ "$failed" = 0 ] || exit 1
-echo "ok: $checked imports of ${#programs[@]} programs, ${#libraries[@]} libraries and VERBS_ABI.md found in $(wc -l <<<"$exports") exports"
+[ "$dropin_failed" = 0 ] || exit 1
+echo "ok: $dropin_checked imports of ${#programs[@]} programs, ${#libraries[@]} libraries and VERBS_ABI.md found in $(wc -l <<<"$dropin_exports") exports"

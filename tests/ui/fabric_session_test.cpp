@@ -3,7 +3,8 @@
 // WRITE: the host panes show the programs, their MRs and their QPs reaching RTS, the packet list
 // and the ladder get the frames, the timeline shows the verbs call before the frames it produced,
 // pausing holds the frames at the switch, Step call lets one verbs call through, Step frame one
-// frame, and a program that leaves stays visible, greyed.
+// frame, a program that leaves stays visible, greyed, and a GUI that attaches late shows the
+// programs already attached and a pause already in force at once.
 #include "rdmascope/ui/fabric_session.h"
 
 #include <fcntl.h>
@@ -16,11 +17,13 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QTableView>
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
 #include "../support/scratch_folder.h"
 #include "rdmascope/simdev/fabric.h"
+#include "rdmascope/simdev/fabric_observer.h"
 #include "rdmascope/simdev/nic.h"
 #include "rdmascope/ui/fabric_host_pane.h"
 #include "rdmascope/ui/fabric_models.h"
@@ -114,6 +117,29 @@ struct Programs {
   int waitTarget() { return exitStatus(std::exchange(target, -1)); }
   pid_t target = -1, writer = -1;
   int go = -1, quit = -1;
+};
+
+/// One fabric_test_program target alone on host `host` (it attaches and waits), killed at the
+/// end of the test.
+struct LoneTarget {
+  LoneTarget(const std::string& socket, int host) {
+    EXPECT_EQ(::pipe(where), 0);
+    EXPECT_EQ(::pipe(quit), 0);
+    pid = Programs::spawn(socket, host, "target", where[1], quit[0]);
+  }
+  ~LoneTarget() {
+    if (pid > 0) {
+      ::kill(pid, SIGKILL);
+      exitStatus(pid);
+    }
+    for (int fd : {where[0], where[1], quit[0], quit[1]})
+      ::close(fd);
+  }
+  LoneTarget(const LoneTarget&) = delete;
+  LoneTarget& operator=(const LoneTarget&) = delete;
+  int where[2] = {-1, -1};
+  int quit[2] = {-1, -1};
+  pid_t pid = -1;
 };
 
 constexpr std::size_t kBytes = 16384;  // fabric_test_program's WRITE: 16 packets of 1024 bytes
@@ -210,18 +236,12 @@ TEST(FabricSession, ShowsTwoProgramsTheirQpsAndFramesAndKeepsAProgramThatLeft) {
             QColor(0x90, 0x90, 0x90));
 
   // Another program attaches to host 1: the same pane shows it, no longer greyed.
-  int where[2], quit[2];
-  ASSERT_EQ(::pipe(where), 0);
-  ASSERT_EQ(::pipe(quit), 0);
-  const pid_t again = Programs::spawn(config.socketPath, 1, "target", where[1], quit[0]);
+  LoneTarget another(config.socketPath, 1);
+  const pid_t again = another.pid;
   ASSERT_TRUE(waitFor([&] { return s->hosts()[0].attached && s->hosts()[0].pid == again; }));
   EXPECT_EQ(v->hostPane(1), one);
   EXPECT_FALSE(one->titleLabel()->text().contains(QStringLiteral("detached")));
   EXPECT_TRUE(one->titleLabel()->text().contains(QStringLiteral("(pid %1)").arg(again)));
-  ::kill(again, SIGKILL);
-  exitStatus(again);
-  for (int fd : {where[0], where[1], quit[0], quit[1]})
-    ::close(fd);
 }
 
 TEST(FabricSession, PauseHoldsFramesAndStepsOneCallAndOneFrame) {
@@ -296,6 +316,67 @@ TEST(FabricSession, PauseHoldsFramesAndStepsOneCallAndOneFrame) {
   EXPECT_EQ(p.waitWriter(), 0);
   p.letTargetLeave();
   EXPECT_EQ(p.waitTarget(), 0);
+}
+
+TEST(FabricSession, ShowsTheProgramsAttachedAndThePauseInForceAtOnce) {
+  testing::ScratchFolder dir("fgui");
+  simdev::FabricConfig config;
+  config.socketPath = dir / "f.sock";
+  RunningFabric fabric(config);
+  ASSERT_TRUE(fabric.fabric);
+  // Before the GUI comes: a program attaches to host 1 and another observer pauses the fabric.
+  std::string error;
+  auto other = simdev::FabricObserver::connect(config.socketPath, error);
+  ASSERT_TRUE(other) << error;
+  LoneTarget lone(config.socketPath, 1);
+  const pid_t program = lone.pid;
+  std::vector<simdev::FabricEvent> seen;
+  const auto saw = [&](simdev::FabricEvent::Kind kind) {
+    return std::any_of(seen.begin(), seen.end(), [&](const auto& e) { return e.kind == kind; });
+  };
+  const auto readUntil = [&](simdev::FabricEvent::Kind kind) {
+    return waitFor([&] {
+      for (auto& e : other->read())
+        seen.push_back(std::move(e));
+      return saw(kind);
+    });
+  };
+  ASSERT_TRUE(readUntil(simdev::FabricEvent::Kind::Attached));
+  other->pause();
+  ASSERT_TRUE(readUntil(simdev::FabricEvent::Kind::Paused));
+
+  MainWindow window(nullptr, QString());
+  window.show();
+  ASSERT_TRUE(window.attachFabric(QString::fromStdString(config.socketPath)))
+      << window.lastError().toStdString();
+  // No event of the fabric needed: its welcome says it all.
+  FabricSession* s = window.fabricSession();
+  FabricView* v = window.fabricView();
+  EXPECT_TRUE(s->paused());
+  EXPECT_EQ(v->pauseButton()->text(), "Resume");
+  ASSERT_EQ(s->hosts().size(), 2u);
+  EXPECT_TRUE(s->hosts()[0].attached);
+  EXPECT_EQ(s->hosts()[0].pid, program);
+  EXPECT_FALSE(s->hosts()[1].attached);
+  FabricHostPane* pane = v->hostPane(1);
+  ASSERT_TRUE(pane);
+  EXPECT_FALSE(v->hostPane(2));
+  EXPECT_TRUE(pane->titleLabel()->text().contains(QStringLiteral("(pid %1)").arg(program)))
+      << pane->titleLabel()->text().toStdString();
+  EXPECT_TRUE(pane->stepCallButton()->isEnabled());
+  const auto& m = *v->timelineModel();
+  const int attached = rowOf(m, QStringLiteral("attached"), QString());
+  ASSERT_GE(attached, 0);
+  EXPECT_EQ(m.data(m.index(attached, FabricTimelineModel::Host)).toString(), "host1");
+  EXPECT_TRUE(m.data(m.index(attached, FabricTimelineModel::What))
+                  .toString()
+                  .contains(QStringLiteral("(pid %1)").arg(program)));
+  EXPECT_GT(rowOf(m, QStringLiteral("paused"), QString()), attached);
+
+  // Resuming from the GUI ends the pause it was told of.
+  v->pauseButton()->click();
+  EXPECT_TRUE(waitFor([&] { return !s->paused(); }));
+  EXPECT_EQ(v->pauseButton()->text(), "Pause");
 }
 
 TEST(FabricSession, NoFabricIsAOneLineError) {

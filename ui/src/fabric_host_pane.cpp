@@ -10,29 +10,13 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "host_tables.h"
 #include "rdmascope/ui/fabric_models.h"
 #include "rdmascope/ui/fabric_session.h"
 
 namespace rdmascope::ui {
 
-namespace {
-
-QTableView* makeTable(QAbstractItemModel* model, QWidget* parent, const QString& name) {
-  auto* t = new QTableView(parent);
-  t->setObjectName(name);
-  t->setModel(model);
-  t->verticalHeader()->hide();
-  t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 4);
-  t->horizontalHeader()->setStretchLastSection(true);
-  t->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-  t->setSelectionMode(QAbstractItemView::NoSelection);
-  t->setFocusPolicy(Qt::NoFocus);
-  t->setShowGrid(false);
-  t->setWordWrap(false);
-  return t;
-}
-
-}  // namespace
+using host_tables::makeTable;
 
 FabricHostPane::FabricHostPane(int host, QWidget* parent) : QWidget(parent), host_(host) {
   setObjectName(QStringLiteral("fabricHost%1").arg(host));

@@ -6,6 +6,7 @@
 #include <QFont>
 #include <QStringList>
 
+#include "host_tables.h"
 #include "rdmascope/sim/narration.h"
 #include "rdmascope/ui/fabric_session.h"
 #include "rdmascope/ui/frame_store.h"
@@ -16,17 +17,11 @@ namespace rdmascope::ui {
 
 namespace {
 
-QString sv(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-QString hex(std::uint64_t v) {
-  return QStringLiteral("0x%1").arg(v, 0, 16);
-}
+using host_tables::hex;
+using host_tables::kGreen;
+using host_tables::toQString;
 
 const QColor kGrey(0x90, 0x90, 0x90);
-const QColor kGreen(0xd8, 0xf5, 0xd0);
-const QColor kRed(0xff, 0xb3, 0xb3);
-const QColor kYellow(0xff, 0xec, 0xa8);
 const QColor kHeld(0xff, 0xd5, 0x99);
 
 }  // namespace
@@ -124,8 +119,6 @@ QVariant FabricHostModel::headerData(int section, Qt::Orientation orientation, i
   static const char* mr[] = {"PD", "lkey", "rkey", "Access", "Address", "Length"};
   static const char* qp[] = {"QPN",    "Type",      "State",  "Dest QPN",
                              "SQ PSN", "Acked PSN", "RQ PSN", "MSN"};
-  static const char* sq[] = {"wr_id", "Opcode", "Bytes", "State", "PSNs"};
-  static const char* rq[] = {"wr_id", "Bytes", "State"};
   static const char* cq[] = {"CQ", "Depth", "Not polled"};
   if (section < 0 || section >= columnCount()) return {};
   const auto i = static_cast<std::size_t>(section);
@@ -137,9 +130,8 @@ QVariant FabricHostModel::headerData(int section, Qt::Orientation orientation, i
     case FabricTable::Qps:
       return tr(qp[i]);
     case FabricTable::SendQueue:
-      return tr(sq[i]);
     case FabricTable::RecvQueue:
-      return tr(rq[i]);
+      return host_tables::wqeHeader(table_ == FabricTable::RecvQueue, section);
     case FabricTable::Cqs:
       return tr(cq[i]);
   }
@@ -179,19 +171,15 @@ QVariant FabricHostModel::data(const QModelIndex& index, int role) const {
     }
     case FabricTable::Qps: {
       const auto& q = state_->qps[r];
-      if (role == Qt::BackgroundRole && c == 2) {
-        if (q.state == sim::QpState::Rts) return QBrush(kGreen);
-        if (q.state == sim::QpState::Err || q.state == sim::QpState::Sqe) return QBrush(kRed);
-        return QBrush(kYellow);
-      }
+      if (role == Qt::BackgroundRole && c == 2) return host_tables::qpStateBrush(q.state);
       if (role != Qt::DisplayRole) return {};
       switch (c) {
         case 0:
           return hex(q.qpn);
         case 1:
-          return sv(sim::toString(q.type));
+          return toQString(sim::toString(q.type));
         case 2:
-          return sv(qpStateName(q.state));
+          return toQString(qpStateName(q.state));
         case 3:
           return q.destQpn ? hex(q.destQpn) : QString();
         case 4:
@@ -208,38 +196,9 @@ QVariant FabricHostModel::data(const QModelIndex& index, int role) const {
     case FabricTable::SendQueue:
     case FabricTable::RecvQueue: {
       const auto& w = (*queue())[r];
-      if (role == Qt::BackgroundRole) {
-        if (w.state == "done") return QBrush(kGreen);
-        if (w.state == "error") return QBrush(kRed);
-        if (w.state == "processing" || w.state == "pending") return QBrush(kYellow);
-        return {};
-      }
+      if (role == Qt::BackgroundRole) return host_tables::wqeBrush(w.state);
       if (role != Qt::DisplayRole) return {};
-      if (table_ == FabricTable::RecvQueue) {
-        switch (c) {
-          case 0:
-            return QVariant::fromValue<qulonglong>(w.wrId);
-          case 1:
-            return w.length;
-          case 2:
-            return QString::fromStdString(w.state);
-        }
-        return {};
-      }
-      switch (c) {
-        case 0:
-          return QVariant::fromValue<qulonglong>(w.wrId);
-        case 1:
-          return sv(sim::toString(w.opcode));
-        case 2:
-          return w.length;
-        case 3:
-          return QString::fromStdString(w.state);
-        case 4:
-          return w.firstPsn == w.lastPsn ? hex(w.firstPsn)
-                                         : hex(w.firstPsn) + QStringLiteral("-") + hex(w.lastPsn);
-      }
-      return {};
+      return host_tables::wqeCell(w, table_ == FabricTable::RecvQueue, c);
     }
     case FabricTable::Cqs: {
       const auto& q = state_->cqs[r];

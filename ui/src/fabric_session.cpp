@@ -47,6 +47,20 @@ bool FabricSession::attach(const QString& socketPath, QString& error) {
   timeline_.clear();
   held_.clear();
   paused_ = false;
+  // What the fabric was doing before the observer came: its programs and its pause.
+  for (const auto& a : observer_->attachedAtConnect()) {
+    simdev::FabricEvent e;
+    e.kind = simdev::FabricEvent::Kind::Attached;
+    e.host = a.host;
+    e.program = a.program;
+    e.pid = a.pid;
+    apply(e);
+  }
+  if (observer_->pausedAtConnect()) {
+    simdev::FabricEvent e;
+    e.kind = simdev::FabricEvent::Kind::Paused;
+    apply(e);
+  }
   Q_EMIT storeReset();
   for (const auto& h : hosts_)
     Q_EMIT hostChanged(h.number);

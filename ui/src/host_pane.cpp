@@ -1,34 +1,21 @@
 #include "rdmascope/ui/host_pane.h"
 
-#include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "host_tables.h"
 #include "rdmascope/ui/hex_view.h"
 #include "rdmascope/ui/host_state_models.h"
 #include "rdmascope/ui/qp_state_diagram.h"
 
 namespace rdmascope::ui {
 
-namespace {
+using host_tables::makeTable;
 
-QTableView* makeTable(QAbstractItemModel* model, QWidget* parent, const QString& name) {
-  auto* t = new QTableView(parent);
-  t->setObjectName(name);
-  t->setModel(model);
-  t->verticalHeader()->hide();
-  t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 4);
-  t->horizontalHeader()->setStretchLastSection(true);
-  t->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-  t->setSelectionMode(QAbstractItemView::NoSelection);
-  t->setFocusPolicy(Qt::NoFocus);
-  t->setShowGrid(false);
-  t->setWordWrap(false);
-  return t;
-}
+namespace {
 
 QWidget* titled(const QString& title, QWidget* body, QWidget* parent) {
   auto* w = new QWidget(parent);

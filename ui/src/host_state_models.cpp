@@ -4,27 +4,15 @@
 #include <QColor>
 #include <QFont>
 
+#include "host_tables.h"
 #include "rdmascope/sim/narration.h"
 
 namespace rdmascope::ui {
 
-namespace {
-
-QString sv(std::string_view s) {
-  return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-}
-QString hex(std::uint64_t v) {
-  return QStringLiteral("0x%1").arg(v, 0, 16);
-}
-
-QColor wqeColor(const std::string& state) {
-  if (state == "done") return {0xd8, 0xf5, 0xd0};
-  if (state == "error") return {0xff, 0xb3, 0xb3};
-  if (state == "processing" || state == "pending") return {0xff, 0xec, 0xa8};
-  return {};
-}
-
-}  // namespace
+using host_tables::hex;
+using host_tables::kGreen;
+using host_tables::kRed;
+using host_tables::toQString;
 
 HostTableModel::HostTableModel(HostTable table, QObject* parent)
     : QAbstractTableModel(parent), table_(table) {}
@@ -75,8 +63,6 @@ int HostTableModel::columnCount(const QModelIndex& parent) const {
 QVariant HostTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   static const char* qp[] = {"QPN", "Type", "State", "SQ PSN", "RQ PSN", "Acked PSN", "MSN"};
-  static const char* sq[] = {"wr_id", "Opcode", "Bytes", "State", "PSNs"};
-  static const char* rq[] = {"wr_id", "Bytes", "State"};
   static const char* cq[] = {"wr_id", "Opcode", "Status", "Bytes", "Polled"};
   if (section < 0 || section >= columnCount()) return {};
   const auto i = static_cast<std::size_t>(section);
@@ -84,9 +70,8 @@ QVariant HostTableModel::headerData(int section, Qt::Orientation orientation, in
     case HostTable::Qps:
       return tr(qp[i]);
     case HostTable::SendQueue:
-      return tr(sq[i]);
     case HostTable::RecvQueue:
-      return tr(rq[i]);
+      return host_tables::wqeHeader(table_ == HostTable::RecvQueue, section);
     case HostTable::Completions:
       return tr(cq[i]);
   }
@@ -130,20 +115,15 @@ QVariant HostTableModel::data(const QModelIndex& index, int role) const {
   switch (table_) {
     case HostTable::Qps: {
       const auto& q = snapshot_->qps[r];
-      if (role == Qt::BackgroundRole && c == 2) {
-        if (q.state == sim::QpState::Rts) return QBrush(QColor(0xd8, 0xf5, 0xd0));
-        if (q.state == sim::QpState::Err || q.state == sim::QpState::Sqe)
-          return QBrush(QColor(0xff, 0xb3, 0xb3));
-        return QBrush(QColor(0xff, 0xec, 0xa8));
-      }
+      if (role == Qt::BackgroundRole && c == 2) return host_tables::qpStateBrush(q.state);
       if (role != Qt::DisplayRole) return {};
       switch (c) {
         case 0:
           return hex(q.qpn);
         case 1:
-          return sv(sim::toString(q.type));
+          return toQString(sim::toString(q.type));
         case 2:
-          return sv(qpStateName(q.state));
+          return toQString(qpStateName(q.state));
         case 3:
           return hex(q.sqPsn);
         case 4:
@@ -158,44 +138,17 @@ QVariant HostTableModel::data(const QModelIndex& index, int role) const {
     case HostTable::SendQueue:
     case HostTable::RecvQueue: {
       const auto& w = (*queue(snapshot_))[r];
-      if (role == Qt::BackgroundRole) {
-        const QColor col = wqeColor(w.state);
-        return col.isValid() ? QVariant(QBrush(col)) : QVariant();
-      }
+      if (role == Qt::BackgroundRole) return host_tables::wqeBrush(w.state);
       if (role != Qt::DisplayRole) return {};
-      if (table_ == HostTable::RecvQueue) {
-        switch (c) {
-          case 0:
-            return QVariant::fromValue<qulonglong>(w.wrId);
-          case 1:
-            return w.length;
-          case 2:
-            return QString::fromStdString(w.state);
-        }
-        return {};
-      }
-      switch (c) {
-        case 0:
-          return QVariant::fromValue<qulonglong>(w.wrId);
-        case 1:
-          return sv(sim::toString(w.opcode));
-        case 2:
-          return w.length;
-        case 3:
-          return QString::fromStdString(w.state);
-        case 4:
-          return w.firstPsn == w.lastPsn ? hex(w.firstPsn)
-                                         : hex(w.firstPsn) + QStringLiteral("-") + hex(w.lastPsn);
-      }
-      return {};
+      return host_tables::wqeCell(w, table_ == HostTable::RecvQueue, c);
     }
     case HostTable::Completions: {
       const CqSnapshot& cq = snapshot_->cqs.front();
       const auto& wc = cq.entries[r];
       const bool polled = r < cq.polled;
       if (role == Qt::BackgroundRole) {
-        if (wc.status != sim::WcStatus::Success) return QBrush(QColor(0xff, 0xb3, 0xb3));
-        return polled ? QVariant() : QVariant(QBrush(QColor(0xd8, 0xf5, 0xd0)));
+        if (wc.status != sim::WcStatus::Success) return QBrush(kRed);
+        return polled ? QVariant() : QVariant(QBrush(kGreen));
       }
       if (role == Qt::ForegroundRole && polled) return QBrush(QColor(0x80, 0x80, 0x80));
       if (role != Qt::DisplayRole) return {};
@@ -203,9 +156,9 @@ QVariant HostTableModel::data(const QModelIndex& index, int role) const {
         case 0:
           return QVariant::fromValue<qulonglong>(wc.wrId);
         case 1:
-          return sv(sim::toString(wc.opcode));
+          return toQString(sim::toString(wc.opcode));
         case 2:
-          return sv(sim::toString(wc.status));
+          return toQString(sim::toString(wc.status));
         case 3:
           return wc.byteLen;
         case 4:
@@ -285,7 +238,7 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const {
       return e.host >= 0 ? QString::fromStdString(rec_->hostNames[static_cast<std::size_t>(e.host)])
                          : tr("link");
     case Kind:
-      return sv(sim::toString(e.trace.kind));
+      return toQString(sim::toString(e.trace.kind));
     case Explanation:
       return QString::fromStdString(sim::describe(e.trace));
     default:

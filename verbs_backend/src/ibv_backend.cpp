@@ -12,6 +12,7 @@
 #include <map>
 
 #include "ibv_internal.h"
+#include "rdmascope/verbs/ibv_field_conversions.h"
 
 namespace rdmascope::verbs_backend {
 
@@ -121,30 +122,8 @@ struct FreeDeleter {
 };
 
 ibv_ah_attr toIbv(const AhAttr& a, std::uint8_t defaultPort) {
-  ibv_ah_attr r{};
-  r.is_global = a.isGlobal ? 1 : 0;
-  std::memcpy(r.grh.dgid.raw, a.dgid.data(), 16);
-  r.grh.flow_label = a.flowLabel;
-  r.grh.sgid_index = a.sgidIndex;
-  r.grh.hop_limit = a.hopLimit;
-  r.grh.traffic_class = a.trafficClass;
-  r.dlid = a.dlid;
-  r.sl = a.sl;
-  r.port_num = a.portNum != 0 ? a.portNum : defaultPort;
-  return r;
-}
-
-AhAttr fromIbv(const ibv_ah_attr& a) {
-  AhAttr r;
-  r.isGlobal = a.is_global != 0;
-  std::memcpy(r.dgid.data(), a.grh.dgid.raw, 16);
-  r.flowLabel = a.grh.flow_label;
-  r.sgidIndex = a.grh.sgid_index;
-  r.hopLimit = a.grh.hop_limit;
-  r.trafficClass = a.grh.traffic_class;
-  r.dlid = a.dlid;
-  r.sl = a.sl;
-  r.portNum = a.port_num;
+  ibv_ah_attr r = verbs::ibv_fields::ahAttrTo<ibv_ah_attr>(a);
+  if (a.portNum == 0) r.port_num = defaultPort;
   return r;
 }
 
@@ -176,30 +155,7 @@ WorkCompletion fromIbv(const ibv_wc& wc) {
 }  // namespace
 
 QpAttr qpAttrFromIbv(const ibv_qp_attr& a) {
-  QpAttr r;
-  r.qpState = static_cast<QpState>(a.qp_state);
-  r.curQpState = static_cast<QpState>(a.cur_qp_state);
-  r.pathMtu = static_cast<verbs::Mtu>(a.path_mtu);
-  r.qkey = a.qkey;
-  r.rqPsn = a.rq_psn;
-  r.sqPsn = a.sq_psn;
-  r.destQpNum = a.dest_qp_num;
-  r.qpAccessFlags = static_cast<unsigned>(a.qp_access_flags);
-  r.cap.maxSendWr = a.cap.max_send_wr;
-  r.cap.maxRecvWr = a.cap.max_recv_wr;
-  r.cap.maxSendSge = a.cap.max_send_sge;
-  r.cap.maxRecvSge = a.cap.max_recv_sge;
-  r.cap.maxInlineData = a.cap.max_inline_data;
-  r.ahAttr = fromIbv(a.ah_attr);
-  r.pkeyIndex = a.pkey_index;
-  r.maxRdAtomic = a.max_rd_atomic;
-  r.maxDestRdAtomic = a.max_dest_rd_atomic;
-  r.minRnrTimer = a.min_rnr_timer;
-  r.portNum = a.port_num;
-  r.timeout = a.timeout;
-  r.retryCnt = a.retry_cnt;
-  r.rnrRetry = a.rnr_retry;
-  return r;
+  return verbs::ibv_fields::qpAttrFrom(a);
 }
 
 struct IbvBackend::Impl {
@@ -486,28 +442,8 @@ Status IbvBackend::modifyQp(Handle qp, const QpAttr& attr, unsigned attrMask) {
   auto q = impl_->qp(qp);
   if (!q.ok()) return q.status;
   ibv_qp_attr a{};
-  a.qp_state = static_cast<ibv_qp_state>(attr.qpState);
-  a.cur_qp_state = static_cast<ibv_qp_state>(attr.curQpState);
-  a.path_mtu = static_cast<ibv_mtu>(attr.pathMtu);
-  a.qkey = attr.qkey;
-  a.rq_psn = attr.rqPsn;
-  a.sq_psn = attr.sqPsn;
-  a.dest_qp_num = attr.destQpNum;
-  a.qp_access_flags = attr.qpAccessFlags;
-  a.cap.max_send_wr = attr.cap.maxSendWr;
-  a.cap.max_recv_wr = attr.cap.maxRecvWr;
-  a.cap.max_send_sge = attr.cap.maxSendSge;
-  a.cap.max_recv_sge = attr.cap.maxRecvSge;
-  a.cap.max_inline_data = attr.cap.maxInlineData;
+  verbs::ibv_fields::qpAttrTo(attr, a);
   a.ah_attr = toIbv(attr.ahAttr, impl_->options.port);
-  a.pkey_index = attr.pkeyIndex;
-  a.max_rd_atomic = attr.maxRdAtomic;
-  a.max_dest_rd_atomic = attr.maxDestRdAtomic;
-  a.min_rnr_timer = attr.minRnrTimer;
-  a.port_num = attr.portNum;
-  a.timeout = attr.timeout;
-  a.retry_cnt = attr.retryCnt;
-  a.rnr_retry = attr.rnrRetry;
   if (int e = ibv_modify_qp(q.value->qp, &a, static_cast<int>(attrMask)); e != 0) {
     std::string what = "ibv_modify_qp of QP " + std::to_string(q.value->qp->qp_num);
     if ((attrMask & IBV_QP_STATE) != 0) what += " to " + std::string(verbs::toString(attr.qpState));

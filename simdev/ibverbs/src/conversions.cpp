@@ -5,99 +5,33 @@
 #include <algorithm>
 #include <cstring>
 
+#include "rdmascope/verbs/ibv_field_conversions.h"
+
 namespace rdmascope::ibverbs {
 
 sim::AhAttr toSim(const ibv_ah_attr& attr) {
-  sim::AhAttr out;
-  std::memcpy(out.dgid.data(), attr.grh.dgid.raw, out.dgid.size());
-  out.flowLabel = attr.grh.flow_label;
-  out.sgidIndex = attr.grh.sgid_index;
-  out.hopLimit = attr.grh.hop_limit;
-  out.trafficClass = attr.grh.traffic_class;
-  out.isGlobal = attr.is_global != 0;
-  out.dlid = attr.dlid;
-  out.sl = attr.sl;
-  out.portNum = attr.port_num;
-  return out;
+  return verbs::ibv_fields::ahAttrFrom(attr);
 }
 
 ibv_ah_attr fromSim(const sim::AhAttr& attr) {
-  ibv_ah_attr out{};
-  std::memcpy(out.grh.dgid.raw, attr.dgid.data(), attr.dgid.size());
-  out.grh.flow_label = attr.flowLabel;
-  out.grh.sgid_index = attr.sgidIndex;
-  out.grh.hop_limit = attr.hopLimit;
-  out.grh.traffic_class = attr.trafficClass;
-  out.is_global = attr.isGlobal ? 1 : 0;
-  out.dlid = attr.dlid;
-  out.sl = attr.sl;
-  out.port_num = attr.portNum;
-  return out;
+  return verbs::ibv_fields::ahAttrTo<ibv_ah_attr>(attr);
 }
 
 sim::QpCap toSim(const ibv_qp_cap& cap) {
-  sim::QpCap out;
-  out.maxSendWr = cap.max_send_wr;
-  out.maxRecvWr = cap.max_recv_wr;
-  out.maxSendSge = cap.max_send_sge;
-  out.maxRecvSge = cap.max_recv_sge;
-  out.maxInlineData = cap.max_inline_data;
-  return out;
+  return verbs::ibv_fields::qpCapFrom(cap);
 }
 
 ibv_qp_cap fromSim(const sim::QpCap& cap) {
-  ibv_qp_cap out{};
-  out.max_send_wr = cap.maxSendWr;
-  out.max_recv_wr = cap.maxRecvWr;
-  out.max_send_sge = cap.maxSendSge;
-  out.max_recv_sge = cap.maxRecvSge;
-  out.max_inline_data = cap.maxInlineData;
-  return out;
+  return verbs::ibv_fields::qpCapTo<ibv_qp_cap>(cap);
 }
 
 sim::QpAttr toSim(const ibv_qp_attr& attr) {
-  sim::QpAttr out;
-  out.qpState = static_cast<sim::QpState>(attr.qp_state);
-  out.curQpState = static_cast<sim::QpState>(attr.cur_qp_state);
-  out.pathMtu = static_cast<sim::Mtu>(attr.path_mtu);
-  out.qkey = attr.qkey;
-  out.rqPsn = attr.rq_psn;
-  out.sqPsn = attr.sq_psn;
-  out.destQpNum = attr.dest_qp_num;
-  out.qpAccessFlags = attr.qp_access_flags;
-  out.cap = toSim(attr.cap);
-  out.ahAttr = toSim(attr.ah_attr);
-  out.pkeyIndex = attr.pkey_index;
-  out.maxRdAtomic = attr.max_rd_atomic;
-  out.maxDestRdAtomic = attr.max_dest_rd_atomic;
-  out.minRnrTimer = attr.min_rnr_timer;
-  out.portNum = attr.port_num;
-  out.timeout = attr.timeout;
-  out.retryCnt = attr.retry_cnt;
-  out.rnrRetry = attr.rnr_retry;
-  return out;
+  return verbs::ibv_fields::qpAttrFrom(attr);
 }
 
 void fromSim(const sim::QpAttr& attr, ibv_qp_attr& out) {
-  out.qp_state = static_cast<ibv_qp_state>(attr.qpState);
-  out.cur_qp_state = static_cast<ibv_qp_state>(attr.curQpState);
-  out.path_mtu = static_cast<ibv_mtu>(attr.pathMtu);
+  verbs::ibv_fields::qpAttrTo(attr, out);
   out.path_mig_state = IBV_MIG_MIGRATED;
-  out.qkey = attr.qkey;
-  out.rq_psn = attr.rqPsn;
-  out.sq_psn = attr.sqPsn;
-  out.dest_qp_num = attr.destQpNum;
-  out.qp_access_flags = attr.qpAccessFlags;
-  out.cap = fromSim(attr.cap);
-  out.ah_attr = fromSim(attr.ahAttr);
-  out.pkey_index = attr.pkeyIndex;
-  out.max_rd_atomic = attr.maxRdAtomic;
-  out.max_dest_rd_atomic = attr.maxDestRdAtomic;
-  out.min_rnr_timer = attr.minRnrTimer;
-  out.port_num = attr.portNum;
-  out.timeout = attr.timeout;
-  out.retry_cnt = attr.retryCnt;
-  out.rnr_retry = attr.rnrRetry;
 }
 
 sim::SendWr toSim(const ibv_send_wr& wr) {

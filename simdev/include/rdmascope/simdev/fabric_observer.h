@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,31 @@ struct FabricEvent {
   HostState state;
 };
 
+/// A program attached to the fabric when an observer connected.
+struct AttachedProgram {
+  int host = 0;
+  std::string program;
+  long pid = 0;
+};
+
+/// What the fabric tells a new observer (its Observing message): itself (`self` is 0), the
+/// programs attached at that moment, and whether it is paused.
+struct ObserverWelcome {
+  FabricInfo info;
+  std::vector<AttachedProgram> attached;
+  bool paused = false;
+};
+
+/// Parses the fabric's answer to an observer; nullopt (with a one-line `error`) when the
+/// datagram is not an Observing message describing a fabric. Attached entries that are not
+/// an object with a host of the fabric are left out.
+std::optional<ObserverWelcome> decodeObserverWelcome(std::span<const std::uint8_t> datagram,
+                                                     std::string& error);
+
+/// Parses one datagram the fabric sends an observer (an Event or an ObservedFrame); nullopt for
+/// any other message and for one that is malformed.
+std::optional<FabricEvent> decodeObserverEvent(std::span<const std::uint8_t> datagram);
+
 class FabricObserver {
  public:
   /// Connects to the fabric at `socketPath` (defaultFabricSocket() when empty). Null with a
@@ -52,7 +79,11 @@ class FabricObserver {
   FabricObserver& operator=(const FabricObserver&) = delete;
 
   /// The fabric as it described itself on connecting (hosts, wire format, MTU; `self` is 0).
-  const FabricInfo& info() const { return info_; }
+  const FabricInfo& info() const { return welcome_.info; }
+  /// The programs attached when the observer connected (later ones come as Attached events).
+  const std::vector<AttachedProgram>& attachedAtConnect() const { return welcome_.attached; }
+  /// Whether the fabric was paused when the observer connected.
+  bool pausedAtConnect() const { return welcome_.paused; }
   const std::string& socketPath() const { return path_; }
   /// Readable when events are waiting.
   int fd() const { return fd_; }
@@ -72,7 +103,7 @@ class FabricObserver {
   void send(const std::string& control);
   int fd_ = -1;
   std::string path_;
-  FabricInfo info_;
+  ObserverWelcome welcome_;
   std::vector<std::uint8_t> buf_;
 };
 

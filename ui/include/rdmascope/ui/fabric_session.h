@@ -53,7 +53,9 @@ class FabricSession : public QObject {
   ~FabricSession() override;
 
   /// Connects to the fabric at `socketPath` (the default socket when empty), forgetting a
-  /// previous fabric and clearing the store. False with a one-line `error` when none runs there.
+  /// previous fabric and clearing the store. The programs already attached and a pause already
+  /// in force show at once (hosts and timeline). False with a one-line `error` when none runs
+  /// there.
   bool attach(const QString& socketPath, QString& error);
   /// Disconnects (what was seen stays).
   void detach();
