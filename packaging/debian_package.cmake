@@ -11,8 +11,7 @@ set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "see RDMA from the verbs call down to the bytes on the wire")
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "see RDMA from the verbs call down to the bytes on the wire
-rdmascope teaches and debugs RDMA. It simulates hosts with queue pairs,
+    "rdmascope teaches and debugs RDMA. It simulates hosts with queue pairs,
 completion queues and work requests over RoCEv2, RoCEv1, InfiniBand and
 iWARP, or drives a real device through rdma-core, and shows every step
 from the verbs call to the packets. It decodes captures layer by layer
@@ -27,11 +26,12 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
-# The drop-in libraries are private (never on the loader's path): nothing else may link them,
-# so they get no shlibs entry and dpkg-shlibdeps must not look for a package providing them.
+# The drop-in libraries are private (never on the loader's path) and nothing links them: no
+# shlibs entry. dpkg-shlibdeps is not told about their folder, so that rdmascope-cli's own
+# libibverbs.so.1 and librdmacm.so.1 resolve to rdma-core's packages, not to the drop-ins.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS
-    ${CPACK_PACKAGING_INSTALL_PREFIX}/${RDMASCOPE_INSTALL_SIMDEV_LIBDIR})
+# The lab's scripts (share/rdmascope/lab) include python3 programs.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "tshark, qemu-system-x86")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
     "busybox-static, cpio, kmod, ibverbs-utils, perftest, rdmacm-utils, tcpdump")

@@ -29,7 +29,7 @@ std::optional<fs::path> findDataFile(const fs::path& relative, const fs::path& p
 
 std::optional<fs::path> findSimdevLibDir(const fs::path& programDir) {
   std::error_code ec;
-  for (const fs::path dir :
+  for (const fs::path& dir :
        {programDir / kSimdevLibDirFromBinDir, programDir / kBuildTreeSimdevLibDirFromProgramDir}) {
     if (fs::exists(dir / "libibverbs.so.1", ec)) return fs::weakly_canonical(dir, ec);
   }

@@ -93,7 +93,7 @@ if [ -n "$gui" ]; then
   # shellcheck source=/dev/null
   source "$gui_completion" || { echo "FAILED: cannot source $gui_completion"; exit 1; }
   mapfile -t gui_options < <(QT_QPA_PLATFORM=offscreen "$gui" --help |
-    awk '/^  -/ { sub(/   .*/, ""); gsub(/<[^>]*>|,/, ""); print }' | tr ' ' '\n' | grep .)
+    awk '/^  -/ { for (i = 1; i <= NF; i++) { f = $i; if (f ~ /^-/) { sub(/,$/, "", f); print f } else if (f !~ /^</) break } }')
   ((${#gui_options[@]} >= 10)) || fail "$gui --help lists only ${gui_options[*]}"
   expect "rdmascope -<TAB>" "${gui_options[@]}" -- "$(offers "$gui" _rdmascope -)"
   expect "rdmascope --scenario rc-<TAB>" rc-read -- "$(offers "$gui" _rdmascope --scenario rc-)"

@@ -6,17 +6,19 @@
 # relative to themselves, run: rdmascope-cli --version, decode --verify of every installed
 # example, sim tour, lab list, fabric + exec (the private drop-in libraries, with ibv_devinfo
 # when present), rdmascope --screenshot offscreen; the installed man pages render and name
-# every command and option, the installed completion offers them.
+# every command and option, the installed completion completes with them.
 # Unpacking rather than `dpkg -i`: installing into the live system is not a test's to do, and
 # dpkg --root needs a whole second system for its dependencies; dpkg-deb -x lays out exactly the
 # files dpkg would install, and apt-get -s checks the dependencies against this system.
-# Usage: package_test.sh CPACK BUILD_DIR SOURCE_DIR
+# Then `cmake --install --prefix` into another fresh folder: the same programs find the same
+# files there.
+# Usage: package_test.sh CMAKE CPACK BUILD_DIR SOURCE_DIR
 set -euo pipefail
-cpack=$1 build=$2 source_dir=$3
+cmake=$1 cpack=$2 build=$3 source_dir=$4
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../support/oracle.sh
 source "$here/../support/oracle.sh"
-oracle_require dpkg-deb dpkg-shlibdeps lintian man python3 "$cpack"
+oracle_require dpkg-deb dpkg-shlibdeps lintian man python3 "$cmake" "$cpack"
 
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/rdmascope-package.XXXXXX")
 fabric_pid=
@@ -41,8 +43,9 @@ step "control fields"
 info=$(dpkg-deb --field "$deb" Package Version Architecture Depends Recommends)
 echo "$info"
 depends=$(dpkg-deb --field "$deb" Depends)
-for lib in libqt6widgets6 libpcap0.8 libisal2 libibverbs1 libfmt9 libstdc++6 libc6; do
-  grep -qE "(^|, )$lib( |,|$)" <<<"$depends" || fail "Depends does not name $lib: $depends"
+for lib in libqt6widgets6 libpcap0.8 libisal2 libibverbs1 librdmacm1 libfmt9 libstdc++6 libc6 \
+  python3; do
+  [[ ", $depends," =~ ,\ ${lib//+/\\+}[\ ,] ]] || fail "Depends does not name $lib: $depends"
 done
 grep -q rdmascope <<<"$depends" && fail "Depends names the package's own private libraries"
 recommends=$(dpkg-deb --field "$deb" Recommends)
@@ -59,7 +62,7 @@ if command -v apt-get >/dev/null; then
 fi
 
 step "lintian"
-lintian --no-tag-display-limit --fail-on error "$deb" >"$scratch/lintian.log" 2>&1 ||
+lintian --tag-display-limit 0 --fail-on error "$deb" >"$scratch/lintian.log" 2>&1 ||
   fail "lintian reports errors"
 cat "$scratch/lintian.log"
 grep -q '^E: ' "$scratch/lintian.log" && fail "lintian reports errors"
@@ -160,9 +163,37 @@ for page in rdmascope rdmascope-cli; do
 done
 
 step "bash completion"
-PATH=$bin:$PATH "$here/check_completion.sh" "$cli" \
-  "$root/usr/share/bash-completion/completions/rdmascope-cli" "$bin/rdmascope" \
-  "$root/usr/share/bash-completion/completions/rdmascope" || fail "bash completion"
+# package.completion checks these files in full against the programs' --help; here: they are
+# the ones installed, and they complete with the installed programs.
+completions=$root/usr/share/bash-completion/completions
+for program in rdmascope-cli rdmascope; do
+  cmp -s "$completions/$program" "$source_dir/packaging/completion/$program" ||
+    fail "the installed completion of $program is not packaging/completion/$program"
+done
+offered=$(
+  # shellcheck source=/dev/null
+  source "$completions/rdmascope-cli"
+  COMP_WORDS=("$cli" sim r) COMP_CWORD=2
+  _rdmascope_cli
+  printf '%s\n' "${COMPREPLY[@]}"
+  COMP_WORDS=("$cli" decode -Y infiniband.bth.ps) COMP_CWORD=3
+  _rdmascope_cli
+  printf '%s\n' "${COMPREPLY[@]}"
+)
+for word in rc-read rnr-retry infiniband.bth.psn; do
+  grep -qxF "$word" <<<"$offered" || fail "the installed completion does not offer $word: $offered"
+done
+
+step "cmake --install --prefix elsewhere"
+prefix=$scratch/elsewhere/opt
+"$cmake" --install "$build" --prefix "$prefix" >"$scratch/install.log" 2>&1 ||
+  { cat "$scratch/install.log"; fail "cmake --install"; }
+"$prefix/bin/rdmascope-cli" decode --verify "$prefix/share/rdmascope/examples/rping.pcap" \
+  >/dev/null || fail "decode --verify from the prefix: exit $?"
+lab_list=$("$prefix/bin/rdmascope-cli" lab list 2>&1 || true)
+grep -q '^rc-send-recv' <<<"$lab_list" || fail "lab list from the prefix: $(head -3 <<<"$lab_list")"
+[ -f "$prefix/lib/rdmascope/simdev/libibverbs.so.1" ] ||
+  fail "cmake --install put no drop-in libibverbs.so.1 in $prefix/lib/rdmascope/simdev"
 
 step "done"
 ((failures == 0)) || { echo "$failures failures"; exit 1; }

@@ -68,9 +68,13 @@ TEST(FieldRegistryCoverage, KnownFieldKeysListsWhatTheFilterAccepts) {
   for (const auto& k : keys)
     EXPECT_TRUE(isKnownFieldKey(k)) << k;
   const std::set<std::string_view> listed(keys.begin(), keys.end());
-  for (const auto& s : sampleIbFrames())
-    for (const auto& n : decodeFrame(s.bytes, s.link).nodes)
-      if (!n.key.empty()) EXPECT_TRUE(listed.contains(n.key)) << n.key;
+  for (const auto& s : sampleIbFrames()) {
+    for (const auto& n : decodeFrame(s.bytes, s.link).nodes) {
+      if (!n.key.empty()) {
+        EXPECT_TRUE(listed.contains(n.key)) << n.key;
+      }
+    }
+  }
   for (std::string_view k : {"ip.addr", "udp.port", "infiniband.bth.psn", "frame.number"})
     EXPECT_TRUE(listed.contains(k)) << k;
   EXPECT_FALSE(listed.contains("infiniband.bth.no_such_field"));
