@@ -140,6 +140,14 @@ if command -v ibv_devinfo >/dev/null; then
     fail "exec -- ibv_devinfo: $devinfo"
   grep -q 'hca_id:.*rdmascope0' <<<"$devinfo" || fail "ibv_devinfo on the fabric: $devinfo"
 fi
+# A copy of the program with no drop-in libraries beside it says so in one line.
+mkdir -p "$scratch/lone/bin"
+cp "$cli" "$scratch/lone/bin/"
+if lone=$("$scratch/lone/bin/rdmascope-cli" exec --fabric "$socket" --host 1 --env 2>&1); then
+  fail "exec without drop-in libraries succeeded: $lone"
+elif [ "$(wc -l <<<"$lone")" != 1 ] || [[ $lone != *"libibverbs.so.1 is neither installed"* ]]; then
+  fail "exec without drop-in libraries: $lone"
+fi
 kill "$fabric_pid"
 wait "$fabric_pid" 2>/dev/null || true
 fabric_pid=
