@@ -5,6 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+if command -v ccache >/dev/null; then  # as scripts/test.sh: reuse objects built before
+  export CCACHE_BASEDIR="$PWD" CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
+fi
 cmake --preset ci >/dev/null
 cmake --build --preset ci -j "$(nproc)"
 rm -f build/package/rdmascope_*.deb
