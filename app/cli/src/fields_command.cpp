@@ -1,7 +1,9 @@
 // `rdmascope-cli fields`: the display-filter and -e field keys, one a line (as tshark -G fields
 // lists its own), with the field's name where a header table defines it.
 #include <CLI/CLI.hpp>
+#include <memory>
 #include <ostream>
+#include <string_view>
 
 #include "commands.h"
 #include "rdmascope/cli/cli.h"
