@@ -1,8 +1,16 @@
 # Sourced by the lab scripts: paths, error reporting and prerequisite checks.
 # shellcheck shell=bash
 
-LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-LAB_CACHE=${RDMASCOPE_LAB_CACHE:-$LAB_DIR/cache}
+LAB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+# The kernel cache: beside the scripts in a checkout; installed (share/rdmascope/lab), in the
+# user's cache folder.
+if [ -n "${RDMASCOPE_LAB_CACHE:-}" ]; then
+  LAB_CACHE=$RDMASCOPE_LAB_CACHE
+elif [ -d "$LAB_DIR/cache" ] || [ -e "$LAB_DIR/../.git" ]; then
+  LAB_CACHE=$LAB_DIR/cache
+else
+  LAB_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/rdmascope/lab
+fi
 
 # The modules the guests load; prepare.sh adds their dependencies from modules.dep.
 # shellcheck disable=SC2034

@@ -15,6 +15,8 @@ packages=(
   tcpdump libibverbs-dev librdmacm-dev rdmacm-utils
   # GUI (Qt 6 Widgets) and its screenshot runs
   qt6-base-dev xvfb xauth
+  # the Debian package (scripts/package.sh) and its test: dpkg-shlibdeps, lintian, man -l
+  dpkg-dev lintian man-db
 )
 
 missing=()

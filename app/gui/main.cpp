@@ -2,11 +2,14 @@
 // a scenario on a real device with a peer machine (--device); ui/command_line.h has the options.
 #include <QApplication>
 
+#include "rdmascope/install/install_paths.h"
 #include "rdmascope/ui/command_line.h"
 
 int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("rdmascope"));
-  QApplication::setApplicationVersion(QStringLiteral("0.1.0"));
+  QApplication::setApplicationVersion(QStringLiteral("%1 (commit %2)")
+                                          .arg(QLatin1String(rdmascope::install::version()),
+                                               QLatin1String(rdmascope::install::commit())));
   return rdmascope::ui::runGuiCommandLine(app);
 }

@@ -1,5 +1,6 @@
 #include "rdmascope/packets/field_registry.h"
 
+#include <algorithm>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -177,6 +178,22 @@ const FieldDef* findFieldDef(std::string_view key) {
   std::lock_guard lock(r.mutex);
   const auto it = r.keys.find(key);
   return it == r.keys.end() ? nullptr : it->second;
+}
+
+std::vector<std::string_view> knownFieldKeys() {
+  std::vector<std::string_view> keys;
+  {
+    auto& r = registry();
+    std::lock_guard lock(r.mutex);
+    keys.reserve(r.keys.size() + std::size(kAliases));
+    for (const auto& [key, def] : r.keys)
+      keys.push_back(key);
+  }
+  for (const auto& a : kAliases)
+    keys.push_back(a.key);
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  return keys;
 }
 
 std::span<const std::string_view> aliasTargets(std::string_view key) {

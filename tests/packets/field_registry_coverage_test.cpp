@@ -2,6 +2,7 @@
 // field a user sees can be filtered on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -55,6 +56,31 @@ TEST(FieldRegistryCoverage, EveryIwarpKeyIsKnown) {
   for (const auto& k : unknown)
     all += k + " ";
   EXPECT_TRUE(unknown.empty()) << all;
+}
+
+// The listing (`rdmascope-cli fields`, the shell completion) is every key the filter accepts, in
+// order, each once: the keys of real frames' trees, the aggregates, a runtime registration.
+TEST(FieldRegistryCoverage, KnownFieldKeysListsWhatTheFilterAccepts) {
+  const auto keys = knownFieldKeys();
+  ASSERT_FALSE(keys.empty());
+  EXPECT_TRUE(std::is_sorted(keys.begin(), keys.end()));
+  EXPECT_EQ(std::adjacent_find(keys.begin(), keys.end()), keys.end());
+  for (const auto& k : keys)
+    EXPECT_TRUE(isKnownFieldKey(k)) << k;
+  const std::set<std::string_view> listed(keys.begin(), keys.end());
+  for (const auto& s : sampleIbFrames()) {
+    for (const auto& n : decodeFrame(s.bytes, s.link).nodes) {
+      if (!n.key.empty()) {
+        EXPECT_TRUE(listed.contains(n.key)) << n.key;
+      }
+    }
+  }
+  for (std::string_view k : {"ip.addr", "udp.port", "infiniband.bth.psn", "frame.number"})
+    EXPECT_TRUE(listed.contains(k)) << k;
+  EXPECT_FALSE(listed.contains("infiniband.bth.no_such_field"));
+  registerSyntheticKey("rdmascope.test.listed_key");
+  const auto after = knownFieldKeys();
+  EXPECT_TRUE(std::binary_search(after.begin(), after.end(), "rdmascope.test.listed_key"));
 }
 
 }  // namespace

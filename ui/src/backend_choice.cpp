@@ -7,6 +7,8 @@
 #include <QRegularExpression>
 #include <QStandardPaths>
 
+#include "rdmascope/install/install_paths.h"
+
 #ifdef RDMASCOPE_HAVE_IBVERBS
 #include "rdmascope/verbs_backend/ibv_backend.h"
 #endif
@@ -44,9 +46,6 @@ QString findCliBinary(const BackendSearch& search, QStringList* looked) {
     candidates << dir.filePath(QStringLiteral("rdmascope-cli"))
                << dir.filePath(QStringLiteral("../cli/rdmascope-cli"))
                << dir.filePath(QStringLiteral("../../app/cli/rdmascope-cli"));
-#ifdef RDMASCOPE_BINARY_DIR
-    candidates << QStringLiteral(RDMASCOPE_BINARY_DIR "/app/cli/rdmascope-cli");
-#endif
     const QString inPath = QStandardPaths::findExecutable(QStringLiteral("rdmascope-cli"));
     if (!inPath.isEmpty()) candidates << inPath;
   }
@@ -58,18 +57,9 @@ QString findCliBinary(const BackendSearch& search, QStringList* looked) {
 }
 
 QString findLabDir(const BackendSearch& search) {
-  QStringList candidates;
-#ifdef RDMASCOPE_SOURCE_DIR
-  candidates << QStringLiteral(RDMASCOPE_SOURCE_DIR "/lab");
-#endif
-  const QDir dir(programDir(search));
-  candidates << dir.filePath(QStringLiteral("../../lab"))
-             << dir.filePath(QStringLiteral("../../../lab"))
-             << dir.filePath(QStringLiteral("../../../../lab"));
-  for (const QString& c : candidates)
-    if (QFileInfo::exists(c + QStringLiteral("/run-pair.sh")))
-      return QFileInfo(c).canonicalFilePath();
-  return {};
+  const auto script = install::findDataFile(std::filesystem::path("lab") / "run-pair.sh",
+                                            programDir(search).toStdString());
+  return script ? QString::fromStdString(script->parent_path().string()) : QString();
 }
 
 QString netdevOfDevice(const QString& device, int port, const QString& sysfs) {

@@ -38,6 +38,7 @@
 #include "rdmascope/ui/capture_saver.h"
 #include "rdmascope/ui/comparison_view.h"
 #include "rdmascope/ui/data_path_pane.h"
+#include "rdmascope/ui/example_menu.h"
 #include "rdmascope/ui/fabric_session.h"
 #include "rdmascope/ui/fabric_view.h"
 #include "rdmascope/ui/filter_bar.h"
@@ -222,6 +223,9 @@ void MainWindow::createActions() {
                                                       tr("Scenarios (*.json);;All files (*)"));
     if (!path.isEmpty()) openScenarioFile(path);
   });
+  QMenu* examples = file->addMenu(tr("Open &Example"));
+  examples->setObjectName(QStringLiteral("openExampleMenu"));
+  fillExampleMenu(*examples, *this, QCoreApplication::applicationDirPath());
   QMenu* scenarios = file->addMenu(tr("Built-in &Scenario"));
   for (const auto& s : builtInScenarios())
     scenarios->addAction(QString::fromStdString(s.title), this,

@@ -4,6 +4,7 @@
 
 #include "commands.h"
 #include "output_options.h"
+#include "rdmascope/install/install_paths.h"
 
 namespace rdmascope::cli {
 namespace {
@@ -63,9 +64,12 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   addVerbsCommand(app, action);
   addLabCommand(app, action);
   addFabricCommand(app, action);
+  addFieldsCommand(app, action);
+  app.set_version_flag("--version", install::versionLine("rdmascope-cli"),
+                       "Print the version and the commit it was built from, and exit");
   try {
     app.parse(argc, argv);
-  } catch (const CLI::Success& e) {  // --help: CLI11 prints the selected subcommand's help
+  } catch (const CLI::Success& e) {  // --help, --version: CLI11 prints them
     app.exit(e, out, err);
     return kExitOk;
   } catch (const CLI::ParseError& e) {

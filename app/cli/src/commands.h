@@ -22,5 +22,6 @@ void addSimCommand(CLI::App& app, Action& action);
 void addVerbsCommand(CLI::App& app, Action& action);
 void addLabCommand(CLI::App& app, Action& action);
 void addFabricCommand(CLI::App& app, Action& action);
+void addFieldsCommand(CLI::App& app, Action& action);
 
 }  // namespace rdmascope::cli

@@ -18,6 +18,7 @@
 #include "numeric_options.h"
 #include "output_options.h"
 #include "rdmascope/cli/cli.h"
+#include "rdmascope/install/install_paths.h"
 #include "rdmascope/simdev/fabric.h"
 #include "rdmascope/simdev/fabric_protocol.h"
 
@@ -102,22 +103,6 @@ int runFabric(const FabricArgs& a, std::ostream& out, std::ostream& err) {
   return kExitOk;
 }
 
-/// The folder with the drop-in libibverbs.so.1 and librdmacm.so.1.
-std::optional<fs::path> dropInDir() {
-  std::vector<fs::path> candidates;
-#ifdef RDMASCOPE_SIMDEV_LIBDIR
-  candidates.emplace_back(RDMASCOPE_SIMDEV_LIBDIR);
-#endif
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec).parent_path();
-  candidates.push_back(self / ".." / ".." / "simdev" / "lib");  // the build tree
-  candidates.push_back(self / ".." / "lib" / "rdmascope");      // an installed tree
-  for (const auto& dir : candidates) {
-    if (fs::exists(dir / "libibverbs.so.1", ec)) return fs::weakly_canonical(dir, ec);
-  }
-  return std::nullopt;
-}
-
 /// Asks the fabric about host `host`; on failure returns a one-line error.
 std::optional<nlohmann::json> queryFabric(const std::string& path, int host, std::string& error) {
   sockaddr_un addr{};
@@ -169,11 +154,12 @@ int runExec(const ExecArgs& a, std::ostream& out, std::ostream& err) {
                             status->value("program", std::string("?")), status->value("pid", 0L)));
     return kExitFailure;
   }
-  const auto libs = dropInDir();
+  const fs::path self = install::programDir();
+  const auto libs = install::findSimdevLibDir(self);
   if (!libs) {
-    reportError(err,
-                "the drop-in libibverbs.so.1 is not built (build the rdmascope_ibverbs "
-                "target)");
+    reportError(err, fmt::format("the drop-in libibverbs.so.1 is neither installed nor built "
+                                 "beside {} (build the rdmascope_ibverbs target)",
+                                 self.string()));
     return kExitFailure;
   }
   std::string libraryPath = libs->string();

@@ -13,6 +13,7 @@
 #include "output_files.h"
 #include "output_options.h"
 #include "rdmascope/cli/cli.h"
+#include "rdmascope/install/install_paths.h"
 #include "rdmascope/verbs_backend/scenario.h"
 #include "scenario_source.h"
 #include "sim_replay.h"
@@ -49,21 +50,19 @@ std::string selfPath() {
   return ec ? std::string("rdmascope-cli") : p.string();
 }
 
-// lab/ of the source tree this binary was built from, else ../../lab next to the binary
-// (build/<preset>/app/cli/rdmascope-cli -> <source>/lab is four levels up).
+// lab/ in the data folder: installed (<prefix>/share/rdmascope/lab) or the build tree's link to
+// the source tree's lab/.
 std::optional<fs::path> findLabDir() {
-  std::vector<fs::path> candidates;
-#ifdef RDMASCOPE_SOURCE_DIR
-  candidates.emplace_back(fs::path(RDMASCOPE_SOURCE_DIR) / "lab");
-#endif
-  const fs::path self = fs::path(selfPath()).parent_path();
-  candidates.push_back(self / ".." / ".." / "lab");
-  candidates.push_back(self / ".." / ".." / ".." / ".." / "lab");
-  for (const auto& c : candidates) {
-    std::error_code ec;
-    if (fs::exists(c / "run-pair.sh", ec)) return fs::weakly_canonical(c, ec);
-  }
-  return std::nullopt;
+  const auto script = install::findDataFile(fs::path("lab") / "run-pair.sh", install::programDir());
+  if (!script) return std::nullopt;
+  return script->parent_path();
+}
+
+std::string labNotFound() {
+  std::string looked;
+  for (const auto& dir : install::dataDirCandidates(install::programDir()))
+    looked += (looked.empty() ? "" : ", ") + (dir / "lab").lexically_normal().string();
+  return "lab/run-pair.sh not found (looked in " + looked + ")";
 }
 
 int shellStatus(int status) {
@@ -81,8 +80,7 @@ bool isBuiltin(const std::string& name) {
 int labList(std::ostream& out, std::ostream& err) {
   const auto lab = findLabDir();
   if (!lab) {
-    reportError(err,
-                "lab/run-pair.sh not found (looked in the source tree and next to the binary)");
+    reportError(err, labNotFound());
     return kExitUsage;
   }
   out << "# lab scenarios (lab/scenarios/*.sh: rdma-core and perftest tools)\n" << std::flush;
@@ -114,8 +112,7 @@ std::string readText(const fs::path& p) {
 int labRun(const LabArgs& a, std::ostream& out, std::ostream& err) {
   const auto lab = findLabDir();
   if (!lab) {
-    reportError(err,
-                "lab/run-pair.sh not found (looked in the source tree and next to the binary)");
+    reportError(err, labNotFound());
     return kExitUsage;
   }
   if (a.name.empty() || a.outDir.empty()) {

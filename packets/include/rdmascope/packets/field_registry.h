@@ -6,6 +6,7 @@
 
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "rdmascope/packets/field.h"
 
@@ -20,6 +21,10 @@ const FieldDef* findFieldDef(std::string_view key);
 /// The keys an aggregate key stands for, as in Wireshark: ip.addr is ip.src or ip.dst,
 /// likewise ipv6.addr, eth.addr, udp.port and tcp.port. Empty for every other key.
 std::span<const std::string_view> aliasTargets(std::string_view key);
+
+/// Every key isKnownFieldKey accepts (header keys, table fields, synthetic keys and the aggregate
+/// keys), sorted, without duplicates: `rdmascope-cli fields` and the shell completion list them.
+std::vector<std::string_view> knownFieldKeys();
 
 /// Adds a header table at run time (tables outside packets/src/field_registry.cpp's list).
 /// Thread-safe; registering the same table twice is harmless.

@@ -1,0 +1,40 @@
+#include "rdmascope/ui/example_menu.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QMenu>
+
+#include "rdmascope/install/install_paths.h"
+#include "rdmascope/ui/main_window.h"
+#include "rdmascope/ui/scenario_player.h"
+
+namespace rdmascope::ui {
+
+int fillExampleMenu(QMenu& menu, MainWindow& window, const QString& programDir) {
+  const auto captures = install::exampleCaptures(programDir.toStdString());
+  menu.addSection(QObject::tr("Captures from the Soft-RoCE lab"));
+  if (captures.empty()) {
+    menu.addAction(QObject::tr("(no example captures installed)"))->setEnabled(false);
+  }
+  for (const auto& c : captures) {
+    const QString path = QString::fromStdString(c.path.string());
+    QAction* a = menu.addAction(QFileInfo(path).completeBaseName(), &window,
+                                [&window, path] { window.openCapture(path); });
+    a->setToolTip(QString::fromStdString(c.description));
+    a->setStatusTip(a->toolTip());
+    a->setData(path);
+  }
+  menu.addSection(QObject::tr("Simulated scenarios"));
+  for (const auto& s : builtInScenarios()) {
+    const QString id = QString::fromStdString(s.id);
+    QAction* a = menu.addAction(QString::fromStdString(s.title), &window,
+                                [&window, id] { window.openScenario(id); });
+    a->setToolTip(QString::fromStdString(s.description));
+    a->setStatusTip(a->toolTip());
+    a->setData(id);
+  }
+  menu.setToolTipsVisible(true);
+  return static_cast<int>(captures.size());
+}
+
+}  // namespace rdmascope::ui
