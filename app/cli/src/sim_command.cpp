@@ -30,6 +30,7 @@ struct SimArgs {
   bool json = false;
   bool traceGiven = false;
   bool cm = false;
+  bool show = false;
 };
 
 const std::map<std::string, sim::WireFormat>& wireNames() {
@@ -151,12 +152,27 @@ bool writePcap(packets_io::CaptureWriter& writer, const verbs_backend::RunResult
   return true;
 }
 
+// `--show`: the scenario as the JSON file that runs it, to start one's own from.
+int showScenario(const SimArgs& a, std::ostream& out, std::ostream& err) {
+  if (isTransportScenario(a.scenario)) {
+    reportError(err, "'" + a.scenario +
+                         "' runs over the TCP model and has no scenario file (--list shows the "
+                         "built-ins)");
+    return kExitUsage;
+  }
+  auto scenario = loadScenario(a.scenario, err);
+  if (!scenario) return kExitUsage;
+  out << verbs_backend::scenarioJsonText(scenario->json);
+  return kExitOk;
+}
+
 int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
   if (a.list) return listScenarios(out);
   if (a.scenario.empty()) {
     reportError(err, "sim needs a scenario NAME or FILE (--list shows the built-ins)");
     return kExitUsage;
   }
+  if (a.show) return showScenario(a, out, err);
   if (a.json && !a.analyze) {
     reportError(err, "--json applies to --analyze (the trace as JSON is --trace json)");
     return kExitUsage;
@@ -239,12 +255,19 @@ void addSimCommand(CLI::App& app, Action& action) {
   cmd->add_option("--wire", args->wire, "Wire format: rocev2, rocev2-ipv6, rocev1 or ib")
       ->check(CLI::IsMember(wires));
   cmd->add_flag("--list", args->list, "List the built-in scenarios");
+  CLI::Option* show = cmd->add_flag(
+      "--show", args->show,
+      "Print the scenario as the JSON file that runs it (a built-in as a starting point for "
+      "one's own; format: docs/scenario-format.md)");
   cmd->add_flag("--analyze", args->analyze,
                 "Print the flow analysis of the run (as `analyze` prints that of its pcap)");
   cmd->add_flag("--json", args->json, "With --analyze: the analysis as JSON (needs --analyze)");
   cmd->add_flag("--cm", args->cm,
                 "Connect the RC QP as rdma_cm does (REQ/REP/RTU, DREQ/DREP on the wire), as "
                 "verbs --cm does for real, instead of the out-of-band exchange");
+  for (const char* runOnly :
+       {"--pcap", "--trace", "--seed", "--loss", "--wire", "--list", "--analyze", "--json", "--cm"})
+    show->excludes(cmd->get_option(runOnly));
   cmd->callback([args, traceOption, &action] {
     args->traceGiven = traceOption->count() > 0;
     action = [args](std::ostream& out, std::ostream& err) { return runSim(*args, out, err); };
