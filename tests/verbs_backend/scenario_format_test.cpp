@@ -53,6 +53,8 @@ std::map<std::string, Section> pageSections(const std::string& page) {
         example->append(line).append("\n");
     } else if (std::regex_match(line, m, heading)) {
       current = &out[m[1]];
+    } else if (line.rfind('#', 0) == 0) {
+      current = nullptr;
     } else if (current && line.rfind("| `", 0) == 0) {
       current->rows.push_back(line);
     } else if (current && line == "```json") {

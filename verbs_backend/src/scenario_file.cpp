@@ -202,6 +202,20 @@ TextPos positionOf(std::string_view text, std::size_t offset) {
   return c.pos();
 }
 
+/// Where the token ending at byte `last` starts: a string's opening quote (nlohmann names the
+/// last character it read, which for an unexpected string is its closing quote).
+std::size_t tokenStart(std::string_view text, std::size_t last) {
+  if (last == 0 || last >= text.size() || text[last] != '"') return last;
+  for (std::size_t k = last; k-- > 0;) {
+    if (text[k] != '"') continue;
+    std::size_t backslashes = 0;
+    while (k > backslashes && text[k - 1 - backslashes] == '\\')
+      ++backslashes;
+    if (backslashes % 2 == 0) return k;
+  }
+  return last;
+}
+
 std::string where(const std::string& file, const TextPos* at) {
   if (!at) return file;
   return file + ":" + std::to_string(at->line) + ":" + std::to_string(at->column);
@@ -929,7 +943,7 @@ Scenario parseScenarioText(std::string_view text, const std::string& file) {
     j = json::parse(text);
   } catch (const json::parse_error& e) {
     // e.byte: 1-based, the last character read (the one that does not fit).
-    const TextPos at = positionOf(text, e.byte == 0 ? 0 : e.byte - 1);
+    const TextPos at = positionOf(text, tokenStart(text, e.byte == 0 ? 0 : e.byte - 1));
     throw ScenarioError(where(file, &at) + ": not valid JSON: " + syntaxMessage(e));
   } catch (const json::exception& e) {
     throw ScenarioError(file + ": not valid JSON: " + syntaxMessage(e));
@@ -948,8 +962,48 @@ Scenario loadScenarioFile(const std::string& path) {
   return parseScenarioText(text.str(), path);
 }
 
+namespace {
+
+/// The format object a key's value (or its array's elements) is, by the key's name.
+std::string_view objectOfKey(const std::string& key) {
+  static const std::map<std::string, std::string_view, std::less<>> objects = {
+      {"link", "link"},           {"faults", "faults"},       {"drop_psns", "drop_psn"},
+      {"pauses", "pause"},        {"hosts", "host"},          {"mrs", "mr"},
+      {"cqs", "cq"},              {"qps", "qp"},              {"steps", "step"},
+      {"modify_qp", "modify_qp"}, {"av", "av"},               {"post_send", "post_send"},
+      {"sge", "sge"},             {"post_recv", "post_recv"}, {"poll_cq", "poll_cq"},
+      {"expect", "completion"},   {"exchange", "exchange"},   {"compare_memory", "compare_memory"}};
+  const auto it = objects.find(key);
+  return it == objects.end() ? std::string_view() : it->second;
+}
+
+/// `value` with the keys of each object in the order the format lists them (a file reads
+/// name, description, hosts, steps; a step host, narration, action), others after them.
+nlohmann::ordered_json inFormatOrder(const json& value, std::string_view object) {
+  if (value.is_array()) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const json& v : value)
+      out.push_back(inFormatOrder(v, object));
+    return out;
+  }
+  if (!value.is_object()) return nlohmann::ordered_json(value);
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  if (const FormatObject* format = formatObject(object)) {
+    for (const FormatField& f : format->fields) {
+      const std::string key(f.key);
+      if (value.contains(key)) out[key] = inFormatOrder(value.at(key), objectOfKey(key));
+    }
+  }
+  for (auto it = value.begin(); it != value.end(); ++it)
+    if (!out.contains(it.key())) out[it.key()] = inFormatOrder(*it, objectOfKey(it.key()));
+  return out;
+}
+
+}  // namespace
+
 std::string scenarioJsonText(const json& scenario) {
-  return scenario.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return inFormatOrder(scenario, "scenario").dump(2, ' ', false, json::error_handler_t::replace) +
+         "\n";
 }
 
 std::string quoteJson(const json& value, std::size_t limit) {
