@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <regex>
 
 #include "rdmascope/verbs_backend/scenario.h"
 
@@ -302,6 +304,36 @@ TEST(ScenarioFile, AnUnknownKeyIsRefusedAtTheKeyNamingTheKnownOnes) {
       "s.json:12:5: /steps/1: a step does one thing: it has both poll_cq and run_us");
   EXPECT_EQ(textError(smallWith(R"("name": "small",)", R"("name": "small", "comment": 5,)")),
             "s.json:2:31: /comment: expected a string or an array of strings, got 5");
+}
+
+// Text broken anywhere (a character dropped, doubled or replaced) reads or gives one error
+// line, whose line and column, when it has them, lie inside the text.
+TEST(ScenarioFile, MangledTextIsOneLineWithAPlaceInsideTheText) {
+  const std::string text = scenarioJsonText(builtinScenarioJson("tour"));
+  const auto textLines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  const std::regex place("^s\\.json:([0-9]+):([0-9]+): .*");
+  int errors = 0, placed = 0;
+  for (std::size_t at = 0; at < text.size(); at += 61) {
+    for (int how = 0; how < 3; ++how) {
+      std::string t = text;
+      if (how == 0) t.erase(at, 1);
+      if (how == 1) t.insert(at, 1, t[at]);
+      if (how == 2) t[at] = "{}[]:,\"x1"[at % 9];
+      const std::string e = textError(t);
+      if (e.empty()) continue;
+      ++errors;
+      EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+      std::smatch m;
+      if (std::regex_match(e, m, place)) {
+        ++placed;
+        EXPECT_GE(std::stoul(m[1]), 1u) << e;
+        EXPECT_LE(std::stoul(m[1]), textLines) << e;
+        EXPECT_GE(std::stoul(m[2]), 1u) << e;
+      }
+    }
+  }
+  EXPECT_GT(errors, 100);
+  EXPECT_GT(placed, errors * 9 / 10);  // only nlohmann's number overflow has no place
 }
 
 // Runs `body` in a child process under an address-space limit; returns its exit status.
