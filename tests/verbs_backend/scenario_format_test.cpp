@@ -27,8 +27,9 @@ std::string readDoc(const std::string& name) {
 }
 
 std::string row(const FormatField& f) {
-  return "| `" + std::string(f.key) + "` | " + std::string(f.type) + " | " + std::string(f.values) +
-         " | " + std::string(f.defaultValue) + " | " + std::string(f.verbs) + " |";
+  std::string r = "| `";
+  r.append(f.key).append("` | ").append(f.type).append(" | ").append(f.values).append(" | ");
+  return r.append(f.defaultValue).append(" | ").append(f.verbs).append(" |");
 }
 
 // The page's sections: "### `name`..." headings, each with the rows of its field table and the
