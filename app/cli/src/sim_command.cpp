@@ -31,6 +31,7 @@ struct SimArgs {
   bool traceGiven = false;
   bool cm = false;
   bool show = false;
+  std::string runOption;  ///< the first option given that only a run takes (with --show)
 };
 
 const std::map<std::string, sim::WireFormat>& wireNames() {
@@ -172,7 +173,14 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
     reportError(err, "sim needs a scenario NAME or FILE (--list shows the built-ins)");
     return kExitUsage;
   }
-  if (a.show) return showScenario(a, out, err);
+  if (a.show) {
+    if (!a.runOption.empty()) {
+      reportError(
+          err, "--show prints the scenario and runs nothing: " + a.runOption + " does not apply");
+      return kExitUsage;
+    }
+    return showScenario(a, out, err);
+  }
   if (a.json && !a.analyze) {
     reportError(err, "--json applies to --analyze (the trace as JSON is --trace json)");
     return kExitUsage;
@@ -255,7 +263,7 @@ void addSimCommand(CLI::App& app, Action& action) {
   cmd->add_option("--wire", args->wire, "Wire format: rocev2, rocev2-ipv6, rocev1 or ib")
       ->check(CLI::IsMember(wires));
   cmd->add_flag("--list", args->list, "List the built-in scenarios");
-  CLI::Option* show = cmd->add_flag(
+  cmd->add_flag(
       "--show", args->show,
       "Print the scenario as the JSON file that runs it (a built-in as a starting point for "
       "one's own; format: docs/scenario-format.md)");
@@ -265,11 +273,13 @@ void addSimCommand(CLI::App& app, Action& action) {
   cmd->add_flag("--cm", args->cm,
                 "Connect the RC QP as rdma_cm does (REQ/REP/RTU, DREQ/DREP on the wire), as "
                 "verbs --cm does for real, instead of the out-of-band exchange");
-  for (const char* runOnly :
-       {"--pcap", "--trace", "--seed", "--loss", "--wire", "--list", "--analyze", "--json", "--cm"})
-    show->excludes(cmd->get_option(runOnly));
-  cmd->callback([args, traceOption, &action] {
+  cmd->callback([args, traceOption, cmd, &action] {
     args->traceGiven = traceOption->count() > 0;
+    for (const char* runOnly :
+         {"--pcap", "--trace", "--seed", "--loss", "--wire", "--analyze", "--json", "--cm"}) {
+      if (cmd->get_option(runOnly)->count() > 0 && args->runOption.empty())
+        args->runOption = runOnly;
+    }
     action = [args](std::ostream& out, std::ostream& err) { return runSim(*args, out, err); };
   });
 }
