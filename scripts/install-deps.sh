@@ -8,8 +8,8 @@ packages=(
   cmake ninja-build g++ clang clang-format pkg-config libclang-rt-14-dev ccache
   # libraries
   libpcap-dev libisal-dev libcli11-dev nlohmann-json3-dev libfmt-dev libgtest-dev libgmock-dev
-  # test oracle
-  tshark
+  # test oracles (python3-jsonschema: the scenario JSON Schema test)
+  tshark python3-jsonschema
   # Soft-RoCE lab (lab/): qemu guests that boot Debian's kernel over the host's root
   qemu-system-x86 busybox-static cpio kmod iproute2 python3 rdma-core ibverbs-utils perftest
   tcpdump libibverbs-dev librdmacm-dev rdmacm-utils

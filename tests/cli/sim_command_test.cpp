@@ -141,7 +141,8 @@ TEST(SimCommand, InvalidJsonNamesTheFile) {
   const auto r = runCli({"sim", p});
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
-  EXPECT_NE(r.err.find(p + ": not valid JSON"), std::string::npos) << r.err;
+  // The input ends where a value should follow: line 1, column 10.
+  EXPECT_NE(r.err.find(p + ":1:10: not valid JSON: "), std::string::npos) << r.err;
   std::remove(p.c_str());
 }
 
@@ -151,9 +152,42 @@ TEST(SimCommand, WrongTypeNamesFileAndJsonPath) {
   const auto r = runCli({"sim", p});
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
-  EXPECT_NE(r.err.find(p + ": /hosts"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("expected"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(p + ":1:24: /hosts: expected an array, got 5"), std::string::npos) << r.err;
   std::remove(p.c_str());
+}
+
+// A built-in shown as JSON is a scenario file that runs exactly as the built-in does: the same
+// trace and the same completions.
+TEST(SimCommand, ShowPrintsEachBuiltinAsTheFileThatRunsTheSame) {
+  for (const auto& name : kBuiltins) {
+    const auto shown = runCli({"sim", "--show", name});
+    ASSERT_EQ(shown.exitCode, 0) << name << ": " << shown.err;
+    const std::string p = writeTemp(name + ".json", shown.out);
+    const auto fromFile = runCli({"sim", p});
+    const auto builtin = runCli({"sim", name});
+    EXPECT_EQ(fromFile.exitCode, builtin.exitCode) << name << ": " << fromFile.err;
+    EXPECT_NE(builtin.out.find("# completions\n"), std::string::npos) << name;
+    EXPECT_EQ(fromFile.out, builtin.out) << name;
+    // Shown again, the file is the same JSON.
+    EXPECT_EQ(runCli({"sim", "--show", p}).out, shown.out) << name;
+    std::remove(p.c_str());
+  }
+}
+
+TEST(SimCommand, ShowIsForScenariosNotForRuns) {
+  auto r = runCli({"sim", "--show", "tcp-stream"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("'tcp-stream' runs over the TCP model and has no scenario file"),
+            std::string::npos)
+      << r.err;
+  r = runCli({"sim", "--show", "tour", "--pcap", tempPath("x.pcap")});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err,
+            "rdmascope-cli: --show prints the scenario and runs nothing: --pcap does not apply\n");
+  EXPECT_EQ(r.out, "");
+  r = runCli({"sim", "--show", "no-such-scenario"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("neither a built-in scenario nor a file"), std::string::npos) << r.err;
 }
 
 TEST(SimCommand, BadOptionValues) {

@@ -116,14 +116,15 @@ TEST(ScenarioPlayer, TheToursEventsIncludeTheRnrNakAndItsRetry) {
   EXPECT_GT(r.rec.events[static_cast<std::size_t>(retry)].trace.time, e.trace.time);
 }
 
-// The phases are the scenario's "phase" objects, in order; every event belongs to the phase of
-// the step that caused it.
+// The phases are the setup and the scenario's narrated steps ("title", "explanation"), in
+// order; every event belongs to the phase of the step that caused it.
 TEST(ScenarioPlayer, TheToursPhasesComeFromTheScenario) {
   const Recorded r = record("tour");
   const auto json = verbs_backend::builtinScenarioJson("tour");
-  std::vector<std::string> expected = {json.at("phase").at("title").get<std::string>()};
+  std::vector<std::string> expected = {"Set up both hosts"};
   for (const auto& step : json.at("steps"))
-    if (step.contains("phase")) expected.push_back(step.at("phase").at("title").get<std::string>());
+    if (step.contains("title")) expected.push_back(step.at("title").get<std::string>());
+  EXPECT_EQ(r.rec.phases.front().text, json.at("explanation").get<std::string>());
   std::vector<std::string> titles;
   for (const auto& p : r.rec.phases)
     titles.push_back(p.title);

@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
+#include <regex>
 
 #include "rdmascope/verbs_backend/scenario.h"
 
@@ -195,6 +197,143 @@ TEST(ScenarioFile, CompareMemoryRangesMustLieInsideTheMrsEvenWhenTheSumWraps) {
   EXPECT_NE(parseError(j).find("offset 65535 length 2 lies outside"), std::string::npos);
   j["steps"].back()["compare_memory"]["offset_a"] = 65534;
   EXPECT_EQ(parseError(j), "");
+}
+
+// A small scenario as a user writes it; the tests below break one thing each and expect the
+// error at its line and column.
+constexpr std::string_view kSmall = R"({
+  "name": "small",
+  "hosts": [
+    {"name": "a", "mrs": [{"name": "buf", "size": 4096}],
+     "cqs": [{"name": "cq"}],
+     "qps": [{"name": "qp", "type": "RC", "send_cq": "cq", "recv_cq": "cq"}]},
+    {"name": "b", "cqs": [{"name": "cq"}],
+     "qps": [{"name": "qp", "type": "RC", "send_cq": "cq", "recv_cq": "cq"}]}
+  ],
+  "steps": [
+    {"host": 0, "modify_qp": {"qp": "qp", "state": "INIT", "port": 1}},
+    {"host": 1, "poll_cq": {"cq": "cq", "count": 0}}
+  ]
+}
+)";
+
+std::string smallWith(std::string_view from, std::string_view to) {
+  std::string text(kSmall);
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(ScenarioFile, TheSmallScenarioReadsAndKeepsItsNarration) {
+  EXPECT_EQ(textError(std::string(kSmall)), "");
+  const Scenario s =
+      parseScenarioText(smallWith(R"("host": 1, "poll_cq")",
+                                  R"("host": 1, "title": "Wait", "explanation": "B polls.",
+    "comment": ["a note", "another"], "poll_cq")"),
+                        "s.json");
+  EXPECT_EQ(s.title, "small");
+  EXPECT_EQ(s.steps[1].title, "Wait");
+  EXPECT_EQ(s.steps[1].explanation, "B polls.");
+  EXPECT_EQ(s.steps[0].title, "");
+}
+
+TEST(ScenarioFile, ASyntaxErrorNamesItsLineAndColumn) {
+  // The comma after "type": "RC" is missing on line 6: the error is at the next key.
+  EXPECT_EQ(textError(smallWith(R"("type": "RC", "send_cq": "cq", "recv_cq": "cq"}]},
+    {"name": "b")",
+                                R"("type": "RC" "send_cq": "cq", "recv_cq": "cq"}]},
+    {"name": "b")")),
+            "s.json:6:42: not valid JSON: syntax error while parsing object - unexpected string "
+            "literal; expected '}'");
+  // A column counts characters: the two-byte é is one.
+  EXPECT_EQ(textError(smallWith(R"("name": "small",)", R"("name": "smallé" x)")),
+            "s.json:2:20: not valid JSON: syntax error while parsing object - invalid literal; "
+            "last read: '\"smallé\" x'; expected '}'");
+  // Cut inside a string on line 4: the input ends there.
+  EXPECT_EQ(textError(std::string(kSmall.substr(0, 40))),
+            "s.json:4:7: not valid JSON: syntax error while parsing object key - invalid string: "
+            "missing closing quote; last read: '\"'; expected string literal");
+}
+
+TEST(ScenarioFile, AWrongTypeNamesItsLineAndColumn) {
+  EXPECT_EQ(textError(smallWith(R"("port": 1)", R"("port": "1")")),
+            "s.json:11:68: /steps/0/modify_qp/port: expected an integer from 0 to 255, got \"1\"");
+  EXPECT_EQ(textError(smallWith(R"("cqs": [{"name": "cq"}],
+     "qps")",
+                                R"("cqs": {"name": "cq"},
+     "qps")")),
+            "s.json:5:13: /hosts/0/cqs: expected an array, got {\"name\":\"cq\"}");
+}
+
+TEST(ScenarioFile, AnOutOfRangeValueNamesItsLineAndColumn) {
+  EXPECT_EQ(textError(smallWith(R"("port": 1)", R"("port": 256)")),
+            "s.json:11:68: /steps/0/modify_qp/port: expected an integer from 0 to 255, got 256");
+  EXPECT_EQ(textError(smallWith(R"("host": 1)", R"("host": 2)")),
+            "s.json:12:14: /steps/1/host: expected host 0 or 1, got 2");
+}
+
+TEST(ScenarioFile, AnUndefinedReferenceNamesTheDefinedOnesAndItsPlace) {
+  EXPECT_EQ(textError(smallWith(R"({"qp": "qp", "state")", R"({"qp": "qp0", "state")")),
+            "s.json:11:37: /steps/0/modify_qp/qp: expected the name of one of this host's QPs "
+            "(qp), got \"qp0\"");
+  EXPECT_EQ(textError(smallWith(R"("cq": "cq", "count")", R"("cq": "cqb", "count")")),
+            "s.json:12:35: /steps/1/poll_cq/cq: expected the name of one of this host's CQs "
+            "(cq), got \"cqb\"");
+  // Host b has no MR at all.
+  EXPECT_EQ(
+      textError(smallWith(R"("poll_cq": {"cq": "cq", "count": 0})",
+                          R"("post_recv": {"qp": "qp", "sge": [{"mr": "buf", "length": 8}]})")),
+      "s.json:12:58: /steps/1/post_recv/sge/0/mr: expected the name of one of this host's "
+      "MRs (none defined), got \"buf\"");
+}
+
+TEST(ScenarioFile, AnUnknownKeyIsRefusedAtTheKeyNamingTheKnownOnes) {
+  EXPECT_EQ(textError(smallWith(R"("port": 1)", R"("prot": 1)")),
+            "s.json:11:60: /steps/0/modify_qp: unknown key \"prot\" in a modify_qp (expected "
+            "one of qp, state, cur_state, pkey_index, port, qkey, access, path_mtu, dest_qpn, "
+            "rq_psn, sq_psn, av, timeout, retry_cnt, rnr_retry, max_rd_atomic, "
+            "max_dest_rd_atomic, min_rnr_timer, mask)");
+  json j = sendRecv();
+  j["hosts"][0]["qps"][0]["max_send_wrs"] = 4;
+  EXPECT_EQ(parseError(j).rfind("s.json: /hosts/0/qps/0: unknown key \"max_send_wrs\" in a qp", 0),
+            0u)
+      << parseError(j);
+  EXPECT_EQ(
+      textError(smallWith(R"({"host": 1, "poll_cq")", R"({"host": 1, "run_us": 5, "poll_cq")")),
+      "s.json:12:5: /steps/1: a step does one thing: it has both poll_cq and run_us");
+  EXPECT_EQ(textError(smallWith(R"("name": "small",)", R"("name": "small", "comment": 5,)")),
+            "s.json:2:31: /comment: expected a string or an array of strings, got 5");
+}
+
+// Text broken anywhere (a character dropped, doubled or replaced) reads or gives one error
+// line, whose line and column, when it has them, lie inside the text.
+TEST(ScenarioFile, MangledTextIsOneLineWithAPlaceInsideTheText) {
+  const std::string text = scenarioJsonText(builtinScenarioJson("tour"));
+  const auto textLines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  const std::regex place("^s\\.json:([0-9]+):([0-9]+): .*");
+  int errors = 0, placed = 0;
+  for (std::size_t at = 0; at < text.size(); at += 61) {
+    for (int how = 0; how < 3; ++how) {
+      std::string t = text;
+      if (how == 0) t.erase(at, 1);
+      if (how == 1) t.insert(at, 1, t[at]);
+      if (how == 2) t[at] = "{}[]:,\"x1"[at % 9];
+      const std::string e = textError(t);
+      if (e.empty()) continue;
+      ++errors;
+      EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+      std::smatch m;
+      if (std::regex_match(e, m, place)) {
+        ++placed;
+        EXPECT_GE(std::stoul(m[1]), 1u) << e;
+        EXPECT_LE(std::stoul(m[1]), textLines) << e;
+        EXPECT_GE(std::stoul(m[2]), 1u) << e;
+      }
+    }
+  }
+  EXPECT_GT(errors, 100);
+  EXPECT_GT(placed, errors * 9 / 10);  // only nlohmann's number overflow has no place
 }
 
 // Runs `body` in a child process under an address-space limit; returns its exit status.

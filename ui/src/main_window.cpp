@@ -18,6 +18,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QSaveFile>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -50,6 +51,7 @@
 #include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/real_run_controller.h"
 #include "rdmascope/ui/scenario_controller.h"
+#include "rdmascope/ui/scenario_reload_bar.h"
 #include "rdmascope/ui/transfer_follower.h"
 
 namespace rdmascope::ui {
@@ -138,6 +140,11 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   bar->setObjectName(QStringLiteral("scenarioBar"));
   bar->setMovable(false);
   bar->addWidget(createScenarioBar());
+  addToolBarBreak();
+  reloadBar_ = new ScenarioReloadBar(this);
+  addToolBar(reloadBar_);
+  reloadBar_->hide();
+  connect(reloadBar_, &ScenarioReloadBar::reloadRequested, this, [this] { reloadScenarioFile(); });
 
   connect(packets_, &PacketPane::frameSelected, this, &MainWindow::onFrameSelected);
   transfer_ = new TransferFollower(scenario_, comparison_, dataPath_->view(), this);
@@ -226,6 +233,17 @@ void MainWindow::createActions() {
   QMenu* examples = file->addMenu(tr("Open &Example"));
   examples->setObjectName(QStringLiteral("openExampleMenu"));
   fillExampleMenu(*examples, *this, QCoreApplication::applicationDirPath());
+  file->addAction(tr("Save Scenario &As..."), this, [this] {
+    if (!scenario_->loaded()) {
+      showError(tr("Cannot save the scenario"), tr("No scenario is shown."));
+      return;
+    }
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save Scenario As"),
+        QString::fromStdString(scenario_->recording()->name) + QStringLiteral(".json"),
+        tr("Scenario files (*.json);;All files (*)"));
+    if (!path.isEmpty()) saveScenarioAs(path);
+  });
   QMenu* scenarios = file->addMenu(tr("Built-in &Scenario"));
   for (const auto& s : builtInScenarios())
     scenarios->addAction(QString::fromStdString(s.title), this,
@@ -414,6 +432,7 @@ bool MainWindow::openScenario(const QString& id) {
   }
   analysis_->start(store_.get());
   capturePath_.clear();
+  reloadBar_->stop();
   const int idx = scenarioBox_ ? scenarioBox_->findData(id) : -1;
   if (idx >= 0) scenarioBox_->setCurrentIndex(idx);
   setWindowTitle(tr("%1 - rdmascope").arg(id));
@@ -437,9 +456,38 @@ bool MainWindow::openScenarioFile(const QString& path) {
   capturePath_.clear();
   setWindowTitle(tr("%1 - rdmascope").arg(QFileInfo(path).fileName()));
   setScenarioMode(true);
+  reloadBar_->watch(path);
   lastError_.clear();
   onEventChanged(scenario_->current());
   reportProblem();
+  return true;
+}
+
+bool MainWindow::reloadScenarioFile() {
+  const QString path = reloadBar_->path();
+  if (path.isEmpty()) return false;
+  const int event = scenario_->current();
+  if (!openScenarioFile(path)) return false;
+  scenario_->goTo(std::min(event, scenario_->eventCount() - 1));
+  statusBar()->showMessage(tr("Reloaded %1").arg(QFileInfo(path).fileName()), 5000);
+  return true;
+}
+
+bool MainWindow::saveScenarioAs(const QString& path) {
+  const ScenarioRecording* rec = scenario_->recording();
+  if (!rec) {
+    showError(tr("Cannot save the scenario"), tr("No scenario is shown."));
+    return false;
+  }
+  QSaveFile file(path);
+  const QByteArray text = QByteArray::fromStdString(rec->scenarioText);
+  if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit()) {
+    showError(tr("Cannot save the scenario"),
+              tr("%1: cannot be written: %2").arg(path, file.errorString()));
+    return false;
+  }
+  reloadBar_->watch(path);
+  statusBar()->showMessage(tr("Saved %1; edits to it are offered for reload").arg(path), 5000);
   return true;
 }
 
@@ -458,7 +506,10 @@ void MainWindow::setScenarioMode(bool on, const QString& capture) {
   modeLabel_->setText(on ? QString()
                          : tr("<b>Capture mode:</b> %1 — pick a scenario to step through one")
                                .arg(capture.toHtmlEscaped()));
-  if (!on) scenarioBox_->setCurrentIndex(-1);
+  if (!on) {
+    scenarioBox_->setCurrentIndex(-1);
+    reloadBar_->stop();
+  }
 }
 
 FabricSession* MainWindow::fabricSession() {

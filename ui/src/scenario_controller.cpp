@@ -1,5 +1,7 @@
 #include "rdmascope/ui/scenario_controller.h"
 
+#include <QCoreApplication>
+
 #include "rdmascope/sim/narration.h"
 #include "rdmascope/ui/host_pane.h"
 #include "rdmascope/ui/host_state_models.h"
@@ -195,16 +197,24 @@ void ScenarioController::goToFrame(std::size_t frame) {
   }
 }
 
+namespace {
+
+// A scenario's narration in the GUI's language: its translations carry the built-ins' titles
+// and explanations under the context "ScenarioNarration" (a file's own text stays as written).
+QString narration(const std::string& text) {
+  return text.empty() ? QString() : QCoreApplication::translate("ScenarioNarration", text.c_str());
+}
+
+}  // namespace
+
 QString ScenarioController::title() const {
   if (!rec_) return {};
   if (current_ < 0) {
-    return tr("%1  \u2014  ready, %2 events")
-        .arg(QString::fromStdString(rec_->title))
-        .arg(eventCount());
+    return tr("%1  \u2014  ready, %2 events").arg(narration(rec_->title)).arg(eventCount());
   }
   const auto& e = rec_->events[static_cast<std::size_t>(current_)];
   return tr("%1  \u2014  event %2 of %3")
-      .arg(QString::fromStdString(rec_->phases[e.phase].title))
+      .arg(narration(rec_->phases[e.phase].title))
       .arg(current_ + 1)
       .arg(eventCount());
 }
@@ -222,7 +232,7 @@ QString ScenarioController::explanation() const {
       e.host >= 0 ? QString::fromStdString(rec_->hostNames[static_cast<std::size_t>(e.host)])
                   : tr("link");
   return QStringLiteral("%1\n\n%2 (%3 us): %4")
-      .arg(QString::fromStdString(rec_->phases[e.phase].text), who,
+      .arg(narration(rec_->phases[e.phase].text), who,
            QString::number(e.trace.time.micros(), 'f', 3),
            QString::fromStdString(sim::describe(e.trace)));
 }

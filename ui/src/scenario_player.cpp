@@ -12,8 +12,6 @@ namespace rdmascope::ui {
 
 namespace {
 
-using nlohmann::json;
-
 // At most this much of a host's first MR is shown (and kept per snapshot).
 constexpr std::uint64_t kWatchedBytes = 1 << 16;
 
@@ -132,37 +130,21 @@ packets::LinkType linkTypeOf(sim::WireFormat wire) {
                                              : packets::LinkType::Ethernet;
 }
 
-std::optional<ScenarioPhase> phaseOf(const json& j) {
-  const auto it = j.find("phase");
-  if (it == j.end() || !it->is_object()) return std::nullopt;
-  return ScenarioPhase{it->value("title", std::string()), it->value("text", std::string())};
-}
-
-std::string titleOf(const verbs_backend::Scenario& scenario) {
-  const auto it = scenario.json.find("title");
-  return it != scenario.json.end() && it->is_string() ? it->get<std::string>() : scenario.name;
+bool narrated(const verbs_backend::Step& step) {
+  return !step.title.empty() || !step.explanation.empty();
 }
 
 /// The phases of a scenario and the phase of each step (see scenario_player.h).
 std::vector<std::size_t> planPhases(const verbs_backend::Scenario& scenario,
                                     std::vector<ScenarioPhase>& phases) {
-  phases.push_back(
-      phaseOf(scenario.json)
-          .value_or(ScenarioPhase{"Set up both hosts: " + scenario.name, scenario.description}));
-  const json* steps = scenario.json.contains("steps") ? &scenario.json["steps"] : nullptr;
-  auto stepJson = [&](std::size_t i) -> const json& {
-    static const json none = json::object();
-    return steps && steps->is_array() && i < steps->size() ? (*steps)[i] : none;
-  };
-  bool marked = false;
-  for (std::size_t i = 0; i < scenario.steps.size(); ++i)
-    marked |= phaseOf(stepJson(i)).has_value();
+  phases.push_back({"Set up both hosts",
+                    scenario.explanation.empty() ? scenario.description : scenario.explanation});
+  const bool marked = std::any_of(scenario.steps.begin(), scenario.steps.end(), narrated);
   std::vector<std::size_t> of;
-  for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
-    if (auto p = phaseOf(stepJson(i))) {
-      phases.push_back(std::move(*p));
-    } else if (!marked) {
-      phases.push_back({scenario.steps[i].text, scenario.description});
+  for (const verbs_backend::Step& step : scenario.steps) {
+    if (narrated(step) || !marked) {
+      phases.push_back({step.title.empty() ? step.text : step.title,
+                        step.explanation.empty() ? scenario.description : step.explanation});
     }
     of.push_back(phases.size() - 1);
   }
@@ -177,8 +159,9 @@ bool recordVerbsScenario(const verbs_backend::Scenario& scenario, const std::str
                          std::string& error) {
   out = ScenarioRecording{};
   out.name = scenario.name;
-  out.title = titleOf(scenario);
+  out.title = scenario.title;
   out.source = source;
+  out.scenarioText = verbs_backend::scenarioJsonText(scenario.json);
   out.wire = wire;
   const std::vector<std::size_t> stepPhase = planPhases(scenario, out.phases);
 
@@ -238,7 +221,7 @@ const std::vector<ScenarioInfo>& builtInScenarios() {
       ScenarioInfo info{name, name, {}};
       try {
         const auto sc = verbs_backend::builtinScenario(name);
-        info.title = titleOf(sc);
+        info.title = sc.title;
         info.description = sc.description;
       } catch (const std::exception& e) {
         // Listed all the same: opening it names the error (verbs_backend's tests catch it).

@@ -380,14 +380,15 @@ json build(const std::string& name) {
                     s, body);
   }
   if (name == "tour") {
-    // The teaching tour the GUI opens on. "title" and the "phase" objects (of the scenario:
-    // its setup; of a step: the part starting there) are narration the runner ignores.
+    // The teaching tour the GUI opens on. "title" and "explanation" (of the scenario: its
+    // setup; of a step: the part starting there) are narration the runner ignores.
     s.bufSize = 8192;
     s.fillA = "text:Hello from host A: this SEND spans three packets. ";
     s.fillB = "text:Data READ from host B. ";
     s.minRnrTimer = 1;  // 0.01 ms: the RNR retry comes back quickly
-    auto phase = [](const char* title, const char* text) {
-      return json{{"title", title}, {"text", text}};
+    auto narrate = [](json& step, const char* title, const char* text) {
+      step["title"] = title;
+      step["explanation"] = text;
     };
     auto send = [](int wrId, std::uint64_t offset, std::uint32_t length) {
       return json{
@@ -400,8 +401,8 @@ json build(const std::string& name) {
                   {"post_recv", {{"qp", "qp"}, {"wr_id", wrId}, {"sge", sge(offset, length)}}}};
     };
     json multiPacket = recv(1, 0, 4096);
-    multiPacket["phase"] = phase(
-        "A multi-packet SEND",
+    narrate(
+        multiPacket, "A multi-packet SEND",
         "Host B posts a receive; host A sends 3000 bytes. With a path MTU of 1024 the NIC cuts "
         "the message into SEND FIRST, MIDDLE and LAST, one PSN each. B's NIC places each payload "
         "in the receive buffer by DMA and acknowledges; each application polls its completion.");
@@ -412,8 +413,8 @@ json build(const std::string& name) {
                     {"opcode", "RDMA_WRITE"},
                     {"sge", sge(4096, 1500)},
                     {"remote_offset", 4096}}}};
-    write["phase"] = phase(
-        "An RDMA WRITE",
+    narrate(
+        write, "An RDMA WRITE",
         "Host A writes 1500 bytes straight into host B's memory, at the address and rkey B gave "
         "it. B's CPU does nothing and B gets no completion: only A learns, from the ACK, that "
         "the write is done.");
@@ -424,17 +425,15 @@ json build(const std::string& name) {
                    {"opcode", "RDMA_READ"},
                    {"sge", sge(6144, 2000)},
                    {"remote_offset", 6144}}}};
-    read["phase"] =
-        phase("An RDMA READ",
-              "Host A reads 2000 bytes from host B's memory. One READ REQUEST goes out; B's NIC "
-              "answers with READ RESPONSE FIRST and LAST, which carry the data and acknowledge the "
-              "request.");
+    narrate(read, "An RDMA READ",
+            "Host A reads 2000 bytes from host B's memory. One READ REQUEST goes out; B's NIC "
+            "answers with READ RESPONSE FIRST and LAST, which carry the data and acknowledge the "
+            "request.");
     json rnr = send(104, 3072, 200);
-    rnr["phase"] = phase(
-        "Receiver not ready (RNR NAK)",
-        "Host A sends 200 bytes, but host B has no receive posted. B's NIC answers with an RNR "
-        "NAK carrying a timer (min_rnr_timer 1: 0.01 ms); A waits that long and retries the "
-        "SEND, which succeeds once B has posted a receive.");
+    narrate(rnr, "Receiver not ready (RNR NAK)",
+            "Host A sends 200 bytes, but host B has no receive posted. B's NIC answers with an RNR "
+            "NAK carrying a timer (min_rnr_timer 1: 0.01 ms); A waits that long and retries the "
+            "SEND, which succeeds once B has posted a receive.");
     json j = scenario(
         name,
         "A tour: connection setup with the out-of-band exchange, a multi-packet SEND, an RDMA "
@@ -463,17 +462,15 @@ json build(const std::string& name) {
          poll(1, 1, {{{"wr_id", 2}, {"status", "SUCCESS"}, {"opcode", "RECV"}, {"byte_len", 200}}}),
          compare(3072, 3072, 200)});
     j["title"] = "Tour: SEND, WRITE, READ, RNR NAK";
-    j["phase"] = phase(
-        "Set up both hosts",
+    j["explanation"] =
         "Each host opens its device, allocates a protection domain, registers 8 KiB of memory "
         "(getting an lkey for itself and an rkey for its peer), creates a completion queue and "
-        "an RC queue pair, which starts in RESET.");
-    j["steps"][0]["phase"] = phase(
-        "Connect the queue pairs",
-        "Each QP goes RESET -> INIT; the hosts exchange QP number, PSN, GID and their buffer's "
-        "address and rkey out of band (rc_pingpong does it over TCP); then each QP goes to RTR "
-        "(ready to receive: it knows its peer) and to RTS (ready to send), each step with an "
-        "explicit attribute mask.");
+        "an RC queue pair, which starts in RESET.";
+    narrate(j["steps"][0], "Connect the queue pairs",
+            "Each QP goes RESET -> INIT; the hosts exchange QP number, PSN, GID and their buffer's "
+            "address and rkey out of band (rc_pingpong does it over TCP); then each QP goes to RTR "
+            "(ready to receive: it knows its peer) and to RTS (ready to send), each step with an "
+            "explicit attribute mask.");
     return j;
   }
   throw ScenarioError("unknown built-in scenario \"" + name + "\"");

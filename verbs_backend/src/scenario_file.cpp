@@ -12,6 +12,9 @@
 #include <limits>
 #include <map>
 #include <sstream>
+#include <unordered_map>
+
+#include "rdmascope/verbs_backend/scenario_format.h"
 
 namespace rdmascope::verbs_backend {
 
@@ -67,16 +70,188 @@ std::string joinNames(const Named (&t)[N]) {
 }
 
 // ---------------------------------------------------------------------------------------
+// where each value and key of the text is
+
+struct TextPos {
+  std::size_t line = 0, column = 0;  // 1-based; column counts characters, not bytes
+};
+
+struct SourceMap {
+  std::unordered_map<std::string, TextPos> values;  // by JSON path, as the Reader spells it
+  std::unordered_map<std::string, TextPos> keys;    // the key of an object's member
+};
+
+/// Moves through the text counting lines and (UTF-8) characters.
+class Cursor {
+ public:
+  explicit Cursor(std::string_view text) : t_(text) {
+    if (t_.substr(0, 3) == "\xEF\xBB\xBF") i_ = 3;  // a BOM, which nlohmann skips too
+  }
+  bool end() const { return i_ >= t_.size(); }
+  char peek() const { return end() ? '\0' : t_[i_]; }
+  std::size_t index() const { return i_; }
+  TextPos pos() const { return {line_, col_}; }
+  void advance(std::size_t n = 1) {
+    for (; n > 0 && !end(); --n) {
+      const char c = t_[i_++];
+      if (c == '\n') {
+        ++line_;
+        col_ = 1;
+      } else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+        ++col_;
+      }
+    }
+  }
+  void skipSpace() {
+    while (!end() && (peek() == ' ' || peek() == '\t' || peek() == '\n' || peek() == '\r'))
+      advance();
+  }
+  /// At a '"': the string token's text, the cursor past it.
+  std::string_view stringToken() {
+    std::size_t k = i_ + 1;
+    while (k < t_.size() && t_[k] != '"')
+      k += t_[k] == '\\' ? 2 : 1;
+    const std::string_view token = t_.substr(i_, std::min(k + 1, t_.size()) - i_);
+    advance(token.size());
+    return token;
+  }
+  /// Up to the end of a number or a literal.
+  void skipScalar() {
+    while (!end() && std::string_view(",]} \t\r\n").find(peek()) == std::string_view::npos)
+      advance();
+  }
+
+ private:
+  std::string_view t_;
+  std::size_t i_ = 0, line_ = 1, col_ = 1;
+};
+
+/// Where each value (and each object key) of valid JSON text starts, by JSON path. Iterative,
+/// for text whose nesting requireShallow bounded.
+SourceMap locate(std::string_view text) {
+  SourceMap map;
+  Cursor c(text);
+  struct Open {
+    bool object;
+    std::size_t index;
+    std::string path;
+  };
+  std::vector<Open> open;
+  auto readKey = [&](const std::string& parent) {
+    c.skipSpace();
+    const TextPos at = c.pos();
+    const std::string_view token = c.stringToken();
+    std::string key;
+    try {
+      key = json::parse(token).get<std::string>();
+    } catch (const json::exception&) {
+      key = std::string(token);
+    }
+    c.skipSpace();
+    c.advance();  // ':'
+    std::string path = parent + "/" + key;
+    map.keys[path] = at;
+    return path;
+  };
+  std::string path;
+  while (true) {
+    c.skipSpace();
+    if (c.end()) return map;
+    map.values[path] = c.pos();
+    const char first = c.peek();
+    bool value = false;  // whether another value follows at `path`
+    if (first == '{' || first == '[') {
+      c.advance();
+      c.skipSpace();
+      open.push_back({first == '{', 0, path});
+      if (c.peek() != (first == '{' ? '}' : ']')) {
+        path = first == '{' ? readKey(path) : path + "/0";
+        value = true;
+      } else {
+        c.advance();
+        open.pop_back();
+      }
+    } else if (first == '"') {
+      c.stringToken();
+    } else {
+      c.skipScalar();
+    }
+    while (!value) {
+      if (open.empty()) return map;
+      c.skipSpace();
+      if (c.peek() == ',') {
+        c.advance();
+        Open& o = open.back();
+        path = o.object ? readKey(o.path) : o.path + "/" + std::to_string(++o.index);
+        value = true;
+      } else if (c.peek() == '}' || c.peek() == ']') {
+        c.advance();
+        open.pop_back();
+      } else {
+        return map;  // not valid JSON: nlohmann has said so already
+      }
+    }
+  }
+}
+
+/// Line and column of byte `offset` of the text.
+TextPos positionOf(std::string_view text, std::size_t offset) {
+  Cursor c(text.substr(0, std::min(offset, text.size())));
+  while (!c.end())
+    c.advance();
+  return c.pos();
+}
+
+/// Where the token ending at byte `last` starts: a string's opening quote (nlohmann names the
+/// last character it read, which for an unexpected string is its closing quote).
+std::size_t tokenStart(std::string_view text, std::size_t last) {
+  if (last == 0 || last >= text.size() || text[last] != '"') return last;
+  for (std::size_t k = last; k-- > 0;) {
+    if (text[k] != '"') continue;
+    std::size_t backslashes = 0;
+    while (k > backslashes && text[k - 1 - backslashes] == '\\')
+      ++backslashes;
+    if (backslashes % 2 == 0) return k;
+  }
+  return last;
+}
+
+std::string where(const std::string& file, const TextPos* at) {
+  if (!at) return file;
+  return file + ":" + std::to_string(at->line) + ":" + std::to_string(at->column);
+}
+
+// ---------------------------------------------------------------------------------------
 // a JSON reader that knows where it is
 
 class Reader {
  public:
-  Reader(const json& j, const std::string& file, std::string path)
-      : j_(j), file_(file), path_(std::move(path)) {}
+  Reader(const json& j, const std::string& file, std::string path, const SourceMap* map)
+      : j_(j), file_(file), path_(std::move(path)), map_(map) {}
 
-  /// "file: path: what" (one line).
+  /// "file:line:column: path: what" (one line; no line and column without the text).
   [[noreturn]] void failWith(const std::string& what) const {
-    throw ScenarioError(file_ + ": " + (path_.empty() ? "/" : path_) + ": " + what);
+    throw ScenarioError(where(file_, lookup(map_ ? &map_->values : nullptr, path_)) + ": " +
+                        (path_.empty() ? "/" : path_) + ": " + what);
+  }
+  /// Refuses a key the format does not list for this object (at the key).
+  void onlyKeys(std::string_view object) const {
+    if (!j_.is_object()) fail("an object");
+    const FormatObject* format = formatObject(object);
+    for (auto it = j_.begin(); it != j_.end(); ++it) {
+      const auto& fields = format->fields;
+      if (std::any_of(fields.begin(), fields.end(),
+                      [&](const FormatField& f) { return f.key == it.key(); }))
+        continue;
+      std::string keys;
+      for (const FormatField& f : fields)
+        keys.append(keys.empty() ? "" : ", ").append(f.key);
+      const std::string at = path_ + "/" + it.key();
+      throw ScenarioError(where(file_, lookup(map_ ? &map_->keys : nullptr, at)) + ": " +
+                          (path_.empty() ? "/" : path_) + ": unknown key " +
+                          quoteJson(json(it.key()), 40) + " in a " + std::string(object) +
+                          " (expected one of " + keys + ")");
+    }
   }
   [[noreturn]] void fail(const std::string& expected) const {
     failWith("expected " + expected + ", got " + (j_.is_null() ? "nothing" : quoteJson(j_)));
@@ -85,7 +260,7 @@ class Reader {
   Reader at(const char* key) const {
     if (!j_.is_object()) fail("an object");
     if (!j_.contains(key)) failWith(std::string("missing \"") + key + "\"");
-    return Reader(j_.at(key), file_, path_ + "/" + key);
+    return Reader(j_.at(key), file_, path_ + "/" + key, map_);
   }
   std::optional<Reader> opt(const char* key) const {
     if (!has(key)) return std::nullopt;
@@ -96,7 +271,7 @@ class Reader {
     return j_.size();
   }
   Reader operator[](std::size_t i) const {
-    return Reader(j_.at(i), file_, path_ + "/" + std::to_string(i));
+    return Reader(j_.at(i), file_, path_ + "/" + std::to_string(i), map_);
   }
   std::string str() const {
     if (!j_.is_string()) fail("a string");
@@ -145,6 +320,12 @@ class Reader {
   const std::string& path() const { return path_; }
 
  private:
+  static const TextPos* lookup(const std::unordered_map<std::string, TextPos>* in,
+                               const std::string& path) {
+    if (!in) return nullptr;
+    const auto it = in->find(path);
+    return it == in->end() ? nullptr : &it->second;
+  }
   static std::string shortNumber(double v) {
     char b[32];
     std::snprintf(b, sizeof b, "%.15g", v);
@@ -153,6 +334,7 @@ class Reader {
   const json& j_;
   const std::string& file_;
   std::string path_;
+  const SourceMap* map_;
 };
 
 /// Microseconds as simulated time, from a number already checked against its range.
@@ -255,6 +437,7 @@ std::vector<SgeSpec> readSges(const Reader& r) {
   std::vector<SgeSpec> out;
   for (std::size_t i = 0; i < r.size(); ++i) {
     Reader e = r[i];
+    e.onlyKeys("sge");
     SgeSpec s;
     s.mr = e.at("mr").str();
     if (auto o = e.opt("offset")) s.offset = o->uint();
@@ -273,10 +456,12 @@ void requireName(const Reader& r, const std::vector<Spec>& specs, const std::str
   std::string names;
   for (const Spec& s : specs)
     names += (names.empty() ? "" : ", ") + s.name;
-  r.fail(std::string("the name of one of this host's ") + what + " (" + names + ")");
+  r.fail(std::string("the name of one of this host's ") + what + " (" +
+         (names.empty() ? std::string("none defined") : names) + ")");
 }
 
 ModifyQpStep readModify(const Reader& r, const HostSpec& host) {
+  r.onlyKeys("modify_qp");
   ModifyQpStep m;
   m.qp = r.at("qp").str();
   requireName(r.at("qp"), host.qps, m.qp, "QPs");
@@ -336,6 +521,7 @@ ModifyQpStep readModify(const Reader& r, const HostSpec& host) {
   }
   if (auto v = r.opt("av")) {
     Reader av = *v;
+    av.onlyKeys("av");
     a.ahAttr.isGlobal = true;
     if (auto g = av.opt("dgid")) {
       if (!g->isString("peer")) g->fail("\"peer\"");
@@ -392,6 +578,7 @@ ModifyQpStep readModify(const Reader& r, const HostSpec& host) {
 }
 
 PostSendStep readPostSend(const Reader& r, const HostSpec& host) {
+  r.onlyKeys("post_send");
   PostSendStep p;
   p.qp = r.at("qp").str();
   requireName(r.at("qp"), host.qps, p.qp, "QPs");
@@ -426,6 +613,7 @@ PostSendStep readPostSend(const Reader& r, const HostSpec& host) {
 }
 
 PollCqStep readPoll(const Reader& r, const HostSpec& host) {
+  r.onlyKeys("poll_cq");
   PollCqStep p;
   p.cq = r.at("cq").str();
   requireName(r.at("cq"), host.cqs, p.cq, "CQs");
@@ -434,6 +622,7 @@ PollCqStep readPoll(const Reader& r, const HostSpec& host) {
   if (auto v = r.opt("expect")) {
     for (std::size_t i = 0; i < v->size(); ++i) {
       Reader e = (*v)[i];
+      e.onlyKeys("completion");
       ExpectedCompletion x;
       if (auto f = e.opt("wr_id")) x.wrId = f->uint();
       if (auto f = e.opt("status")) {
@@ -451,12 +640,14 @@ PollCqStep readPoll(const Reader& r, const HostSpec& host) {
 }
 
 HostSpec readHost(const Reader& r, int index) {
+  r.onlyKeys("host");
   HostSpec h;
   h.name = r.opt("name") ? r.at("name").str() : (index == 0 ? "host-a" : "host-b");
   if (auto mrs = r.opt("mrs")) {
     requireUnique(*mrs, "MR");
     for (std::size_t i = 0; i < mrs->size(); ++i) {
       Reader m = (*mrs)[i];
+      m.onlyKeys("mr");
       MrSpec s;
       s.name = m.at("name").str();
       s.size = m.at("size").uint(1ull << 32, 1);
@@ -473,6 +664,7 @@ HostSpec readHost(const Reader& r, int index) {
   Reader cqs = r.at("cqs");
   requireUnique(cqs, "CQ");
   for (std::size_t i = 0; i < cqs.size(); ++i) {
+    cqs[i].onlyKeys("cq");
     CqSpec c;
     c.name = cqs[i].at("name").str();
     if (auto d = cqs[i].opt("depth")) c.depth = static_cast<int>(d->uint(65536, 1));
@@ -482,6 +674,7 @@ HostSpec readHost(const Reader& r, int index) {
   requireUnique(qps, "QP");
   for (std::size_t i = 0; i < qps.size(); ++i) {
     Reader q = qps[i];
+    q.onlyKeys("qp");
     QpSpec s;
     s.name = q.at("name").str();
     static constexpr Named kTypes[] = {{"RC", 2}, {"UC", 3}, {"UD", 4}};
@@ -553,24 +746,41 @@ std::string wcStatusName(sim::WcStatus s) {
   return i < kWcStatusNames.size() ? std::string(kWcStatusNames[i]) : "UNKNOWN";
 }
 
-Scenario parseScenario(const json& j, const std::string& file) {
-  requireShallow(j, file);
-  Reader r(j, file, "");
+namespace {
+
+/// A "comment": a string or an array of strings, for whoever reads the file.
+void readComment(const Reader& r) {
+  if (auto c = r.opt("comment"); c && !c->raw().is_string()) {
+    if (!c->raw().is_array()) c->fail("a string or an array of strings");
+    for (std::size_t i = 0; i < c->size(); ++i)
+      (*c)[i].str();
+  }
+}
+
+Scenario parseWith(const json& j, const std::string& file, const SourceMap* map) {
+  Reader r(j, file, "", map);
   if (!j.is_object()) r.fail("a JSON object");
+  r.onlyKeys("scenario");
   Scenario s;
   s.file = file;
   s.json = j;
+  if (auto v = r.opt("$schema")) v->str();
   s.name = r.opt("name") ? r.at("name").str() : file;
   if (auto v = r.opt("description")) s.description = v->str();
+  s.title = r.opt("title") ? r.at("title").str() : s.name;
+  if (auto v = r.opt("explanation")) s.explanation = v->str();
+  readComment(r);
   if (auto v = r.opt("seed")) s.seed = v->uint();
   if (auto v = r.opt("wire")) s.wire = static_cast<sim::WireFormat>(v->oneOf(kWireNames));
   if (auto l = r.opt("link")) {
+    l->onlyKeys("link");
     if (auto v = l->opt("latency_us"))
       s.link.latency = micros(*v, kMaxLatencyUs, "a latency in us");
     if (auto v = l->opt("gbps")) s.link.gbps = v->number(0.001, 1e5, "a rate in Gb/s");
     if (auto v = l->opt("mtu")) s.link.mtu = static_cast<std::uint32_t>(v->uint(65535));
   }
   if (auto f = r.opt("faults")) {
+    f->onlyKeys("faults");
     auto rate = [&](const char* key, double& dst) {
       if (auto v = f->opt(key)) {
         dst = v->number(0, 1, "a rate");
@@ -590,6 +800,7 @@ Scenario parseScenario(const json& j, const std::string& file) {
     if (auto v = f->opt("drop_psns")) {
       for (std::size_t i = 0; i < v->size(); ++i) {
         Reader d = (*v)[i];
+        d.onlyKeys("drop_psn");
         sim::FaultConfig::PsnDrop pd;
         pd.psn = static_cast<std::uint32_t>(d.at("psn").uint(0xffffff));
         if (auto h = d.opt("from")) pd.fromHost = hostIndex(*h);
@@ -601,6 +812,7 @@ Scenario parseScenario(const json& j, const std::string& file) {
     if (auto v = f->opt("pauses")) {
       for (std::size_t i = 0; i < v->size(); ++i) {
         Reader p = (*v)[i];
+        p.onlyKeys("pause");
         s.faults.pauses.push_back({micros(p.at("start_us"), kMaxRunUs, "a time in us"),
                                    micros(p.at("duration_us"), kMaxRunUs, "a duration in us")});
       }
@@ -621,8 +833,21 @@ Scenario parseScenario(const json& j, const std::string& file) {
   Reader steps = r.at("steps");
   for (std::size_t i = 0; i < steps.size(); ++i) {
     Reader st = steps[i];
+    st.onlyKeys("step");
+    std::vector<std::string_view> kinds;
+    for (std::string_view k : stepKinds())
+      if (st.has(std::string(k).c_str())) kinds.push_back(k);
+    if (kinds.size() > 1) {
+      // Appended piecewise: gcc 12 at -O3 warns falsely (-Wrestrict) on literal + string&&.
+      std::string both = "a step does one thing: it has both ";
+      both.append(kinds[0]).append(" and ").append(kinds[1]);
+      st.failWith(both);
+    }
     Step step;
     step.path = st.path();
+    if (auto t = st.opt("title")) step.title = t->str();
+    if (auto t = st.opt("explanation")) step.explanation = t->str();
+    readComment(st);
     if (auto h = st.opt("host")) step.host = hostIndex(*h);
     const HostSpec& host = s.hosts[step.host];
     if (auto e = st.opt("expect_error")) step.expectErrno = static_cast<int>(e->oneOf(kErrnoNames));
@@ -631,6 +856,7 @@ Scenario parseScenario(const json& j, const std::string& file) {
     } else if (auto v2 = st.opt("post_send")) {
       step.action = readPostSend(*v2, host);
     } else if (auto v3 = st.opt("post_recv")) {
+      v3->onlyKeys("post_recv");
       PostRecvStep p;
       p.qp = v3->at("qp").str();
       requireName(v3->at("qp"), host.qps, p.qp, "QPs");
@@ -643,6 +869,7 @@ Scenario parseScenario(const json& j, const std::string& file) {
     } else if (auto v4 = st.opt("poll_cq")) {
       step.action = readPoll(*v4, host);
     } else if (auto v5 = st.opt("exchange")) {
+      v5->onlyKeys("exchange");
       ExchangeStep x;
       x.from = hostIndex(v5->at("from"));
       step.host = x.from;
@@ -656,6 +883,7 @@ Scenario parseScenario(const json& j, const std::string& file) {
     } else if (auto v6 = st.opt("run_us")) {
       step.action = RunStep{std::chrono::microseconds(v6->uint(kMaxRunUs))};
     } else if (auto v7 = st.opt("compare_memory")) {
+      v7->onlyKeys("compare_memory");
       CompareMemoryStep c;
       c.hostA = hostIndex(v7->at("host_a"));
       c.mrA = v7->at("mr_a").str();
@@ -690,17 +918,42 @@ Scenario parseScenario(const json& j, const std::string& file) {
   return s;
 }
 
+/// nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1,
+/// column 3: " (the position is given as file:line:column instead).
+std::string syntaxMessage(const json::exception& e) {
+  std::string why = e.what();
+  if (why.rfind("[json.exception.", 0) == 0 && why.find("] ") != std::string::npos)
+    why = why.substr(why.find("] ") + 2);
+  if (why.rfind("parse error", 0) == 0) {
+    const std::size_t column = why.find("column ");
+    const std::size_t colon = why.find(": ", column == std::string::npos ? 0 : column);
+    if (colon != std::string::npos) why = why.substr(colon + 2);
+  }
+  if (why.size() > 200) why = why.substr(0, 197) + "...";
+  return why;
+}
+
+}  // namespace
+
+Scenario parseScenario(const json& j, const std::string& file) {
+  requireShallow(j, file);
+  return parseWith(j, file, nullptr);
+}
+
 Scenario parseScenarioText(std::string_view text, const std::string& file) {
   json j;
   try {
     j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    // e.byte: 1-based, the last character read (the one that does not fit).
+    const TextPos at = positionOf(text, tokenStart(text, e.byte == 0 ? 0 : e.byte - 1));
+    throw ScenarioError(where(file, &at) + ": not valid JSON: " + syntaxMessage(e));
   } catch (const json::exception& e) {
-    // "[json.exception.parse_error.101] parse error at line 1, column 3: ...": one line.
-    std::string why = e.what();
-    if (why.size() > 200) why = why.substr(0, 197) + "...";
-    throw ScenarioError(file + ": not valid JSON: " + why);
+    throw ScenarioError(file + ": not valid JSON: " + syntaxMessage(e));
   }
-  return parseScenario(j, file);
+  requireShallow(j, file);
+  const SourceMap map = locate(text);
+  return parseWith(j, file, &map);
 }
 
 Scenario loadScenarioFile(const std::string& path) {
@@ -710,6 +963,62 @@ Scenario loadScenarioFile(const std::string& path) {
   text << in.rdbuf();
   if (in.bad()) throw ScenarioError(path + ": cannot be read: " + std::strerror(errno));
   return parseScenarioText(text.str(), path);
+}
+
+namespace {
+
+/// The format object a key's value (or its array's elements) is, by the key's name.
+std::string_view objectOfKey(const std::string& key) {
+  static const std::map<std::string, std::string_view, std::less<>> objects = {
+      {"link", "link"},
+      {"faults", "faults"},
+      {"drop_psns", "drop_psn"},
+      {"pauses", "pause"},
+      {"hosts", "host"},
+      {"mrs", "mr"},
+      {"cqs", "cq"},
+      {"qps", "qp"},
+      {"steps", "step"},
+      {"modify_qp", "modify_qp"},
+      {"av", "av"},
+      {"post_send", "post_send"},
+      {"sge", "sge"},
+      {"post_recv", "post_recv"},
+      {"poll_cq", "poll_cq"},
+      {"expect", "completion"},
+      {"exchange", "exchange"},
+      {"compare_memory", "compare_memory"}};
+  const auto it = objects.find(key);
+  return it == objects.end() ? std::string_view() : it->second;
+}
+
+/// `value` with the keys of each object in the order the format lists them (a file reads
+/// name, description, hosts, steps; a step host, narration, action), others after them.
+nlohmann::ordered_json inFormatOrder(const json& value, std::string_view object) {
+  if (value.is_array()) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const json& v : value)
+      out.push_back(inFormatOrder(v, object));
+    return out;
+  }
+  if (!value.is_object()) return nlohmann::ordered_json(value);
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  if (const FormatObject* format = formatObject(object)) {
+    for (const FormatField& f : format->fields) {
+      const std::string key(f.key);
+      if (value.contains(key)) out[key] = inFormatOrder(value.at(key), objectOfKey(key));
+    }
+  }
+  for (auto it = value.begin(); it != value.end(); ++it)
+    if (!out.contains(it.key())) out[it.key()] = inFormatOrder(*it, objectOfKey(it.key()));
+  return out;
+}
+
+}  // namespace
+
+std::string scenarioJsonText(const json& scenario) {
+  return inFormatOrder(scenario, "scenario").dump(2, ' ', false, json::error_handler_t::replace) +
+         "\n";
 }
 
 std::string quoteJson(const json& value, std::size_t limit) {

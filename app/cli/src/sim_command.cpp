@@ -30,6 +30,8 @@ struct SimArgs {
   bool json = false;
   bool traceGiven = false;
   bool cm = false;
+  bool show = false;
+  std::string runOption;  ///< the first option given that only a run takes (with --show)
 };
 
 const std::map<std::string, sim::WireFormat>& wireNames() {
@@ -151,11 +153,33 @@ bool writePcap(packets_io::CaptureWriter& writer, const verbs_backend::RunResult
   return true;
 }
 
+// `--show`: the scenario as the JSON file that runs it, to start one's own from.
+int showScenario(const SimArgs& a, std::ostream& out, std::ostream& err) {
+  if (isTransportScenario(a.scenario)) {
+    reportError(err, "'" + a.scenario +
+                         "' runs over the TCP model and has no scenario file (--list shows the "
+                         "built-ins)");
+    return kExitUsage;
+  }
+  auto scenario = loadScenario(a.scenario, err);
+  if (!scenario) return kExitUsage;
+  out << verbs_backend::scenarioJsonText(scenario->json);
+  return kExitOk;
+}
+
 int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
   if (a.list) return listScenarios(out);
   if (a.scenario.empty()) {
     reportError(err, "sim needs a scenario NAME or FILE (--list shows the built-ins)");
     return kExitUsage;
+  }
+  if (a.show) {
+    if (!a.runOption.empty()) {
+      reportError(
+          err, "--show prints the scenario and runs nothing: " + a.runOption + " does not apply");
+      return kExitUsage;
+    }
+    return showScenario(a, out, err);
   }
   if (a.json && !a.analyze) {
     reportError(err, "--json applies to --analyze (the trace as JSON is --trace json)");
@@ -239,14 +263,23 @@ void addSimCommand(CLI::App& app, Action& action) {
   cmd->add_option("--wire", args->wire, "Wire format: rocev2, rocev2-ipv6, rocev1 or ib")
       ->check(CLI::IsMember(wires));
   cmd->add_flag("--list", args->list, "List the built-in scenarios");
+  cmd->add_flag(
+      "--show", args->show,
+      "Print the scenario as the JSON file that runs it (a built-in as a starting point for "
+      "one's own; format: docs/scenario-format.md)");
   cmd->add_flag("--analyze", args->analyze,
                 "Print the flow analysis of the run (as `analyze` prints that of its pcap)");
   cmd->add_flag("--json", args->json, "With --analyze: the analysis as JSON (needs --analyze)");
   cmd->add_flag("--cm", args->cm,
                 "Connect the RC QP as rdma_cm does (REQ/REP/RTU, DREQ/DREP on the wire), as "
                 "verbs --cm does for real, instead of the out-of-band exchange");
-  cmd->callback([args, traceOption, &action] {
+  cmd->callback([args, traceOption, cmd, &action] {
     args->traceGiven = traceOption->count() > 0;
+    for (const char* runOnly :
+         {"--pcap", "--trace", "--seed", "--loss", "--wire", "--analyze", "--json", "--cm"}) {
+      if (cmd->get_option(runOnly)->count() > 0 && args->runOption.empty())
+        args->runOption = runOnly;
+    }
     action = [args](std::ostream& out, std::ostream& err) { return runSim(*args, out, err); };
   });
 }

@@ -35,6 +35,7 @@ class LiveCaptureDialog;
 class PacketPane;
 class RealRunController;
 class ScenarioController;
+class ScenarioReloadBar;
 class TransferFollower;
 
 class MainWindow : public QMainWindow {
@@ -56,7 +57,16 @@ class MainWindow : public QMainWindow {
   /// Runs a built-in scenario ("tour") and shows it before its first event.
   bool openScenario(const QString& id);
   /// Runs a scenario JSON file (verbs_backend's format); errors are shown like capture errors.
+  /// The file is watched: when it changes on disk, the reload bar offers to reload it.
   bool openScenarioFile(const QString& path);
+  /// Runs the watched scenario file again, keeping the current event (the last one when the
+  /// scenario has fewer now). False, with the error shown, when it no longer reads.
+  bool reloadScenarioFile();
+  /// Writes the scenario shown as JSON (File > Save Scenario As: a built-in becomes a file to
+  /// edit) and watches that file. False, with the error shown, when it cannot be written.
+  bool saveScenarioAs(const QString& path);
+  /// Offers to reload the scenario file when it changes on disk.
+  ScenarioReloadBar* reloadBar() const { return reloadBar_; }
   /// Attaches to the fabric at `socketPath` (`rdmascope-cli fabric`; the default socket when
   /// empty) and shows it live: a pane per attached program, the ladder, the call timeline, its
   /// frames in the packet pane. On failure shows the one-line error and returns false.
@@ -126,6 +136,7 @@ class MainWindow : public QMainWindow {
   FabricSession* fabric_ = nullptr;
   FabricView* fabricView_ = nullptr;
   ScenarioController* scenario_ = nullptr;
+  ScenarioReloadBar* reloadBar_ = nullptr;
   LiveCaptureDialog* live_ = nullptr;
   AnalysisController* analysis_ = nullptr;
   QLabel* statusAnalysis_ = nullptr;

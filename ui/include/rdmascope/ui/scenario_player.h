@@ -7,9 +7,10 @@
 /// can step forward and back through it without re-running. What the GUI shows is therefore
 /// the very program `rdmascope-cli sim`, `verbs` and `lab run` execute. Qt-free.
 ///
-/// Narration comes from the scenario's JSON, which the runner ignores: "title" names it, a
-/// "phase" object ({"title", "text"}) of the scenario describes its setup, and one on a step
-/// starts a phase there. A scenario without step phases gets one phase per step.
+/// Narration comes from the scenario (docs/scenario-format.md), which the runner ignores: its
+/// "title" names it, its "explanation" describes the setup, and a step with a "title" or an
+/// "explanation" starts a phase there. A scenario without narrated steps gets one phase per
+/// step.
 
 #include <array>
 #include <cstdint>
@@ -68,6 +69,8 @@ struct ScenarioRecording {
   std::string name;
   std::string title;   ///< the scenario's "title", else its name
   std::string source;  ///< what it was recorded from: the built-in's name or the file's path
+  /// The scenario as JSON text, as File > Save Scenario As writes it (and `sim --show`).
+  std::string scenarioText;
   sim::WireFormat wire = sim::WireFormat::RoceV2Ipv4;
   std::array<std::string, 2> hostNames;
   std::vector<ScenarioPhase> phases;

@@ -131,6 +131,8 @@ struct Step {
   int host = 0;                    ///< who acts (exchange: the publisher)
   std::string path;                ///< JSON path, for messages
   std::string text;                ///< one-line description
+  std::string title;               ///< narration: starts a part of the scenario so titled
+  std::string explanation;         ///< narration: what that part shows
   std::optional<int> expectErrno;  ///< the call must fail with this errno
   std::variant<ModifyQpStep, PostSendStep, PostRecvStep, PollCqStep, ExchangeStep, RunStep,
                CompareMemoryStep>
@@ -141,7 +143,9 @@ struct Step {
 struct Scenario {
   std::string name;
   std::string description;
-  std::string file;  ///< where it came from ("<builtin NAME>" for built-ins)
+  std::string title;        ///< narration: "title", else the name
+  std::string explanation;  ///< narration of the setup ("explanation")
+  std::string file;         ///< where it came from ("<builtin NAME>" for built-ins)
   std::uint64_t seed = 1;
   sim::WireFormat wire = sim::WireFormat::RoceV2Ipv4;
   sim::LinkConfig link;
