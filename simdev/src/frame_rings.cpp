@@ -323,7 +323,7 @@ std::size_t FrameRings::drainOneImpl(int from, int to, void* ctx, void (*call)(v
     call(ctx, f);
     head += need;
     ++taken;
-    r.head->head.store(head, std::memory_order_release);
+    if (taken % 64 == 0) r.head->head.store(head, std::memory_order_release);  // room, early
   }
   r.head->head.store(head, std::memory_order_release);
   return taken;

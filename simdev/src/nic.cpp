@@ -10,6 +10,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -94,7 +95,20 @@ class FabricPort final : public sim::WirePort {
       put = rings->push(self, to, frame, ns);
     }
     rings->count(self, 1, put ? 1 : 0, put ? 0 : 1, 0);
-    if (put && rings->announce(to)) wake(static_cast<std::uint8_t>(to));
+    if (put && !due[static_cast<std::size_t>(to)]) {
+      due[static_cast<std::size_t>(to)] = true;
+      dueHosts.push_back(to);
+    }
+  }
+
+  /// After a verbs call or a pass of the progress thread: wakes each receiver that got a frame
+  /// and sleeps (once per batch, not per frame).
+  void announce() {
+    for (const int to : dueHosts) {
+      due[static_cast<std::size_t>(to)] = false;
+      if (rings->announce(to)) wake(static_cast<std::uint8_t>(to));
+    }
+    dueHosts.clear();
   }
 
   int fd = -1;
@@ -102,6 +116,8 @@ class FabricPort final : public sim::WirePort {
   std::atomic<bool>* alive = nullptr;
   FrameRings* rings = nullptr;
   std::mt19937_64 rng;
+  std::array<bool, 256> due{};  ///< hosts given a frame since the last announce()
+  std::vector<int> dueHosts;
 
  private:
   void sendToFabric(std::span<const std::uint8_t> frame) {
@@ -150,6 +166,9 @@ struct Nic::Impl {
   /// When a frame last arrived (steady clock ns): a NIC that has seen none for a while lets
   /// its progress thread sleep until woken, one that is busy keeps looking.
   std::atomic<std::int64_t> lastArrival{0};
+  /// Whether the progress thread's next pass reads the socket (a spinning thread reads it
+  /// every 100 us instead of making a system call per pass).
+  bool checkSocket = true;
   /// When a thread of the program last began a verbs call (steady clock ns).
   std::atomic<std::int64_t> lastAppCall{0};
   std::chrono::steady_clock::time_point start;
@@ -374,7 +393,7 @@ void Nic::takeFrames() {
   }
   // The socket carries control messages, wake-ups and the frames the switch held while
   // paused; the progress thread reads it (it wakes when something arrives there).
-  if (!onProgressThread || !m.alive.load(std::memory_order_relaxed)) return;
+  if (!onProgressThread || !m.checkSocket || !m.alive.load(std::memory_order_relaxed)) return;
   for (;;) {
     const ssize_t n = ::recv(m.fd, m.rx.data(), m.rx.size(), MSG_DONTWAIT);
     if (n < 0) {
@@ -443,6 +462,7 @@ void Nic::progressLoop() {
   // call it sleeps until a timer is due or a sender wakes it.
   constexpr std::int64_t kLookNs = 200'000;
   constexpr std::int64_t kBusyNs = 1'000'000;
+  std::int64_t lastSocketLook = 0;
   for (;;) {
     sim::SimTime next;
     bool deep = false;
@@ -472,8 +492,12 @@ void Nic::progressLoop() {
       for (int i = 0; i < 256 && !m.rings->pending(info_.self); ++i)
         cpuRelax();
       if (!m.rings->pending(info_.self)) sched_yield();
+      const std::int64_t t = steadyNs();
+      m.checkSocket = t - lastSocketLook > 100'000;
+      if (m.checkSocket) lastSocketLook = t;
       continue;
     }
+    m.checkSocket = true;
     std::int64_t waitNs = -1;
     if (next != sim::SimTime::max()) {
       waitNs = std::max<std::int64_t>(0, (next - m.now()).picos() / 1000);
@@ -525,6 +549,7 @@ Nic::Session::Session(Nic& nic, std::string_view call) : nic_(nic), named_(true)
 Nic::Session::~Session() {
   runDue();
   Impl& m = *nic_.impl_;
+  m.port.announce();
   if (m.observed.load(std::memory_order_relaxed)) {
     if (named_ || !onProgressThread || m.net->sim().eventsRun() != m.eventsAtState) {
       m.stateDirty = true;  // a program's call may have changed what it owns (e.g. reg_mr)
