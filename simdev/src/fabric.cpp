@@ -423,8 +423,15 @@ class FabricLoop {
         // the frames the program sent before this call come before it, those after it after
         if (const auto ns = body->find("ns"); ns != body->end() && ns->is_number_integer()) {
           drainMirrors(ns->get<std::int64_t>());
+          if (c.host > 0) {
+            event({{"kind", "call"},
+                   {"host", c.host},
+                   {"text", textField("text")},
+                   {"ns", ns->get<std::int64_t>()}});
+          }
+        } else if (c.host > 0) {
+          event({{"kind", "call"}, {"host", c.host}, {"text", textField("text")}});
         }
-        if (c.host > 0) event({{"kind", "call"}, {"host", c.host}, {"text", textField("text")}});
         return true;
       case MessageType::State:
         if (c.host > 0) {

@@ -79,6 +79,8 @@ std::optional<FabricEvent> decodeObserverEvent(std::span<const std::uint8_t> dat
   if (host != j->end() && host->is_number_integer()) e.host = host->get<int>();
   const auto text = j->find("text");
   if (text != j->end() && text->is_string()) e.text = text->get<std::string>();
+  const auto ns = j->find("ns");
+  if (ns != j->end() && ns->is_number_integer()) e.timeNs = ns->get<std::int64_t>();
   if (kind == "attached") {
     e.kind = FabricEvent::Kind::Attached;
     const auto p = j->find("program");

@@ -219,6 +219,9 @@ TEST(FabricSession, ShowsTwoProgramsTheirQpsAndFramesAndKeepsAProgramThatLeft) {
   ASSERT_GE(call, 0);
   ASSERT_GE(frame, 0);
   EXPECT_LT(call, frame);
+  // and its time is when the program made the call, not when the fabric passed it on
+  EXPECT_LE(s->timeline()[static_cast<std::size_t>(call)].timeNs,
+            s->timeline()[static_cast<std::size_t>(frame)].timeNs);
   EXPECT_EQ(m.data(m.index(call, FabricTimelineModel::Host)).toString(), "host2");
   EXPECT_TRUE(m.data(m.index(frame, FabricTimelineModel::What)).toString().contains("RDMA WRITE"));
   // Choosing the frame in the timeline selects it in the packet list.

@@ -156,7 +156,7 @@ void FabricSession::apply(simdev::FabricEvent& e) {
   using Kind = simdev::FabricEvent::Kind;
   FabricTimelineEntry t;
   t.host = e.host;
-  t.timeNs = nowNs();
+  t.timeNs = e.timeNs ? e.timeNs : nowNs();  // a call carries when the program made it
   switch (e.kind) {
     case Kind::Attached:
       if (auto* h = host(e.host)) {

@@ -37,7 +37,8 @@ struct FabricEvent {
   int host = 0;
   std::string program;
   long pid = 0;
-  std::int64_t timeNs = 0;  ///< wall clock (Unix epoch) of a frame at the switch
+  std::int64_t timeNs = 0;  ///< wall clock (Unix epoch): when a frame was sent, a call made
+                            ///< (0: not said)
   std::vector<std::uint8_t> bytes;
   bool held = false;
   std::string text;

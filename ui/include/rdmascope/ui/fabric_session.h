@@ -40,7 +40,7 @@ struct FabricTimelineEntry {
   enum class Kind : std::uint8_t { Attached, Detached, Call, Log, Frame, Paused, Resumed, Closed };
   Kind kind = Kind::Log;
   int host = 0;             ///< 0: the fabric itself
-  std::int64_t timeNs = 0;  ///< wall clock (frames: at the switch; others: when it arrived)
+  std::int64_t timeNs = 0;  ///< wall clock (frames and calls: when made; others: when told)
   std::string text;         ///< the call, the log line, the program
   std::int64_t frame = -1;  ///< Frame: 0-based index in the FrameStore
 };
