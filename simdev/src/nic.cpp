@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
+#include <unordered_map>
 
 #include "rdmascope/simdev/fabric_protocol.h"
 #include "rdmascope/simdev/frame_rings.h"
@@ -76,8 +77,7 @@ class FabricPort final : public sim::WirePort {
       to = frame[5];
     }
     const bool routable = to > 0 && rings->attached(to);
-    const bool lost = routable && rings->lossRate() > 0 &&
-                      std::uniform_real_distribution<double>(0, 1)(rng) < rings->lossRate();
+    const bool lost = routable && rings->lossRate() > 0 && lose(to, frame);
     if (mirrored) mirror(frame, ns, lost || !routable);
     if (!routable) {
       rings->count(self, 1, 0, 0, 1);
@@ -115,11 +115,31 @@ class FabricPort final : public sim::WirePort {
   int self = 0;
   std::atomic<bool>* alive = nullptr;
   FrameRings* rings = nullptr;
-  std::mt19937_64 rng;
+  std::uint64_t seed = 0;
+  std::size_t bthOffset = 42;   ///< where the BTH starts in this wire format's frames
   std::array<bool, 256> due{};  ///< hosts given a frame since the last announce()
   std::vector<int> dueHosts;
 
  private:
+  /// The fabric's loss, drawn from one random stream per destination QP (host and BTH
+  /// destination QPN): which frames of a connection are lost depends on the seed and on that
+  /// connection's own frames only, not on how other connections' frames interleave with them,
+  /// so a seed gives the same losses run after run.
+  bool lose(int to, std::span<const std::uint8_t> frame) {
+    std::uint64_t key = static_cast<std::uint64_t>(to) << 24;
+    if (frame.size() >= bthOffset + 8) {
+      key |= static_cast<std::uint64_t>(frame[bthOffset + 5]) << 16 |
+             static_cast<std::uint64_t>(frame[bthOffset + 6]) << 8 | frame[bthOffset + 7];
+    }
+    auto it = streams.find(key);
+    if (it == streams.end()) {
+      it = streams.emplace(key, std::mt19937_64(seed ^ (key * 0x9e3779b97f4a7c15ull))).first;
+    }
+    return std::uniform_real_distribution<double>(0, 1)(it->second) < rings->lossRate();
+  }
+
+  std::unordered_map<std::uint64_t, std::mt19937_64> streams;
+
   void sendToFabric(std::span<const std::uint8_t> frame) {
     std::uint8_t type = static_cast<std::uint8_t>(MessageType::Frame);
     iovec iov[2] = {{&type, 1}, {const_cast<std::uint8_t*>(frame.data()), frame.size()}};
@@ -298,8 +318,10 @@ bool Nic::attach(std::string& error) {
   m.port.alive = &m.alive;
   m.port.self = info_.self;
   m.port.rings = m.rings.get();
-  m.port.rng.seed(m.rings->seed() ^
-                  (0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(info_.self)));
+  m.port.seed = m.rings->seed() ^ (0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(info_.self));
+  m.port.bthOffset = info_.wire == sim::WireFormat::RoceV2Ipv4   ? 14 + 20 + 8
+                     : info_.wire == sim::WireFormat::RoceV2Ipv6 ? 14 + 40 + 8
+                                                                 : 14 + 40;  // RoCEv1: GRH
   sim::NetworkConfig cfg;
   cfg.seed = static_cast<std::uint64_t>(::getpid());
   cfg.localHosts = 1;

@@ -64,14 +64,15 @@ rdmascope_fabric_program(rdmacm_ucmatose_loss
   EXPECT --seed 1 --expect-client "data transfers complete" --expect-server "disconnected"
          --expect-pcap ${cm_rtu} --expect-pcap ${cm_drep})
 # udaddy's data is UD: a lost datagram is lost for good (as on any network), so the lossy run
-# resolves the service ID only (-C 0 messages).
+# resolves the service ID only (-C 0 messages). With seed 4 the first SIDR_REP is lost and the
+# SIDR_REQ sent again after the CM response timeout.
 rdmascope_fabric_program(rdmacm_udaddy_loss
   SERVER "udaddy -C 0"
   CLIENT "udaddy -s 10.9.0.1 -C 0"
   READY delay:2 LOSS 0.3 TIMEOUT 120
-  EXPECT --seed 3 --expect-client "test complete" --expect-pcap ${cm_sidr_rep})
+  EXPECT --seed 4 --expect-client "test complete" --expect-pcap ${cm_sidr_rep})
 # (rdma_cm's QPs retransmit after 4.096 us x 2^19, 2.1 s, as on rxe: small messages keep the
-# lossy run short; with seed 3 the first connection's REQ is lost and sent again. Some seeds
+# lossy run short; with seed 3 the first connection's REP is lost and the REQ sent again. Some seeds
 # lose the ACK of the server's last exchange SEND: the server then listens for the second
 # connection only after retransmitting it, 2.1 s later, and the client's REQ before that is
 # rejected (Invalid Service ID), on rxe as here; perftest does not retry it)
