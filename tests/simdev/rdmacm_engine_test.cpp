@@ -216,12 +216,32 @@ TEST(RdmacmEngine, NoListenerRejectsWithInvalidServiceId) {
   Pair p;
   const auto ca = p.a.connect(gidOf(2), p.req(9999), &p.ownerA, p.now);
   p.deliver();
+  EXPECT_TRUE(p.upA.empty());  // the REQ waits the grace period for a listener
+  p.advance(std::chrono::milliseconds(499));
+  EXPECT_TRUE(p.upA.empty());
+  p.advance(std::chrono::milliseconds(1));
   ASSERT_EQ(p.upA.size(), 1u);
   EXPECT_EQ(p.upA[0].kind, CmUpcall::Kind::Rejected);
   EXPECT_EQ(p.upA[0].status, kRejInvalidServiceId);
   EXPECT_EQ(p.upA[0].conn, ca);
   EXPECT_EQ(names(p.sentByB), (Names{"REJ"}));
   EXPECT_TRUE(p.upB.empty());
+}
+
+TEST(RdmacmEngine, AReqJustBeforeTheListenerIsServedWhenItListens) {
+  Pair p;
+  p.a.connect(gidOf(2), p.req(), &p.ownerA, p.now);
+  p.deliver();
+  p.advance(std::chrono::milliseconds(100));
+  EXPECT_TRUE(p.upA.empty());
+  EXPECT_TRUE(p.upB.empty());
+  ASSERT_TRUE(p.b.listen(pk::rdmaIpServiceId(0x06, 7174), &p.listenerB));
+  p.collect();
+  ASSERT_EQ(p.upB.size(), 1u);
+  EXPECT_EQ(p.upB[0].kind, CmUpcall::Kind::ConnectRequest);
+  p.advance(std::chrono::seconds(1));  // past the grace period: no REJ goes out
+  for (const auto& name : names(p.sentByB))
+    EXPECT_NE(name, "REJ");
 }
 
 TEST(RdmacmEngine, ConsumerRejectCarriesPrivateData) {

@@ -27,7 +27,30 @@ const char* cmMessageName(const pk::CmMessage& m) {
 CmEngine::CmEngine(Config config) : config_(std::move(config)) {}
 
 bool CmEngine::listen(std::uint64_t serviceId, void* owner) {
-  return listeners_.emplace(serviceId, owner).second;
+  if (!listeners_.emplace(serviceId, owner).second) return false;
+  std::vector<UnheardReq> waiting;
+  for (auto it = unheard_.begin(); it != unheard_.end();) {
+    if (it->req.serviceId == serviceId) {
+      waiting.push_back(std::move(*it));
+      it = unheard_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  for (const UnheardReq& u : waiting)
+    onReq(u.req, u.tid, Clock::now());
+  return true;
+}
+
+void CmEngine::rejectUnheard(const pk::CmReq& m, std::uint64_t tid) {
+  pk::CmRej rej;
+  rej.localCommId = newId();
+  rej.remoteCommId = m.localCommId;
+  rej.reason = kRejInvalidServiceId;
+  sendOnce(m.primary.localGid, rej, tid,
+           fmt::format("CM REJ: nothing listens on service ID {:#018x} (reason 8, invalid "
+                       "service ID)",
+                       m.serviceId));
 }
 
 void CmEngine::unlisten(std::uint64_t serviceId) {
@@ -299,14 +322,15 @@ void CmEngine::onReq(const pk::CmReq& m, std::uint64_t tid, Clock::time_point no
   }
   auto l = listeners_.find(m.serviceId);
   if (l == listeners_.end()) {
-    pk::CmRej rej;
-    rej.localCommId = newId();
-    rej.remoteCommId = m.localCommId;
-    rej.reason = kRejInvalidServiceId;
-    sendOnce(m.primary.localGid, rej, tid,
-             fmt::format("CM REJ: nothing listens on service ID {:#018x} (reason 8, invalid "
-                         "service ID)",
-                         m.serviceId));
+    if (config_.listenGrace.count() <= 0) {
+      rejectUnheard(m, tid);
+      return;
+    }
+    for (const UnheardReq& u : unheard_) {  // a resent REQ already waiting
+      if (u.req.localCommId == m.localCommId && u.req.primary.localGid == m.primary.localGid)
+        return;
+    }
+    unheard_.push_back({m, tid, now + config_.listenGrace});
     return;
   }
   const std::uint32_t id = newId();
@@ -445,6 +469,14 @@ void CmEngine::onSidrRep(const pk::CmSidrRep& m) {
 }
 
 void CmEngine::tick(Clock::time_point now) {
+  for (auto it = unheard_.begin(); it != unheard_.end();) {
+    if (it->rejectAt <= now) {
+      rejectUnheard(it->req, it->tid);
+      it = unheard_.erase(it);
+    } else {
+      ++it;
+    }
+  }
   for (auto it = conns_.begin(); it != conns_.end();) {
     Connection& c = it->second;
     if (c.deadline > now) {
@@ -495,6 +527,9 @@ std::optional<Clock::time_point> CmEngine::nextDeadline() const {
     const bool timed = c.awaiting || c.state == State::TimeWait || c.state == State::Closed ||
                        c.state == State::SidrRepSent;
     if (timed && (!next || c.deadline < *next)) next = c.deadline;
+  }
+  for (const UnheardReq& u : unheard_) {
+    if (!next || u.rejectAt < *next) next = u.rejectAt;
   }
   return next;
 }

@@ -68,6 +68,11 @@ class CmEngine {
     /// How long a closed connection stays in timewait, answering a resent DREQ (longer than
     /// the response timeout, after which the peer resends it).
     std::chrono::nanoseconds timewait = 2 * kCmResponseTimeout;
+    /// How long a REQ for a service nothing listens on waits for a listener before it is
+    /// rejected (reason 8). The kernel's CM rejects at once; a program that listens again just
+    /// after its peer connects (perftest -R's second connection) then races the peer, which a
+    /// simulated host, sharing a loaded CPU, loses more often than a kernel does.
+    std::chrono::nanoseconds listenGrace = std::chrono::milliseconds(500);
     std::function<std::uint32_t()> random;  ///< communication IDs
     /// The GID of the host owning an IP address (SIDR answers go to the requester's address).
     std::function<std::optional<Gid>(const packets::IpAddress&)> gidOfIp;
@@ -180,6 +185,14 @@ class CmEngine {
   Config config_;
   std::map<std::uint32_t, Connection> conns_;
   std::map<std::uint64_t, void*> listeners_;
+  /// REQs that found no listener, waiting for one until `rejectAt` (Config::listenGrace).
+  struct UnheardReq {
+    packets::CmReq req;
+    std::uint64_t tid = 0;
+    Clock::time_point rejectAt{};
+  };
+  std::vector<UnheardReq> unheard_;
+  void rejectUnheard(const packets::CmReq& m, std::uint64_t tid);
   std::vector<OutgoingMad> outbox_;
   std::vector<CmUpcall> upcalls_;
 };

@@ -94,6 +94,8 @@ class Library {
   EventBox* post(Id& id, rdma_cm_event_type type, int status);
   /// Sends what the engine put in its outbox; `lock` (on mu) is released meanwhile.
   void flush(std::unique_lock<std::mutex>& lock);
+  /// Has the library's thread look at the engine now (it made upcalls outside a MAD's arrival).
+  void poke() { wake_.notify_one(); }
   /// Turns the engine's upcalls into events (under mu).
   void dispatch();
   /// Drops the events of `id` still queued on its channel (under mu).

@@ -589,6 +589,7 @@ RDMACM_EXPORT int rdma_listen(rdma_cm_id* cmId, int backlog) {
   if (id.listening) return 0;
   if (!lib->engine.listen(id.serviceId, &id)) return fail(EADDRINUSE);
   id.listening = true;
+  lib->poke();  // a REQ that came just before may be waiting for this listener
   return 0;
 }
 
