@@ -35,12 +35,6 @@ struct Client {
   bool observer = false;
 };
 
-std::int64_t unixNow() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 std::string errnoText(int e) {
   return std::strerror(e);
 }
@@ -312,10 +306,7 @@ class FabricLoop {
   /// was when the NIC sent it).
   void arrive(int from, std::span<const std::uint8_t> frame) {
     drainMirrors(INT64_MAX);  // what was sent before it goes first
-    const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        std::chrono::system_clock::now().time_since_epoch())
-                        .count();
-    record(from, frame, ns, m_.paused);
+    record(from, frame, unixTimeNs(), m_.paused);
     flushPcap();
     if (m_.paused) {
       m_.held.emplace_back(frame.begin(), frame.end());
@@ -332,12 +323,8 @@ class FabricLoop {
       m_.rings->count(0, 1, 0, 1, 0);
       return;
     }
-    int to = 0;
-    if (frame.size() >= 14 && frame[0] == 0x02 && frame[1] == 0 && frame[2] == 0x0a &&
-        frame[3] == 0x09 && frame[4] == 0 && m_.hostClient.count(frame[5])) {
-      to = frame[5];
-    }
-    if (to == 0) {
+    const int to = destinationHost(frame, m_.config.hosts);
+    if (to == 0 || !m_.hostClient.count(to)) {
       m_.rings->count(0, 1, 0, 0, 1);
       return;
     }
@@ -593,7 +580,7 @@ void Fabric::run(const std::function<void(const std::string&)>& log) {
     }
     // A frame sent less than 200 us ago waits for the next pass, so that another sender's
     // earlier frame, still being written, is not put after it.
-    if (m.rings->mirror()) loop.drainMirrors(unixNow() - 200'000);
+    if (m.rings->mirror()) loop.drainMirrors(unixTimeNs() - 200'000);
   }
 }
 

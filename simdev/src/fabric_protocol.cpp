@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -170,6 +171,20 @@ std::optional<FabricInfo> fabricInfoFromJson(const nlohmann::json& j, std::strin
   info.wire = static_cast<sim::WireFormat>(wire);
   info.linkMtu = static_cast<std::uint32_t>(mtu);
   return info;
+}
+
+int destinationHost(std::span<const std::uint8_t> frame, int hosts) {
+  if (frame.size() < 14 || frame[0] != 0x02 || frame[1] != 0 || frame[2] != 0x0a ||
+      frame[3] != 0x09 || frame[4] != 0 || frame[5] < 1 || frame[5] > hosts) {
+    return 0;
+  }
+  return frame[5];
+}
+
+std::int64_t unixTimeNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 std::string defaultFabricSocket() {

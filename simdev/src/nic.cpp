@@ -52,12 +52,6 @@ bool sendAll(int fd, const std::vector<std::uint8_t>& message) {
 
 }  // namespace
 
-std::int64_t unixNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 /// Frames leave through the fabric's shared memory (frame_rings.h), straight into the
 /// destination host's ring; while the fabric is paused they go through its socket instead,
 /// where the switch holds them.
@@ -70,12 +64,8 @@ class FabricPort final : public sim::WirePort {
       return;
     }
     const bool mirrored = rings->mirror();
-    const std::int64_t ns = mirrored ? unixNs() : 0;
-    int to = 0;
-    if (frame.size() >= 14 && frame[0] == 0x02 && frame[1] == 0 && frame[2] == 0x0a &&
-        frame[3] == 0x09 && frame[4] == 0 && frame[5] >= 1 && frame[5] <= rings->hosts()) {
-      to = frame[5];
-    }
+    const std::int64_t ns = mirrored ? unixTimeNs() : 0;
+    const int to = destinationHost(frame, rings->hosts());
     const bool routable = to > 0 && rings->attached(to);
     const bool lost = routable && rings->lossRate() > 0 && lose(to, frame);
     if (mirrored) mirror(frame, ns, lost || !routable);
@@ -560,7 +550,7 @@ Nic::Session::Session(Nic& nic, std::string_view call) : nic_(nic), named_(true)
   if (m.observed.load(std::memory_order_relaxed)) {
     waitForStep(m.holdMu, m.holdCv, m.held, m.stepCalls);
     sendAll(m.fd, encodeMessage(MessageType::Call,
-                                nlohmann::json{{"text", std::string(call)}, {"ns", unixNs()}}));
+                                nlohmann::json{{"text", std::string(call)}, {"ns", unixTimeNs()}}));
   }
   lock_ = std::unique_lock(m.mu);
   m.lastAppCall.store(steadyNs(), std::memory_order_relaxed);

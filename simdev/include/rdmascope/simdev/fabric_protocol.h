@@ -86,6 +86,13 @@ std::optional<FabricInfo> fabricInfoFromJson(const nlohmann::json& j, std::strin
 /// fd00::a09:N, named "hostN".
 FabricHost fabricHost(int number);
 
+/// The host (1..hosts) that owns the frame's destination MAC (02:00:0a:09:00:NN is host NN);
+/// 0 for any other destination.
+int destinationHost(std::span<const std::uint8_t> frame, int hosts);
+
+/// The wall clock as Unix time in ns (frames and calls are stamped with it).
+std::int64_t unixTimeNs();
+
 /// The default socket path: $XDG_RUNTIME_DIR/rdmascope/fabric.sock, else
 /// /tmp/rdmascope-UID/fabric.sock.
 std::string defaultFabricSocket();
