@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -137,6 +138,12 @@ std::unique_ptr<Fabric> Fabric::open(const FabricConfig& config, std::string& er
     ::unlink(path.c_str());  // a socket left by a fabric that ended without cleaning up
   }
   if (!config.pcapPath.empty()) {
+    std::error_code ec;
+    if (std::filesystem::weakly_canonical(config.pcapPath, ec) ==
+        std::filesystem::weakly_canonical(path, ec)) {
+      error = fmt::format("--pcap {} is the fabric's socket: choose another file", config.pcapPath);
+      return nullptr;
+    }
     auto file = packets_io::OutputFile::createGrowing(config.pcapPath, error);
     if (!file) return nullptr;
     m.pcap = packets_io::CaptureWriter::open(std::move(file), packets::LinkType::Ethernet, error);

@@ -33,6 +33,9 @@ expect pcap-exists "$work/mine.pcap: it exists" "$cli" fabric --socket "$sock" -
 echo "not a socket" >"$work/file.sock"
 expect socket-is-a-file "is not a socket" "$cli" fabric --socket "$work/file.sock"
 [ "$(cat "$work/file.sock")" = "not a socket" ] || { echo "FAILED: the file was changed"; fails=$((fails + 1)); }
+expect pcap-is-the-socket "is the fabric's socket" \
+  "$cli" fabric --socket "$work/same.sock" --pcap "$work/same.sock"
+[ -e "$work/same.sock" ] && { echo "FAILED: a file was left at the socket path"; fails=$((fails + 1)); }
 
 "$cli" fabric --socket "$sock" --hosts 2 >"$work/fabric.txt" 2>&1 &
 fabric=$!
