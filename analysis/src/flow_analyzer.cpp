@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "cm_tracker.h"
+#include "congestion_tracker.h"
 #include "iwarp_flows.h"
 #include "opcode_class.h"
 #include "rdmascope/analysis/psn.h"
@@ -44,12 +45,16 @@ constexpr std::string_view kAnomalyKindNames[] = {"psn_gap",
                                                   "crc_failure",
                                                   "terminate",
                                                   "mpa_reject",
-                                                  "cm_reject"};
+                                                  "cm_reject",
+                                                  "pause_storm",
+                                                  "victim_flow",
+                                                  "cnp_without_mark"};
 static_assert(std::size(kMessageKindNames) ==
               static_cast<std::size_t>(MessageKind::AtomicWrite) + 1);
 static_assert(std::size(kOutcomeNames) == static_cast<std::size_t>(Outcome::Incomplete) + 1);
 static_assert(std::size(kRetryCauseNames) == static_cast<std::size_t>(RetryCause::Timeout) + 1);
-static_assert(std::size(kAnomalyKindNames) == static_cast<std::size_t>(AnomalyKind::CmReject) + 1);
+static_assert(std::size(kAnomalyKindNames) ==
+              static_cast<std::size_t>(AnomalyKind::CnpWithoutMark) + 1);
 
 }  // namespace
 
@@ -162,7 +167,7 @@ using FlowKey = std::tuple<Carrier, std::string, std::string, std::uint32_t>;
 
 struct FlowAnalyzer::Impl final : ReportSink {
   explicit Impl(AnalyzerOptions o)
-      : options(o), decoder(decodeOptions(o)), iwarp(*this), cm(o.maxHandshakes) {}
+      : options(o), decoder(decodeOptions(o)), iwarp(*this), cm(o.maxHandshakes), congestion(o) {}
 
   static packets::DecodeOptions decodeOptions(const AnalyzerOptions& o) {
     packets::DecodeOptions d;
@@ -187,6 +192,8 @@ struct FlowAnalyzer::Impl final : ReportSink {
   std::function<void(const TcpSegmentEnds&)> tcpSegmentObserver;
   bool finished = false;
   CmTracker cm;
+  CongestionTracker congestion;
+  double lastTime = 0.0;  // latest frame time seen
 
   // ---- bookkeeping -------------------------------------------------------------------------
 
@@ -969,7 +976,19 @@ struct FlowAnalyzer::Impl final : ReportSink {
 
   // ---- a packet ------------------------------------------------------------------------------
 
+  // A PFC or PAUSE frame: counted with its port and priority, and the storms it shows.
+  void addPause(const packets::MacControlFrame& m, std::uint64_t frame, double time) {
+    ++summary.frames;
+    lastTime = std::max(lastTime, time);
+    for (auto& a : congestion.pauseFrame(m, frame, time)) {
+      ++summary.pauseStorms;
+      emit(std::move(a), nullptr);
+    }
+    summary.pauseFrames = congestion.pauseFrames();
+  }
+
   void add(const PacketFacts& f) {
+    lastTime = std::max(lastTime, f.time);
     ++summary.frames;
     ++summary.rdmaFrames;
     const OpClass cls = classifyOpcode(f.opcode);
@@ -1016,8 +1035,13 @@ struct FlowAnalyzer::Impl final : ReportSink {
         ++summary.cnps;
         ++c.st[d].cnps;
         note(AnomalyKind::Cnp, "congestion notification to QP " + std::to_string(f.destQp));
+        if (auto a = congestion.cnp(c.id, d, f)) {
+          ++summary.cnpsWithoutMark;
+          emit(std::move(*a), &c);
+        }
         return;
       case Role::Request:
+        congestion.request(c.id, d, f, f.destination);
         handleRequest(c, d, f, cls);
         return;
       case Role::Ack:
@@ -1050,6 +1074,15 @@ struct FlowAnalyzer::Impl final : ReportSink {
         }
       }
     }
+    for (auto& a : congestion.finish(lastTime)) {
+      if (a.kind == AnomalyKind::PauseStorm) ++summary.pauseStorms;
+      Connection* c = nullptr;
+      for (auto& cp : connections)
+        if (cp->id == a.connection) c = cp.get();
+      emit(std::move(a), c);
+    }
+    summary.victimFlows = congestion.victims();
+    summary.marksWithoutCnp = congestion.marksWithoutCnp();
     std::stable_sort(anomalies.begin(), anomalies.end(),
                      [](const Anomaly& x, const Anomaly& y) { return x.frame < y.frame; });
   }
@@ -1077,6 +1110,12 @@ FlowAnalyzer::~FlowAnalyzer() = default;
 
 void FlowAnalyzer::addFrame(std::span<const std::uint8_t> frame, packets::LinkType link,
                             std::uint64_t frameNumber, double time) {
+  if (link == packets::LinkType::Ethernet && frame.size() >= 16 && frame[12] == 0x88 &&
+      frame[13] == 0x08)
+    if (const auto m = packets::parseMacControl(frame); m && (m->pfc || m->pauseTime)) {
+      impl_->addPause(*m, frameNumber, time);
+      return;
+    }
   if (auto facts =
           readPacketFacts(frame, link, frameNumber, time, Impl::decodeOptions(impl_->options))) {
     impl_->add(*facts);
@@ -1130,6 +1169,9 @@ AnalysisReport FlowAnalyzer::report() const {
   r.messages = impl_->messages;
   r.messagesDropped = impl_->messagesDropped;
   r.handshakes = impl_->cm.handshakes();
+  r.pauses = impl_->congestion.pauses();
+  r.cnps = impl_->congestion.cnpMatches();
+  r.cnpsDropped = impl_->congestion.cnpMatchesDropped();
   for (auto& h : r.handshakes) {
     h.connection = impl_->connectionOf(h);
     if (h.connection < 0) continue;
@@ -1160,6 +1202,7 @@ RetainedState FlowAnalyzer::retained() const {
   impl_->iwarp.retained(s);
   s.keptMessages = impl_->messages.size();
   s.keptAnomalies = impl_->anomalies.size();
+  s.pauseIntervals = impl_->congestion.retainedIntervals();
   return s;
 }
 

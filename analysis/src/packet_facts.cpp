@@ -96,6 +96,7 @@ PacketFacts extractFacts(const packets::ParsedIbFrame& parsed, std::span<const s
       if (parsed.srcIp) f.source = parsed.srcIp->toString();
       if (parsed.dstIp) f.destination = parsed.dstIp->toString();
       f.ipEcn = parsed.ecn;
+      f.priority = static_cast<std::uint8_t>(parsed.dscp >> 3);
       break;
     case packets::IbCarrier::RoceV1:
       f.carrier = Carrier::RoceV1;
@@ -114,6 +115,10 @@ PacketFacts extractFacts(const packets::ParsedIbFrame& parsed, std::span<const s
       f.destination = lidText(parsed.lrh->dlid);
     }
   }
+  if (parsed.vlan) f.priority = parsed.vlan->priority;
+  if (parsed.srcMac)
+    for (std::uint8_t b : *parsed.srcMac)
+      f.sourceMac = (f.sourceMac << 8) | b;
   f.opcode = p.bth.opcode;
   f.psn = p.bth.psn;
   f.destQp = p.bth.destQp;

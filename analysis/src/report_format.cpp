@@ -4,6 +4,7 @@
 
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/packets/mad_headers.h"
+#include "report_sink.h"
 
 namespace rdmascope::analysis {
 
@@ -212,6 +213,11 @@ std::string toJson(const AnalysisReport& report, int indent) {
   sum["out_of_order_segments"] = s.outOfOrderSegments;
   sum["segment_gaps"] = s.segmentGaps;
   sum["mpa_rejects"] = s.mpaRejects;
+  sum["pause_frames"] = s.pauseFrames;
+  sum["pause_storms"] = s.pauseStorms;
+  sum["victim_flows"] = s.victimFlows;
+  sum["cnps_without_mark"] = s.cnpsWithoutMark;
+  sum["marks_without_cnp"] = s.marksWithoutCnp;
   j["summary"] = std::move(sum);
 
   ordered_json conns = ordered_json::array();
@@ -252,6 +258,46 @@ std::string toJson(const AnalysisReport& report, int indent) {
   }
   j["anomalies"] = std::move(anomalies);
   j["anomalies_dropped"] = report.anomaliesDropped;
+
+  if (!report.pauses.empty()) {
+    ordered_json pauses = ordered_json::array();
+    for (const auto& p : report.pauses) {
+      ordered_json e;
+      e["port"] = p.port;
+      e["priority"] = p.priority;
+      e["frames"] = p.frames;
+      e["xoff"] = p.xoff;
+      e["xon"] = p.xon;
+      e["quanta"] = p.quanta;
+      e["paused_s"] = p.pausedSeconds;
+      e["longest_pause_s"] = p.longestPause;
+      e["storms"] = p.storms;
+      e["first_frame"] = p.firstFrame;
+      e["last_frame"] = p.lastFrame;
+      pauses.push_back(std::move(e));
+    }
+    j["pauses"] = std::move(pauses);
+  }
+  if (!report.cnps.empty()) {
+    ordered_json cnps = ordered_json::array();
+    for (const auto& m : report.cnps) {
+      ordered_json e;
+      e["frame"] = m.frame;
+      e["time_s"] = m.time;
+      e["connection"] = m.connection;
+      e["direction"] = m.direction == 0 ? "a_to_b" : "b_to_a";
+      e["dest_qp"] = m.destQp;
+      e["marked"] = m.marked;
+      if (m.marked) {
+        e["first_marked_frame"] = m.firstMarkedFrame;
+        e["last_marked_frame"] = m.lastMarkedFrame;
+        e["reaction_s"] = m.reaction;
+      }
+      cnps.push_back(std::move(e));
+    }
+    j["cnps"] = std::move(cnps);
+    j["cnps_dropped"] = report.cnpsDropped;
+  }
 
   ordered_json messages = ordered_json::array();
   for (const auto& m : report.messages) {
@@ -389,6 +435,37 @@ std::string formatText(const AnalysisReport& report) {
       static_cast<unsigned long long>(s.duplicates), static_cast<unsigned long long>(s.timeouts),
       static_cast<unsigned long long>(s.icrcFailures), static_cast<unsigned long long>(s.cnps));
   out << line;
+  if (!report.pauses.empty()) {
+    out << "\nPFC pauses (" << s.pauseFrames << " frames; per sending port and priority)\n";
+    std::snprintf(line, sizeof line, "  %-17s %-5s %8s %8s %8s %12s %12s %6s\n", "port", "prio",
+                  "frames", "XOFF", "XON", "paused", "longest", "storms");
+    out << line;
+    for (const auto& p : report.pauses) {
+      std::snprintf(line, sizeof line, "  %-17s %-5s %8llu %8llu %8llu %12s %12s %6u\n",
+                    p.port.c_str(), p.priority < 0 ? "all" : std::to_string(p.priority).c_str(),
+                    static_cast<unsigned long long>(p.frames),
+                    static_cast<unsigned long long>(p.xoff), static_cast<unsigned long long>(p.xon),
+                    durationText(p.pausedSeconds).c_str(), durationText(p.longestPause).c_str(),
+                    p.storms);
+      out << line;
+    }
+  }
+  if (s.cnps || s.marksWithoutCnp) {
+    std::uint64_t marked = 0;
+    double reactionSum = 0.0;
+    std::uint64_t answered = 0;
+    for (const auto& m : report.cnps)
+      if (m.marked) {
+        marked += m.marked;
+        reactionSum += m.reaction;
+        ++answered;
+      }
+    out << "\nCNPs: " << s.cnps << " (" << s.cnps - s.cnpsWithoutMark << " answer " << marked
+        << " CE-marked packets";
+    if (answered) out << ", mean reaction " << durationText(reactionSum / double(answered));
+    out << "; " << s.cnpsWithoutMark << " without a marked packet); " << s.marksWithoutCnp
+        << " CE-marked packets no CNP followed\n";
+  }
   if (s.iwarpFrames) {
     out << "iWARP: " << s.iwarpFrames << " frames, " << s.crcFailures << " CRC failures, "
         << s.terminates << " Terminates, " << s.mpaRejects << " MPA rejects, "

@@ -570,11 +570,13 @@ std::optional<ParsedIbFrame> parseIbFrame(In f, LinkType link, const DecodeOptio
         std::memcpy(s.bytes.data(), f.data() + l.start + 12, 4);
         std::memcpy(d.bytes.data(), f.data() + l.start + 16, 4);
         r.ecn = f[l.start + 1] & 3;
+        r.dscp = static_cast<std::uint8_t>(f[l.start + 1] >> 2);
       } else {
         s.v6 = d.v6 = true;
         std::memcpy(s.bytes.data(), f.data() + l.start + 8, 16);
         std::memcpy(d.bytes.data(), f.data() + l.start + 24, 16);
         r.ecn = (f[l.start + 1] >> 4) & 3;
+        r.dscp = static_cast<std::uint8_t>(((f[l.start] & 0x0f) << 2) | (f[l.start + 1] >> 6));
       }
       r.srcIp = s;
       r.dstIp = d;

@@ -4,6 +4,7 @@
 
 #include "cli_runner.h"
 #include "rdmascope/packets/ib_builder.h"
+#include "rdmascope/packets/mac_control.h"
 #include "rdmascope/packets_io/capture_writer.h"
 
 namespace rdmascope::cli::test {
@@ -94,6 +95,59 @@ TEST(AnalyzeCommand, BadFileIsAOneLineErrorWithExitTwo) {
   EXPECT_TRUE(r.out.empty());
   EXPECT_EQ(lines(r.err).size(), 1u) << r.err;
   EXPECT_NE(r.err.find("/nonexistent/capture.pcap"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace rdmascope::cli::test
+
+namespace rdmascope::cli::test {
+namespace {
+
+// A switch port pausing priority 3 for 65535 quanta at t = 0, then resuming at 1 ms.
+std::string writePauseCapture() {
+  const std::string path = tempPath("pfc.pcap");
+  std::string error;
+  auto w = packets_io::CaptureWriter::open(path, packets::LinkType::Ethernet, error);
+  EXPECT_TRUE(w) << error;
+  packets::PfcPause xoff;
+  xoff.enableVector = 1u << 3;
+  xoff.quanta[3] = 0xffff;
+  packets::PfcPause xon;
+  xon.enableVector = 1u << 3;
+  const std::array<std::uint8_t, 6> port = {0x02, 0x5e, 0, 0, 1, 3};
+  const std::int64_t t = 1'700'000'000'000'000'000;
+  w->write(packets::buildPfcFrame(port, xoff), t);
+  w->write(packets::buildPfcFrame(port, xon), t + 1'000'000);
+  w->close();
+  return path;
+}
+
+TEST(AnalyzeCommand, PfcPausesAreTimedAtTheGivenLinkSpeed) {
+  const std::string path = writePauseCapture();
+  // At 100 Gb/s 65535 quanta last 335.5 us, so the pause ran out before the XON at 1 ms; at
+  // 10 Gb/s they last 3.355 ms and the XON at 1 ms ends the pause.
+  const auto fast = runCli({"analyze", path, "--json"});
+  const auto slow = runCli({"analyze", path, "--json", "--link-speed", "10"});
+  const auto text = runCli({"analyze", path, "--link-speed", "10", "--pause-storm", "0.0005"});
+  const auto bad = runCli({"analyze", path, "--link-speed", "0"});
+  std::remove(path.c_str());
+  ASSERT_EQ(fast.exitCode, 0) << fast.err;
+  ASSERT_EQ(slow.exitCode, 0) << slow.err;
+  const auto f = nlohmann::json::parse(fast.out);
+  const auto s = nlohmann::json::parse(slow.out);
+  EXPECT_EQ(f["summary"]["pause_frames"], 2);
+  ASSERT_EQ(f["pauses"].size(), 1u);
+  EXPECT_EQ(f["pauses"][0]["port"], "02:5e:00:00:01:03");
+  EXPECT_EQ(f["pauses"][0]["priority"], 3);
+  EXPECT_EQ(f["pauses"][0]["xoff"], 1);
+  EXPECT_EQ(f["pauses"][0]["xon"], 1);
+  EXPECT_NEAR(f["pauses"][0]["paused_s"].get<double>(), 65535 * 512 / 100e9, 1e-12);
+  EXPECT_NEAR(s["pauses"][0]["paused_s"].get<double>(), 1e-3, 1e-12);
+  ASSERT_EQ(text.exitCode, 0) << text.err;
+  EXPECT_NE(text.out.find("PFC pauses (2 frames"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("pause_storm"), std::string::npos) << text.out;
+  EXPECT_NE(bad.exitCode, 0);
+  EXPECT_NE(bad.err.find("--link-speed"), std::string::npos) << bad.err;
 }
 
 }  // namespace

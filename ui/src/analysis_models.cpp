@@ -87,6 +87,12 @@ AnomalyStyle anomalyStyle(analysis::AnomalyKind kind) {
       return {QColor(0xd0, 0x20, 0x20), QStringLiteral("X"), QStringLiteral("Terminate")};
     case K::MpaReject:
       return {QColor(0xd0, 0x20, 0x20), QStringLiteral("J"), QStringLiteral("MPA reject")};
+    case K::PauseStorm:
+      return {QColor(0xad, 0x14, 0x57), QStringLiteral("P"), QStringLiteral("Pause storm")};
+    case K::VictimFlow:
+      return {QColor(0x5e, 0x35, 0xb1), QStringLiteral("V"), QStringLiteral("Victim flow")};
+    case K::CnpWithoutMark:
+      return {QColor(0x00, 0x89, 0x7b), QStringLiteral("c"), QStringLiteral("CNP, no mark seen")};
     default:  // gap filled, reordered, repeated response, and kinds added later
       break;
   }

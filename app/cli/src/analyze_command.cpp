@@ -16,6 +16,8 @@ struct AnalyzeArgs {
   bool json = false;
   unsigned rocePort = 4791;
   double seriesWidth = 1e-3;
+  double linkGbps = 100;
+  double pauseStorm = 10e-3;
 };
 
 int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
@@ -28,6 +30,8 @@ int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
   analysis::AnalyzerOptions options;
   options.roceV2Port = static_cast<std::uint16_t>(a.rocePort);
   options.seriesWidth = a.seriesWidth;
+  options.linkBitsPerSecond = a.linkGbps * 1e9;
+  options.pauseStormSeconds = a.pauseStorm;
   analysis::FlowAnalyzer analyzer(options);
   packets_io::FrameView v;
   std::int64_t first = 0;
@@ -57,7 +61,7 @@ void addAnalyzeCommand(CLI::App& app, Action& action) {
   CLI::App* c = app.add_subcommand(
       "analyze",
       "Flow analysis of a RoCE, InfiniBand or iWARP capture: conversations, messages, losses, "
-      "resends, NAKs, latency");
+      "resends, NAKs, latency, PFC pauses, CNPs and ECN marks");
   c->add_option("FILE", args->file, "Capture file (pcap or pcapng)")->required();
   c->add_flag("--json", args->json, "Print the report as JSON");
   addRocePortOption(*c, args->rocePort);
@@ -65,6 +69,17 @@ void addAnalyzeCommand(CLI::App& app, Action& action) {
   checkRange(c->add_option("--series-width", args->seriesWidth,
                            "Initial width of the time-series buckets in seconds (doubled as "
                            "needed)")
+                 ->capture_default_str(),
+             RealRange{1e-9, 86400});
+  // From 10 Mb/s Ethernet to 1.6 Tb/s.
+  checkRange(c->add_option("--link-speed", args->linkGbps,
+                           "Link speed in Gb/s that turns PFC pause quanta (512 bit times) into "
+                           "time")
+                 ->capture_default_str(),
+             RealRange{0.01, 1600});
+  checkRange(c->add_option("--pause-storm", args->pauseStorm,
+                           "Seconds a priority may stay paused without a break before it is "
+                           "reported as a pause storm")
                  ->capture_default_str(),
              RealRange{1e-9, 86400});
   c->callback([args, &action] {

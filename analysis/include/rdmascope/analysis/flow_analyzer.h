@@ -59,6 +59,10 @@ enum class AnomalyKind : std::uint8_t {
   Terminate,   ///< an RDMAP Terminate message (layer, error type and code in the detail)
   MpaReject,   ///< an MPA Reply with the Rej flag: the connection was refused
   CmReject,    ///< a CM ConnectReject (REJ): the connection was refused (reason in the detail)
+  // Lossless Ethernet (PFC pause frames, ECN marks and CNPs).
+  PauseStorm,      ///< a priority held paused by PFC longer than AnalyzerOptions::pauseStormSeconds
+  VictimFlow,      ///< a flow paused by PFC although its own receiver was not congested
+  CnpWithoutMark,  ///< a CNP with no CE-marked packet of its flow in the capture before it
 };
 
 std::string_view toString(MessageKind kind);
@@ -228,6 +232,37 @@ struct ConnectionReport {
   std::optional<CmHandshake> cm;      ///< set up through the CM: its handshake
 };
 
+/// The PFC (802.1Qbb) or link PAUSE (802.3x) frames one port sent for one priority. A port is
+/// named by the source MAC of its pause frames; its peer stops sending that priority.
+struct PauseStats {
+  std::string port;          ///< source MAC address of the pause frames
+  int priority = 0;          ///< 0-7; -1 for 802.3x PAUSE (every priority of the link)
+  std::uint64_t frames = 0;  ///< pause frames naming this priority
+  std::uint64_t xoff = 0;    ///< with a pause time above 0
+  std::uint64_t xon = 0;     ///< with pause time 0: resume
+  std::uint64_t quanta = 0;  ///< sum of the XOFF pause times, in quanta of 512 bit times
+  double pausedSeconds =
+      0.0;  ///< time the priority was held paused (AnalyzerOptions::linkBitsPerSecond)
+  double longestPause = 0.0;  ///< longest continuous pause, seconds
+  std::uint32_t storms = 0;   ///< continuous pauses longer than AnalyzerOptions::pauseStormSeconds
+  std::uint64_t firstFrame = 0;
+  std::uint64_t lastFrame = 0;
+};
+
+/// A CNP matched to the congestion-experienced packets that caused it: the CE-marked requests
+/// of the same flow (connection and direction) since that flow's previous CNP.
+struct CnpMatch {
+  std::uint64_t frame = 0;
+  double time = 0.0;
+  int connection = -1;
+  int direction = -1;        ///< the direction of the marked data (the CNP goes back)
+  std::uint32_t destQp = 0;  ///< the CNP's destination: the data sender's QP
+  std::uint64_t marked = 0;  ///< CE-marked packets it answers (0: none in the capture)
+  std::uint64_t firstMarkedFrame = 0;
+  std::uint64_t lastMarkedFrame = 0;
+  double reaction = 0.0;  ///< seconds from the last marked packet to the CNP
+};
+
 /// Counts over the whole capture. The first ten are the definitions.
 struct AnalysisSummary {
   std::uint64_t connections = 0;
@@ -256,6 +291,12 @@ struct AnalysisSummary {
   std::uint64_t outOfOrderSegments = 0;  ///< TCP segments out of order
   std::uint64_t segmentGaps = 0;         ///< TCP segments with bytes missing before them
   std::uint64_t mpaRejects = 0;          ///< MPA Replies that refused the connection
+  // Lossless Ethernet.
+  std::uint64_t pauseFrames = 0;      ///< PFC and 802.3x PAUSE frames
+  std::uint64_t pauseStorms = 0;      ///< see AnomalyKind::PauseStorm
+  std::uint64_t victimFlows = 0;      ///< see AnomalyKind::VictimFlow
+  std::uint64_t cnpsWithoutMark = 0;  ///< CNPs with no CE-marked packet of their flow before them
+  std::uint64_t marksWithoutCnp = 0;  ///< CE-marked packets no CNP of their flow followed
 };
 
 /// Everything the analysis found, ready to print or serialise.
@@ -269,6 +310,10 @@ struct AnalysisReport {
   std::uint64_t messagesDropped = 0;
   /// Every CM handshake seen (the first maxHandshakes), those of connections included.
   std::vector<CmHandshake> handshakes;
+  /// PFC/PAUSE per sending port and priority, in order of first appearance.
+  std::vector<PauseStats> pauses;
+  std::vector<CnpMatch> cnps;  ///< every CNP with its marked packets (the first maxCnpMatches)
+  std::uint64_t cnpsDropped = 0;
 };
 
 struct AnalyzerOptions {
@@ -283,6 +328,13 @@ struct AnalyzerOptions {
   std::size_t exactLatencySamples = 4096;  ///< per direction, before the histogram takes over
   std::size_t maxTcpConnections = 65536;   ///< TCP connections tracked for iWARP at once
   std::size_t maxHandshakes = 4096;        ///< CM handshakes remembered
+  /// Link speed that turns pause quanta (512 bit times) into seconds. A capture does not say
+  /// it; 100 Gb/s is the RoCE fabrics' common port speed.
+  double linkBitsPerSecond = 100e9;
+  /// A priority paused without a break for longer than this is a pause storm. An incast's
+  /// pauses last microseconds to a few hundred; a stuck receiver or a deadlock holds them.
+  double pauseStormSeconds = 10e-3;
+  std::size_t maxCnpMatches = 10000;  ///< kept in the report; all are counted
 };
 
 /// Entries the analyzer holds, for checking that memory stays bounded.
@@ -296,6 +348,7 @@ struct RetainedState {
   std::size_t seriesBuckets = 0;
   std::size_t psnWindowBits = 0;
   std::size_t tcpConnections = 0;  ///< TCP connections tracked (iWARP or not yet known)
+  std::size_t pauseIntervals = 0;  ///< past PFC pauses remembered for the victim-flow check
 };
 
 /// A frame addFrame followed as a TCP segment (the iWARP analysis), its ends named as the

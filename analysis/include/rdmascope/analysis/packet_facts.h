@@ -48,6 +48,10 @@ struct PacketFacts {
   bool fecn = false;
   bool becn = false;
   std::uint8_t ipEcn = 0;  ///< the IP header's ECN bits (3: congestion experienced)
+  /// The 802.1p priority the frame travels on: the innermost VLAN tag's PCP, else (RoCEv2)
+  /// DSCP >> 3, the mapping of NICs and switches that trust DSCP; 0 otherwise.
+  std::uint8_t priority = 0;
+  std::uint64_t sourceMac = 0;  ///< Ethernet source address as a 48-bit number; 0 without one
   std::optional<std::uint8_t> aethSyndrome;
   std::optional<std::uint64_t> dmaLength;  ///< RETH DMA length
   std::optional<std::uint32_t> sourceQp;   ///< DETH source QP (UD)

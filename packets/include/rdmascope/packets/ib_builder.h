@@ -271,6 +271,7 @@ struct ParsedIbFrame {
   std::optional<IpAddress> srcIp, dstIp;     ///< RoCEv2
   std::uint16_t udpSrcPort = 0;              ///< RoCEv2
   std::uint8_t ecn = 0;                      ///< RoCEv2: IP ECN bits
+  std::uint8_t dscp = 0;                     ///< RoCEv2: IP DSCP
   std::optional<Lrh> lrh;                    ///< native IB
   std::optional<Grh> grh;                    ///< RoCEv1, native IB global
   std::uint32_t icrcWire = 0;                ///< ICRC as stored (little-endian value)
