@@ -53,6 +53,11 @@ void CongestionTracker::closeInterval(PauseState& s, double end, std::vector<Ano
   const double held = end - s.start;
   s.stats.pausedSeconds += held;
   s.stats.longestPause = std::max(s.stats.longestPause, held);
+  if (intervals_.size() < options_.maxPauseIntervals)
+    intervals_.push_back(
+        {s.stats.port, s.stats.priority, s.start, end, s.startFrame, s.framesInPause});
+  else
+    ++intervalsDropped_;
   const Interval iv{s.start, end, s.port};
   for (int p = 0; p < 8; ++p) {
     if (s.stats.priority >= 0 && p != s.stats.priority) continue;

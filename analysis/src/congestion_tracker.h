@@ -42,6 +42,8 @@ class CongestionTracker {
   const std::vector<CnpMatch>& cnpMatches() const { return matches_; }
   std::uint64_t cnpMatchesDropped() const { return matchesDropped_; }
   std::size_t retainedIntervals() const;
+  const std::vector<PauseInterval>& intervals() const { return intervals_; }
+  std::uint64_t intervalsDropped() const { return intervalsDropped_; }
 
  private:
   struct Interval {
@@ -87,6 +89,8 @@ class CongestionTracker {
   std::deque<Interval> history_[8];  // ended and current pauses per priority (802.3x in all)
   std::map<std::pair<int, int>, FlowState> flows_;
   std::vector<CnpMatch> matches_;
+  std::vector<PauseInterval> intervals_;
+  std::uint64_t intervalsDropped_ = 0;
   std::uint64_t matchesDropped_ = 0;
   std::uint64_t pauseFrames_ = 0, cnpsWithoutMark_ = 0, marksWithoutCnp_ = 0;
   std::uint64_t storms_ = 0, victims_ = 0;

@@ -1172,6 +1172,8 @@ AnalysisReport FlowAnalyzer::report() const {
   r.pauses = impl_->congestion.pauses();
   r.cnps = impl_->congestion.cnpMatches();
   r.cnpsDropped = impl_->congestion.cnpMatchesDropped();
+  r.pauseIntervals = impl_->congestion.intervals();
+  r.pauseIntervalsDropped = impl_->congestion.intervalsDropped();
   for (auto& h : r.handshakes) {
     h.connection = impl_->connectionOf(h);
     if (h.connection < 0) continue;

@@ -277,6 +277,19 @@ std::string toJson(const AnalysisReport& report, int indent) {
       pauses.push_back(std::move(e));
     }
     j["pauses"] = std::move(pauses);
+    ordered_json intervals = ordered_json::array();
+    for (const auto& iv : report.pauseIntervals) {
+      ordered_json e;
+      e["port"] = iv.port;
+      e["priority"] = iv.priority;
+      e["start_s"] = iv.start;
+      e["end_s"] = iv.end;
+      e["start_frame"] = iv.startFrame;
+      e["frames"] = iv.frames;
+      intervals.push_back(std::move(e));
+    }
+    j["pause_intervals"] = std::move(intervals);
+    j["pause_intervals_dropped"] = report.pauseIntervalsDropped;
   }
   if (!report.cnps.empty()) {
     ordered_json cnps = ordered_json::array();

@@ -110,6 +110,14 @@ TEST(CongestionAnalysis, PausedTimeFollowsXoffRefreshXonAndExpiry) {
   EXPECT_EQ(r.pauses[1].priority, 5);
   EXPECT_NEAR(r.pauses[1].pausedSeconds, 0.0, 1e-12);
   EXPECT_TRUE(ofKind(r, AnomalyKind::PauseStorm).empty());
+  ASSERT_EQ(r.pauseIntervals.size(), 3u);  // in the order they ended
+  EXPECT_EQ(r.pauseIntervals[0].priority, 3);
+  EXPECT_NEAR(r.pauseIntervals[0].end - r.pauseIntervals[0].start, 200e-6, 1e-12);
+  EXPECT_EQ(r.pauseIntervals[0].startFrame, 1u);
+  EXPECT_EQ(r.pauseIntervals[0].frames, 2u);
+  EXPECT_NEAR(r.pauseIntervals[1].start, 1e-3, 1e-12);
+  EXPECT_NEAR(r.pauseIntervals[1].end, 1e-3 + 5.12e-6, 1e-12);
+  EXPECT_EQ(r.pauseIntervals[2].priority, 5);
 }
 
 TEST(CongestionAnalysis, LinkSpeedScalesTheQuanta) {

@@ -14,6 +14,7 @@
 
 #include "rdmascope/ui/analysis_models.h"
 #include "rdmascope/ui/analysis_plot.h"
+#include "rdmascope/ui/congestion_view.h"
 #include "rdmascope/ui/flow_graph_view.h"
 
 namespace rdmascope::ui {
@@ -111,6 +112,7 @@ AnalysisController::AnalysisController(QWidget* parent)
   flowPage_->setObjectName(QStringLiteral("flowGraphPage"));
   plotPage_ = chooserPage(parent, plotChooser_, plot_, tr("click a marker to see its frame"));
   plotPage_->setObjectName(QStringLiteral("plotPage"));
+  congestion_ = new CongestionView(parent);
 
   connect(conversationsView_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& cur) {
@@ -135,6 +137,7 @@ AnalysisController::AnalysisController(QWidget* parent)
   connect(anomaliesView_, &QTableView::activated, this, activateAnomaly);
   connect(anomaliesView_, &QTableView::clicked, this, activateAnomaly);
   connect(flow_, &FlowGraphView::frameClicked, this, &AnalysisController::frameActivated);
+  connect(congestion_, &CongestionView::frameActivated, this, &AnalysisController::frameActivated);
   connect(plot_, &AnalysisPlot::frameClicked, this, [this](qint64 frame) {
     flow_->setCurrentFrame(frame);
     Q_EMIT frameActivated(frame);
@@ -268,6 +271,7 @@ void AnalysisController::publish(std::shared_ptr<const CaptureAnalysis> analysis
   anomalies_->setAnalysis(analysis_);
   flow_->setAnalysis(analysis_, store_);
   plot_->setAnalysis(analysis_);
+  congestion_->setAnalysis(analysis_);
   refreshChoosers();
   syncing_ = false;
   selected_ = -1;

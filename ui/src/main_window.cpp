@@ -38,6 +38,7 @@
 #include "rdmascope/ui/capture_loader.h"
 #include "rdmascope/ui/capture_saver.h"
 #include "rdmascope/ui/comparison_view.h"
+#include "rdmascope/ui/congestion_view.h"
 #include "rdmascope/ui/data_path_pane.h"
 #include "rdmascope/ui/example_menu.h"
 #include "rdmascope/ui/fabric_session.h"
@@ -112,6 +113,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   lowerTabs_->addTab(analysis_->anomaliesPage(), tr("Anomalies"));
   lowerTabs_->addTab(analysis_->flowGraphPage(), tr("Flow Graph"));
   lowerTabs_->addTab(analysis_->plotPage(), tr("Plot"));
+  lowerTabs_->addTab(analysis_->congestionPage(), tr("Congestion"));
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->addWidget(packets_);
   bottom->addWidget(lowerTabs_);

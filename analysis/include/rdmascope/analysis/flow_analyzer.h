@@ -249,6 +249,17 @@ struct PauseStats {
   std::uint64_t lastFrame = 0;
 };
 
+/// One continuous pause of a priority by a port: from the XOFF that started it to the XON that
+/// ended it, or to when its last pause time ran out.
+struct PauseInterval {
+  std::string port;  ///< as PauseStats::port
+  int priority = 0;  ///< as PauseStats::priority
+  double start = 0.0;
+  double end = 0.0;
+  std::uint64_t startFrame = 0;
+  std::uint64_t frames = 0;  ///< pause frames that started or refreshed it
+};
+
 /// A CNP matched to the congestion-experienced packets that caused it: the CE-marked requests
 /// of the same flow (connection and direction) since that flow's previous CNP.
 struct CnpMatch {
@@ -312,6 +323,10 @@ struct AnalysisReport {
   std::vector<CmHandshake> handshakes;
   /// PFC/PAUSE per sending port and priority, in order of first appearance.
   std::vector<PauseStats> pauses;
+  /// Every pause in the order it ended (the first maxPauseIntervals); pauses still held when
+  /// the capture ended run to the last frame.
+  std::vector<PauseInterval> pauseIntervals;
+  std::uint64_t pauseIntervalsDropped = 0;
   std::vector<CnpMatch> cnps;  ///< every CNP with its marked packets (the first maxCnpMatches)
   std::uint64_t cnpsDropped = 0;
 };
@@ -334,7 +349,8 @@ struct AnalyzerOptions {
   /// A priority paused without a break for longer than this is a pause storm. An incast's
   /// pauses last microseconds to a few hundred; a stuck receiver or a deadlock holds them.
   double pauseStormSeconds = 10e-3;
-  std::size_t maxCnpMatches = 10000;  ///< kept in the report; all are counted
+  std::size_t maxCnpMatches = 10000;       ///< kept in the report; all are counted
+  std::size_t maxPauseIntervals = 100000;  ///< kept in the report; all are counted
 };
 
 /// Entries the analyzer holds, for checking that memory stays bounded.

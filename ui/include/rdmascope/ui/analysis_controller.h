@@ -23,6 +23,7 @@ namespace rdmascope::ui {
 
 class AnalysisPlot;
 class AnomalyModel;
+class CongestionView;
 class ConversationModel;
 class FlowGraphView;
 
@@ -71,6 +72,8 @@ class AnalysisController : public QObject {
   QWidget* anomaliesPage() const { return anomaliesPage_; }
   QWidget* flowGraphPage() const { return flowPage_; }
   QWidget* plotPage() const { return plotPage_; }
+  /// PFC pauses, ECN marks and CNPs of the capture (congestion_view.h).
+  CongestionView* congestionPage() const { return congestion_; }
   QTableView* conversationsView() const { return conversationsView_; }
   QTableView* anomaliesView() const { return anomaliesView_; }
   FlowGraphView* flowGraph() const { return flow_; }
@@ -106,6 +109,7 @@ class AnalysisController : public QObject {
   QLabel* summary_;
   FlowGraphView* flow_;
   AnalysisPlot* plot_;
+  CongestionView* congestion_;
   QComboBox* flowChooser_;
   QComboBox* plotChooser_;
 
