@@ -1,15 +1,15 @@
-#include <infiniband/verbs.h>
 #include <fcntl.h>
+#include <infiniband/verbs.h>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <deque>
 
 #include "rdmascope/verbs_backend/verbs_sniffer.h"
@@ -66,9 +66,9 @@ struct DeviceList {
 
 std::string noSnifferSupport(const std::string& name, const std::string& netdev) {
   std::string line = name + " has no sniffer support (no raw-packet QP with a sniffer flow)";
-  line += netdev.empty() ? ": capture on its network interface instead (rdmascope-cli capture -D)"
-                         : ": capture on its network interface instead: rdmascope-cli capture -i " +
-                               netdev;
+  line += netdev.empty()
+              ? ": capture on its network interface instead (rdmascope-cli capture -D)"
+              : ": capture on its network interface instead: rdmascope-cli capture -i " + netdev;
   return line;
 }
 
@@ -89,7 +89,7 @@ struct VerbsSniffer::Impl {
   ibv_cq_ex* cqx = nullptr;  ///< set when the CQ is an extended one with timestamps
   bool wallclock = false;    ///< cqx reads wall-clock ns; otherwise raw ticks converted
   std::uint64_t hcaKhz = 0;
-  std::int64_t rawBaseNs = 0;   ///< the device clock at rawBaseTicks, as Unix ns
+  std::int64_t rawBaseNs = 0;  ///< the device clock at rawBaseTicks, as Unix ns
   std::uint64_t rawBaseTicks = 0;
   ibv_qp* qp = nullptr;
   ibv_flow* flow = nullptr;
@@ -142,8 +142,8 @@ struct VerbsSniffer::Impl {
       // Each ibv_next_poll moves to a new completion, so the batch ends after a read, never
       // after a next_poll whose completion would be lost.
       for (int n = 0; rc == 0; ++n) {
-        const std::uint64_t ticks = wallclock ? ibv_wc_read_completion_wallclock_ns(cqx)
-                                              : ibv_wc_read_completion_ts(cqx);
+        const std::uint64_t ticks =
+            wallclock ? ibv_wc_read_completion_wallclock_ns(cqx) : ibv_wc_read_completion_ts(cqx);
         ready.push_back({cqx->wr_id, cqx->status, ibv_wc_read_byte_len(cqx), hardwareNs(ticks)});
         if (n == 255) break;
         rc = ibv_next_poll(cqx);
@@ -259,8 +259,9 @@ std::unique_ptr<VerbsSniffer> VerbsSniffer::open(const std::string& name, std::s
       ibv_cq_init_attr_ex attr{};
       attr.cqe = static_cast<std::uint32_t>(cqe);
       attr.channel = m.channel;
-      attr.wc_flags = IBV_WC_EX_WITH_BYTE_LEN | (wall ? IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK
-                                                      : IBV_WC_EX_WITH_COMPLETION_TIMESTAMP);
+      attr.wc_flags =
+          IBV_WC_EX_WITH_BYTE_LEN | (wall ? IBV_WC_EX_WITH_COMPLETION_TIMESTAMP_WALLCLOCK
+                                          : IBV_WC_EX_WITH_COMPLETION_TIMESTAMP);
       ibv_values_ex values{};
       values.comp_mask = IBV_VALUES_MASK_RAW_CLOCK;
       if (!wall && ibv_query_rt_values_ex(m.ctx, &values) != 0) continue;

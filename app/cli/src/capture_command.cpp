@@ -3,8 +3,8 @@
 #include <chrono>
 #include <csignal>
 #include <functional>
-#include <optional>
 #include <memory>
+#include <optional>
 
 #include "commands.h"
 #include "frame_decoder.h"
@@ -64,7 +64,8 @@ int listInterfaces(std::ostream& out, std::ostream& err) {
 #ifdef RDMASCOPE_HAVE_IBVERBS
   for (const auto& d : verbs_backend::VerbsSniffer::listDevices()) {
     out << ++i << ". " << d.name << " (RDMA device";
-    if (!d.linkLayer.empty()) out << ", " << d.linkLayer << " port " << (d.active ? "active" : "down");
+    if (!d.linkLayer.empty())
+      out << ", " << d.linkLayer << " port " << (d.active ? "active" : "down");
     if (!d.netdev.empty()) out << ", netdev " << d.netdev;
     out << ")\n";
   }
@@ -173,10 +174,9 @@ int runCapture(const CaptureArgs& a, std::ostream& out, std::ostream& err) {
 #ifdef RDMASCOPE_HAVE_IBVERBS
     if (sniffer) {
       itf.description = "RDMA device " + a.interfaceName + ", sniffer flow on a raw-packet QP";
-      itf.comment =
-          sniffer->timestampSource() == verbs_backend::TimestampSource::Hardware
-              ? "timestamps: hardware (the device's completion clock, in Unix time)"
-              : "timestamps: software (the host's clock when the completion was polled)";
+      itf.comment = sniffer->timestampSource() == verbs_backend::TimestampSource::Hardware
+                        ? "timestamps: hardware (the device's completion clock, in Unix time)"
+                        : "timestamps: software (the host's clock when the completion was polled)";
     }
 #endif
     writer = startCapture(std::move(output), source.link, err, itf);

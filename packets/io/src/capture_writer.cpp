@@ -31,8 +31,9 @@ std::uint32_t pad4(std::size_t n) {
 void addOption(std::vector<std::uint8_t>& out, std::uint16_t code, const void* value,
                std::size_t length) {
   const auto len = static_cast<std::uint16_t>(std::min<std::size_t>(length, 0xfff0));
-  const std::uint8_t head[4] = {static_cast<std::uint8_t>(code), static_cast<std::uint8_t>(code >> 8),
-                                static_cast<std::uint8_t>(len), static_cast<std::uint8_t>(len >> 8)};
+  const std::uint8_t head[4] = {
+      static_cast<std::uint8_t>(code), static_cast<std::uint8_t>(code >> 8),
+      static_cast<std::uint8_t>(len), static_cast<std::uint8_t>(len >> 8)};
   out.insert(out.end(), head, head + 4);
   const auto* bytes = static_cast<const std::uint8_t*>(value);
   out.insert(out.end(), bytes, bytes + len);
@@ -163,7 +164,7 @@ bool CaptureWriter::writeStatistics(const CaptureStatistics& stats) {
       v[i] = static_cast<std::uint8_t>(x >> (8 * i));
     return v;
   };
-  addOption(body, 4, le(stats.received), 8);  // isb_ifrecv
+  addOption(body, 4, le(stats.received), 8);                     // isb_ifrecv
   if (stats.dropped) addOption(body, 5, le(*stats.dropped), 8);  // isb_ifdrop
   addWord(body, 0);
   const auto isb = block(5, body);

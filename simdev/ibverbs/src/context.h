@@ -73,8 +73,8 @@ struct CompChannel {
 
 struct Cq {
   union {
-    ibv_cq cq;       ///< what ibv_create_cq returns
-    ibv_cq_ex cqx;   ///< ibv_create_cq_ex: the same fields first, then the poll functions
+    ibv_cq cq;      ///< what ibv_create_cq returns
+    ibv_cq_ex cqx;  ///< ibv_create_cq_ex: the same fields first, then the poll functions
   };
   std::uint32_t id = 0;
   bool armed = false;  ///< req_notify_cq called since the last event (guarded by the session)
@@ -96,7 +96,7 @@ struct Ah {
 struct RawQp;
 
 struct Qp {
-  ibv_qp_ex qpx;  ///< qpx.qp_base is the ibv_qp the program holds
+  ibv_qp_ex qpx;         ///< qpx.qp_base is the ibv_qp the program holds
   RawQp* raw = nullptr;  ///< a raw-packet QP (raw_packet_verbs.cpp); null for RC, UC, UD
   sim::QpType type = sim::QpType::RC;
   ibv_qp_cap cap{};

@@ -49,9 +49,10 @@ int postSend(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) {
   Qp* q = toQp(qp);
   if (q->raw) {
     *bad = wr;
-    return unsupported("ibv_post_send on a raw-packet QP (the simulated device's raw-packet QPs "
-                       "only receive, through a sniffer flow)",
-                       EOPNOTSUPP);
+    return unsupported(
+        "ibv_post_send on a raw-packet QP (the simulated device's raw-packet QPs "
+        "only receive, through a sniffer flow)",
+        EOPNOTSUPP);
   }
   Nic& nic = nicOf(qp->context);
   Nic::Session s(

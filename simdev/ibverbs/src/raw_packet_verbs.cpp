@@ -80,7 +80,8 @@ void deliver(sim::Host& host, std::span<const std::uint8_t> frame, std::int64_t 
     for (const sim::Sge& g : wr.sgList)
       room += g.length;
     if (room < frame.size()) {
-      complete(host, qp, wr, sim::WcStatus::LocLenErr, static_cast<std::uint32_t>(frame.size()), ns);
+      complete(host, qp, wr, sim::WcStatus::LocLenErr, static_cast<std::uint32_t>(frame.size()),
+               ns);
       continue;
     }
     std::size_t at = 0;
@@ -236,8 +237,7 @@ ibv_cq_ex* createCqEx(ibv_context* context, ibv_cq_init_attr_ex* attr) {
     return nullptr;
   }
   if (attr->comp_mask & ~static_cast<std::uint32_t>(IBV_CQ_INIT_ATTR_MASK_FLAGS)) {
-    unsupported(fmt::format("ibv_create_cq_ex with comp_mask {:#x}", attr->comp_mask),
-                EOPNOTSUPP);
+    unsupported(fmt::format("ibv_create_cq_ex with comp_mask {:#x}", attr->comp_mask), EOPNOTSUPP);
     return nullptr;
   }
   ibv_cq* base = ibv_create_cq(context, static_cast<int>(attr->cqe), attr->cq_context,
@@ -337,7 +337,8 @@ ibv_qp* createRawQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& at
 }
 
 int modifyRawQp(Qp* qp, const ibv_qp_attr& attr, unsigned mask) {
-  const std::string verb = fmt::format("ibv_modify_qp on raw-packet QP {:#x}", qp->qpx.qp_base.qp_num);
+  const std::string verb =
+      fmt::format("ibv_modify_qp on raw-packet QP {:#x}", qp->qpx.qp_base.qp_num);
   constexpr unsigned kAllowed = IBV_QP_STATE | IBV_QP_CUR_STATE | IBV_QP_PORT;
   if (mask & ~kAllowed) {
     return fail(verb, EINVAL,
@@ -350,13 +351,14 @@ int modifyRawQp(Qp* qp, const ibv_qp_attr& attr, unsigned mask) {
   if (!(mask & IBV_QP_STATE)) return 0;
   const ibv_qp_state to = attr.qp_state;
   const ibv_qp_state from = raw.state;
-  const bool ok = to == IBV_QPS_RESET || to == IBV_QPS_ERR ||
-                  (from == IBV_QPS_RESET && to == IBV_QPS_INIT) ||
-                  (from == IBV_QPS_INIT && (to == IBV_QPS_INIT || to == IBV_QPS_RTR)) ||
-                  (from == IBV_QPS_RTR && to == IBV_QPS_RTS) ||
-                  (from == IBV_QPS_RTS && to == IBV_QPS_RTS);
-  if (!ok) return fail(verb, EINVAL, fmt::format("no transition from state {} to {}",
-                                                 static_cast<int>(from), static_cast<int>(to)));
+  const bool ok =
+      to == IBV_QPS_RESET || to == IBV_QPS_ERR || (from == IBV_QPS_RESET && to == IBV_QPS_INIT) ||
+      (from == IBV_QPS_INIT && (to == IBV_QPS_INIT || to == IBV_QPS_RTR)) ||
+      (from == IBV_QPS_RTR && to == IBV_QPS_RTS) || (from == IBV_QPS_RTS && to == IBV_QPS_RTS);
+  if (!ok)
+    return fail(verb, EINVAL,
+                fmt::format("no transition from state {} to {}", static_cast<int>(from),
+                            static_cast<int>(to)));
   if (from == IBV_QPS_RESET && to == IBV_QPS_INIT) {
     if (!(mask & IBV_QP_PORT) || attr.port_num != 1) {
       return fail(verb, EINVAL, "RESET to INIT needs IBV_QP_PORT with port 1");
@@ -399,7 +401,8 @@ int destroyRawQp(Qp* qp) {
 int postRawRecv(Qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad) {
   Nic::Session s(nicOf(qp->qpx.qp_base.context));
   RawQp& raw = *qp->raw;
-  const std::string verb = fmt::format("ibv_post_recv on raw-packet QP {:#x}", qp->qpx.qp_base.qp_num);
+  const std::string verb =
+      fmt::format("ibv_post_recv on raw-packet QP {:#x}", qp->qpx.qp_base.qp_num);
   for (; wr; wr = wr->next) {
     if (raw.state == IBV_QPS_RESET || raw.state == IBV_QPS_ERR) {
       *bad = wr;
@@ -411,8 +414,8 @@ int postRawRecv(Qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad) {
     }
     if (wr->num_sge < 0 || static_cast<std::uint32_t>(wr->num_sge) > raw.maxRecvSge) {
       *bad = wr;
-      return fail(verb, EINVAL, fmt::format("{} SGEs, more than max_recv_sge {}", wr->num_sge,
-                                            raw.maxRecvSge));
+      return fail(verb, EINVAL,
+                  fmt::format("{} SGEs, more than max_recv_sge {}", wr->num_sge, raw.maxRecvSge));
     }
     sim::RecvWr w = toSim(*wr);
     for (const sim::Sge& g : w.sgList) {
