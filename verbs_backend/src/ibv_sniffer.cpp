@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <new>
 
 #include "rdmascope/verbs_backend/verbs_sniffer.h"
 
@@ -94,7 +95,8 @@ struct VerbsSniffer::Impl {
   ibv_qp* qp = nullptr;
   ibv_flow* flow = nullptr;
   ibv_mr* mr = nullptr;
-  std::vector<std::uint8_t> buffer;
+  std::unique_ptr<std::uint8_t[]> buffer;  ///< rqDepth slots, not written before the device does
+  std::size_t bufferBytes = 0;
   std::uint32_t slot = 0;
   unsigned events = 0;  ///< completion events to acknowledge before the CQ is destroyed
   struct Done {
@@ -112,7 +114,7 @@ struct VerbsSniffer::Impl {
 
   int postSlot(std::uint64_t index) {
     ibv_sge sge{};
-    sge.addr = reinterpret_cast<std::uintptr_t>(buffer.data() + index * slot);
+    sge.addr = reinterpret_cast<std::uintptr_t>(buffer.get() + index * slot);
     sge.length = slot;
     sge.lkey = mr->lkey;
     ibv_recv_wr wr{};
@@ -250,7 +252,17 @@ std::unique_ptr<VerbsSniffer> VerbsSniffer::open(const std::string& name, std::s
 
   // A CQ with the device's completion timestamps where it has them: wall-clock ns if it
   // converts them itself, else raw ticks of hca_core_clock aligned once with the host's clock.
-  const int cqe = static_cast<int>(std::min<std::uint32_t>(options.rqDepth, 1u << 20));
+  ibv_device_attr limits{};
+  if (ibv_query_device(m.ctx, &limits) != 0) return failed("ibv_query_device", errno);
+  const auto most = static_cast<std::uint32_t>(std::min(limits.max_qp_wr, limits.max_cqe));
+  if (options.rqDepth > most) {
+    error = "cannot capture on " + name + ": a receive queue of " +
+            std::to_string(options.rqDepth) + " WQEs is more than the device holds (" +
+            std::to_string(most) + ": max_qp_wr " + std::to_string(limits.max_qp_wr) +
+            ", max_cqe " + std::to_string(limits.max_cqe) + ")";
+    return nullptr;
+  }
+  const int cqe = static_cast<int>(options.rqDepth);
   ibv_device_attr_ex dev{};
   const bool clock = options.hardwareTimestamps && ibv_query_device_ex(m.ctx, nullptr, &dev) == 0 &&
                      dev.completion_timestamp_mask != 0 && dev.hca_core_clock != 0;
@@ -305,8 +317,10 @@ std::unique_ptr<VerbsSniffer> VerbsSniffer::open(const std::string& name, std::s
   if (ibv_modify_qp(m.qp, &attr, IBV_QP_STATE) != 0) return failed("ibv_modify_qp(RTR)", errno);
 
   m.slot = options.slotBytes;
-  m.buffer.assign(std::size_t{options.rqDepth} * m.slot, 0);
-  m.mr = ibv_reg_mr(m.pd, m.buffer.data(), m.buffer.size(), IBV_ACCESS_LOCAL_WRITE);
+  m.bufferBytes = std::size_t{options.rqDepth} * m.slot;
+  m.buffer.reset(new (std::nothrow) std::uint8_t[m.bufferBytes]);
+  if (!m.buffer) return failed("allocating the receive buffers", ENOMEM);
+  m.mr = ibv_reg_mr(m.pd, m.buffer.get(), m.bufferBytes, IBV_ACCESS_LOCAL_WRITE);
   if (!m.mr) return failed("ibv_reg_mr", errno);
   for (std::uint32_t i = 0; i < options.rqDepth; ++i) {
     if (const int rc = m.postSlot(i); rc != 0) return failed("ibv_post_recv", rc);
@@ -348,7 +362,13 @@ VerbsSniffer::Result VerbsSniffer::next(SniffedFrame& frame, int timeoutMs) {
     }
   }
   for (;;) {
-    if (stopped_.load()) return Result::Stopped;
+    // What the device completed before the stop is still handed out (it was captured); then
+    // Stopped.
+    const bool stopping = stopped_.load();
+    if (stopping && !drained_) {
+      drained_ = true;
+      if (!m.harvest()) return Result::Stopped;
+    }
     while (!m.ready.empty()) {
       const Impl::Done d = m.ready.front();
       m.ready.pop_front();
@@ -363,12 +383,13 @@ VerbsSniffer::Result VerbsSniffer::next(SniffedFrame& frame, int timeoutMs) {
       }
       ++m.received;
       const std::uint32_t length = std::min(d.length, m.slot);
-      frame.data = {m.buffer.data() + d.wrId * m.slot, length};
+      frame.data = {m.buffer.get() + d.wrId * m.slot, length};
       frame.originalLength = d.length;
       frame.timestampNs = d.ns;
       m.repost = static_cast<std::int64_t>(d.wrId);
       return Result::Frame;
     }
+    if (stopping) return Result::Stopped;
     if (!m.harvest()) {
       error_ = "capture on " + name_ + " failed: polling the CQ: " + std::strerror(errno);
       return Result::Error;

@@ -303,7 +303,7 @@ void addCaptureCommand(CLI::App& app, Action& action) {
   checkRange(c->add_option("--rq-depth", args->rqDepth,
                            "RDMA devices: receive WQEs posted, the capture's buffer in frames")
                  ->default_val(4096),
-             IntegerRange{1, 32768});
+             IntegerRange{1, 1 << 20});
   addOutputOptions(*c, args->output);
   c->callback([args, &action] {
     action = [args](std::ostream& out, std::ostream& err) { return runCapture(*args, out, err); };

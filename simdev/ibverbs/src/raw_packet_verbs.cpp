@@ -37,7 +37,7 @@ struct RawQp {
 namespace {
 
 constexpr std::uint32_t kFirstRawQpn = 0x800000;  // apart from the simulated host's QPNs
-constexpr std::uint32_t kMaxRawWr = 32768;
+constexpr std::uint32_t kMaxRawWr = sim::limits::kMaxQpWr;
 constexpr std::uint32_t kMaxRawSge = 16;
 
 struct Flow {

@@ -78,7 +78,8 @@ class VerbsSniffer {
   VerbsSniffer& operator=(const VerbsSniffer&) = delete;
 
   enum class Result : std::uint8_t { Frame, Timeout, Stopped, Error };
-  /// Waits up to timeoutMs (negative: forever) for a frame. On Error, error() says why.
+  /// Waits up to timeoutMs (negative: forever) for a frame. After stop() it still returns the
+  /// frames the device completed before the stop, then Stopped. On Error, error() says why.
   Result next(SniffedFrame& frame, int timeoutMs);
   /// Makes a waiting or later next() return Stopped. Async-signal-safe, from any thread.
   void stop();
@@ -97,6 +98,7 @@ class VerbsSniffer {
   std::unique_ptr<Impl> impl_;
   int wakeFd_ = -1;
   std::atomic<bool> stopped_{false};
+  bool drained_ = false;  ///< the completions made before the stop were taken
   bool infiniband_ = false;
   TimestampSource timestamps_ = TimestampSource::Software;
   std::string name_;
