@@ -2,7 +2,7 @@
 # ctest driver of lab.sniffer: on real Soft-RoCE, `rdmascope-cli capture -i rxe0` (a verbs
 # sniffer capture: raw-packet QP and sniffer flow) says in one line that rxe has no sniffer
 # support and names the netdev to capture on instead (eth0), exits 2 and leaves the device as it
-# was (a second attempt says the same, ibv_devinfo still reads the port ACTIVE); `capture -D`
+# was (ibv_devinfo still reads the port ACTIVE); `capture -D`
 # lists rxe0 as an RDMA device beside the network interfaces, with its netdev.
 # Usage: run_lab_sniffer_test.sh RDMASCOPE_CLI OUT_DIR
 set -uo pipefail
@@ -21,10 +21,10 @@ check() { # check DESCRIPTION COMMAND...
 }
 
 rm -rf "$out"
-g1="$cli capture -D >/results/list.txt 2>&1; $cli capture -i rxe0 -c 1 -a 5 >/results/stdout.txt 2>/results/stderr.txt; echo \$? >/results/status.txt; $cli capture -i rxe0 -c 1 -a 5 2>/results/again.txt; ibv_devinfo -d rxe0 >/results/devinfo.txt 2>&1"
+g1="$cli capture -D >/results/list.txt 2>&1; $cli capture -i rxe0 -c 1 -a 5 >/results/stdout.txt 2>/results/stderr.txt; echo \$? >/results/status.txt; ibv_devinfo -d rxe0 >/results/devinfo.txt 2>&1"
 # Guest 2 only keeps the link up while guest 1 (which may boot later) works.
-"$here/../../lab/run-pair.sh" --out "$out" --capture-on none --timeout 60 --guest1 "$g1" \
-  --guest2 "sleep 25"
+"$here/../../lab/run-pair.sh" --out "$out" --capture-on none --timeout 120 --guest1 "$g1" \
+  --guest2 "sleep 60"
 check "lab: both guests ran" test $? = 0
 g=$out/guest1
 cat "$g/list.txt" "$g/stderr.txt" "$g/status.txt" 2>/dev/null
@@ -37,7 +37,6 @@ check "it says rxe0 has no sniffer support and names eth0" grep -qx \
   "rdmascope-cli: rxe0 has no sniffer support (no raw-packet QP with a sniffer flow): capture on its network interface instead: rdmascope-cli capture -i eth0" \
   "$g/stderr.txt"
 check "nothing printed on stdout" test ! -s "$g/stdout.txt"
-check "a second attempt says the same" cmp -s "$g/stderr.txt" "$g/again.txt"
 check "the port is still ACTIVE" grep -q 'state:.*PORT_ACTIVE' "$g/devinfo.txt"
 if ((fail)); then echo "RESULT FAIL"; exit 1; fi
 echo "RESULT PASS"

@@ -60,10 +60,11 @@ std::vector<std::uint8_t> block(std::uint32_t type, const std::vector<std::uint8
 
 std::unique_ptr<CaptureWriter> CaptureWriter::open(const std::string& path, packets::LinkType link,
                                                    std::string& error, CaptureFormat format,
-                                                   std::uint32_t snapLength) {
+                                                   std::uint32_t snapLength,
+                                                   const CaptureInterface& itf) {
   auto file = OutputFile::create(path, error);
   if (!file) return nullptr;
-  return open(std::move(file), link, error, format, snapLength);
+  return open(std::move(file), link, error, format, snapLength, itf);
 }
 
 std::unique_ptr<CaptureWriter> CaptureWriter::open(std::unique_ptr<OutputFile> file,

@@ -44,7 +44,8 @@ class CaptureWriter {
   static std::unique_ptr<CaptureWriter> open(const std::string& path, packets::LinkType link,
                                              std::string& error,
                                              CaptureFormat format = CaptureFormat::Pcap,
-                                             std::uint32_t snapLength = 262144);
+                                             std::uint32_t snapLength = 262144,
+                                             const CaptureInterface& itf = {});
   /// Starts the capture in a file already created, e.g. before the link type was known (an
   /// output checked before the work that produces its frames). Null with `error` on failure.
   static std::unique_ptr<CaptureWriter> open(std::unique_ptr<OutputFile> file,
