@@ -22,11 +22,12 @@ check() { # check DESCRIPTION COMMAND...
 
 rm -rf "$out"
 g1="$cli capture -D >/results/list.txt 2>&1; $cli capture -i rxe0 -c 1 -a 5 >/results/stdout.txt 2>/results/stderr.txt; echo \$? >/results/status.txt; ibv_devinfo -d rxe0 >/results/devinfo.txt 2>&1"
-# Guest 2 only keeps the link up while guest 1 (which may boot later) works.
+# Guest 2 has nothing to do (rxe0 answers without a peer); run-pair.sh stops whichever guest is
+# still running 30 s after the other finished, so only guest 1's own exit status counts.
 "$here/../../lab/run-pair.sh" --out "$out" --capture-on none --timeout 120 --guest1 "$g1" \
-  --guest2 "sleep 60"
-check "lab: both guests ran" test $? = 0
+  --guest2 "sleep 20"
 g=$out/guest1
+check "lab: guest 1 ran its commands" test "$(cat "$g/exit-code" 2>/dev/null)" = 0
 cat "$g/list.txt" "$g/stderr.txt" "$g/status.txt" 2>/dev/null
 check "capture -D lists rxe0 as an RDMA device with its netdev" \
   grep -qE '^[0-9]+\. rxe0 \(RDMA device, Ethernet port active, netdev eth0\)$' "$g/list.txt"
