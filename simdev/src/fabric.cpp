@@ -456,7 +456,7 @@ class FabricLoop {
     };
     switch (msg.type) {
       case MessageType::Log:
-        if (c.host > 0) log(textField("line"));
+        if (c.host > 0 || c.sniffs > 0) log(textField("line"));
         return true;
       case MessageType::Call:
         // the frames the program sent before this call come before it, those after it after
