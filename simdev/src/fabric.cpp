@@ -34,6 +34,8 @@ struct Client {
   std::string program;
   long pid = 0;
   bool observer = false;
+  int sniffs = 0;      ///< the host whose port this client sniffs (0: none)
+  bool stuck = false;  ///< a sniffer that took no frame for 2 s (dropped after the pass)
 };
 
 std::string errnoText(int e) {
@@ -257,7 +259,9 @@ class FabricLoop {
 
   /// A frame from host `from`, sent at `ns` (Unix time), reaches the switch: the pcap and the
   /// observers get it (the caller flushes the pcap after a batch).
-  void record(int from, std::span<const std::uint8_t> frame, std::int64_t ns, bool held) {
+  void record(int from, std::span<const std::uint8_t> frame, std::int64_t ns, bool held,
+              bool lost = false) {
+    if (sniffers() > 0) sniff(from, frame, ns, lost);
     if (m_.pcap && !m_.pcap->write(frame, ns)) {
       log(fmt::format("the capture stopped: {}", m_.pcap->error()));
       m_.pcap.reset();
@@ -285,8 +289,45 @@ class FabricLoop {
     }
   }
 
-  /// The NICs copy their frames to the mirror rings while a pcap or an observer wants them.
-  void updateMirror() { m_.rings->setMirror(m_.pcap != nullptr || observers() > 0); }
+  std::size_t sniffers() const {
+    std::size_t n = 0;
+    for (const Client& c : m_.clients)
+      n += c.sniffs > 0 ? 1 : 0;
+    return n;
+  }
+
+  /// Hands a copy of the frame to the sniffers of the port that sent it and of the port it
+  /// reaches (not when the switch lost it). A sniffer is a mirror port that never drops: the
+  /// switch waits for it, and disconnects one that has read nothing for 2 s.
+  void sniff(int from, std::span<const std::uint8_t> frame, std::int64_t ns, bool lost) {
+    const int to = lost ? 0 : destinationHost(frame, m_.config.hosts);
+    std::uint8_t head[9];
+    head[0] = static_cast<std::uint8_t>(MessageType::Sniffed);
+    for (int i = 0; i < 8; ++i)
+      head[1 + i] = static_cast<std::uint8_t>(ns >> (8 * i));
+    iovec iov[2] = {{head, sizeof head}, {const_cast<std::uint8_t*>(frame.data()), frame.size()}};
+    msghdr out{};
+    out.msg_iov = iov;
+    out.msg_iovlen = 2;
+    for (Client& c : m_.clients) {
+      if (c.sniffs == 0 || c.stuck || (c.sniffs != from && c.sniffs != to)) continue;
+      for (;;) {
+        if (::sendmsg(c.fd, &out, MSG_NOSIGNAL | MSG_DONTWAIT) >= 0) break;
+        if (errno == EINTR) continue;
+        pollfd p{c.fd, POLLOUT, 0};
+        if (errno != EAGAIN || ::poll(&p, 1, 2000) <= 0 || !(p.revents & POLLOUT)) {
+          c.stuck = true;
+          break;
+        }
+      }
+    }
+  }
+
+  /// The NICs copy their frames to the mirror rings while a pcap, an observer or a sniffer
+  /// wants them.
+  void updateMirror() {
+    m_.rings->setMirror(m_.pcap != nullptr || observers() > 0 || sniffers() > 0);
+  }
 
   /// Takes the frames the NICs mirrored until Unix time `notAfterNs`, in the order they were
   /// sent.
@@ -296,7 +337,7 @@ class FabricLoop {
     m_.rings->drain(
         0,
         [&](const FrameRings::Frame& f) {
-          batch_.push_back({f.unixNs, f.from, bytes_.size(), f.bytes.size()});
+          batch_.push_back({f.unixNs, f.from, bytes_.size(), f.bytes.size(), f.lost});
           bytes_.insert(bytes_.end(), f.bytes.begin(), f.bytes.end());
         },
         notAfterNs);
@@ -304,7 +345,7 @@ class FabricLoop {
     std::stable_sort(batch_.begin(), batch_.end(),
                      [](const Mirrored& a, const Mirrored& b) { return a.ns < b.ns; });
     for (const Mirrored& f : batch_) {
-      record(f.from, std::span(bytes_.data() + f.offset, f.size), f.ns, false);
+      record(f.from, std::span(bytes_.data() + f.offset, f.size), f.ns, false, f.lost);
     }
     flushPcap();
   }
@@ -361,6 +402,10 @@ class FabricLoop {
   void drop(std::size_t i) {
     Client& c = m_.clients[i];
     const bool observer = c.observer;
+    if (c.sniffs != 0) {
+      log(fmt::format("the sniffer of host{} detached ({} {}){}", c.sniffs, c.program, c.pid,
+                      c.stuck ? ": it took no frame for 2 s" : ""));
+    }
     if (c.host > 0) {
       log(fmt::format("host{} detached ({} {})", c.host, c.program, c.pid));
       event({{"kind", "detached"}, {"host", c.host}});
@@ -411,7 +456,7 @@ class FabricLoop {
     };
     switch (msg.type) {
       case MessageType::Log:
-        if (c.host > 0) log(textField("line"));
+        if (c.host > 0 || c.sniffs > 0) log(textField("line"));
         return true;
       case MessageType::Call:
         // the frames the program sent before this call come before it, those after it after
@@ -479,7 +524,7 @@ class FabricLoop {
         }
         return true;
       case MessageType::Attach: {
-        if (c.host > 0 || c.observer) return false;
+        if (c.host > 0 || c.observer || c.sniffs) return false;
         const int host = static_cast<int>(intField("host"));
         std::string program = textField("program");
         c.program = program.empty() ? std::string(1, '?') : std::move(program);
@@ -491,6 +536,17 @@ class FabricLoop {
         if (host < 1 || host > m_.config.hosts) {
           return refuse(fmt::format("host {} does not exist: the fabric has hosts 1..{}", host,
                                     m_.config.hosts));
+        }
+        if (const auto sniff = body->find("sniff");
+            sniff != body->end() && sniff->is_boolean() && sniff->get<bool>()) {
+          c.sniffs = host;
+          if (!sendWithFd(fd, encodeMessage(MessageType::Welcome, toJson(m_.infoFor(host))),
+                          m_.rings->fd())) {
+            return false;
+          }
+          updateMirror();
+          log(fmt::format("a sniffer of host{} attached: {} (pid {})", host, c.program, c.pid));
+          return true;
         }
         if (m_.hostClient.count(host)) {
           const Client& owner = m_.clients[m_.hostClient.at(host)];
@@ -520,6 +576,7 @@ class FabricLoop {
     int from;
     std::size_t offset;
     std::size_t size;
+    bool lost;
   };
   Fabric::Impl& m_;
   const std::function<void(const std::string&)>& log_;
@@ -588,6 +645,9 @@ void Fabric::run(const std::function<void(const std::string&)>& log) {
     // A frame sent less than 200 us ago waits for the next pass, so that another sender's
     // earlier frame, still being written, is not put after it.
     if (m.rings->mirror()) loop.drainMirrors(unixTimeNs() - 200'000);
+    for (std::size_t i = m.clients.size(); i-- > 0;) {
+      if (m.clients[i].stuck) loop.drop(i);
+    }
   }
 }
 

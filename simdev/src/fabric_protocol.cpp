@@ -32,7 +32,7 @@ std::optional<Message> decodeMessage(std::span<const std::uint8_t> datagram) {
   if (datagram.empty()) return std::nullopt;
   const std::uint8_t t = datagram[0];
   if (t < static_cast<std::uint8_t>(MessageType::Attach) ||
-      t > static_cast<std::uint8_t>(MessageType::Wake)) {
+      t > static_cast<std::uint8_t>(MessageType::Sniffed)) {
     return std::nullopt;
   }
   return Message{static_cast<MessageType>(t), datagram.subspan(1)};

@@ -183,6 +183,8 @@ struct Nic::Impl {
   std::atomic<std::int64_t> lastAppCall{0};
   std::chrono::steady_clock::time_point start;
   std::function<void(std::uint32_t)> listener;
+  SniffListener sniffListener;
+  bool sniffing = false;
   /// When the progress thread plans to wake for the next timer (picoseconds of sim time).
   std::atomic<std::int64_t> wakeAt{INT64_MAX};
   std::vector<std::uint8_t> rx = std::vector<std::uint8_t>(kMaxMessage);
@@ -260,8 +262,12 @@ bool Nic::attach(std::string& error) {
     if (fd >= 0) ::close(fd);
     return false;
   }
-  const nlohmann::json hello = {
-      {"host", host}, {"pid", static_cast<long>(::getpid())}, {"program", programName()}};
+  const char* sniffText = std::getenv(kSniffEnv);
+  const bool sniff = sniffText && *sniffText && std::strcmp(sniffText, "0") != 0;
+  const nlohmann::json hello = {{"host", host},
+                                {"pid", static_cast<long>(::getpid())},
+                                {"program", programName()},
+                                {"sniff", sniff}};
   if (!sendAll(fd, encodeMessage(MessageType::Attach, hello))) {
     error =
         fmt::format("rdmascope: cannot talk to the fabric at {}: {}", path, std::strerror(errno));
@@ -301,10 +307,12 @@ bool Nic::attach(std::string& error) {
   Impl& m = *impl_;
   m.rings = std::move(rings);
   m.ringsFd = shmFd;
-  m.rings->discard(info_.self);  // frames sent to the program this host had before
+  m.sniffing = sniff;
+  // frames sent to the program this host had before (a sniffer takes none: they are the host's)
+  if (!sniff) m.rings->discard(info_.self);
   m.fd = fd;
   m.wakeFd = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-  m.port.fd = fd;
+  m.port.fd = sniff ? -1 : fd;  // a sniffer's NIC sends nothing
   m.port.alive = &m.alive;
   m.port.self = info_.self;
   m.port.rings = m.rings.get();
@@ -370,6 +378,15 @@ bool Nic::observed() const {
   return impl_->observed.load(std::memory_order_relaxed);
 }
 
+bool Nic::sniffing() const {
+  return impl_->sniffing;
+}
+
+void Nic::setSniffListener(SniffListener listener) {
+  Session s(*this);
+  impl_->sniffListener = std::move(listener);
+}
+
 bool Nic::fabricAlive() const {
   return impl_->alive.load();
 }
@@ -397,7 +414,7 @@ std::int64_t steadyNs() {
 
 void Nic::takeFrames() {
   Impl& m = *impl_;
-  if (m.rings->pending(info_.self)) {
+  if (!m.sniffing && m.rings->pending(info_.self)) {
     m.net->sim().runUntil(m.now());
     const std::size_t n =
         m.rings->drain(info_.self, [&](const FrameRings::Frame& f) { m.net->receive(f.bytes); });
@@ -421,6 +438,15 @@ void Nic::takeFrames() {
     if (!msg) continue;
     if (msg->type == MessageType::NicControl) {
       control(msg->body);
+      continue;
+    }
+    if (msg->type == MessageType::Sniffed) {
+      if (msg->body.size() < 8) continue;
+      std::int64_t ns = 0;
+      for (int i = 0; i < 8; ++i)
+        ns |= static_cast<std::int64_t>(msg->body[static_cast<std::size_t>(i)]) << (8 * i);
+      if (m.sniffListener) m.sniffListener(m.net->host(0), msg->body.subspan(8), ns);
+      m.lastArrival.store(steadyNs(), std::memory_order_relaxed);
       continue;
     }
     if (msg->type != MessageType::Frame) continue;
@@ -490,8 +516,9 @@ void Nic::progressLoop() {
       const bool appBusy = t - m.lastAppCall.load(std::memory_order_relaxed) < kLookNs;
       const bool traffic = t - m.lastArrival.load(std::memory_order_relaxed) < kBusyNs;
       deep = !appBusy && !traffic;
-      spin = traffic && !appBusy;
-      if (deep) {
+      // a sniffer's frames come through the socket, which the wait below wakes on
+      spin = traffic && !appBusy && !m.sniffing;
+      if (deep && !m.sniffing) {
         m.rings->setSleeping(info_.self, true);
         if (m.rings->pending(info_.self)) {  // arrived before the flag was seen: take it
           m.rings->setSleeping(info_.self, false);
@@ -520,7 +547,7 @@ void Nic::progressLoop() {
     ts.tv_nsec = static_cast<long>(waitNs % 1'000'000'000);
     pollfd fds[2] = {{m.wakeFd, POLLIN, 0}, {m.alive.load() ? m.fd : -1, POLLIN, 0}};
     ::ppoll(fds, 2, waitNs >= 0 ? &ts : nullptr, nullptr);
-    if (deep) m.rings->setSleeping(info_.self, false);
+    if (deep && !m.sniffing) m.rings->setSleeping(info_.self, false);
     if (fds[0].revents & POLLIN) {
       std::uint64_t v;
       [[maybe_unused]] const ssize_t r = ::read(m.wakeFd, &v, sizeof v);

@@ -205,6 +205,62 @@ TEST(CaptureWriter, CutsFramesAtTheSnapLength) {
   std::remove(path.c_str());
 }
 
+// A verbs sniffer capture's pcapng: the interface's name, description and comment (where the
+// timestamps come from) in its block, the drop count in an interface statistics block that the
+// reader reports back; tshark reads the same (capinfos-style fields) where it is installed.
+TEST(CaptureWriter, PcapngInterfaceMetadataAndDropsComeBack) {
+  const std::string path = tempPath("stats.pcapng");
+  std::string e;
+  CaptureInterface itf;
+  itf.name = "mlx5_0";
+  itf.description = "RDMA device mlx5_0, sniffer flow on a raw-packet QP";
+  itf.comment = "timestamps: hardware (the device's completion clock, in Unix time)";
+  auto w = CaptureWriter::open(path, LinkType::Ethernet, e, CaptureFormat::Pcapng, 262144, itf);
+  ASSERT_TRUE(w) << e;
+  for (const auto& f : sampleFrames())
+    ASSERT_TRUE(w->write(f.data, f.timestampNs, f.originalLength));
+  CaptureStatistics st;
+  st.endNs = 1'700'000'005'000'000'000;
+  st.received = 5;
+  st.dropped = 7;
+  ASSERT_TRUE(w->writeStatistics(st));
+  ASSERT_TRUE(w->close());
+  std::string error;
+  auto r = CaptureReader::open(path, error);
+  ASSERT_TRUE(r) << error;
+  FrameView v;
+  std::size_t n = 0;
+  while (r->next(v))
+    ++n;
+  EXPECT_EQ(n, 5u);
+  EXPECT_EQ(r->error(), "");
+  ASSERT_TRUE(r->dropsReported());
+  EXPECT_EQ(*r->dropsReported(), 7u);
+  const std::string bytes = readAll(path);
+  EXPECT_NE(bytes.find(itf.comment), std::string::npos);
+  EXPECT_NE(bytes.find(itf.description), std::string::npos);
+  // A pcap has no place for statistics: none are reported.
+  const std::string classic = tempPath("stats.pcap");
+  writeFrames(classic, LinkType::Ethernet, CaptureFormat::Pcap, sampleFrames());
+  auto c = CaptureReader::open(classic, error);
+  ASSERT_TRUE(c);
+  while (c->next(v)) {
+  }
+  EXPECT_FALSE(c->dropsReported());
+  if (rdmascope::testing::haveOracles({rdmascope::testing::Oracle::Tshark})) {
+    const std::string out = tempPath("stats_tshark");
+    ASSERT_EQ(std::system((rdmascope::testing::oracleCommand(rdmascope::testing::Oracle::Tshark) +
+                           " -r " + path + " -T fields -e frame.interface_name -c 1 > " + out +
+                           " 2>/dev/null")
+                              .c_str()),
+              0);
+    EXPECT_EQ(readAll(out), "mlx5_0\n");
+    std::remove(out.c_str());
+  }
+  std::remove(classic.c_str());
+  std::remove(path.c_str());
+}
+
 TEST(CaptureWriter, UncreatableFileIsAOneLineError) {
   std::string e;
   EXPECT_FALSE(CaptureWriter::open("/nonexistent/dir/x.pcap", LinkType::Ethernet, e));

@@ -1,5 +1,9 @@
+#include <fmt/format.h>
+
 #include <CLI/CLI.hpp>
 #include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "commands.h"
 #include "numeric_options.h"
@@ -10,6 +14,35 @@
 
 namespace rdmascope::cli {
 namespace {
+
+/// Whether the PSN gaps of a capture may be the capture's own loss: a capture point that drops
+/// frames (a sniffer's full receive queue, a busy kernel) shows the same gaps a lossy network
+/// does, but nothing resends what only the capture lost. Empty when there is nothing to say.
+std::string captureLossNote(const analysis::AnalysisReport& report,
+                            std::optional<std::uint64_t> dropped) {
+  std::uint64_t gaps = 0, missing = 0, filled = 0;
+  for (const analysis::Anomaly& x : report.anomalies) {
+    if (x.kind == analysis::AnomalyKind::PsnGap) {
+      ++gaps;
+      missing += x.count;
+    } else if (x.kind == analysis::AnomalyKind::GapFilled) {
+      ++filled;
+    }
+  }
+  if (dropped && *dropped > 0) {
+    return fmt::format(
+        "the capture reported {} frame{} dropped (pcapng isb_ifdrop): {} PSN gap{} ({} PSN{} "
+        "missing) may be capture loss, not network loss",
+        *dropped, *dropped == 1 ? "" : "s", gaps, gaps == 1 ? "" : "s", missing,
+        missing == 1 ? "" : "s");
+  }
+  if (gaps == 0) return {};
+  return fmt::format(
+      "possible capture loss: {} PSN gap{} ({} PSN{} missing, {} later seen resent) in a capture "
+      "that reported no drops{}; a gap nothing resends was lost by the capture, not the network",
+      gaps, gaps == 1 ? "" : "s", missing, missing == 1 ? "" : "s", filled,
+      dropped ? "" : " (it records no drop count)");
+}
 
 struct AnalyzeArgs {
   std::string file;
@@ -42,10 +75,19 @@ int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
   }
   analyzer.finish();
   const analysis::AnalysisReport report = analyzer.report();
+  const std::string loss = captureLossNote(report, reader->dropsReported());
   if (a.json) {
-    out << analysis::toJson(report) << '\n';
+    std::string json = analysis::toJson(report);
+    const auto close = json.rfind('}');
+    if (close != std::string::npos) {
+      nlohmann::json note = {{"note", loss}};
+      if (const auto d = reader->dropsReported()) note["dropped_by_capture"] = *d;
+      json.insert(close, ",\n  \"capture_loss\": " + note.dump() + "\n");
+    }
+    out << json << '\n';
   } else {
     out << analysis::formatText(report);
+    if (!loss.empty()) out << "\nCapture loss\n  " << loss << '\n';
   }
   if (!reader->error().empty()) {
     reportError(err, reader->error());

@@ -41,6 +41,7 @@ struct ExecArgs {
   std::string socket;
   int host = 0;
   bool env = false;
+  bool sniff = false;
   std::vector<std::string> command;
 };
 
@@ -148,7 +149,7 @@ int runExec(const ExecArgs& a, std::ostream& out, std::ostream& err) {
                                  path, hosts));
     return kExitFailure;
   }
-  if (status->value("taken", false)) {
+  if (!a.sniff && status->value("taken", false)) {
     reportError(err,
                 fmt::format("host {} is taken by {} (pid {})", a.host,
                             status->value("program", std::string("?")), status->value("pid", 0L)));
@@ -170,6 +171,7 @@ int runExec(const ExecArgs& a, std::ostream& out, std::ostream& err) {
   if (a.env) {
     out << "export " << simdev::kFabricEnv << "=" << path << "\n";
     out << "export " << simdev::kHostEnv << "=" << a.host << "\n";
+    if (a.sniff) out << "export " << simdev::kSniffEnv << "=1\n";
     out << "export LD_LIBRARY_PATH=" << libraryPath << "\n";
     return kExitOk;
   }
@@ -198,6 +200,11 @@ int runExec(const ExecArgs& a, std::ostream& out, std::ostream& err) {
   }
   ::setenv(simdev::kFabricEnv, path.c_str(), 1);
   ::setenv(simdev::kHostEnv, std::to_string(a.host).c_str(), 1);
+  if (a.sniff) {
+    ::setenv(simdev::kSniffEnv, "1", 1);
+  } else {
+    ::unsetenv(simdev::kSniffEnv);
+  }
   ::setenv("LD_LIBRARY_PATH", libraryPath.c_str(), 1);
   out.flush();
   std::vector<char*> argv;
@@ -246,6 +253,9 @@ void addFabricCommand(CLI::App& app, Action& action) {
              IntegerRange{1, 254});
   x->add_flag("--env", e->env,
               "Print the environment to run a program by hand instead of running one");
+  x->add_flag("--sniff", e->sniff,
+              "Attach as a sniffer of the host's port (a raw-packet QP with a sniffer flow "
+              "sees every frame it sends and receives), beside the program that holds the host");
   x->add_option("command", e->command, "-- PROGRAM ARGS...");
   x->callback([e, &action] {
     action = [e](std::ostream& out, std::ostream& err) { return runExec(*e, out, err); };

@@ -27,9 +27,14 @@ std::unique_ptr<packets_io::OutputFile> createOutput(std::string_view option,
 }
 
 std::unique_ptr<packets_io::CaptureWriter> startCapture(
-    std::unique_ptr<packets_io::OutputFile> file, packets::LinkType link, std::ostream& err) {
+    std::unique_ptr<packets_io::OutputFile> file, packets::LinkType link, std::ostream& err,
+    const packets_io::CaptureInterface& itf) {
   std::string error;
-  auto writer = packets_io::CaptureWriter::open(std::move(file), link, error);
+  const std::string path = file ? file->path() : std::string();
+  const bool ng = path.size() > 7 && path.compare(path.size() - 7, 7, ".pcapng") == 0;
+  auto writer = packets_io::CaptureWriter::open(
+      std::move(file), link, error,
+      ng ? packets_io::CaptureFormat::Pcapng : packets_io::CaptureFormat::Pcap, 262144, itf);
   if (!writer) reportError(err, error);
   return writer;
 }

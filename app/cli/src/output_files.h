@@ -21,10 +21,12 @@ std::unique_ptr<packets_io::OutputFile> createOutput(std::string_view option,
                                                      const std::vector<std::string>& inputs,
                                                      std::ostream& err);
 
-/// Starts a capture of link type `link` in a file from createOutput(); null with one line on
-/// `err` on failure.
+/// Starts a capture of link type `link` in a file from createOutput(): pcapng (with `itf`'s
+/// name, description and comment) when the path ends in .pcapng, pcap otherwise; null with one
+/// line on `err` on failure.
 std::unique_ptr<packets_io::CaptureWriter> startCapture(
-    std::unique_ptr<packets_io::OutputFile> file, packets::LinkType link, std::ostream& err);
+    std::unique_ptr<packets_io::OutputFile> file, packets::LinkType link, std::ostream& err,
+    const packets_io::CaptureInterface& itf = {});
 
 /// Writes `text` to `path` whole (see OutputFile); false with one line on `err` on failure.
 bool writeTextFile(const std::string& path, const std::string& text, std::ostream& err);

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <map>
+#include <optional>
 #include <vector>
 
 #include "link_type_map.h"
@@ -20,6 +22,7 @@ constexpr std::uint32_t kIdbType = 1;
 constexpr std::uint32_t kOpbType = 2;  // obsolete Packet Block, still written by old tools
 constexpr std::uint32_t kSpbType = 3;
 constexpr std::uint32_t kEpbType = 6;
+constexpr std::uint32_t kIsbType = 5;
 constexpr std::uint32_t kMaxRecord = 64u << 20;
 constexpr std::uint32_t kMaxBlock = kMaxRecord + (1u << 20);  // a record and its options
 constexpr std::int64_t kMaxNs = INT64_MAX;
@@ -288,8 +291,11 @@ class Parser {
         gotFrame_ = true;
         break;
       }
+      case kIsbType:
+        if (len >= 24) statistics(b, len);
+        break;
       default:
-        break;  // statistics, name resolution, custom blocks: nothing a frame needs
+        break;  // name resolution, custom blocks: nothing a frame needs
     }
     in_.skip(len);
     return true;
@@ -315,6 +321,31 @@ class Parser {
     return i;
   }
 
+  // An interface statistics block: its isb_ifdrop (the frames the capture lost, as the
+  // capturing side counted them) replaces that interface's earlier count.
+  void statistics(const std::uint8_t* b, std::uint32_t len) {
+    const std::uint32_t id = load32(b + 8, swap_);
+    const std::uint8_t* p = b + 20;
+    const std::uint8_t* end = b + len - 4;
+    while (end - p >= 4) {
+      const std::uint16_t code = load16(p, swap_), olen = load16(p + 2, swap_);
+      if (code == 0 || static_cast<std::size_t>(end - p) < 4 + std::size_t{olen}) break;
+      if (code == 5 && olen == 8) drops_[{sections_, id}] = load64(p + 4, swap_);
+      p += 4 + pad4(olen);
+    }
+  }
+
+ public:
+  /// The sum of the latest isb_ifdrop of each interface seen so far; nullopt when none.
+  std::optional<std::uint64_t> dropsReported() const {
+    if (drops_.empty()) return std::nullopt;
+    std::uint64_t sum = 0;
+    for (const auto& [key, n] : drops_)
+      sum += n;
+    return sum;
+  }
+
+ private:
   const Interface* packetInterface(std::uint32_t id, std::string& error) {
     if (id >= interfaces_.size()) {
       corrupt(error, "packet of interface " + std::to_string(id) + ", which section " +
@@ -341,6 +372,7 @@ class Parser {
   std::uint16_t firstLinkType_ = 0;
   std::uint64_t sections_ = 0;
   std::uint64_t number_ = 1;
+  std::map<std::pair<std::uint64_t, std::uint32_t>, std::uint64_t> drops_;
 };
 
 class StreamCaptureReader final : public CaptureReader {
@@ -349,6 +381,7 @@ class StreamCaptureReader final : public CaptureReader {
       : CaptureReader(std::move(path), link), parser_(std::move(parser)) {}
 
   bool memoryMapped() const override { return false; }
+  std::optional<std::uint64_t> dropsReported() const override { return parser_->dropsReported(); }
 
   bool next(FrameView& frame) override {
     if (done_ || !error().empty()) return false;

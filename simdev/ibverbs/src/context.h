@@ -72,9 +72,14 @@ struct CompChannel {
 };
 
 struct Cq {
-  ibv_cq cq;
+  union {
+    ibv_cq cq;      ///< what ibv_create_cq returns
+    ibv_cq_ex cqx;  ///< ibv_create_cq_ex: the same fields first, then the poll functions
+  };
   std::uint32_t id = 0;
   bool armed = false;  ///< req_notify_cq called since the last event (guarded by the session)
+  std::uint64_t wcFlags = 0;    ///< ibv_create_cq_ex's wc_flags
+  sim::WorkCompletion current;  ///< the completion an extended poll is at
 };
 
 struct Srq {
@@ -88,8 +93,11 @@ struct Ah {
   sim::AhAttr attr;
 };
 
+struct RawQp;
+
 struct Qp {
-  ibv_qp_ex qpx;  ///< qpx.qp_base is the ibv_qp the program holds
+  ibv_qp_ex qpx;         ///< qpx.qp_base is the ibv_qp the program holds
+  RawQp* raw = nullptr;  ///< a raw-packet QP (raw_packet_verbs.cpp); null for RC, UC, UD
   sim::QpType type = sim::QpType::RC;
   ibv_qp_cap cap{};
   bool sqSigAll = false;
@@ -125,6 +133,20 @@ void registerSrq(Srq* srq);
 void unregisterSrq(Srq* srq);
 /// Installs the NIC's completion listener and the host's asynchronous event hook once.
 void installEventListeners(Nic& nic);
+
+/// Raw-packet QPs, sniffer flows and extended CQs (raw_packet_verbs.cpp). The simulated
+/// device's raw-packet QPs only receive, through a sniffer flow, on a NIC attached with
+/// `rdmascope-cli exec --sniff`.
+ibv_qp* createRawQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr);
+int modifyRawQp(Qp* qp, const ibv_qp_attr& attr, unsigned mask);
+int queryRawQp(Qp* qp, ibv_qp_attr& attr);
+int destroyRawQp(Qp* qp);
+int postRawRecv(Qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad);
+/// Frames the device dropped because a raw-packet QP's receive queue was empty (mlx5's
+/// hw_counters/out_of_buffer).
+std::uint64_t outOfBufferCount();
+/// Installs create_flow, destroy_flow, create_cq_ex and query_rt_values in the context.
+void initRawPacketOps(verbs_context& context);
 
 /// The ibv_qp_ex function table of a new QP (the post-send API the device supports).
 void initQpEx(Qp* qp, std::uint64_t sendOpsFlags);

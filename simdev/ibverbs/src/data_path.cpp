@@ -47,6 +47,13 @@ std::string describeRecv(const char* verb, std::uint32_t id, const ibv_recv_wr* 
 
 int postSend(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) {
   Qp* q = toQp(qp);
+  if (q->raw) {
+    *bad = wr;
+    return unsupported(
+        "ibv_post_send on a raw-packet QP (the simulated device's raw-packet QPs "
+        "only receive, through a sniffer flow)",
+        EOPNOTSUPP);
+  }
   Nic& nic = nicOf(qp->context);
   Nic::Session s(
       nic, nic.observed() && wr ? describePost("ibv_post_send", qp->qp_num, wr) : std::string());
@@ -70,6 +77,7 @@ int postSend(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) {
 }
 
 int postRecv(ibv_qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad) {
+  if (Qp* q = toQp(qp); q->raw) return postRawRecv(q, wr, bad);
   Nic& nic = nicOf(qp->context);
   Nic::Session s(nic,
                  nic.observed() ? describeRecv("ibv_post_recv", qp->qp_num, wr) : std::string());

@@ -78,6 +78,7 @@ std::string sysfsValue(const Nic& n, std::string_view file) {
   if (file == "fw_ver") return "0.0.0";
   if (file == "ports/1/link_layer") return "Ethernet";
   if (file == "ports/1/state") return "4: ACTIVE";
+  if (file == "ports/1/hw_counters/out_of_buffer") return std::to_string(outOfBufferCount());
   constexpr std::string_view kTypes = "ports/1/gid_attrs/types/";
   constexpr std::string_view kGids = "ports/1/gids/";
   const bool isType = file.substr(0, kTypes.size()) == kTypes;
@@ -115,6 +116,9 @@ int queryDeviceEx(ibv_context* context, const ibv_query_device_ex_input* input,
   ibv_device_attr_ex full{};
   fillDeviceAttr(nicOf(context), full.orig_attr);
   full.phys_port_cnt_ex = 1;
+  // The completion clock (extended CQs) counts ns of Unix time: 1 GHz, 64 bits.
+  full.completion_timestamp_mask = ~std::uint64_t{0};
+  full.hca_core_clock = 1'000'000;  // kHz
   std::memcpy(attr, &full, std::min(size, sizeof(full)));
   return 0;
 }

@@ -81,13 +81,21 @@ ibv_mr* registerMr(std::string_view verb, ibv_pd* pd, void* addr, size_t length,
 ibv_qp* createQp(ibv_context* context, ibv_pd* pd, const ibv_qp_init_attr& attr,
                  std::uint64_t sendOps) {
   constexpr std::string_view verb = "ibv_create_qp";
+  if (attr.qp_type == IBV_QPT_RAW_PACKET) {
+    if (sendOps) {
+      unsupported("ibv_create_qp_ex with send_ops_flags on a raw-packet QP", EOPNOTSUPP);
+      return nullptr;
+    }
+    return createRawQp(context, pd, attr);
+  }
   if (attr.qp_type != IBV_QPT_RC && attr.qp_type != IBV_QPT_UC && attr.qp_type != IBV_QPT_UD) {
     if (attr.qp_type == IBV_QPT_XRC_SEND || attr.qp_type == IBV_QPT_XRC_RECV) {
       unsupported("ibv_create_qp with an XRC QP type", EOPNOTSUPP);
     } else {
-      fail(
-          verb, EINVAL,
-          fmt::format("QP type {} is not supported by rxe (RC, UC, UD)", qpTypeName(attr.qp_type)));
+      fail(verb, EINVAL,
+           fmt::format("QP type {} is not supported by the simulated device (RC, UC, UD, "
+                       "RAW_PACKET)",
+                       qpTypeName(attr.qp_type)));
     }
     return nullptr;
   }
@@ -183,6 +191,7 @@ namespace rdmascope::ibverbs {
 
 void initVerbsContextOps(verbs_context& context) {
   context.create_qp_ex = createQpEx;
+  initRawPacketOps(context);
 }
 
 }  // namespace rdmascope::ibverbs
@@ -333,6 +342,11 @@ RDMASCOPE_IBV_EXPORT ibv_qp* ibv_create_qp(ibv_pd* pd, ibv_qp_init_attr* attr) {
 
 RDMASCOPE_IBV_EXPORT int ibv_modify_qp(ibv_qp* qp, ibv_qp_attr* attr, int attr_mask) {
   const unsigned mask = static_cast<unsigned>(attr_mask);
+  if (Qp* raw = toQp(qp); raw->raw) {
+    const int rc = modifyRawQp(raw, *attr, mask);
+    if (rc == 0 && (mask & IBV_QP_STATE)) qp->state = attr->qp_state;
+    return rc;
+  }
   if (mask & (IBV_QP_ALT_PATH | IBV_QP_PATH_MIG_STATE)) {
     return unsupported("ibv_modify_qp with an alternate path (IBV_QP_ALT_PATH)", EOPNOTSUPP);
   }
@@ -351,6 +365,18 @@ RDMASCOPE_IBV_EXPORT int ibv_modify_qp(ibv_qp* qp, ibv_qp_attr* attr, int attr_m
 }
 
 RDMASCOPE_IBV_EXPORT int ibv_query_qp(ibv_qp* qp, ibv_qp_attr* attr, int, ibv_qp_init_attr* init) {
+  if (toQp(qp)->raw) {
+    queryRawQp(toQp(qp), *attr);
+    if (init) {
+      *init = ibv_qp_init_attr{};
+      init->qp_context = qp->qp_context;
+      init->send_cq = qp->send_cq;
+      init->recv_cq = qp->recv_cq;
+      init->cap = toQp(qp)->cap;
+      init->qp_type = qp->qp_type;
+    }
+    return 0;
+  }
   sim::VerbsResult<sim::QpAttr> r;
   {
     Nic::Session s(nicOf(qp->context));
@@ -375,6 +401,7 @@ RDMASCOPE_IBV_EXPORT int ibv_query_qp(ibv_qp* qp, ibv_qp_attr* attr, int, ibv_qp
 }
 
 RDMASCOPE_IBV_EXPORT int ibv_destroy_qp(ibv_qp* qp) {
+  if (toQp(qp)->raw) return destroyRawQp(toQp(qp));
   sim::VerbsStatus st;
   {
     Nic::Session s(nicOf(qp->context), "ibv_destroy_qp");

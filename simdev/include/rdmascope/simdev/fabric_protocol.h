@@ -4,7 +4,9 @@
 /// over one local SOCK_SEQPACKET Unix socket per host. Each message is one datagram: a type
 /// byte, then either a frame's bytes or a JSON object. No message leaves this machine.
 ///
-///   NIC -> fabric   Attach {"host": N, "pid": P, "program": "..."}  first message
+///   NIC -> fabric   Attach {"host": N, "pid": P, "program": "...", "sniff": bool}  first
+///                   message; with "sniff" the program attaches as a sniffer of host N's port
+///                   (any number of them, whether or not a program holds the host)
 ///   fabric -> NIC   Welcome {FabricInfo as JSON}, with the fabric's shared memory
 ///                   (frame_rings.h) passed as a file descriptor; or Refused {"error": "..."}
 ///                   and close
@@ -14,6 +16,9 @@
 ///   both ways       Frame  (the Ethernet frame's bytes, exactly as on the wire), only while
 ///                   the fabric is paused (frames are then held at the switch) or stepped
 ///   NIC -> fabric   Log {"line": "..."}  one line for the fabric's log
+///   fabric -> sniffer  Sniffed: 8-byte little-endian Unix time in ns, then a frame that host
+///                   N's port sent or received, in the order the port saw them (never dropped by
+///                   the fabric: a sniffer that does not read for 2 s is disconnected)
 ///   exec -> fabric  Query {"host": N}   -> Status {"hosts": N, "taken": bool, ...}  and close
 ///
 /// Observers (the GUI, fabric_observer.h):
@@ -54,6 +59,7 @@ enum class MessageType : std::uint8_t {
   State = 14,
   Call = 15,
   Wake = 16,
+  Sniffed = 17,
 };
 
 /// The largest datagram either side sends (a 9000-byte MTU frame, or a host's state).

@@ -28,6 +28,10 @@ namespace rdmascope::simdev {
 /// Environment of a program on the fabric (set by `rdmascope-cli exec`, or by hand).
 inline constexpr const char* kFabricEnv = "RDMASCOPE_FABRIC";  ///< the fabric's socket path
 inline constexpr const char* kHostEnv = "RDMASCOPE_HOST";      ///< host number, 1-based
+/// Set (to 1) by `rdmascope-cli exec --sniff`: the program attaches as a sniffer of the host's
+/// port (it sees a copy of every frame the host sends and receives, through a raw-packet QP
+/// with a sniffer flow) instead of taking the host, which another program may hold.
+inline constexpr const char* kSniffEnv = "RDMASCOPE_SNIFF";
 
 /// A host of the fabric as every host learns it when attaching.
 struct FabricHost {
@@ -98,6 +102,15 @@ class Nic {
   /// True while an observer watches the fabric: only then are named calls reported, so a
   /// verbs call builds its name only when this is true.
   bool observed() const;
+  /// True when this program attached as a sniffer of its host's port (kSniffEnv): it sends
+  /// nothing and receives no frames of its own, only the copies of the port's traffic.
+  bool sniffing() const;
+  /// Called under the session lock with the simulated host, each frame of the port a sniffer
+  /// receives (sent or received by the host) and the Unix time in ns it passed the port, in
+  /// the order the port saw them; one listener per process.
+  using SniffListener =
+      std::function<void(sim::Host&, std::span<const std::uint8_t>, std::int64_t)>;
+  void setSniffListener(SniffListener listener);
 
   Nic(const Nic&) = delete;
   Nic& operator=(const Nic&) = delete;

@@ -1,8 +1,11 @@
 #pragma once
 /// @file live_capture_dialog.h
-/// Live capture: lists libpcap's interfaces, captures on one (with a BPF capture filter) on a
-/// worker thread, and appends the frames to a FrameStore as they arrive so the packet list
-/// decodes them live. When capturing is not permitted it says so plainly.
+/// Live capture: lists libpcap's interfaces and the RDMA devices, captures on one (an interface
+/// with a BPF capture filter; an RDMA device through a sniffer flow on a raw-packet QP, which
+/// sees the traffic a RoCE NIC offloads) on a worker thread, and appends the frames to a
+/// FrameStore as they arrive so the packet list decodes them live. The status shows the frames
+/// and, for an RDMA device, the frames it dropped (receive queue overruns). When capturing is
+/// not permitted, or the device has no sniffer support, it says so plainly.
 
 #include <QDialog>
 #include <atomic>
@@ -22,6 +25,9 @@ class QTimer;
 namespace rdmascope::packets_io {
 class LiveCapture;
 }
+namespace rdmascope::verbs_backend {
+class VerbsSniffer;
+}
 
 namespace rdmascope::ui {
 
@@ -38,7 +44,7 @@ class LiveCaptureDialog : public QDialog {
   bool start(const QString& interfaceName, FrameStore* store);
   /// Stops the capture (the frames stay in the store).
   void stop();
-  bool capturing() const { return capture_ != nullptr; }
+  bool capturing() const { return capture_ != nullptr || sniffing(); }
   /// Moves frames the worker has captured into the store; returns how many.
   std::size_t drain();
 
@@ -60,6 +66,9 @@ class LiveCaptureDialog : public QDialog {
 
  private:
   void showError(const QString& message);
+  bool sniffing() const;
+  /// "N frames", with the device's drops for an RDMA device.
+  QString progressText() const;
 
   QListWidget* list_;
   QLineEdit* filter_;
@@ -70,6 +79,10 @@ class LiveCaptureDialog : public QDialog {
   FrameStore* target_ = nullptr;
   FrameStore* store_ = nullptr;
   std::unique_ptr<packets_io::LiveCapture> capture_;
+#ifdef RDMASCOPE_HAVE_IBVERBS
+  std::unique_ptr<verbs_backend::VerbsSniffer> sniffer_;
+#endif
+  QString captureName_;
   std::thread worker_;
   std::mutex mutex_;
   struct Pending {

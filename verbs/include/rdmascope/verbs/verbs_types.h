@@ -180,6 +180,9 @@ struct WorkCompletion {
   std::uint16_t pkeyIndex = 0;
   std::uint16_t slid = 0;
   std::uint8_t sl = 0;
+  /// The device's completion timestamp in ns (Unix time; 0: none), as an extended CQ created
+  /// with IBV_WC_EX_WITH_COMPLETION_TIMESTAMP reads it.
+  std::uint64_t timestampNs = 0;
 };
 
 struct QpCap {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -53,6 +54,10 @@ class CaptureReader {
   const std::string& path() const { return path_; }
   /// True when the file is walked through a memory map (classic pcap, ReadMethod::Auto).
   virtual bool memoryMapped() const = 0;
+  /// The frames the capturing side reported lost (pcapng interface statistics, isb_ifdrop,
+  /// summed over interfaces) among the blocks read so far; nullopt when the file reports none
+  /// (classic pcap never does). Complete once next() returned false.
+  virtual std::optional<std::uint64_t> dropsReported() const { return std::nullopt; }
 
   /// Reads the next frame, copying its bytes. False at the end of the file or on an error;
   /// error() is then non-empty for an error ("x.pcap: truncated record at frame 7 (...)").

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -19,6 +20,21 @@ enum class CaptureFormat : std::uint8_t {
   Pcapng,  ///< one section, one interface, enhanced packet blocks (if_tsresol 9)
 };
 
+/// What a pcapng file says about the interface it captured on (pcap files have no place for
+/// it): if_name, if_description and a comment (e.g. where the timestamps come from).
+struct CaptureInterface {
+  std::string name;
+  std::string description;
+  std::string comment;
+};
+
+/// The end-of-capture counters a pcapng file records in an interface statistics block.
+struct CaptureStatistics {
+  std::int64_t endNs = 0;                ///< when the capture ended (Unix ns)
+  std::uint64_t received = 0;            ///< isb_ifrecv: frames the capture received
+  std::optional<std::uint64_t> dropped;  ///< isb_ifdrop: frames lost to the capture, if known
+};
+
 /// Writes frames of one link type to a capture file, through an OutputFile: an existing file
 /// at the path is replaced only by a complete capture, when close() succeeds.
 class CaptureWriter {
@@ -28,13 +44,15 @@ class CaptureWriter {
   static std::unique_ptr<CaptureWriter> open(const std::string& path, packets::LinkType link,
                                              std::string& error,
                                              CaptureFormat format = CaptureFormat::Pcap,
-                                             std::uint32_t snapLength = 262144);
+                                             std::uint32_t snapLength = 262144,
+                                             const CaptureInterface& itf = {});
   /// Starts the capture in a file already created, e.g. before the link type was known (an
   /// output checked before the work that produces its frames). Null with `error` on failure.
   static std::unique_ptr<CaptureWriter> open(std::unique_ptr<OutputFile> file,
                                              packets::LinkType link, std::string& error,
                                              CaptureFormat format = CaptureFormat::Pcap,
-                                             std::uint32_t snapLength = 262144);
+                                             std::uint32_t snapLength = 262144,
+                                             const CaptureInterface& itf = {});
   ~CaptureWriter();
   CaptureWriter(const CaptureWriter&) = delete;
   CaptureWriter& operator=(const CaptureWriter&) = delete;
@@ -43,6 +61,9 @@ class CaptureWriter {
   /// length; 0 means the captured length). False on a write error (see error()).
   bool write(std::span<const std::uint8_t> bytes, std::int64_t timestampNs,
              std::uint32_t originalLength = 0);
+  /// pcapng: appends an interface statistics block (isb_ifrecv, isb_ifdrop when known, the
+  /// end time). pcap: nothing (true). False on a write error.
+  bool writeStatistics(const CaptureStatistics& stats);
   /// Flushes buffered frames to the (temporary) file.
   bool flush();
   /// Completes the file and puts it in place; false when a write failed, and then the
