@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "dissectors.h"
+#include "rdmascope/packets/mac_control.h"
 #include "rdmascope/packets/net_headers.h"
 
 namespace rdmascope::packets {
@@ -27,6 +28,9 @@ void dissectEtherPayload(DecodeContext& ctx, std::uint16_t type, std::size_t off
     case kEtherTypeRoceV1:
       ctx.end = f.size();
       dissectRoceV1(ctx, offset, f.size(), -1);
+      return;
+    case kEtherTypeMacControl:
+      dissectMacControl(ctx, offset, parent);
       return;
     default:
       dissectData(ctx, offset, f.size(), parent);

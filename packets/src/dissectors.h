@@ -52,6 +52,8 @@ void dissectIpv6Payload(DecodeContext& ctx, std::uint8_t next, std::size_t offse
 void dissectUdp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent);
 void dissectTcp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent);
 void dissectData(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent);
+/// An IEEE 802.3 MAC Control frame (EtherType 0x8808): 802.3x PAUSE or 802.1Qbb PFC.
+void dissectMacControl(DecodeContext& ctx, std::size_t offset, std::int32_t parent);
 
 // InfiniBand transport (ib_dissector.cpp).
 void dissectRoceV2(DecodeContext& ctx, std::size_t bthOffset, std::size_t end, std::int32_t parent);

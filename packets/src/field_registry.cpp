@@ -8,6 +8,7 @@
 
 #include "rdmascope/packets/ib_headers.h"
 #include "rdmascope/packets/iwarp_headers.h"
+#include "rdmascope/packets/mac_control.h"
 #include "rdmascope/packets/mad_headers.h"
 #include "rdmascope/packets/net_headers.h"
 
@@ -32,7 +33,8 @@ const HeaderDef* const kBuiltinHeaders[] = {
     &kCmDreqHeader,        &kCmDrepHeader,       &kCmLapHeader,
     &kCmAprHeader,         &kCmSidrReqHeader,    &kCmSidrRepHeader,
     &kCmReqServiceIdParts, &kIpCmHeader,         &kIpCmIpv4Fields,
-    &kIpCmIpv6Fields,
+    &kIpCmIpv6Fields,      &kMacControlHeader,   &kMacPauseHeader,
+    &kPfcHeader,
 };
 
 // Table fields that stand outside a HeaderDef (chosen by the dissector from context).

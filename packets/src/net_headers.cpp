@@ -11,6 +11,7 @@ constexpr ValueName kEtherTypes[] = {{0x0800, "IPv4"},
                                      {0x88a8, "802.1ad Provider Bridge (Q-in-Q)"},
                                      {0x9100, "QinQ: old non-standard 802.1ad"},
                                      {0x0806, "ARP"},
+                                     {0x8808, "MAC Control"},
                                      {0x8915, "RDMA over Converged Ethernet (RoCE)"}};
 constexpr ValueName kIpProtos[] = {{6, "TCP"},
                                    {17, "UDP"},
