@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "fabric_frames.h"
+#include "fabric_impl.h"
 #include "frame.h"
 #include "opcodes.h"
 #include "qp.h"
@@ -40,140 +41,21 @@ SimTime txTime(std::size_t bytes, double gbps) {
   return SimTime::ps(static_cast<std::int64_t>(static_cast<double>(bytes) * 8000.0 / gbps));
 }
 
+std::uint64_t withGen(int id, std::uint32_t gen) {
+  return (static_cast<std::uint64_t>(id) << 32) | gen;
+}
+int idOf(std::uint64_t arg) {
+  return static_cast<int>(arg >> 32);
+}
+std::uint32_t genOf(std::uint64_t arg) {
+  return static_cast<std::uint32_t>(arg);
+}
+
 std::uint64_t flowKey(int host, std::uint32_t a, std::uint32_t b) {
   return (static_cast<std::uint64_t>(host) << 56) ^ (static_cast<std::uint64_t>(a) << 24) ^ b;
 }
 
 }  // namespace
-
-struct Fabric::Impl {
-  struct Queued {
-    Frame* f;
-    std::int16_t inPort;  ///< ingress port on this switch, -1 for frames made here
-    std::uint8_t prio;
-    std::uint32_t bytes;
-  };
-  struct Port {
-    int node = 0;
-    int index = 0;  ///< on its node
-    int peer = -1;  ///< global id of the other end
-    double gbps = 100;
-    SimTime delay;
-    std::string name;
-    bool capture = false;
-    std::array<std::deque<Queued>, kPriorities> q;
-    std::array<std::uint64_t, kPriorities> qBytes{};
-    std::deque<Frame*> ctrl;
-    bool busy = false;
-    std::deque<Frame*> wire;  ///< sent towards the peer, in arrival order
-    std::array<SimTime, kPriorities> pausedUntil{};
-    std::array<SimTime, kPriorities> pauseStart{};
-    std::array<bool, kPriorities> pauseOpen{};
-    std::array<EventId, kPriorities> refresh{};
-    SimTime wakeAt = SimTime::max();
-    std::vector<int> nicFlows;
-    std::size_t rr = 0;
-    std::uint64_t txFrames = 0;
-    std::uint64_t txBytes = 0;
-  };
-  struct Node {
-    std::string name;
-    bool isSwitch = false;
-    int host = -1;  ///< network host index
-    std::vector<int> ports;
-    std::unique_ptr<SwitchBuffer> buffer;
-    /// next-hop ports (local indices) towards each network host
-    std::vector<std::vector<int>> routes;
-  };
-  /// One QP's outgoing packets at its NIC.
-  struct NicFlow {
-    int host = 0;
-    int port = 0;
-    std::uint32_t qpn = 0;
-    std::uint8_t prio = 0;
-    std::deque<Frame*> q;
-    SimTime nextAllowed;
-    SimTime estimate;
-    std::optional<DcqcnReactionPoint> rp;
-    EventId alphaEv = 0, rateEv = 0;
-    int scenarioFlow = -1;
-  };
-  struct FlowState {
-    int srcHost = 0, dstHost = 0;
-    std::uint32_t srcQpn = 0, dstQpn = 0, srcCq = 0;
-    std::uint64_t srcBuf = 0, dstBuf = 0;
-    std::uint32_t rkey = 0, lkey = 0;
-    std::uint64_t posted = 0;
-    std::uint64_t wrId = 0;
-    int outstanding = 0;
-    FlowResult result;
-    int nicFlow = -1;
-    std::vector<std::uint64_t> rateSeries;  ///< bytes delivered per sample
-    std::vector<double> rcSeries;
-    std::uint64_t lastBytes = 0;
-  };
-  struct QueueSeries {
-    int port = 0;
-    int prio = 0;
-    std::vector<std::uint64_t> bytes;
-  };
-
-  Fabric& fab;
-  Network* net = nullptr;
-  std::vector<Port> ports;
-  std::vector<Node> nodes;
-  std::vector<int> hostNode;  ///< network host -> node
-  std::unordered_map<std::uint32_t, int> hostByIp;
-  std::vector<NicFlow> nicFlows;
-  std::unordered_map<std::uint64_t, int> nicFlowByDest;  ///< (host, dst ip, dest qpn)
-  std::unordered_map<std::uint64_t, int> nicFlowByQpn;   ///< (host, local qpn)
-  std::unordered_map<std::uint64_t, SimTime> lastCnp;    ///< NP: (host, local qpn)
-  std::unordered_map<std::uint64_t, int> flowByDst;      ///< (dst host, dst qpn) -> flow
-  std::vector<FlowState> flows;
-  std::vector<std::unordered_map<std::uint32_t, int>> flowByCq;  ///< per host
-  std::vector<PauseInterval> closedPauses;
-  std::vector<SimTime> sampleTimes;
-  std::vector<QueueSeries> queueSeries;
-  std::unordered_map<int, int> queueSeriesIndex;  ///< port*8+prio
-  std::vector<std::uint64_t> deadlockTx;
-  bool recordDcqcn = false;
-  bool anyPause = false;
-  std::vector<std::uint8_t> flat;
-
-  explicit Impl(Fabric& f) : fab(f) {}
-
-  Simulator& sim() { return net->sim(); }
-  const ScenarioSpec& spec() const { return fab.spec_; }
-
-  // --- building -----------------------------------------------------------------------
-  void build();
-  void setupFlows();
-  void computeRoutes();
-
-  // --- data path ----------------------------------------------------------------------
-  void tryTx(int portId);
-  void startTx(int portId, Frame* f, int prio, int inPort, bool isSwitch, int nicFlow);
-  void arrive(int senderPortId);
-  void switchReceive(Port& rx, Frame* f);
-  void nicReceive(Port& rx, Frame* f);
-  void receivePause(Port& rx, const Frame& f);
-  void sendPause(int portId, int prio, bool xoff);
-  void sendCnp(int host, const std::uint8_t* ip, std::uint32_t destQp);
-  void wakeAt(int portId, SimTime t);
-  int classify(const Frame& f) const;
-  void capture(const Port& p, const Frame& f);
-  int nicFlowFor(int host, const Frame& f);
-  void armDcqcnTimers(int nf, bool alpha, bool rate);
-  void onRateChange(int nf);
-
-  // --- flows, sampling, deadlock ------------------------------------------------------
-  void startFlow(int flow);
-  void postWrites(int flow);
-  void onCompletion(int host, std::uint32_t cq);
-  void sample();
-  void checkDeadlock();
-  void closePause(Port& p, int prio, SimTime end);
-};
 
 // ====================================================================== building
 
@@ -622,14 +504,10 @@ void Fabric::Impl::sendPause(int portId, int prio, bool xoff) {
     // repeat the XOFF when half its quanta have run out, for as long as the ingress stays paused
     const SimTime half = txTime(static_cast<std::size_t>(quanta) * 32, p.gbps);
     const auto i = static_cast<std::size_t>(prio);
-    if (p.refresh[i]) sim().cancel(p.refresh[i]);
-    p.refresh[i] = sim().schedule(half, &fab, kPauseRefresh,
-                                  static_cast<std::uint64_t>(portId) * kPriorities + i);
+    sim().schedule(half, &fab, kPauseRefresh, withGen(portId * kPriorities + prio, ++p.refreshGen[i]));
   } else {
     ++fab.counters_.xonFramesSent;
-    const auto i = static_cast<std::size_t>(prio);
-    if (p.refresh[i]) sim().cancel(p.refresh[i]);
-    p.refresh[i] = 0;
+    ++p.refreshGen[static_cast<std::size_t>(prio)];
   }
   tryTx(portId);
 }
@@ -680,7 +558,7 @@ void Fabric::Impl::nicReceive(Port& rx, Frame* f) {
   const std::uint8_t* ip = f->hdr.data() + 14;
   const std::uint8_t opcode = ip[28];
   const std::uint32_t destQp = get32(ip + 32) & 0xffffff;
-  if (opcode == packets::kBthOpcodeCnp) {
+  if (opcode == kBthOpcodeCnp) {
     ++fab.counters_.cnpsReceived;
     if (auto it = nicFlowByQpn.find(flowKey(host, destQp, 0)); it != nicFlowByQpn.end()) {
       NicFlow& nf = nicFlows[static_cast<std::size_t>(it->second)];
@@ -737,12 +615,10 @@ void Fabric::Impl::armDcqcnTimers(int id, bool alpha, bool rate) {
   NicFlow& nf = nicFlows[static_cast<std::size_t>(id)];
   const DcqcnParams& p = spec().nics.params;
   if (alpha) {
-    if (nf.alphaEv) sim().cancel(nf.alphaEv);
-    nf.alphaEv = sim().schedule(p.alphaTimer, &fab, kAlphaTimer, static_cast<std::uint64_t>(id));
+    sim().schedule(p.alphaTimer, &fab, kAlphaTimer, withGen(id, ++nf.alphaGen));
   }
   if (rate) {
-    if (nf.rateEv) sim().cancel(nf.rateEv);
-    nf.rateEv = sim().schedule(p.rateTimer, &fab, kRateTimer, static_cast<std::uint64_t>(id));
+    sim().schedule(p.rateTimer, &fab, kRateTimer, withGen(id, ++nf.rateGen));
   }
 }
 
@@ -969,18 +845,18 @@ void Fabric::onEvent(std::uint32_t code, std::uint64_t arg) {
       break;
     }
     case kAlphaTimer: {
-      Impl::NicFlow& nf = m.nicFlows[static_cast<std::size_t>(arg)];
-      nf.alphaEv = 0;
+      Impl::NicFlow& nf = m.nicFlows[static_cast<std::size_t>(idOf(arg))];
+      if (genOf(arg) != nf.alphaGen) break;
       nf.rp->onAlphaTimer(net_->sim().now());
-      m.armDcqcnTimers(static_cast<int>(arg), true, false);
+      m.armDcqcnTimers(idOf(arg), true, false);
       break;
     }
     case kRateTimer: {
-      Impl::NicFlow& nf = m.nicFlows[static_cast<std::size_t>(arg)];
-      nf.rateEv = 0;
+      Impl::NicFlow& nf = m.nicFlows[static_cast<std::size_t>(idOf(arg))];
+      if (genOf(arg) != nf.rateGen) break;
       nf.rp->onRateTimer(net_->sim().now());
-      m.armDcqcnTimers(static_cast<int>(arg), false, true);
-      m.onRateChange(static_cast<int>(arg));
+      m.armDcqcnTimers(idOf(arg), false, true);
+      m.onRateChange(idOf(arg));
       break;
     }
     case kSample:
@@ -992,10 +868,10 @@ void Fabric::onEvent(std::uint32_t code, std::uint64_t arg) {
       if (m.anyPause || net_->sim().now() < spec_.duration) m.checkDeadlock();
       break;
     case kPauseRefresh: {
-      const int portId = static_cast<int>(arg / kPriorities);
-      const int prio = static_cast<int>(arg % kPriorities);
+      const int portId = idOf(arg) / kPriorities;
+      const int prio = idOf(arg) % kPriorities;
       Impl::Port& p = m.ports[static_cast<std::size_t>(portId)];
-      p.refresh[static_cast<std::size_t>(prio)] = 0;
+      if (genOf(arg) != p.refreshGen[static_cast<std::size_t>(prio)]) break;
       Impl::Node& node = m.nodes[static_cast<std::size_t>(p.node)];
       if (node.buffer && node.buffer->paused(p.index, prio)) m.sendPause(portId, prio, true);
       break;
