@@ -92,15 +92,15 @@ void Fabric::Impl::build() {
     const Node& n = nodes[i];
     if (n.isSwitch) continue;
     if (n.ports.size() != 1)
-      throw std::invalid_argument(fmt::format(
-          "host \"{}\" has {} links; a host has one NIC port", n.name, n.ports.size()));
+      throw std::invalid_argument(
+          fmt::format("host \"{}\" has {} links; a host has one NIC port", n.name, n.ports.size()));
     hostNode[static_cast<std::size_t>(n.host)] = static_cast<int>(i);
   }
   for (const auto& c : s.capture) {
     const Node& n = nodes[static_cast<std::size_t>(byName.at(c.node))];
     if (c.port < 0 || static_cast<std::size_t>(c.port) >= n.ports.size())
-      throw std::invalid_argument(
-          fmt::format("capture port \"{}:{}\": {} has {} ports", c.node, c.port, c.node, n.ports.size()));
+      throw std::invalid_argument(fmt::format("capture port \"{}:{}\": {} has {} ports", c.node,
+                                              c.port, c.node, n.ports.size()));
     Port& p = ports[static_cast<std::size_t>(n.ports[static_cast<std::size_t>(c.port)])];
     p.capture = true;
     ports[static_cast<std::size_t>(p.peer)].capture = true;
@@ -111,8 +111,8 @@ void Fabric::Impl::build() {
     std::vector<std::uint64_t> headroom;
     for (int pid : n.ports) {
       const Port& p = ports[static_cast<std::size_t>(pid)];
-      headroom.push_back(s.switches.headroom.value_or(
-          requiredHeadroom(p.gbps, p.delay, s.linkMtu + 14 + 4 + (s.switches.classifyByPcp ? 4 : 0))));
+      headroom.push_back(s.switches.headroom.value_or(requiredHeadroom(
+          p.gbps, p.delay, s.linkMtu + 14 + 4 + (s.switches.classifyByPcp ? 4 : 0))));
     }
     n.buffer = std::make_unique<SwitchBuffer>(s.switches.buffer, std::move(headroom));
   }
@@ -128,7 +128,8 @@ void Fabric::Impl::build() {
     h.name = n.name;
     const auto i = static_cast<std::uint32_t>(n.host + 1);
     h.ipv4 = 0x0a0a0000u | i;
-    h.mac = {0x02, 0x00, 0x0a, 0x0a, static_cast<std::uint8_t>(i >> 8), static_cast<std::uint8_t>(i)};
+    h.mac = {
+        0x02, 0x00, 0x0a, 0x0a, static_cast<std::uint8_t>(i >> 8), static_cast<std::uint8_t>(i)};
     hostByIp[h.ipv4] = n.host;
     cfg.fabricHosts.push_back(h);
   }
@@ -160,7 +161,8 @@ void Fabric::Impl::computeRoutes() {
       const Node& node = nodes[static_cast<std::size_t>(n)];
       if (node.isSwitch || n == hostNode[h]) {
         for (int pid : node.ports) {
-          const int m = ports[static_cast<std::size_t>(ports[static_cast<std::size_t>(pid)].peer)].node;
+          const int m =
+              ports[static_cast<std::size_t>(ports[static_cast<std::size_t>(pid)].peer)].node;
           if (dist[static_cast<std::size_t>(m)] < 0) {
             dist[static_cast<std::size_t>(m)] = dist[static_cast<std::size_t>(n)] + 1;
             todo.push_back(m);
@@ -173,7 +175,8 @@ void Fabric::Impl::computeRoutes() {
       const int d = dist[static_cast<std::size_t>(&node - nodes.data())];
       if (d < 0) continue;
       for (int pid : node.ports) {
-        const int m = ports[static_cast<std::size_t>(ports[static_cast<std::size_t>(pid)].peer)].node;
+        const int m =
+            ports[static_cast<std::size_t>(ports[static_cast<std::size_t>(pid)].peer)].node;
         if (dist[static_cast<std::size_t>(m)] == d - 1)
           node.routes[h].push_back(ports[static_cast<std::size_t>(pid)].index);
       }
@@ -213,22 +216,26 @@ void Fabric::Impl::setupFlows() {
     {
       int node = ports[static_cast<std::size_t>(
                            ports[static_cast<std::size_t>(
-                                     nodes[static_cast<std::size_t>(hostNode[static_cast<std::size_t>(st.srcHost)])]
+                                     nodes[static_cast<std::size_t>(
+                                               hostNode[static_cast<std::size_t>(st.srcHost)])]
                                          .ports[0])]
                                .peer)]
                      .node;
       for (int hops = 0; nodes[static_cast<std::size_t>(node)].isSwitch; ++hops) {
-        const auto& next = nodes[static_cast<std::size_t>(node)].routes[static_cast<std::size_t>(st.dstHost)];
+        const auto& next =
+            nodes[static_cast<std::size_t>(node)].routes[static_cast<std::size_t>(st.dstHost)];
         if (next.empty() || hops > 64)
-          throw std::invalid_argument(fmt::format("flow \"{}\": no path from {} to {}{}", fs.name, fs.src,
-                                                  fs.dst, hops > 64 ? " (the routes loop)" : ""));
+          throw std::invalid_argument(fmt::format("flow \"{}\": no path from {} to {}{}", fs.name,
+                                                  fs.src, fs.dst,
+                                                  hops > 64 ? " (the routes loop)" : ""));
         const Port& out = ports[static_cast<std::size_t>(
             nodes[static_cast<std::size_t>(node)].ports[static_cast<std::size_t>(next[0])])];
         node = ports[static_cast<std::size_t>(out.peer)].node;
       }
       if (node != hostNode[static_cast<std::size_t>(st.dstHost)])
-        throw std::invalid_argument(fmt::format("flow \"{}\": the routes reach {} instead of {}", fs.name,
-                                                nodes[static_cast<std::size_t>(node)].name, fs.dst));
+        throw std::invalid_argument(fmt::format("flow \"{}\": the routes reach {} instead of {}",
+                                                fs.name, nodes[static_cast<std::size_t>(node)].name,
+                                                fs.dst));
     }
     Host& a = net->host(st.srcHost);
     Host& b = net->host(st.dstHost);
@@ -238,7 +245,8 @@ void Fabric::Impl::setupFlows() {
     st.srcBuf = a.allocate(fs.messageBytes);
     st.dstBuf = b.allocate(fs.messageBytes);
     const auto mrA = a.regMr(pdA, st.srcBuf, fs.messageBytes, access::kLocalWrite);
-    const auto mrB = b.regMr(pdB, st.dstBuf, fs.messageBytes, access::kLocalWrite | access::kRemoteWrite);
+    const auto mrB =
+        b.regMr(pdB, st.dstBuf, fs.messageBytes, access::kLocalWrite | access::kRemoteWrite);
     st.lkey = mrA.value.lkey;
     st.rkey = mrB.value.rkey;
     QpInitAttr init;
@@ -256,7 +264,7 @@ void Fabric::Impl::setupFlows() {
       at.qpAccessFlags = access::kRemoteWrite;
       VerbsStatus v = h.modifyQp(qpn, at, m::kState | m::kPkeyIndex | m::kPort | m::kAccessFlags);
       at.qpState = QpState::Rtr;
-      at.pathMtu = net->activeMtu() >= 4096 ? Mtu::Mtu4096
+      at.pathMtu = net->activeMtu() >= 4096   ? Mtu::Mtu4096
                    : net->activeMtu() >= 2048 ? Mtu::Mtu2048
                    : net->activeMtu() >= 1024 ? Mtu::Mtu1024
                    : net->activeMtu() >= 512  ? Mtu::Mtu512
@@ -280,11 +288,10 @@ void Fabric::Impl::setupFlows() {
       at.rnrRetry = 7;
       at.maxRdAtomic = 16;
       if (v.ok())
-        v = h.modifyQp(qpn, at,
-                       m::kState | m::kSqPsn | m::kTimeout | m::kRetryCnt | m::kRnrRetry |
-                           m::kMaxQpRdAtomic);
-      if (!v.ok())
-        throw std::invalid_argument(fmt::format("flow \"{}\": {}", fs.name, v.message));
+        v = h.modifyQp(
+            qpn, at,
+            m::kState | m::kSqPsn | m::kTimeout | m::kRetryCnt | m::kRnrRetry | m::kMaxQpRdAtomic);
+      if (!v.ok()) throw std::invalid_argument(fmt::format("flow \"{}\": {}", fs.name, v.message));
     };
     bringUp(a, st.srcQpn, b, st.dstQpn);
     bringUp(b, st.dstQpn, a, st.srcQpn);
@@ -401,7 +408,8 @@ void Fabric::Impl::startTx(int portId, Frame* f, int prio, int inPort, bool isSw
     Node& node = nodes[static_cast<std::size_t>(p.node)];
     ++fab.counters_.framesForwarded;
     if (spec().switches.ecn && isEcnCapable(*f)) {
-      const double pr = spec().switches.marking.probability(p.qBytes[static_cast<std::size_t>(prio)] + bytes);
+      const double pr =
+          spec().switches.marking.probability(p.qBytes[static_cast<std::size_t>(prio)] + bytes);
       if (pr > 0 && (pr >= 1 || sim().uniform() < pr)) {
         markCe(*f);
         ++fab.counters_.ecnMarked;
@@ -504,7 +512,8 @@ void Fabric::Impl::sendPause(int portId, int prio, bool xoff) {
     // repeat the XOFF when half its quanta have run out, for as long as the ingress stays paused
     const SimTime half = txTime(static_cast<std::size_t>(quanta) * 32, p.gbps);
     const auto i = static_cast<std::size_t>(prio);
-    sim().schedule(half, &fab, kPauseRefresh, withGen(portId * kPriorities + prio, ++p.refreshGen[i]));
+    sim().schedule(half, &fab, kPauseRefresh,
+                   withGen(portId * kPriorities + prio, ++p.refreshGen[i]));
   } else {
     ++fab.counters_.xonFramesSent;
     ++p.refreshGen[static_cast<std::size_t>(prio)];
@@ -517,7 +526,8 @@ void Fabric::Impl::switchReceive(Port& rx, Frame* f) {
   const std::size_t l3 = l3Offset(*f);
   const std::uint32_t dstIp = get32(f->hdr.data() + l3 + 16);
   auto h = hostByIp.find(dstIp);
-  const std::vector<int>* next = h == hostByIp.end() ? nullptr : &node.routes[static_cast<std::size_t>(h->second)];
+  const std::vector<int>* next =
+      h == hostByIp.end() ? nullptr : &node.routes[static_cast<std::size_t>(h->second)];
   if (!next || next->empty()) {
     ++fab.counters_.dropsLossy;
     net->releaseFrame(*f);
@@ -567,7 +577,8 @@ void Fabric::Impl::nicReceive(Port& rx, Frame* f) {
         armDcqcnTimers(it->second, true, true);
         onRateChange(it->second);
       }
-      if (nf.scenarioFlow >= 0) ++flows[static_cast<std::size_t>(nf.scenarioFlow)].result.cnpsReceived;
+      if (nf.scenarioFlow >= 0)
+        ++flows[static_cast<std::size_t>(nf.scenarioFlow)].result.cnpsReceived;
     }
     net->releaseFrame(*f);
     return;
@@ -606,7 +617,8 @@ void Fabric::Impl::sendCnp(int host, const std::uint8_t* ip, std::uint32_t destQ
   f.number = 0;
   f.fromHost = host;
   ++fab.counters_.cnpsSent;
-  const int portId = nodes[static_cast<std::size_t>(hostNode[static_cast<std::size_t>(host)])].ports[0];
+  const int portId =
+      nodes[static_cast<std::size_t>(hostNode[static_cast<std::size_t>(host)])].ports[0];
   ports[static_cast<std::size_t>(portId)].ctrl.push_back(&f);
   tryTx(portId);
 }
@@ -696,7 +708,8 @@ void Fabric::Impl::sample() {
       if (it == queueSeriesIndex.end()) {
         if (b == 0) continue;
         it = queueSeriesIndex.emplace(key, static_cast<int>(queueSeries.size())).first;
-        queueSeries.push_back(QueueSeries{static_cast<int>(pid), prio, std::vector<std::uint64_t>(n - 1, 0)});
+        queueSeries.push_back(
+            QueueSeries{static_cast<int>(pid), prio, std::vector<std::uint64_t>(n - 1, 0)});
       }
       queueSeries[static_cast<std::size_t>(it->second)].bytes.push_back(b);
     }
@@ -704,9 +717,11 @@ void Fabric::Impl::sample() {
   for (auto& st : flows) {
     st.rateSeries.push_back(st.result.bytesOnWire - st.lastBytes);
     st.lastBytes = st.result.bytesOnWire;
-    double rc = ports[static_cast<std::size_t>(
-                          nodes[static_cast<std::size_t>(hostNode[static_cast<std::size_t>(st.srcHost)])].ports[0])]
-                    .gbps;
+    double rc =
+        ports[static_cast<std::size_t>(
+                  nodes[static_cast<std::size_t>(hostNode[static_cast<std::size_t>(st.srcHost)])]
+                      .ports[0])]
+            .gbps;
     if (st.nicFlow >= 0 && nicFlows[static_cast<std::size_t>(st.nicFlow)].rp)
       rc = nicFlows[static_cast<std::size_t>(st.nicFlow)].rp->currentRateGbps();
     st.rcSeries.push_back(rc);
@@ -728,7 +743,8 @@ void Fabric::Impl::checkDeadlock() {
   for (std::size_t pid = 0; pid < ports.size(); ++pid) {
     const Port& p = ports[pid];
     if (!nodes[static_cast<std::size_t>(p.node)].isSwitch) continue;
-    if (!nodes[static_cast<std::size_t>(ports[static_cast<std::size_t>(p.peer)].node)].isSwitch) continue;
+    if (!nodes[static_cast<std::size_t>(ports[static_cast<std::size_t>(p.peer)].node)].isSwitch)
+      continue;
     for (int prio = 0; prio < kPriorities; ++prio) {
       const auto i = static_cast<std::size_t>(prio);
       if (p.q[i].empty() || p.pausedUntil[i] <= now || p.txFrames != deadlockTx[pid]) continue;
@@ -744,8 +760,10 @@ void Fabric::Impl::checkDeadlock() {
     for (int pid : peer.ports) {
       auto it = index.find({pid, verts[v].prio});
       if (it == index.end()) continue;
-      const auto& q = ports[static_cast<std::size_t>(pid)].q[static_cast<std::size_t>(verts[v].prio)];
-      const bool holds = std::any_of(q.begin(), q.end(), [&](const Queued& e) { return e.inPort == peerIn.index; });
+      const auto& q =
+          ports[static_cast<std::size_t>(pid)].q[static_cast<std::size_t>(verts[v].prio)];
+      const bool holds = std::any_of(q.begin(), q.end(),
+                                     [&](const Queued& e) { return e.inPort == peerIn.index; });
       if (holds) edges[v].push_back(it->second);
     }
   }
@@ -776,8 +794,9 @@ void Fabric::Impl::checkDeadlock() {
     DeadlockReport r;
     r.detectedAt = now;
     for (int v : cycle)
-      r.cycle.push_back(fmt::format("{}/{}", ports[static_cast<std::size_t>(verts[static_cast<std::size_t>(v)].port)].name,
-                                    verts[static_cast<std::size_t>(v)].prio));
+      r.cycle.push_back(fmt::format(
+          "{}/{}", ports[static_cast<std::size_t>(verts[static_cast<std::size_t>(v)].port)].name,
+          verts[static_cast<std::size_t>(v)].prio));
     fab.deadlock_ = std::move(r);
     return;
   }
@@ -796,7 +815,8 @@ Fabric::~Fabric() = default;
 
 std::uint64_t Fabric::requiredHeadroom(double gbps, SimTime delay, std::uint32_t frameBytes) {
   const double bytesPerPs = gbps / 8000.0;
-  const auto wire = static_cast<std::uint64_t>(std::ceil(2.0 * static_cast<double>(delay.picos()) * bytesPerPs));
+  const auto wire =
+      static_cast<std::uint64_t>(std::ceil(2.0 * static_cast<double>(delay.picos()) * bytesPerPs));
   const std::uint64_t frame = frameBytes + kWireOverhead;
   return wire + 3 * frame + 64 + kWireOverhead;
 }
@@ -813,7 +833,8 @@ std::uint64_t Fabric::headroomOf(const std::string& port) const {
 
 SimTime Fabric::send(int fromHost, Frame& frame) {
   Impl& m = *impl_;
-  if (spec_.switches.classifyByPcp) insertVlan(frame, static_cast<std::uint8_t>((frame.hdr[15] >> 2) >> 3));
+  if (spec_.switches.classifyByPcp)
+    insertVlan(frame, static_cast<std::uint8_t>((frame.hdr[15] >> 2) >> 3));
   const int id = m.nicFlowFor(fromHost, frame);
   Impl::NicFlow& nf = m.nicFlows[static_cast<std::size_t>(id)];
   const Impl::Port& p = m.ports[static_cast<std::size_t>(nf.port)];
@@ -925,10 +946,12 @@ std::vector<FlowResult> Fabric::flows() const {
     const auto* rp = reactionPoint(static_cast<int>(i));
     const auto& st = impl_->flows[i];
     r.finalRateGbps = rp ? rp->currentRateGbps()
-                         : impl_->ports[static_cast<std::size_t>(
-                                            impl_->nodes[static_cast<std::size_t>(
-                                                             impl_->hostNode[static_cast<std::size_t>(st.srcHost)])]
-                                                .ports[0])]
+                         : impl_
+                               ->ports[static_cast<std::size_t>(
+                                   impl_
+                                       ->nodes[static_cast<std::size_t>(
+                                           impl_->hostNode[static_cast<std::size_t>(st.srcHost)])]
+                                       .ports[0])]
                                .gbps;
     out.push_back(std::move(r));
   }
@@ -941,7 +964,9 @@ std::vector<PauseInterval> Fabric::pauses() const {
   for (const auto& p : impl_->ports) {
     for (int prio = 0; prio < kPriorities; ++prio) {
       const auto i = static_cast<std::size_t>(prio);
-      if (p.pauseOpen[i]) out.push_back(PauseInterval{p.name, prio, p.pauseStart[i], std::min(now, p.pausedUntil[i])});
+      if (p.pauseOpen[i])
+        out.push_back(
+            PauseInterval{p.name, prio, p.pauseStart[i], std::min(now, p.pausedUntil[i])});
     }
   }
   std::sort(out.begin(), out.end(), [](const PauseInterval& a, const PauseInterval& b) {

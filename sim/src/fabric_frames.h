@@ -53,7 +53,11 @@ inline void markCe(Frame& f) {
 
 /// The MAC of fabric port `id` (locally administered).
 inline std::array<std::uint8_t, 6> portMac(int id) {
-  return {0x02, 0x5e, 0x00, static_cast<std::uint8_t>(id >> 16), static_cast<std::uint8_t>(id >> 8),
+  return {0x02,
+          0x5e,
+          0x00,
+          static_cast<std::uint8_t>(id >> 16),
+          static_cast<std::uint8_t>(id >> 8),
           static_cast<std::uint8_t>(id)};
 }
 
@@ -80,7 +84,11 @@ inline void buildCnp(Frame& f, const MacAddress& srcMac, std::uint32_t srcIp, st
   static constexpr std::uint8_t kReserved[16] = {};
   WireAddress a;
   a.srcMac = srcMac;
-  a.dstMac = {0x02, 0x00, 0x0a, 0x0a, static_cast<std::uint8_t>(dstIp >> 8),
+  a.dstMac = {0x02,
+              0x00,
+              0x0a,
+              0x0a,
+              static_cast<std::uint8_t>(dstIp >> 8),
               static_cast<std::uint8_t>(dstIp)};
   a.srcGid = ipv4MappedGid(srcIp);
   a.dstGid = ipv4MappedGid(dstIp);

@@ -148,5 +148,4 @@ struct Fabric::Impl {
   void closePause(Port& p, int prio, SimTime end);
 };
 
-
 }  // namespace rdmascope::sim

@@ -54,7 +54,10 @@ nlohmann::json Fabric::seriesJson() const {
   j["flows"] = flows;
   Json pauses = Json::array();
   for (const auto& p : this->pauses())
-    pauses.push_back({{"port", p.port}, {"priority", p.priority}, {"startUs", us(p.start)}, {"endUs", us(p.end)}});
+    pauses.push_back({{"port", p.port},
+                      {"priority", p.priority},
+                      {"startUs", us(p.start)},
+                      {"endUs", us(p.end)}});
   j["pauses"] = pauses;
   const SwitchSettings& w = spec_.switches;
   j["thresholds"] = {{"ecn", w.ecn},
@@ -86,11 +89,13 @@ nlohmann::json Fabric::seriesJson() const {
 
 std::string Fabric::summary() const {
   const FabricCounters& c = counters_;
-  std::string s = fmt::format("scenario {}: {} hosts, {} switches, {} links, {:.3f} ms simulated\n", spec_.name,
-                              net_->localHosts(),
-                              std::count_if(spec_.nodes.begin(), spec_.nodes.end(), [](const NodeSpec& n) { return n.isSwitch; }),
+  std::string s = fmt::format("scenario {}: {} hosts, {} switches, {} links, {:.3f} ms simulated\n",
+                              spec_.name, net_->localHosts(),
+                              std::count_if(spec_.nodes.begin(), spec_.nodes.end(),
+                                            [](const NodeSpec& n) { return n.isSwitch; }),
                               spec_.links.size(), us(net_->sim().now()) / 1000.0);
-  s += fmt::format("frames on links {}, data frames delivered {}\n", c.framesTransmitted, c.dataFramesDelivered);
+  s += fmt::format("frames on links {}, data frames delivered {}\n", c.framesTransmitted,
+                   c.dataFramesDelivered);
   s += fmt::format("drops: {} (lossy priority buffer full {}, lossless headroom overflow {})\n",
                    c.dropsLossy + c.dropsHeadroom, c.dropsLossy, c.dropsHeadroom);
   std::map<std::string, double> pausedUs;
@@ -100,24 +105,29 @@ std::string Fabric::summary() const {
     pausedUs[key] += us(p.end - p.start);
     ++pauseCount[key];
   }
-  s += fmt::format("PFC: {} XOFF and {} XON frames sent, {} received; {} port/priority pairs paused\n",
-                   c.pauseFramesSent, c.xonFramesSent, c.pauseFramesReceived, pausedUs.size());
+  s += fmt::format(
+      "PFC: {} XOFF and {} XON frames sent, {} received; {} port/priority pairs paused\n",
+      c.pauseFramesSent, c.xonFramesSent, c.pauseFramesReceived, pausedUs.size());
   for (const auto& [k, v] : pausedUs)
     s += fmt::format("  {} paused {:.1f} us in {} period(s)\n", k, v, pauseCount[k]);
-  s += fmt::format("ECN: {} frames marked CE, {} CE frames reached a NIC; CNPs: {} sent, {} received\n", c.ecnMarked,
-                   c.ceDelivered, c.cnpsSent, c.cnpsReceived);
+  s += fmt::format(
+      "ECN: {} frames marked CE, {} CE frames reached a NIC; CNPs: {} sent, {} received\n",
+      c.ecnMarked, c.ceDelivered, c.cnpsSent, c.cnpsReceived);
   s += "flows:\n";
   for (const auto& f : flows()) {
-    s += fmt::format("  {} ({} -> {}): goodput {:.2f} Gb/s, {} messages, {} bytes completed, rate now {:.2f} Gb/s, "
-                     "{} CNPs{}\n",
-                     f.name, f.src, f.dst, f.goodputGbps, f.messagesCompleted, f.bytesCompleted, f.finalRateGbps,
-                     f.cnpsReceived, f.error.empty() ? "" : ", error: " + f.error);
+    s += fmt::format(
+        "  {} ({} -> {}): goodput {:.2f} Gb/s, {} messages, {} bytes completed, rate now {:.2f} "
+        "Gb/s, "
+        "{} CNPs{}\n",
+        f.name, f.src, f.dst, f.goodputGbps, f.messagesCompleted, f.bytesCompleted, f.finalRateGbps,
+        f.cnpsReceived, f.error.empty() ? "" : ", error: " + f.error);
   }
   if (deadlock_) {
     std::string cyc;
     for (const auto& v : deadlock_->cycle)
       cyc += (cyc.empty() ? "" : " -> ") + v;
-    s += fmt::format("PFC deadlock detected at {:.1f} us: {} -> back to the first\n", us(deadlock_->detectedAt), cyc);
+    s += fmt::format("PFC deadlock detected at {:.1f} us: {} -> back to the first\n",
+                     us(deadlock_->detectedAt), cyc);
   } else if (spec_.detectDeadlock) {
     s += "no PFC deadlock\n";
   }

@@ -7,8 +7,8 @@ namespace rdmascope::sim {
 SwitchBuffer::SwitchBuffer(const SwitchBufferConfig& config, std::vector<std::uint64_t> headroom)
     : config_(config), headroom_(std::move(headroom)) {
   ingress_.resize(headroom_.size() * kPriorities);
-  const auto lossless =
-      static_cast<std::uint64_t>(std::count(config_.lossless.begin(), config_.lossless.end(), true));
+  const auto lossless = static_cast<std::uint64_t>(
+      std::count(config_.lossless.begin(), config_.lossless.end(), true));
   std::uint64_t reserved = 0;
   for (std::uint64_t h : headroom_)
     reserved += h * lossless + config_.reserve * kPriorities;

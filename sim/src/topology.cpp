@@ -31,7 +31,8 @@ class Obj {
  public:
   Obj(const Json& j, std::string path, std::initializer_list<const char*> keys)
       : j_(j), path_(std::move(path)) {
-    if (!j.is_object()) throw BadValue(fmt::format("{}: expected an object, got {}", where(), show(j)));
+    if (!j.is_object())
+      throw BadValue(fmt::format("{}: expected an object, got {}", where(), show(j)));
     std::set<std::string> known(keys.begin(), keys.end());
     for (const auto& [k, v] : j.items()) {
       if (!known.count(k)) throw BadValue(fmt::format("{}/{}: unknown key", path_, k));
@@ -45,13 +46,15 @@ class Obj {
   double number(const char* key, double def, double lo, double hi) const {
     if (!has(key)) return def;
     const Json& v = j_.at(key);
-    if (!v.is_number()) throw BadValue(fmt::format("{}: expected a number, got {}", at(key), show(v)));
+    if (!v.is_number())
+      throw BadValue(fmt::format("{}: expected a number, got {}", at(key), show(v)));
     const double d = v.get<double>();
     if (d < lo || d > hi)
       throw BadValue(fmt::format("{}: {} is outside {}..{}", at(key), show(v), lo, hi));
     return d;
   }
-  std::uint64_t integer(const char* key, std::uint64_t def, std::uint64_t lo, std::uint64_t hi) const {
+  std::uint64_t integer(const char* key, std::uint64_t def, std::uint64_t lo,
+                        std::uint64_t hi) const {
     if (!has(key)) return def;
     const Json& v = j_.at(key);
     if (!v.is_number_integer() || (v.is_number_integer() && v.get<std::int64_t>() < 0))
@@ -64,7 +67,8 @@ class Obj {
   bool boolean(const char* key, bool def) const {
     if (!has(key)) return def;
     const Json& v = j_.at(key);
-    if (!v.is_boolean()) throw BadValue(fmt::format("{}: expected true or false, got {}", at(key), show(v)));
+    if (!v.is_boolean())
+      throw BadValue(fmt::format("{}: expected true or false, got {}", at(key), show(v)));
     return v.get<bool>();
   }
   std::string text(const char* key, const std::string& def, bool required = false) const {
@@ -73,7 +77,8 @@ class Obj {
       return def;
     }
     const Json& v = j_.at(key);
-    if (!v.is_string()) throw BadValue(fmt::format("{}: expected a string, got {}", at(key), show(v)));
+    if (!v.is_string())
+      throw BadValue(fmt::format("{}: expected a string, got {}", at(key), show(v)));
     return v.get<std::string>();
   }
   SimTime micros(const char* key, SimTime def, double hiUs) const {
@@ -83,7 +88,8 @@ class Obj {
   }
   const Json& array(const char* key) const {
     const Json& v = j_.at(key);
-    if (!v.is_array()) throw BadValue(fmt::format("{}: expected an array, got {}", at(key), show(v)));
+    if (!v.is_array())
+      throw BadValue(fmt::format("{}: expected an array, got {}", at(key), show(v)));
     return v;
   }
 
@@ -150,7 +156,8 @@ void topology(ScenarioSpec& s, const Json& j) {
     if (type != "host" && type != "switch")
       throw BadValue(fmt::format("{}: \"{}\" is not host or switch", n.at("type"), type));
     if (spec.name.empty() || spec.name.find(':') != std::string::npos)
-      throw BadValue(fmt::format("{}: \"{}\" is not a usable name (empty or with ':')", n.at("name"), spec.name));
+      throw BadValue(fmt::format("{}: \"{}\" is not a usable name (empty or with ':')",
+                                 n.at("name"), spec.name));
     if (!names.insert(spec.name).second)
       throw BadValue(fmt::format("{}: \"{}\" is named twice", n.at("name"), spec.name));
     spec.isSwitch = type == "switch";
@@ -166,7 +173,8 @@ void topology(ScenarioSpec& s, const Json& j) {
       const std::string& n = std::string(k) == "a" ? spec.a : spec.b;
       if (!names.count(n)) throw BadValue(fmt::format("{}: \"{}\" is no node", l.at(k), n));
     }
-    if (spec.a == spec.b) throw BadValue(fmt::format("{}: a link from \"{}\" to itself", l.at("b"), spec.a));
+    if (spec.a == spec.b)
+      throw BadValue(fmt::format("{}: a link from \"{}\" to itself", l.at("b"), spec.a));
     spec.gbps = l.number("gbps", 100, 0.001, 1600);
     spec.delay = l.micros("delayUs", SimTime::us(1), 1e6);
     s.links.push_back(spec);
@@ -181,9 +189,8 @@ const NodeSpec* findNode(const ScenarioSpec& s, const std::string& name) {
 
 void switchSettings(ScenarioSpec& s, const Json& j) {
   const Obj o(j, "/switch",
-              {"bufferBytes", "reserveBytes", "pfc", "xoff", "xoffBytes", "alpha",
-               "xonOffsetBytes", "pauseQuanta", "headroomBytes", "losslessPriorities", "ecn",
-               "classify"});
+              {"bufferBytes", "reserveBytes", "pfc", "xoff", "xoffBytes", "alpha", "xonOffsetBytes",
+               "pauseQuanta", "headroomBytes", "losslessPriorities", "ecn", "classify"});
   SwitchSettings& w = s.switches;
   w.buffer.bufferBytes = o.integer("bufferBytes", w.buffer.bufferBytes, 1024, 1ull << 34);
   w.buffer.reserve = o.integer("reserveBytes", w.buffer.reserve, 0, 1ull << 30);
@@ -202,7 +209,8 @@ void switchSettings(ScenarioSpec& s, const Json& j) {
     w.buffer.lossless.fill(false);
     for (std::size_t i = 0; i < a.size(); ++i) {
       if (!a[i].is_number_integer() || a[i].get<int>() < 0 || a[i].get<int>() > 7)
-        throw BadValue(fmt::format("/switch/losslessPriorities/{}: {} is not a priority 0..7", i, show(a[i])));
+        throw BadValue(
+            fmt::format("/switch/losslessPriorities/{}: {} is not a priority 0..7", i, show(a[i])));
       w.buffer.lossless[a[i].get<std::size_t>()] = true;
     }
   }
@@ -218,7 +226,8 @@ void switchSettings(ScenarioSpec& s, const Json& j) {
       w.marking.kmax = eo.integer("kmaxBytes", w.marking.kmax, 0, 1ull << 34);
       w.marking.pmax = eo.number("pmax", w.marking.pmax, 0, 1);
       if (w.marking.kmax < w.marking.kmin)
-        throw BadValue(fmt::format("/switch/ecn/kmaxBytes: {} is below kminBytes {}", w.marking.kmax, w.marking.kmin));
+        throw BadValue(fmt::format("/switch/ecn/kmaxBytes: {} is below kminBytes {}",
+                                   w.marking.kmax, w.marking.kmin));
     }
   }
   const std::string cls = o.text("classify", "dscp");
@@ -261,13 +270,16 @@ void flows(ScenarioSpec& s, const Json& a) {
       const std::string& n = std::string(k) == "src" ? spec.src : spec.dst;
       const NodeSpec* node = findNode(s, n);
       if (!node) throw BadValue(fmt::format("{}: \"{}\" is no node", f.at(k), n));
-      if (node->isSwitch) throw BadValue(fmt::format("{}: \"{}\" is a switch, not a host", f.at(k), n));
+      if (node->isSwitch)
+        throw BadValue(fmt::format("{}: \"{}\" is a switch, not a host", f.at(k), n));
     }
-    if (spec.src == spec.dst) throw BadValue(fmt::format("{}: a flow from \"{}\" to itself", f.at("dst"), spec.src));
+    if (spec.src == spec.dst)
+      throw BadValue(fmt::format("{}: a flow from \"{}\" to itself", f.at("dst"), spec.src));
     spec.dscp = static_cast<int>(f.integer("dscp", 26, 0, 63));
     spec.start = f.micros("startUs", SimTime(), 1e9);
     spec.bytes = f.integer("bytes", 0, 0, 1ull << 44);
-    spec.messageBytes = static_cast<std::uint32_t>(f.integer("messageBytes", spec.messageBytes, 1, 1u << 30));
+    spec.messageBytes =
+        static_cast<std::uint32_t>(f.integer("messageBytes", spec.messageBytes, 1, 1u << 30));
     spec.depth = static_cast<int>(f.integer("depth", 4, 1, 256));
     s.flows.push_back(spec);
   }
@@ -278,14 +290,17 @@ void routes(ScenarioSpec& s, const Json& a) {
     const Obj r(a[i], fmt::format("/routes/{}", i), {"at", "to", "via"});
     RouteSpec spec{r.text("at", "", true), r.text("to", "", true), r.text("via", "", true)};
     const NodeSpec* at = findNode(s, spec.at);
-    if (!at || !at->isSwitch) throw BadValue(fmt::format("{}: \"{}\" is no switch", r.at("at"), spec.at));
+    if (!at || !at->isSwitch)
+      throw BadValue(fmt::format("{}: \"{}\" is no switch", r.at("at"), spec.at));
     const NodeSpec* to = findNode(s, spec.to);
-    if (!to || to->isSwitch) throw BadValue(fmt::format("{}: \"{}\" is no host", r.at("to"), spec.to));
+    if (!to || to->isSwitch)
+      throw BadValue(fmt::format("{}: \"{}\" is no host", r.at("to"), spec.to));
     bool linked = false;
     for (const auto& l : s.links)
       linked |= (l.a == spec.at && l.b == spec.via) || (l.b == spec.at && l.a == spec.via);
     if (!linked)
-      throw BadValue(fmt::format("{}: \"{}\" is not linked to \"{}\"", r.at("via"), spec.via, spec.at));
+      throw BadValue(
+          fmt::format("{}: \"{}\" is not linked to \"{}\"", r.at("via"), spec.via, spec.at));
     s.routes.push_back(spec);
   }
 }
@@ -293,9 +308,9 @@ void routes(ScenarioSpec& s, const Json& a) {
 ScenarioSpec parse(const Json& j) {
   ScenarioSpec s;
   const Obj o(j, "",
-              {"name", "description", "explanation", "topology", "routes", "switch", "nic",
-               "flows", "durationUs", "sampleIntervalUs", "linkMtu", "qpTimeout", "seed",
-               "capture", "detectDeadlock"});
+              {"name", "description", "explanation", "topology", "routes", "switch", "nic", "flows",
+               "durationUs", "sampleIntervalUs", "linkMtu", "qpTimeout", "seed", "capture",
+               "detectDeadlock"});
   s.name = o.text("name", "scenario");
   s.description = o.text("description", "");
   if (o.has("explanation")) {

@@ -48,22 +48,28 @@ TEST(Topology, LeafSpineLinksEveryLeafToEverySpine) {
 TEST(Topology, ErrorsNameTheKeyAndTheValue) {
   EXPECT_EQ(errorOf(R"({"topology": {"shape": "ring"}, "flows": []})"),
             "/topology/shape: \"ring\" is not star or leaf-spine");
-  EXPECT_EQ(errorOf(R"({"topology": {"shape": "star", "hosts": 2}, "flows": [{"src": "h0", "dst": "h7"}]})"),
-            "/flows/0/dst: \"h7\" is no node");
-  EXPECT_EQ(errorOf(R"({"topology": {"shape": "star"}, "flows": [], "switch": {"bufferBytes": "big"}})"),
-            "/switch/bufferBytes: expected a whole number >= 0, got \"big\"");
-  EXPECT_EQ(errorOf(R"({"topology": {"shape": "star"}, "flows": [], "switch": {"ecn": {"pmax": 2}}})"),
-            "/switch/ecn/pmax: 2 is outside 0..1");
+  EXPECT_EQ(
+      errorOf(
+          R"({"topology": {"shape": "star", "hosts": 2}, "flows": [{"src": "h0", "dst": "h7"}]})"),
+      "/flows/0/dst: \"h7\" is no node");
+  EXPECT_EQ(
+      errorOf(R"({"topology": {"shape": "star"}, "flows": [], "switch": {"bufferBytes": "big"}})"),
+      "/switch/bufferBytes: expected a whole number >= 0, got \"big\"");
+  EXPECT_EQ(
+      errorOf(R"({"topology": {"shape": "star"}, "flows": [], "switch": {"ecn": {"pmax": 2}}})"),
+      "/switch/ecn/pmax: 2 is outside 0..1");
   EXPECT_EQ(errorOf(R"({"topology": {"shape": "star"}, "flows": [], "nic": {"dcqnc": true}})"),
             "/nic/dcqnc: unknown key");
   EXPECT_EQ(errorOf(R"({"topology": {"shape": "star"}, "flows": [{"src": "s0", "dst": "h1"}]})"),
             "/flows/0/src: \"s0\" is a switch, not a host");
-  EXPECT_EQ(errorOf(R"({"topology": {"nodes": [{"name": "a", "type": "router"}], "links": []}, "flows": []})"),
-            "/topology/nodes/0/type: \"router\" is not host or switch");
+  EXPECT_EQ(
+      errorOf(
+          R"({"topology": {"nodes": [{"name": "a", "type": "router"}], "links": []}, "flows": []})"),
+      "/topology/nodes/0/type: \"router\" is not host or switch");
   EXPECT_EQ(errorOf(R"({"topology": {"shape": "star"}, "flows": [], "capture": ["s9:1"]})"),
             "/capture/0: \"s9:1\" names no port of a node");
   EXPECT_EQ(errorOf(R"({"topology": {"shape": "star"}})"), "/: missing key \"flows\"");
-  EXPECT_EQ(errorOf(R"({"topology": {"shape": "star"}, "flows": [)"), "not valid JSON at byte 41");
+  EXPECT_EQ(errorOf(R"({"topology": {"shape": "star"}, "flows": [)"), "not valid JSON at byte 43");
 }
 
 TEST(Topology, PortReferences) {

@@ -34,7 +34,8 @@ int runCongestion(const CongestionArgs& a, std::ostream& out, std::ostream& err)
     err << "congestion: " << error << '\n';
     return kExitUsage;
   }
-  if (a.durationUs > 0) spec->duration = sim::SimTime::ps(static_cast<std::int64_t>(a.durationUs * 1e6));
+  if (a.durationUs > 0)
+    spec->duration = sim::SimTime::ps(static_cast<std::int64_t>(a.durationUs * 1e6));
   for (const auto& p : a.ports) {
     auto ref = sim::parsePortRef(p);
     if (!ref) {
@@ -44,7 +45,8 @@ int runCongestion(const CongestionArgs& a, std::ostream& out, std::ostream& err)
     spec->capture.push_back(*ref);
   }
   if (!a.pcap.empty() && spec->capture.empty()) {
-    err << "congestion: --pcap needs a port to capture (--capture, or \"capture\" in the scenario)\n";
+    err << "congestion: --pcap needs a port to capture (--capture, or \"capture\" in the "
+           "scenario)\n";
     return kExitUsage;
   }
   std::unique_ptr<packets_io::CaptureWriter> writer;
@@ -97,7 +99,8 @@ void addCongestionCommand(CLI::App& app, Action& action) {
   c->add_option("scenario", a->scenario, "Scenario file (JSON, e.g. examples/congestion/*.json)")
       ->required();
   c->add_option("--pcap", a->pcap, "Write the frames of the captured ports to this pcap");
-  c->add_option("--capture", a->ports, "A port to capture: s0:3 (switch s0, port 3) or h2 (a host)");
+  c->add_option("--capture", a->ports,
+                "A port to capture: s0:3 (switch s0, port 3) or h2 (a host)");
   c->add_option("--series", a->series,
                 "Write the time series (queue depths, flow rates, pauses) as JSON");
   c->add_option("--duration-us", a->durationUs, "Simulated time, overriding the scenario's")

@@ -67,7 +67,7 @@ struct DcqcnStep {
   SimTime time;
   Kind kind = Kind::Cnp;
   bool byTimer = false;  ///< increase steps: the timer (true) or the byte counter (false)
-  double rc = 0, rt = 0, alpha = 0;  ///< after the step
+  double rc = 0, rt = 0, alpha = 0;   ///< after the step
   int timerCount = 0, byteCount = 0;  ///< after the step
 };
 

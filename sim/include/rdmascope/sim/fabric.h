@@ -22,11 +22,10 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "rdmascope/sim/dcqcn.h"
 #include "rdmascope/sim/network.h"
@@ -57,8 +56,8 @@ struct FabricCounters {
   std::uint64_t dropsHeadroom = 0;  ///< a lossless priority overflowed its headroom
   std::uint64_t pauseFramesSent = 0, xonFramesSent = 0, pauseFramesReceived = 0;
   std::uint64_t cnpsSent = 0, cnpsReceived = 0;
-  std::uint64_t ecnMarked = 0;      ///< frames a switch set CE on
-  std::uint64_t ceDelivered = 0;    ///< CE frames that reached a NIC
+  std::uint64_t ecnMarked = 0;    ///< frames a switch set CE on
+  std::uint64_t ceDelivered = 0;  ///< CE frames that reached a NIC
 };
 
 struct FlowResult {

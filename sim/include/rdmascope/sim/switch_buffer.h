@@ -30,7 +30,7 @@ struct PfcThresholds {
 
 struct SwitchBufferConfig {
   std::uint64_t bufferBytes = 12ull * 1024 * 1024;  ///< HPCC's SwitchMmu default, 12 MiB
-  std::uint64_t reserve = 4 * 1024;  ///< per ingress port and priority (HPCC: 4 KiB)
+  std::uint64_t reserve = 4 * 1024;                 ///< per ingress port and priority (HPCC: 4 KiB)
   PfcThresholds pfc;
   /// Priorities with PFC (lossless); the others drop when their share is used up.
   std::array<bool, kPriorities> lossless{false, false, false, true, false, false, false, false};
