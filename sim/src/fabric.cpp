@@ -97,7 +97,10 @@ void Fabric::Impl::build() {
     hostNode[static_cast<std::size_t>(n.host)] = static_cast<int>(i);
   }
   for (const auto& c : s.capture) {
-    const Node& n = nodes[static_cast<std::size_t>(byName.at(c.node))];
+    const auto it = byName.find(c.node);
+    if (it == byName.end())
+      throw std::invalid_argument(fmt::format("capture port \"{}\": no node {}", c.node, c.node));
+    const Node& n = nodes[static_cast<std::size_t>(it->second)];
     if (c.port < 0 || static_cast<std::size_t>(c.port) >= n.ports.size())
       throw std::invalid_argument(fmt::format("capture port \"{}:{}\": {} has {} ports", c.node,
                                               c.port, c.node, n.ports.size()));
