@@ -241,5 +241,45 @@ TEST(FabricCapture, CapturedPortsKeepPfcFramesCnpsAndMarkedPackets) {
   EXPECT_GT(ce, 0);
 }
 
+TEST(FabricPfc, PcpClassificationTagsFramesAndPausesTheSamePriority) {
+  ScenarioSpec s = load("incast-pfc");
+  s.switches.classifyByPcp = true;
+  s.duration = SimTime::us(400);
+  s.capture = {PortRef{"h0", 0}};
+  Fabric fab(s);
+  fab.run();
+  EXPECT_EQ(fab.counters().dropsHeadroom + fab.counters().dropsLossy, 0u);
+  EXPECT_GT(fab.counters().pauseFramesSent, 0u);
+  for (const auto& f : fab.flows())
+    EXPECT_GT(f.messagesCompleted, 0u) << f.name;  // the receiving NICs take the tag off
+  int tagged = 0;
+  for (const auto& c : fab.captures()) {
+    if (c.port != "h0") continue;  // what h0's NIC sends: its data frames
+    ASSERT_GT(c.bytes.size(), 18u);
+    EXPECT_EQ(c.bytes[12], 0x81);
+    EXPECT_EQ(c.bytes[13], 0x00);
+    EXPECT_EQ(c.bytes[14] >> 5, 3) << "PCP from DSCP 26";
+    ++tagged;
+  }
+  EXPECT_GT(tagged, 10);
+  EXPECT_GT(pausedUs(fab.pauses(), "h0"), 0.0);
+}
+
+TEST(FabricTopology, LeafSpineSpreadsFlowsOverBothSpines) {
+  ScenarioSpec s =
+      parse(R"({"topology": {"shape": "leaf-spine", "leaves": 2, "spines": 2, "hostsPerLeaf": 4},
+    "flows": [{"src": "h0", "dst": "h4"}, {"src": "h1", "dst": "h5"}, {"src": "h2", "dst": "h6"},
+              {"src": "h3", "dst": "h7"}], "durationUs": 200, "capture": ["l0:4", "l0:5"]})");
+  Fabric fab(s);
+  fab.run();
+  std::map<std::string, int> up;
+  for (const auto& c : fab.captures())
+    if (c.port == "l0:4" || c.port == "l0:5") ++up[c.port];
+  EXPECT_GT(up["l0:4"], 100);
+  EXPECT_GT(up["l0:5"], 100);
+  for (const auto& f : fab.flows())
+    EXPECT_GT(f.goodputGbps, 40.0) << f.name;
+}
+
 }  // namespace
 }  // namespace rdmascope::sim
