@@ -302,20 +302,33 @@ NetworkConfig Network::defaultConfig() {
 
 Network::Network(NetworkConfig config) : config_(std::move(config)), sim_(config_.seed) {
   const bool v6 = config_.wire == WireFormat::RoceV2Ipv6 || config_.wire == WireFormat::RoceV1;
+  if (config_.fabric) {
+    if (config_.port || config_.wire != WireFormat::RoceV2Ipv4 || config_.fabricHosts.empty()) {
+      throw std::invalid_argument("a fabric network has RoCEv2/IPv4 hosts and no port");
+    }
+    config_.localHosts = static_cast<int>(config_.fabricHosts.size());
+    hosts_.resize(config_.fabricHosts.size());
+    for (std::size_t i = 0; i < hosts_.size(); ++i) {
+      hosts_[i] = std::make_unique<Host>(*this, static_cast<int>(i), config_.fabricHosts[i]);
+    }
+    link_ = std::make_unique<Link>(*this);
+    return;
+  }
   if (config_.localHosts < 1 || config_.localHosts > 2 ||
       (config_.localHosts == 1) != (config_.port != nullptr)) {
     throw std::invalid_argument("a network has two local hosts, or one and a port");
   }
+  hosts_.resize(2);
   for (int i = 0; i < config_.localHosts; ++i) {
     if (v6) config_.hosts[i].useIpv6Gid = true;
-    hosts_[i] = std::make_unique<Host>(*this, i, config_.hosts[i]);
+    hosts_[static_cast<std::size_t>(i)] = std::make_unique<Host>(*this, i, config_.hosts[i]);
   }
   link_ = std::make_unique<Link>(*this);
 }
 
 Network::~Network() {
-  hosts_[0].reset();
-  hosts_[1].reset();
+  for (auto& h : hosts_)
+    h.reset();
 }
 
 FaultConfig& Network::faults() {
@@ -344,11 +357,23 @@ void Network::releaseFrame(Frame& f) {
 }
 
 SimTime Network::transmit(int fromHost, Frame& frame, const TraceCause* why) {
+  if (config_.fabric) {
+    frame.number = ++link_->framesSent_;
+    frame.fromHost = fromHost;
+    frame.sentAt = sim_.now();
+    ++link_->stats_.framesSent;
+    link_->stats_.bytesSent += frame.size();
+    return config_.fabric->send(fromHost, frame);
+  }
   return link_->transmit(fromHost, frame, why);
 }
 
 std::string_view Network::receive(std::span<const std::uint8_t> frame) {
   return link_->receive(frame);
+}
+
+std::string_view Network::deliverFrame(int toHost, Frame& frame) {
+  return link_->deliver(frame, *hosts_[static_cast<std::size_t>(toHost)]);
 }
 
 void Network::capture(int fromHost, SimTime time, const std::vector<std::uint8_t>& bytes) {
@@ -357,13 +382,14 @@ void Network::capture(int fromHost, SimTime time, const std::vector<std::uint8_t
 
 WireAddress Network::addressFor(int fromHost, const AhAttr& ah, std::uint32_t qpn) const {
   WireAddress a;
-  const Host& src = *hosts_[fromHost];
+  const Host& src = *hosts_[static_cast<std::size_t>(fromHost)];
   a.srcMac = src.config().mac;
   a.srcGid = src.gid();
   a.dstGid = ah.dgid;
   a.dstMac = {0x02, 0x00, ah.dgid[12], ah.dgid[13], ah.dgid[14], ah.dgid[15]};
   for (int i = 0; i < config_.localHosts; ++i) {  // neighbour resolution: the host with the GID
-    if (hosts_[i]->gid() == ah.dgid) a.dstMac = hosts_[i]->config().mac;
+    const Host& h = *hosts_[static_cast<std::size_t>(i)];
+    if (h.gid() == ah.dgid) a.dstMac = h.config().mac;
   }
   a.slid = src.config().lid;
   a.dlid = ah.dlid;

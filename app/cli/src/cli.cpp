@@ -65,6 +65,7 @@ int run(int argc, char** argv, std::ostream& out, std::ostream& err) {
   addLabCommand(app, action);
   addFabricCommand(app, action);
   addFieldsCommand(app, action);
+  addCongestionCommand(app, action);
   app.set_version_flag("--version", install::versionLine("rdmascope-cli"),
                        "Print the version and the commit it was built from, and exit");
   try {

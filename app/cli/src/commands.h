@@ -23,5 +23,6 @@ void addVerbsCommand(CLI::App& app, Action& action);
 void addLabCommand(CLI::App& app, Action& action);
 void addFabricCommand(CLI::App& app, Action& action);
 void addFieldsCommand(CLI::App& app, Action& action);
+void addCongestionCommand(CLI::App& app, Action& action);
 
 }  // namespace rdmascope::cli

@@ -96,6 +96,21 @@ class WirePort {
   virtual void send(int fromHost, std::span<const std::uint8_t> frame) = 0;
 };
 
+class Network;
+struct Frame;
+
+/// Carries frames between the hosts of a network of more than two (the switched fabric of
+/// fabric.h): it takes every frame a host puts on the wire and hands each back to
+/// Network::deliverFrame() at its destination, or to Network::releaseFrame() when it is lost.
+class FrameFabric {
+ public:
+  virtual ~FrameFabric() = default;
+  /// A frame leaving host `fromHost`; the fabric owns it from now on. Returns the time the
+  /// NIC expects the frame's last bit to leave (what the transport paces its in-flight
+  /// frames by); the fabric may send it later (paused or rate-limited).
+  virtual SimTime send(int fromHost, Frame& frame) = 0;
+};
+
 struct NetworkConfig {
   std::uint64_t seed = 1;
   /// Hosts simulated in this process: 2 (both ends of the link), or 1 with a `port` (the
@@ -108,6 +123,10 @@ struct NetworkConfig {
   LinkConfig link;
   FaultConfig faults;
   HostConfig hosts[2];
+  /// Non-null: the hosts are `fabricHosts` (any number), and frames go through this fabric
+  /// instead of the link (RoCEv2 over IPv4 only). Not owned.
+  FrameFabric* fabric = nullptr;
+  std::vector<HostConfig> fabricHosts;
   /// Keep a copy of every frame sent (for pcap writing).
   bool captureFrames = false;
   /// Copy payload into each frame as rxe does into its skb (true), or reference host memory
@@ -167,7 +186,6 @@ struct PacketSummary {
 PacketSummary summarizeFrame(WireFormat format, std::span<const std::uint8_t> bytes);
 
 class Link;
-struct Frame;
 struct WireAddress;
 
 class Network {
@@ -181,7 +199,7 @@ class Network {
   static NetworkConfig defaultConfig();
 
   Simulator& sim() { return sim_; }
-  Host& host(int index) { return *hosts_[index]; }
+  Host& host(int index) { return *hosts_[static_cast<std::size_t>(index)]; }
   const NetworkConfig& config() const { return config_; }
   FaultConfig& faults();
   const std::vector<CapturedFrame>& frames() const { return captured_; }
@@ -207,17 +225,21 @@ class Network {
   /// that does not verify, is not RDMA or is not for a local host is dropped as a NIC drops it.
   /// Returns why it was dropped, or an empty string when it was delivered.
   std::string_view receive(std::span<const std::uint8_t> frame);
-  /// The number of local hosts (NetworkConfig::localHosts).
+  /// A frame the fabric carried to host `toHost`: parsed (ICRC checked when it may have been
+  /// changed) and delivered, or dropped as a NIC drops it; the frame is released either way.
+  std::string_view deliverFrame(int toHost, Frame& frame);
+  /// The number of local hosts (NetworkConfig::localHosts, or the fabric's hosts).
   int localHosts() const { return config_.localHosts; }
   /// True when `index` names a local host.
   bool hasHost(int index) const {
-    return index >= 0 && index < config_.localHosts && hosts_[index] != nullptr;
+    return index >= 0 && index < config_.localHosts &&
+           hosts_[static_cast<std::size_t>(index)] != nullptr;
   }
 
  private:
   NetworkConfig config_;
   Simulator sim_;
-  std::unique_ptr<Host> hosts_[2];
+  std::vector<std::unique_ptr<Host>> hosts_;
   std::unique_ptr<Link> link_;
   std::vector<CapturedFrame> captured_;
 };

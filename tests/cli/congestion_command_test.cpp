@@ -1,0 +1,74 @@
+// rdmascope-cli congestion: a fabric scenario's summary, its pcap and time series, and one-line
+// errors for bad scenario files and options.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.h"
+#include "rdmascope/packets_io/capture_reader.h"
+
+namespace rdmascope::cli::test {
+namespace {
+
+const std::string kExamples = std::string(RDMASCOPE_SOURCE_DIR) + "/examples/congestion/";
+
+TEST(CongestionCommand, PrintsTheSummaryAndWritesThePcapAndTheSeries) {
+  const std::string pcap = tempPath("congestion.pcap"), series = tempPath("congestion.json");
+  const RunResult r =
+      runCli({"congestion", kExamples + "incast-pfc.json", "--duration-us", "300", "--pcap", pcap,
+              "--capture", "l1:1", "--series", series, "--explain"});
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_NE(r.out.find("head-of-line blocking"), std::string::npos);  // the explanation
+  EXPECT_NE(r.out.find("scenario incast-pfc: 11 hosts, 3 switches, 13 links, 0.300 ms simulated"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("drops: 0 (lossy priority buffer full 0, lossless headroom overflow 0)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("sp0:1 priority 3 paused"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("victim (h9 -> h10): goodput"), std::string::npos) << r.out;
+  std::string error;
+  auto reader = packets_io::CaptureReader::open(pcap, error);
+  ASSERT_TRUE(reader) << error;
+  int frames = 0, pauses = 0;
+  packets_io::CapturedFrame p;
+  while (reader->next(p)) {
+    ++frames;
+    if (p.data.size() > 14 && p.data[12] == 0x88 && p.data[13] == 0x08) ++pauses;
+  }
+  EXPECT_GT(frames, 100);
+  EXPECT_GT(pauses, 0);  // the scenario's own l1:0 (towards the spine) is captured too
+  const auto j = nlohmann::json::parse(readFile(series));
+  EXPECT_EQ(j["scenario"], "incast-pfc");
+  EXPECT_EQ(j["timesUs"].size(), 30u);
+  EXPECT_FALSE(j["pauses"].empty());
+  EXPECT_EQ(j["flows"].size(), 8u);
+  std::remove(pcap.c_str());
+  std::remove(series.c_str());
+}
+
+TEST(CongestionCommand, BadScenarioFilesAndOptionsAreOneLineErrors) {
+  const std::string bad = tempPath("bad_scenario.json");
+  std::ofstream(bad)
+      << R"({"topology": {"shape": "star", "hosts": 2}, "flows": [{"src": "h0", "dst": "h5"}]})";
+  RunResult r = runCli({"congestion", bad});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err, "congestion: " + bad + ": /flows/0/dst: \"h5\" is no node\n");
+  r = runCli({"congestion", kExamples + "incast-pfc.json", "--capture", "l1:x"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err, "congestion: --capture l1:x: expected a port such as s0:1 or h0\n");
+  r = runCli(
+      {"congestion", kExamples + "incast-pfc.json", "--capture", "l1:7", "--duration-us", "10"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err, "congestion: " + kExamples +
+                       "incast-pfc.json: capture port \"l1:7\": l1 has 3 ports\n");
+  r = runCli({"congestion", tempPath("missing.json")});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err, "congestion: cannot read " + tempPath("missing.json") + "\n");
+  std::remove(bad.c_str());
+}
+
+}  // namespace
+}  // namespace rdmascope::cli::test
