@@ -11,7 +11,7 @@ std::int32_t DissectionBuilder::addContainer(std::string_view key, std::string l
                                              std::int32_t parent) {
   Node n;
   n.key = key;
-  n.label = std::move(label);
+  if (labels()) n.label = std::move(label);
   n.offset = static_cast<std::uint32_t>(offset);
   n.length = static_cast<std::uint32_t>(length);
   n.parent = parent;
@@ -45,13 +45,17 @@ std::int32_t DissectionBuilder::addField(const FieldDef& f, std::size_t headerOf
   n.length = static_cast<std::uint32_t>(endByte - firstByte);
   n.parent = parent;
   n.depth = parent < 0 ? 0 : static_cast<std::uint16_t>(out_.nodes[parent].depth + 1);
+  const bool label = labels();
+  const bool value = wantsValue(f.key);
   switch (f.type) {
     case FieldType::UInt:
     case FieldType::Bool: {
       const auto header = frame_.subspan(headerOffset, endByte - headerOffset);
       n.number = readField(f, header) << f.scaleShift;
       n.hasNumber = true;
+      if (!label && !value) break;
       n.value = formatFieldValue(f, n.number);
+      if (!label) break;
       std::string shown = f.type == FieldType::Bool ? (n.number ? "True" : "False") : n.value;
       if (f.base == Base::DecHex || f.base == Base::HexDec) {
         char buf[48];
@@ -63,28 +67,27 @@ std::int32_t DissectionBuilder::addField(const FieldDef& f, std::size_t headerOf
       n.label = std::string(f.name) + ": " + shown;
       if (auto vn = valueName(f, n.number); !vn.empty())
         n.label = std::string(f.name) + ": " + std::string(vn) + " (" + n.value + ")";
+      if (!value) n.value.clear();
       break;
     }
     case FieldType::Ether:
-      n.value = formatMac(bytes);
-      n.label = std::string(f.name) + ": " + n.value;
+      if (value || label) n.value = formatMac(bytes);
       break;
     case FieldType::Ipv4:
-      n.value = formatIpv4(bytes);
+      if (value || label) n.value = formatIpv4(bytes);
       n.number = (std::uint64_t{bytes[0]} << 24) | (std::uint64_t{bytes[1]} << 16) |
                  (std::uint64_t{bytes[2]} << 8) | bytes[3];
       n.hasNumber = true;
-      n.label = std::string(f.name) + ": " + n.value;
       break;
     case FieldType::Ipv6:
-      n.value = formatIpv6(bytes);
-      n.label = std::string(f.name) + ": " + n.value;
+      if (value || label) n.value = formatIpv6(bytes);
       break;
     case FieldType::Bytes:
-      n.value = hexBytes(bytes);
-      n.label = std::string(f.name) + ": " + n.value;
+      if (value || label) n.value = hexBytes(bytes);
       break;
   }
+  if (label && f.type != FieldType::UInt && f.type != FieldType::Bool)
+    n.label = std::string(f.name) + ": " + n.value;
   out_.nodes.push_back(std::move(n));
   return static_cast<std::int32_t>(out_.nodes.size() - 1);
 }
@@ -93,7 +96,7 @@ std::int32_t DissectionBuilder::addText(std::string_view key, std::string label,
                                         std::size_t offset, std::size_t length,
                                         std::int32_t parent) {
   const std::int32_t self = addContainer(key, std::move(label), offset, length, parent);
-  out_.nodes[self].value = std::move(value);
+  if (wantsValue(key)) out_.nodes[self].value = std::move(value);
   return self;
 }
 

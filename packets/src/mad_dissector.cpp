@@ -164,7 +164,8 @@ void dissectCm(DecodeContext& ctx, std::size_t mad, std::int32_t parent) {
     const auto n = ctx.b.addField(fd, cm, node);
     if (!req || n < 0) continue;
     if (fd.key == "infiniband.cm.req.serviceid" && ipService) {
-      ctx.b.dissection().nodes[n].label = "IP CM ServiceID: " + ctx.b.dissection().nodes[n].value;
+      if (ctx.b.labels())
+        ctx.b.dissection().nodes[n].label = "IP CM ServiceID: " + ctx.b.dissection().nodes[n].value;
       for (const auto& part : kCmReqServiceIdParts.fields)
         ctx.b.addField(part, cm, n);
     } else if (fd.key == "infiniband.cm.req.prim_localgid" &&
@@ -204,7 +205,7 @@ void dissectMad(DecodeContext& ctx, std::size_t at, std::size_t end, std::int32_
   auto& d = ctx.b.dissection();
   const auto madNode =
       ctx.b.addContainer(kMadHeader.key, std::string(kMadHeader.name), at, madLength, parent);
-  d.nodes[madNode].value = hexBytes(f.subspan(at, madLength));
+  if (ctx.b.wantsValue(kMadHeader.key)) d.nodes[madNode].value = hexBytes(f.subspan(at, madLength));
   const std::uint8_t mgmtClass = f[at + 1];
   const bool cm = mgmtClass == static_cast<std::uint8_t>(MadClass::ComMgt);
   for (const auto& fd : kMadHeader.fields)
