@@ -22,8 +22,11 @@ for n in "${names[@]}"; do
   [ -x "bench/$n/run.sh" ] || { echo "bench.sh: no benchmark bench/$n/run.sh" >&2; exit 2; }
   echo "== $n"
   # Every line that states a goal goes to the closing table, prefixed by its benchmark.
-  { "bench/$n/run.sh" build/dev || { echo "bench.sh: $n failed" >&2; status=1; }; } |
-    tee >(grep -i 'goal' | grep -v '^| pass' | sed "s/^/$n: /" >> "$log")
+  if ! "bench/$n/run.sh" build/dev |
+    tee >(grep -i 'goal' | grep -v '^| pass' | sed "s/^/$n: /" >> "$log"); then
+    echo "bench.sh: $n failed" >&2
+    status=1
+  fi
 done
 sleep 0.2  # the last tee's grep writes the log after the pipe ends
 echo "== every ratio with its goal"
