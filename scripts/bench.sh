@@ -23,7 +23,7 @@ for n in "${names[@]}"; do
   echo "== $n"
   # Every line that states a goal goes to the closing table, prefixed by its benchmark.
   if ! "bench/$n/run.sh" build/dev |
-    tee >(grep -i 'goal' | grep -v '^| pass' | sed "s/^/$n: /" >> "$log"); then
+    tee >(grep -E -i 'goal|met|missed' | grep -v '^| pass' | sed "s/^/$n: /" >> "$log"); then
     echo "bench.sh: $n failed" >&2
     status=1
   fi
