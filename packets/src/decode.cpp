@@ -79,7 +79,7 @@ void addIpv6Options(DecodeContext& ctx, std::size_t at, std::size_t end, std::in
     const auto opt = ctx.b.addContainer(
         "ipv6.opt", name.empty() ? "IPv6 Option" : std::string(name), at, 2 + len, parent);
     for (const auto& fd : kIpv6OptionHeader.fields)
-      ctx.b.addField(fd, at, opt);
+      ctx.b.addLeafField(fd, at, opt);
     if (type == 1)
       ctx.b.addText("ipv6.opt.padn", "PadN: " + hexBytes(f.subspan(at + 2, len)),
                     hexBytes(f.subspan(at + 2, len)), at + 2, len, opt);
@@ -126,7 +126,7 @@ void dissectIpv6Payload(DecodeContext& ctx, std::uint8_t next, std::size_t at, s
         }
         const auto node = ctx.b.addContainer(h.key, std::string(h.name), at, len, ip);
         for (const auto& fd : h.fields)
-          ctx.b.addField(fd, at, node);
+          ctx.b.addLeafField(fd, at, node);
         const std::string_view lenKey = next == kIpv6HopByHop             ? "ipv6.hopopts.len_oct"
                                         : next == kIpv6DestinationOptions ? "ipv6.dstopts.len_oct"
                                                                           : "ipv6.routing.len_oct";
@@ -263,7 +263,7 @@ void dissectIpv4(DecodeContext& ctx, std::size_t offset, std::int32_t parent) {
   const std::size_t totalLen = be16(f, offset + 2);
   const auto ip = ctx.b.addContainer("ip", {}, offset, std::min(ihl, f.size() - offset), -1);
   for (const auto& fd : kIpv4Header.fields)
-    ctx.b.addField(fd, offset, ip);
+    ctx.b.addLeafField(fd, offset, ip);
   auto& d = ctx.b.dissection();
   d.summary.source = formatIpv4(f.subspan(offset + 12, 4));
   d.summary.destination = formatIpv4(f.subspan(offset + 16, 4));
@@ -407,7 +407,7 @@ void dissectTcp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::in
   const std::size_t hlen = (f[offset + 12] >> 4) * 4u;
   const auto tcp = ctx.b.addContainer("tcp", {}, offset, std::min(hlen, end - offset), -1);
   for (const auto& fd : kTcpHeader.fields)
-    ctx.b.addField(fd, offset, tcp);
+    ctx.b.addLeafField(fd, offset, tcp);
   const std::uint16_t sport = be16(f, offset), dport = be16(f, offset + 2);
   auto& d = ctx.b.dissection();
   const std::size_t payload = end > offset + hlen ? end - offset - hlen : 0;

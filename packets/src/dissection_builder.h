@@ -37,6 +37,9 @@ class DissectionBuilder {
 
   /// One table field of a header that starts at headerOffset.
   std::int32_t addField(const FieldDef& field, std::size_t headerOffset, std::int32_t parent);
+  /// A table field no node will hang under: as addField, but a lean dissection leaves it out
+  /// unless its value is wanted (its bounds are still checked, with the same diagnostic).
+  void addLeafField(const FieldDef& field, std::size_t headerOffset, std::int32_t parent);
 
   /// A node with a value not described by a table (computed status, payload, ...).
   std::int32_t addText(std::string_view key, std::string label, std::string value,

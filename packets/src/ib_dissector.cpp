@@ -436,7 +436,7 @@ void dissectErf(DecodeContext& ctx, std::size_t off) {
     ts = (ts << 8) | f[off + static_cast<std::size_t>(i)];
   ctx.b.addNumber("erf.ts", "Timestamp: " + hex(ts, 16), ts, hex(ts, 16), off, 8, erf);
   for (const auto& fd : kErfFields)
-    ctx.b.addField(fd, off, erf);
+    ctx.b.addLeafField(fd, off, erf);
   std::size_t at = off + 16;
   for (bool more = f[off + 8] & 0x80; more; at += 8) {
     if (f.size() < at + 8) {

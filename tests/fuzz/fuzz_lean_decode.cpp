@@ -1,8 +1,9 @@
 // libFuzzer target: the lean field-extraction path (DecodeOptions::lean) against the full
 // dissection. Arbitrary frames go through two CaptureDecoders (so TCP reassembly and iWARP
 // are fuzzed statefully), one full and one lean; both must give the same nodes (keys, byte
-// ranges, numbers, parents), summary, diagnostics and CRC status, the same values for the keys
-// the lean one was asked for, and the same verdict of a display filter reading those keys.
+// ranges, numbers, parents; the lean one without the header fields not asked for), summary,
+// diagnostics and CRC status, the same values for the keys the lean one was asked for, and the
+// same verdict of a display filter reading those keys.
 //
 // Input: byte 0 selects the link type (bits 0-2) and the key set (bits 3-7); then records
 // until the input ends: a 2-byte big-endian length and that many bytes of one frame.
@@ -13,6 +14,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "rdmascope/packets/display_filter.h"
 #include "rdmascope/packets/stream_decoder.h"
@@ -37,27 +39,48 @@ constexpr std::array<std::string_view, 8> kFilters = {
     "erf.types.type == 21 || infiniband.lrh.dlid <= 3 || infiniband.grh",
 };
 
+// The lean nodes are the full ones in order, less header fields whose keys were not asked
+// for; parents and diagnostics are compared through the nodes they name.
 bool sameDissection(const Dissection& full, const Dissection& lean, const ValueKeys& keys) {
-  if (full.nodes.size() != lean.nodes.size() || full.crc != lean.crc ||
-      full.frameLength != lean.frameLength || full.summary.source != lean.summary.source ||
+  if (full.crc != lean.crc || full.frameLength != lean.frameLength ||
+      full.summary.source != lean.summary.source ||
       full.summary.destination != lean.summary.destination ||
       full.summary.protocol != lean.summary.protocol || full.summary.info != lean.summary.info ||
       full.diagnostics.size() != lean.diagnostics.size())
     return false;
+  std::vector<std::int32_t> leanIndex(full.nodes.size(), -1);
+  std::vector<bool> hasChildren(full.nodes.size(), false);
+  for (const Node& n : full.nodes)
+    if (n.parent >= 0) hasChildren[static_cast<std::size_t>(n.parent)] = true;
+  std::size_t j = 0;
   for (std::size_t i = 0; i < full.nodes.size(); ++i) {
     const Node& a = full.nodes[i];
-    const Node& b = lean.nodes[i];
-    if (a.key != b.key || a.offset != b.offset || a.length != b.length || a.parent != b.parent ||
-        a.depth != b.depth || a.number != b.number || a.hasNumber != b.hasNumber ||
-        a.field != b.field)
+    const bool droppable = a.field && !hasChildren[i] && !keys.contains(a.key);
+    if (j == lean.nodes.size()) {
+      if (droppable) continue;
       return false;
+    }
+    const Node& b = lean.nodes[j];
+    const bool same =
+        a.key == b.key && a.offset == b.offset && a.length == b.length && a.depth == b.depth &&
+        a.number == b.number && a.hasNumber == b.hasNumber && a.field == b.field &&
+        (a.parent < 0 ? b.parent == -1 : b.parent == leanIndex[static_cast<std::size_t>(a.parent)]);
+    if (!same) {
+      if (droppable) continue;
+      return false;
+    }
     if (keys.contains(a.key) && a.value != b.value) return false;
+    leanIndex[i] = static_cast<std::int32_t>(j++);
   }
-  for (std::size_t i = 0; i < full.diagnostics.size(); ++i)
-    if (full.diagnostics[i].severity != lean.diagnostics[i].severity ||
-        full.diagnostics[i].message != lean.diagnostics[i].message ||
-        full.diagnostics[i].node != lean.diagnostics[i].node)
-      return false;
+  if (j != lean.nodes.size()) return false;
+  for (std::size_t i = 0; i < full.diagnostics.size(); ++i) {
+    const auto& x = full.diagnostics[i];
+    const auto& y = lean.diagnostics[i];
+    const std::int32_t node = x.node < 0 || static_cast<std::size_t>(x.node) >= full.nodes.size()
+                                  ? -1
+                                  : leanIndex[static_cast<std::size_t>(x.node)];
+    if (x.severity != y.severity || x.message != y.message || node != y.node) return false;
+  }
   return true;
 }
 

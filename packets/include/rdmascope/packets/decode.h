@@ -52,10 +52,12 @@ struct DecodeOptions {
   std::uint16_t roceV2Port = 4791;  ///< UDP destination port that carries RoCEv2
   bool verifyCrc = true;            ///< compute and check ICRC/VCRC/CRC32c
   /// Null: a full dissection (label and value of every node: the detail tree). Otherwise a lean
-  /// one for passes that filter or print a few fields: the same nodes with the same keys, byte
-  /// ranges, numbers and parents, the same summary, diagnostics and CRC status, but every label
-  /// empty and only the values of these keys formatted (the others empty). Not owned: it must
-  /// outlive every decode that uses these options.
+  /// one for passes that filter or print a few fields: the same summary, diagnostic messages
+  /// and CRC status, and the same nodes in the same order with the same keys, byte ranges,
+  /// numbers and parent nodes, except that the header fields (table fields nothing hangs
+  /// under) whose keys are not listed are left out; every label is empty and only the values of
+  /// the listed keys are formatted. Node indices (parents, Diagnostic::node) therefore count
+  /// the nodes kept. Not owned: it must outlive every decode that uses these options.
   const ValueKeys* lean = nullptr;
 };
 
