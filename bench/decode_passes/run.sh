@@ -11,6 +11,7 @@
 # Goals (issue 12): each pass >= 50x faster than its tshark pass and <= 3x the time of
 # `decode --verify`; a streaming pass's resident set < 100 MB on the 2 GiB file.
 set -euo pipefail
+shopt -s inherit_errexit # a failed pass inside $(...) stops the script
 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-${RDMASCOPE_BUILD_DIR:-}}
