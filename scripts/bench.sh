@@ -16,9 +16,19 @@ if ((${#names[@]} == 0)); then
   for d in bench/*/; do [ -x "$d/run.sh" ] && names+=("$(basename "$d")"); done
 fi
 status=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 for n in "${names[@]}"; do
   [ -x "bench/$n/run.sh" ] || { echo "bench.sh: no benchmark bench/$n/run.sh" >&2; exit 2; }
   echo "== $n"
-  "bench/$n/run.sh" build/dev || { echo "bench.sh: $n failed" >&2; status=1; }
+  # Every line that states a goal goes to the closing table, prefixed by its benchmark.
+  if ! "bench/$n/run.sh" build/dev |
+    tee >(grep -E -i 'goal|met|missed' | grep -v '^| pass' | sed "s/^/$n: /" >> "$log"); then
+    echo "bench.sh: $n failed" >&2
+    status=1
+  fi
 done
+sleep 0.2  # the last tee's grep writes the log after the pipe ends
+echo "== every ratio with its goal"
+cat "$log"
 exit $status

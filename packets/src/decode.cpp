@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "dissectors.h"
+#include "rdmascope/packets/field_registry.h"
 #include "rdmascope/packets/mac_control.h"
 #include "rdmascope/packets/net_headers.h"
 
@@ -82,7 +83,7 @@ void addIpv6Options(DecodeContext& ctx, std::size_t at, std::size_t end, std::in
     const auto opt = ctx.b.addContainer(
         "ipv6.opt", name.empty() ? "IPv6 Option" : std::string(name), at, 2 + len, parent);
     for (const auto& fd : kIpv6OptionHeader.fields)
-      ctx.b.addField(fd, at, opt);
+      ctx.b.addLeafField(fd, at, opt);
     if (type == 1)
       ctx.b.addText("ipv6.opt.padn", "PadN: " + hexBytes(f.subspan(at + 2, len)),
                     hexBytes(f.subspan(at + 2, len)), at + 2, len, opt);
@@ -129,7 +130,7 @@ void dissectIpv6Payload(DecodeContext& ctx, std::uint8_t next, std::size_t at, s
         }
         const auto node = ctx.b.addContainer(h.key, std::string(h.name), at, len, ip);
         for (const auto& fd : h.fields)
-          ctx.b.addField(fd, at, node);
+          ctx.b.addLeafField(fd, at, node);
         const std::string_view lenKey = next == kIpv6HopByHop             ? "ipv6.hopopts.len_oct"
                                         : next == kIpv6DestinationOptions ? "ipv6.dstopts.len_oct"
                                                                           : "ipv6.routing.len_oct";
@@ -184,21 +185,36 @@ void dissectIpv6Payload(DecodeContext& ctx, std::uint8_t next, std::size_t at, s
 
 void dissectFrameInfo(DecodeContext& ctx) {
   auto& d = ctx.b.dissection();
+  auto& b = ctx.b;
+  const bool labels = b.labels();
   const auto len = ctx.info.originalLength ? ctx.info.originalLength : d.frameLength;
-  const auto frame = ctx.b.addContainer(
-      "frame",
-      "Frame " + std::to_string(ctx.info.number) + ": " + std::to_string(len) + " bytes on wire", 0,
-      ctx.b.frame().size(), -1);
-  ctx.b.addNumber("frame.number", "Frame Number: " + std::to_string(ctx.info.number),
-                  ctx.info.number, std::to_string(ctx.info.number), 0, 0, frame);
-  ctx.b.addNumber("frame.len", "Frame Length: " + std::to_string(len) + " bytes", len,
-                  std::to_string(len), 0, 0, frame);
-  ctx.b.addNumber("frame.cap_len", "Capture Length: " + std::to_string(ctx.b.frame().size()),
-                  ctx.b.frame().size(), std::to_string(ctx.b.frame().size()), 0, 0, frame);
+  const auto cap = b.frame().size();
+  const auto frame = b.addContainer("frame",
+                                    labels ? "Frame " + std::to_string(ctx.info.number) + ": " +
+                                                 std::to_string(len) + " bytes on wire"
+                                           : "",
+                                    0, cap, -1);
+  const auto number = [&](std::string_view key, const char* name, std::uint64_t v,
+                          const char* unit) {
+    b.addNumber(key, labels ? name + std::to_string(v) + unit : "", v,
+                b.wantsValue(key) ? std::to_string(v) : "", 0, 0, frame);
+  };
+  number("frame.number", "Frame Number: ", ctx.info.number, "");
+  number("frame.len", "Frame Length: ", len, " bytes");
+  number("frame.cap_len", "Capture Length: ", cap, "");
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeRelative);
-  ctx.b.addText("frame.time_relative", std::string("Time since first frame: ") + buf + " seconds",
-                buf, 0, 0, frame);
+  if (labels || b.wantsValue("frame.time_relative")) {
+    std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeRelative);
+    b.addText("frame.time_relative",
+              labels ? std::string("Time since first frame: ") + buf + " seconds" : "", buf, 0, 0,
+              frame);
+  } else {
+    b.addText("frame.time_relative", {}, {}, 0, 0, frame);
+  }
+  if (!labels && !b.wantsValue("frame.time_epoch")) {
+    b.addText("frame.time_epoch", {}, {}, 0, 0, frame);
+    return;
+  }
   if (ctx.info.epochNs != 0) {
     const auto ns = ctx.info.epochNs;
     std::snprintf(buf, sizeof buf, "%s%lld.%09lld", ns < 0 ? "-" : "",
@@ -207,8 +223,8 @@ void dissectFrameInfo(DecodeContext& ctx) {
   } else {
     std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeEpoch);
   }
-  ctx.b.addText("frame.time_epoch", std::string("Epoch Time: ") + buf + " seconds", buf, 0, 0,
-                frame);
+  b.addText("frame.time_epoch", labels ? std::string("Epoch Time: ") + buf + " seconds" : "", buf,
+            0, 0, frame);
 }
 
 void dissectEthernet(DecodeContext& ctx, std::size_t offset) {
@@ -219,8 +235,8 @@ void dissectEthernet(DecodeContext& ctx, std::size_t offset) {
   }
   const auto eth = ctx.b.addHeader(kEthernetHeader, offset, -1);
   auto& s = ctx.b.dissection().summary;
-  s.source = ctx.b.dissection().nodes[eth + 2].value;
-  s.destination = ctx.b.dissection().nodes[eth + 1].value;
+  s.source = formatMac(f.subspan(offset + 6, 6));
+  s.destination = formatMac(f.subspan(offset, 6));
   std::uint16_t type = be16(f, offset + 12);
   std::size_t at = offset + 14;
   // Tags stack in any order and number (QinQ, 0x9100, several 0x8100), as tshark reads them.
@@ -232,8 +248,8 @@ void dissectEthernet(DecodeContext& ctx, std::size_t offset) {
       return;
     }
     const auto tag = ctx.b.addHeader(serviceTag ? kIeee8021adHeader : kVlanHeader, at, -1);
-    auto& node = ctx.b.dissection().nodes[tag];
-    node.label += ", ID: " + std::to_string(be16(f, at) & 0x0fff);
+    if (ctx.b.labels())
+      ctx.b.dissection().nodes[tag].label += ", ID: " + std::to_string(be16(f, at) & 0x0fff);
     type = be16(f, at + 2);
     at += 4;
   }
@@ -251,12 +267,13 @@ void dissectIpv4(DecodeContext& ctx, std::size_t offset, std::int32_t parent) {
   const std::size_t totalLen = be16(f, offset + 2);
   const auto ip = ctx.b.addContainer("ip", {}, offset, std::min(ihl, f.size() - offset), -1);
   for (const auto& fd : kIpv4Header.fields)
-    ctx.b.addField(fd, offset, ip);
+    ctx.b.addLeafField(fd, offset, ip);
   auto& d = ctx.b.dissection();
-  d.nodes[ip].label = "Internet Protocol Version 4, Src: " + formatIpv4(f.subspan(offset + 12, 4)) +
-                      ", Dst: " + formatIpv4(f.subspan(offset + 16, 4));
   d.summary.source = formatIpv4(f.subspan(offset + 12, 4));
   d.summary.destination = formatIpv4(f.subspan(offset + 16, 4));
+  if (ctx.b.labels())
+    d.nodes[ip].label =
+        "Internet Protocol Version 4, Src: " + d.summary.source + ", Dst: " + d.summary.destination;
   d.summary.protocol = "IPv4";
   if ((f[offset] >> 4) != 4) ctx.b.diagnose(Severity::Error, "IPv4 version field is not 4", ip);
   if (ihl < 20) {
@@ -334,8 +351,9 @@ void dissectIpv6(DecodeContext& ctx, std::size_t offset, std::int32_t parent) {
   d.summary.source = formatIpv6(f.subspan(offset + 8, 16));
   d.summary.destination = formatIpv6(f.subspan(offset + 24, 16));
   d.summary.protocol = "IPv6";
-  d.nodes[ip].label =
-      "Internet Protocol Version 6, Src: " + d.summary.source + ", Dst: " + d.summary.destination;
+  if (ctx.b.labels())
+    d.nodes[ip].label =
+        "Internet Protocol Version 6, Src: " + d.summary.source + ", Dst: " + d.summary.destination;
   if ((f[offset] >> 4) != 6) ctx.b.diagnose(Severity::Error, "IPv6 version field is not 6", ip);
   std::size_t end = offset + 40 + be16(f, offset + 4);
   if (end > f.size()) {
@@ -359,8 +377,9 @@ void dissectUdp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::in
   const std::uint16_t sport = be16(f, offset), dport = be16(f, offset + 2);
   const std::size_t len = be16(f, offset + 4);
   auto& d = ctx.b.dissection();
-  d.nodes[udp].label = "User Datagram Protocol, Src Port: " + std::to_string(sport) +
-                       ", Dst Port: " + std::to_string(dport);
+  if (ctx.b.labels())
+    d.nodes[udp].label = "User Datagram Protocol, Src Port: " + std::to_string(sport) +
+                         ", Dst Port: " + std::to_string(dport);
   d.summary.protocol = "UDP";
   d.summary.info = std::to_string(sport) + " \u2192 " + std::to_string(dport) +
                    " Len=" + std::to_string(len >= 8 ? len - 8 : 0);
@@ -392,14 +411,17 @@ void dissectTcp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::in
   const std::size_t hlen = (f[offset + 12] >> 4) * 4u;
   const auto tcp = ctx.b.addContainer("tcp", {}, offset, std::min(hlen, end - offset), -1);
   for (const auto& fd : kTcpHeader.fields)
-    ctx.b.addField(fd, offset, tcp);
+    ctx.b.addLeafField(fd, offset, tcp);
   const std::uint16_t sport = be16(f, offset), dport = be16(f, offset + 2);
   auto& d = ctx.b.dissection();
   const std::size_t payload = end > offset + hlen ? end - offset - hlen : 0;
-  d.nodes[tcp].label = "Transmission Control Protocol, Src Port: " + std::to_string(sport) +
-                       ", Dst Port: " + std::to_string(dport) + ", Len: " + std::to_string(payload);
-  ctx.b.addNumber("tcp.len", "TCP Segment Len: " + std::to_string(payload), payload,
-                  std::to_string(payload), offset + 12, 1, tcp);
+  if (ctx.b.labels())
+    d.nodes[tcp].label = "Transmission Control Protocol, Src Port: " + std::to_string(sport) +
+                         ", Dst Port: " + std::to_string(dport) +
+                         ", Len: " + std::to_string(payload);
+  ctx.b.addNumber("tcp.len", ctx.b.labels() ? "TCP Segment Len: " + std::to_string(payload) : "",
+                  payload, ctx.b.wantsValue("tcp.len") ? std::to_string(payload) : "", offset + 12,
+                  1, tcp);
   d.summary.protocol = "TCP";
   static constexpr const char* kFlagNames[] = {"FIN", "SYN", "RST", "PSH", "ACK", "URG"};
   std::string flags;
@@ -429,22 +451,32 @@ void dissectTcp(DecodeContext& ctx, std::size_t offset, std::size_t end, std::in
 void dissectData(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent) {
   if (end <= offset) return;
   const auto f = ctx.b.frame();
-  const auto data = ctx.b.addContainer("data", "Data (" + std::to_string(end - offset) + " bytes)",
-                                       offset, end - offset, parent);
+  const bool labels = ctx.b.labels();
+  const std::size_t len = end - offset;
+  const auto data = ctx.b.addContainer(
+      "data", labels ? "Data (" + std::to_string(len) + " bytes)" : "", offset, len, parent);
   ctx.b.addText("data.data",
-                "Data: " + hexBytes(f.subspan(offset, std::min<std::size_t>(end - offset, 32))) +
-                    (end - offset > 32 ? "..." : ""),
-                hexBytes(f.subspan(offset, end - offset)), offset, end - offset, data);
-  ctx.b.addNumber("data.len", "Length: " + std::to_string(end - offset), end - offset,
-                  std::to_string(end - offset), offset, 0, data);
+                labels ? "Data: " + hexBytes(f.subspan(offset, std::min<std::size_t>(len, 32))) +
+                             (len > 32 ? "..." : "")
+                       : "",
+                ctx.b.wantsValue("data.data") ? hexBytes(f.subspan(offset, len)) : "", offset, len,
+                data);
+  ctx.b.addNumber("data.len", labels ? "Length: " + std::to_string(len) : "", len,
+                  ctx.b.wantsValue("data.len") ? std::to_string(len) : "", offset, 0, data);
 }
 
-Dissection decodeFrameWith(std::span<const std::uint8_t> frame, LinkType link,
-                           const FrameInfo& info, const DecodeOptions& options,
-                           TcpPayloadDissector* tcpPayload) {
-  Dissection d;
+void decodeFrameWith(Dissection& d, std::span<const std::uint8_t> frame, LinkType link,
+                     const FrameInfo& info, const DecodeOptions& options,
+                     TcpPayloadDissector* tcpPayload) {
+  d.nodes.clear();
+  d.diagnostics.clear();
+  d.summary.source.clear();
+  d.summary.destination.clear();
+  d.summary.protocol.clear();
+  d.summary.info.clear();
+  d.crc = CrcStatus::Absent;
   d.frameLength = static_cast<std::uint32_t>(frame.size());
-  detail::DissectionBuilder b(d, frame);
+  detail::DissectionBuilder b(d, frame, options.lean);
   detail::DecodeContext ctx{b, options, info, tcpPayload};
   ctx.end = frame.size();
   detail::dissectFrameInfo(ctx);
@@ -475,14 +507,39 @@ Dissection decodeFrameWith(std::span<const std::uint8_t> frame, LinkType link,
                  "unsupported link type " + std::to_string(static_cast<unsigned>(link)));
       detail::dissectData(ctx, 0, frame.size(), -1);
   }
-  return d;
 }
 
 }  // namespace detail
 
 Dissection decodeFrame(std::span<const std::uint8_t> frame, LinkType link, const FrameInfo& info,
                        const DecodeOptions& options) {
-  return detail::decodeFrameWith(frame, link, info, options, nullptr);
+  Dissection d;
+  detail::decodeFrameWith(d, frame, link, info, options, nullptr);
+  return d;
+}
+
+void decodeFrameInto(Dissection& out, std::span<const std::uint8_t> frame, LinkType link,
+                     const FrameInfo& info, const DecodeOptions& options) {
+  detail::decodeFrameWith(out, frame, link, info, options, nullptr);
+}
+
+ValueKeys ValueKeys::all() {
+  ValueKeys k;
+  k.all_ = true;
+  return k;
+}
+
+void ValueKeys::add(std::string_view key) {
+  if (!contains(key)) keys_.emplace_back(key);
+  for (const auto target : aliasTargets(key))
+    if (!contains(target)) keys_.emplace_back(target);
+}
+
+bool ValueKeys::contains(std::string_view key) const {
+  if (all_) return true;
+  for (const auto& k : keys_)
+    if (k == key) return true;
+  return false;
 }
 
 }  // namespace rdmascope::packets

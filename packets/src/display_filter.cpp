@@ -565,6 +565,15 @@ std::optional<DisplayFilter> DisplayFilter::compile(std::string_view text, std::
   return std::nullopt;
 }
 
+std::vector<std::string> DisplayFilter::keys() const {
+  std::vector<std::string> out;
+  for (const auto& t : terms_)
+    if ((t.kind == Term::Kind::Exists || t.kind == Term::Kind::Compare) &&
+        std::find(out.begin(), out.end(), t.key) == out.end())
+      out.push_back(t.key);
+  return out;
+}
+
 bool DisplayFilter::matches(const Dissection& d) const {
   return root_ < 0 || eval(root_, d);
 }

@@ -9,14 +9,13 @@ namespace rdmascope::packets::detail {
 std::int32_t DissectionBuilder::addContainer(std::string_view key, std::string label,
                                              std::size_t offset, std::size_t length,
                                              std::int32_t parent) {
-  Node n;
+  Node& n = out_.nodes.emplace_back();
   n.key = key;
-  n.label = std::move(label);
+  if (labels()) n.label = std::move(label);
   n.offset = static_cast<std::uint32_t>(offset);
   n.length = static_cast<std::uint32_t>(length);
   n.parent = parent;
   n.depth = parent < 0 ? 0 : static_cast<std::uint16_t>(out_.nodes[parent].depth + 1);
-  out_.nodes.push_back(std::move(n));
   return static_cast<std::int32_t>(out_.nodes.size() - 1);
 }
 
@@ -25,7 +24,7 @@ std::int32_t DissectionBuilder::addHeader(const HeaderDef& header, std::size_t o
   const std::int32_t self =
       addContainer(header.key, std::string(header.name), offset, header.length, parent);
   for (const auto& f : header.fields)
-    addField(f, offset, self);
+    addLeafField(f, offset, self);
   return self;
 }
 
@@ -38,20 +37,26 @@ std::int32_t DissectionBuilder::addField(const FieldDef& f, std::size_t headerOf
     return -1;
   }
   const auto bytes = frame_.subspan(firstByte, endByte - firstByte);
-  Node n;
+  const std::uint16_t depth =
+      parent < 0 ? 0 : static_cast<std::uint16_t>(out_.nodes[parent].depth + 1);
+  Node& n = out_.nodes.emplace_back();
   n.key = f.key;
   n.field = &f;
   n.offset = static_cast<std::uint32_t>(firstByte);
   n.length = static_cast<std::uint32_t>(endByte - firstByte);
   n.parent = parent;
-  n.depth = parent < 0 ? 0 : static_cast<std::uint16_t>(out_.nodes[parent].depth + 1);
+  n.depth = depth;
+  const bool label = labels();
+  const bool value = wantsValue(f.key);
   switch (f.type) {
     case FieldType::UInt:
     case FieldType::Bool: {
       const auto header = frame_.subspan(headerOffset, endByte - headerOffset);
       n.number = readField(f, header) << f.scaleShift;
       n.hasNumber = true;
+      if (!label && !value) break;
       n.value = formatFieldValue(f, n.number);
+      if (!label) break;
       std::string shown = f.type == FieldType::Bool ? (n.number ? "True" : "False") : n.value;
       if (f.base == Base::DecHex || f.base == Base::HexDec) {
         char buf[48];
@@ -63,37 +68,46 @@ std::int32_t DissectionBuilder::addField(const FieldDef& f, std::size_t headerOf
       n.label = std::string(f.name) + ": " + shown;
       if (auto vn = valueName(f, n.number); !vn.empty())
         n.label = std::string(f.name) + ": " + std::string(vn) + " (" + n.value + ")";
+      if (!value) n.value.clear();
       break;
     }
     case FieldType::Ether:
-      n.value = formatMac(bytes);
-      n.label = std::string(f.name) + ": " + n.value;
+      if (value || label) n.value = formatMac(bytes);
       break;
     case FieldType::Ipv4:
-      n.value = formatIpv4(bytes);
+      if (value || label) n.value = formatIpv4(bytes);
       n.number = (std::uint64_t{bytes[0]} << 24) | (std::uint64_t{bytes[1]} << 16) |
                  (std::uint64_t{bytes[2]} << 8) | bytes[3];
       n.hasNumber = true;
-      n.label = std::string(f.name) + ": " + n.value;
       break;
     case FieldType::Ipv6:
-      n.value = formatIpv6(bytes);
-      n.label = std::string(f.name) + ": " + n.value;
+      if (value || label) n.value = formatIpv6(bytes);
       break;
     case FieldType::Bytes:
-      n.value = hexBytes(bytes);
-      n.label = std::string(f.name) + ": " + n.value;
+      if (value || label) n.value = hexBytes(bytes);
       break;
   }
-  out_.nodes.push_back(std::move(n));
+  if (label && f.type != FieldType::UInt && f.type != FieldType::Bool)
+    n.label = std::string(f.name) + ": " + n.value;
   return static_cast<std::int32_t>(out_.nodes.size() - 1);
+}
+
+void DissectionBuilder::addLeafField(const FieldDef& f, std::size_t headerOffset,
+                                     std::int32_t parent) {
+  if (wantsValue(f.key)) {
+    addField(f, headerOffset, parent);
+    return;
+  }
+  const std::size_t endByte = headerOffset + (f.bitOffset + f.bitWidth + 7) / 8;
+  if (endByte > frame_.size())
+    truncated(f.name, endByte - headerOffset, frame_.size() - headerOffset, parent);
 }
 
 std::int32_t DissectionBuilder::addText(std::string_view key, std::string label, std::string value,
                                         std::size_t offset, std::size_t length,
                                         std::int32_t parent) {
   const std::int32_t self = addContainer(key, std::move(label), offset, length, parent);
-  out_.nodes[self].value = std::move(value);
+  if (wantsValue(key)) out_.nodes[self].value = std::move(value);
   return self;
 }
 
@@ -144,17 +158,28 @@ std::string hexBytes(std::span<const std::uint8_t> bytes) {
   return s;
 }
 
+// MACs and IPv4 addresses are formatted for every frame's summary: by hand, not by snprintf.
 std::string formatMac(std::span<const std::uint8_t> m) {
-  char buf[18];
-  std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", m[0], m[1], m[2], m[3], m[4],
-                m[5]);
-  return buf;
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string s(17, ':');
+  for (std::size_t i = 0; i < 6; ++i) {
+    s[i * 3] = digits[m[i] >> 4];
+    s[i * 3 + 1] = digits[m[i] & 15];
+  }
+  return s;
 }
 
 std::string formatIpv4(std::span<const std::uint8_t> a) {
   char buf[16];
-  std::snprintf(buf, sizeof buf, "%u.%u.%u.%u", a[0], a[1], a[2], a[3]);
-  return buf;
+  char* out = buf;
+  for (std::size_t i = 0; i < 4; ++i) {
+    if (i) *out++ = '.';
+    const unsigned v = a[i];
+    if (v >= 100) *out++ = static_cast<char>('0' + v / 100);
+    if (v >= 10) *out++ = static_cast<char>('0' + v / 10 % 10);
+    *out++ = static_cast<char>('0' + v % 10);
+  }
+  return std::string(buf, out);
 }
 
 std::string formatIpv6(std::span<const std::uint8_t> a) {

@@ -14,11 +14,18 @@ namespace rdmascope::packets::detail {
 
 class DissectionBuilder {
  public:
-  DissectionBuilder(Dissection& out, std::span<const std::uint8_t> frame)
-      : out_(out), frame_(frame) {}
+  /// `lean`: see DecodeOptions::lean (null: labels and values of every node).
+  DissectionBuilder(Dissection& out, std::span<const std::uint8_t> frame,
+                    const ValueKeys* lean = nullptr)
+      : out_(out), frame_(frame), lean_(lean) {}
 
   std::span<const std::uint8_t> frame() const { return frame_; }
   Dissection& dissection() { return out_; }
+
+  /// False in a lean dissection: labels are dropped, callers need not build them.
+  bool labels() const { return lean_ == nullptr; }
+  /// True when a node with this key keeps its value (always in a full dissection).
+  bool wantsValue(std::string_view key) const { return !lean_ || lean_->contains(key); }
 
   /// A container node (protocol or header) without a value.
   std::int32_t addContainer(std::string_view key, std::string label, std::size_t offset,
@@ -30,6 +37,9 @@ class DissectionBuilder {
 
   /// One table field of a header that starts at headerOffset.
   std::int32_t addField(const FieldDef& field, std::size_t headerOffset, std::int32_t parent);
+  /// A table field no node will hang under: as addField, but a lean dissection leaves it out
+  /// unless its value is wanted (its bounds are still checked, with the same diagnostic).
+  void addLeafField(const FieldDef& field, std::size_t headerOffset, std::int32_t parent);
 
   /// A node with a value not described by a table (computed status, payload, ...).
   std::int32_t addText(std::string_view key, std::string label, std::string value,
@@ -50,6 +60,7 @@ class DissectionBuilder {
  private:
   Dissection& out_;
   std::span<const std::uint8_t> frame_;
+  const ValueKeys* lean_ = nullptr;
 };
 
 /// Formats bytes as Wireshark does for FT_BYTES in field output: lowercase hex, no separator.

@@ -66,9 +66,9 @@ void dissectErf(DecodeContext& ctx, std::size_t offset);
 /// for the Communication Manager, its message (mad_dissector.cpp). Sets the summary's info.
 void dissectMad(DecodeContext& ctx, std::size_t offset, std::size_t end, std::int32_t parent);
 
-/// decodeFrame with a stateful TCP payload dissector (null: stateless, payload as data).
-Dissection decodeFrameWith(std::span<const std::uint8_t> frame, LinkType link,
-                           const FrameInfo& info, const DecodeOptions& options,
-                           TcpPayloadDissector* tcpPayload);
+/// decodeFrameInto with a stateful TCP payload dissector (null: stateless, payload as data).
+void decodeFrameWith(Dissection& out, std::span<const std::uint8_t> frame, LinkType link,
+                     const FrameInfo& info, const DecodeOptions& options,
+                     TcpPayloadDissector* tcpPayload);
 
 }  // namespace rdmascope::packets::detail

@@ -1,5 +1,6 @@
 // InfiniBand transport over RoCEv2, RoCEv1, native IB and ERF records, driven by the opcode
 // table of ib_opcodes.h and the field tables of ib_headers.h.
+#include <algorithm>
 #include <cstdio>
 
 #include "dissectors.h"
@@ -39,7 +40,8 @@ std::string hex(std::uint64_t v, int digits) {
 std::int32_t addIbHeader(DecodeContext& ctx, const HeaderDef& h, std::size_t at,
                          std::int32_t parent) {
   const auto node = ctx.b.addHeader(h, at, parent);
-  ctx.b.dissection().nodes[node].value = hexBytes(ctx.b.frame().subspan(at, h.length));
+  if (ctx.b.wantsValue(h.key))
+    ctx.b.dissection().nodes[node].value = hexBytes(ctx.b.frame().subspan(at, h.length));
   return node;
 }
 
@@ -76,7 +78,8 @@ void addAethDetails(DecodeContext& ctx, std::size_t at, std::int32_t node) {
       break;
   }
   ctx.b.addField(*detail, at, node);
-  ctx.b.addText("infiniband.aeth.kind", std::string("Meaning: ") + describeAethSyndrome(syndrome),
+  ctx.b.addText("infiniband.aeth.kind",
+                ctx.b.labels() ? std::string("Meaning: ") + describeAethSyndrome(syndrome) : "",
                 kindName, at, 1, node);
   if (kind == AethKind::RnrNak) {
     const auto us = rnrTimerMicroseconds(syndrome & 31);
@@ -128,12 +131,16 @@ void addIcrc(DecodeContext& ctx, const Packet& p) {
   const std::size_t at = p.end - 4;
   const auto node = ctx.b.addField(kIcrcField, at, p.ibNode);
   const std::uint32_t wire = le32(f, at);
-  ctx.b.addNumber("infiniband.icrc.value", "ICRC (little-endian): " + hex(wire, 8), wire,
-                  hex(wire, 8), at, 4, node);
+  const bool labels = ctx.b.labels();
+  const auto hexValue = [&](std::string_view key, std::uint32_t v) {
+    return ctx.b.wantsValue(key) ? hex(v, 8) : std::string();
+  };
+  ctx.b.addNumber("infiniband.icrc.value", labels ? "ICRC (little-endian): " + hex(wire, 8) : "",
+                  wire, hexValue("infiniband.icrc.value", wire), at, 4, node);
   if (!ctx.options.verifyCrc) return;
   const std::uint32_t computed = computeIcrc(f, p.layout);
-  ctx.b.addNumber("infiniband.icrc.computed", "Computed ICRC: " + hex(computed, 8), computed,
-                  hex(computed, 8), at, 4, node);
+  ctx.b.addNumber("infiniband.icrc.computed", labels ? "Computed ICRC: " + hex(computed, 8) : "",
+                  computed, hexValue("infiniband.icrc.computed", computed), at, 4, node);
   const bool good = computed == wire;
   ctx.b.addNumber("infiniband.icrc.status", good ? "ICRC status: Good" : "ICRC status: Bad",
                   good ? 1 : 0, good ? "good" : "bad", at, 4, node);
@@ -188,7 +195,9 @@ void dissectTransport(DecodeContext& ctx, const Packet& p) {
       const auto node = addIbHeader(ctx, hd, at, p.ibNode);
       if (e == IbExt::Deth) deth = at;
       if (e == IbExt::Aeth) addAethDetails(ctx, at, node);
-      if (e == IbExt::Cnp && hexBytes(f.subspan(at, 16)) != std::string(32, '0'))
+      if (e == IbExt::Cnp &&
+          std::any_of(f.begin() + static_cast<std::ptrdiff_t>(at),
+                      f.begin() + static_cast<std::ptrdiff_t>(at + 16), [](auto x) { return x; }))
         ctx.b.diagnose(Severity::Note, "CNP reserved bytes are not zero", node);
       summarize(ctx, info, p.bth, at, e);
       at += hd.length;
@@ -427,7 +436,7 @@ void dissectErf(DecodeContext& ctx, std::size_t off) {
     ts = (ts << 8) | f[off + static_cast<std::size_t>(i)];
   ctx.b.addNumber("erf.ts", "Timestamp: " + hex(ts, 16), ts, hex(ts, 16), off, 8, erf);
   for (const auto& fd : kErfFields)
-    ctx.b.addField(fd, off, erf);
+    ctx.b.addLeafField(fd, off, erf);
   std::size_t at = off + 16;
   for (bool more = f[off + 8] & 0x80; more; at += 8) {
     if (f.size() < at + 8) {

@@ -36,7 +36,7 @@ void addIpCmPrivateData(DecodeContext& ctx, std::size_t cm, std::int32_t parent)
       ctx.b.addText(kIpCmHeader.key, std::string(kIpCmHeader.name),
                     hexBytes(f.subspan(at, kCmReqPrivateSize)), at, kCmReqPrivateSize, parent);
   for (const auto& fd : kIpCmHeader.fields)
-    ctx.b.addField(fd, cm, node);
+    ctx.b.addLeafField(fd, cm, node);
   const unsigned ipVersion = f[at + 1] >> 4;
   const HeaderDef& addresses = ipVersion == 4 ? kIpCmIpv4Fields : kIpCmIpv6Fields;
   if (ipVersion != 4 && ipVersion != 6)
@@ -45,7 +45,7 @@ void addIpCmPrivateData(DecodeContext& ctx, std::size_t cm, std::int32_t parent)
                        " (4 or 6 expected); addresses shown as IPv6",
                    node);
   for (const auto& fd : addresses.fields)
-    ctx.b.addField(fd, cm, node);
+    ctx.b.addLeafField(fd, cm, node);
   ctx.b.addField(kIpCmConsumerPrivateData, cm, node);
 }
 
@@ -164,7 +164,8 @@ void dissectCm(DecodeContext& ctx, std::size_t mad, std::int32_t parent) {
     const auto n = ctx.b.addField(fd, cm, node);
     if (!req || n < 0) continue;
     if (fd.key == "infiniband.cm.req.serviceid" && ipService) {
-      ctx.b.dissection().nodes[n].label = "IP CM ServiceID: " + ctx.b.dissection().nodes[n].value;
+      if (ctx.b.labels())
+        ctx.b.dissection().nodes[n].label = "IP CM ServiceID: " + ctx.b.dissection().nodes[n].value;
       for (const auto& part : kCmReqServiceIdParts.fields)
         ctx.b.addField(part, cm, n);
     } else if (fd.key == "infiniband.cm.req.prim_localgid" &&
@@ -204,11 +205,12 @@ void dissectMad(DecodeContext& ctx, std::size_t at, std::size_t end, std::int32_
   auto& d = ctx.b.dissection();
   const auto madNode =
       ctx.b.addContainer(kMadHeader.key, std::string(kMadHeader.name), at, madLength, parent);
-  d.nodes[madNode].value = hexBytes(f.subspan(at, madLength));
+  if (ctx.b.wantsValue(kMadHeader.key)) d.nodes[madNode].value = hexBytes(f.subspan(at, madLength));
   const std::uint8_t mgmtClass = f[at + 1];
   const bool cm = mgmtClass == static_cast<std::uint8_t>(MadClass::ComMgt);
   for (const auto& fd : kMadHeader.fields)
-    ctx.b.addField(cm && fd.key == kCmAttributeIdField.key ? kCmAttributeIdField : fd, at, madNode);
+    ctx.b.addLeafField(cm && fd.key == kCmAttributeIdField.key ? kCmAttributeIdField : fd, at,
+                       madNode);
   if (f[at] != 1)
     ctx.b.diagnose(Severity::Warning, "MAD base version " + std::to_string(f[at]) + " is not 1",
                    madNode);

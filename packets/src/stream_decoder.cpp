@@ -413,8 +413,15 @@ CaptureDecoder& CaptureDecoder::operator=(CaptureDecoder&&) noexcept = default;
 
 Dissection CaptureDecoder::decode(std::span<const std::uint8_t> frame, LinkType link,
                                   const FrameInfo& info) {
+  Dissection d;
+  decodeInto(d, frame, link, info);
+  return d;
+}
+
+void CaptureDecoder::decodeInto(Dissection& out, std::span<const std::uint8_t> frame, LinkType link,
+                                const FrameInfo& info) {
   impl_->units.clear();
-  return detail::decodeFrameWith(frame, link, info, impl_->options, impl_.get());
+  detail::decodeFrameWith(out, frame, link, info, impl_->options, impl_.get());
 }
 
 const std::vector<StreamUnit>& CaptureDecoder::lastUnits() const {

@@ -17,6 +17,7 @@ struct DecodeArgs {
   OutputArgs output;
   std::uint64_t count = 0;
   bool verify = false;
+  bool fullDissection = false;
 };
 
 // --verify: counts frames by CRC status. RoCE and native IB frames are settled by the packet
@@ -93,16 +94,25 @@ int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
   }
   if (a.verify) return verify(*reader, a, filter, options, out, err);
 
-  FrameDecoder decoder(options);
   PacketPrinter printer(print, out);
+  // Lean dissections (no labels, only the values read) unless the detail tree is printed.
+  std::optional<packets::ValueKeys> lean;
+  if (!a.fullDissection) lean = printer.valueKeys();
+  if (lean) {
+    if (filter)
+      for (const auto& key : filter->keys())
+        lean->add(key);
+    options.lean = &*lean;
+  }
+  FrameDecoder decoder(options);
   printer.begin();
   std::uint64_t shown = 0;
   std::int64_t first = 0;
   packets_io::FrameView v;
+  packets::Dissection d;
   while ((a.count == 0 || shown < a.count) && reader->next(v)) {
     if (reader->framesRead() == 1) first = v.timestampNs;
-    const auto d =
-        decoder.decode(v.data, reader->linkType(),
+    decoder.decodeInto(d, v.data, reader->linkType(),
                        makeFrameInfo(reader->framesRead(), v.timestampNs, first, v.originalLength));
     if (filter && !filter->matches(d)) continue;
     printer.print(d, v.timestampNs);
@@ -129,6 +139,9 @@ void addDecodeCommand(CLI::App& app, Action& action) {
   c->add_flag("--verify", args->verify,
               "Check every ICRC/CRC; print the counts; exit 1 if any is bad or could not be "
               "reached (a fragment, a payload behind ESP)");
+  c->add_flag("--full-dissection", args->fullDissection,
+              "Dissect every frame in full (labels and values of every field) even when the "
+              "output reads a few fields: the reference the fast passes are tested against");
   c->callback([args, &action] {
     action = [args](std::ostream& out, std::ostream& err) { return runDecode(*args, out, err); };
   });

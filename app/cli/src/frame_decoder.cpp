@@ -7,6 +7,11 @@ packets::Dissection FrameDecoder::decode(std::span<const std::uint8_t> frame,
   return stream_.decode(frame, link, info);
 }
 
+void FrameDecoder::decodeInto(packets::Dissection& out, std::span<const std::uint8_t> frame,
+                              packets::LinkType link, const packets::FrameInfo& info) {
+  stream_.decodeInto(out, frame, link, info);
+}
+
 packets::FrameInfo makeFrameInfo(std::uint64_t number, std::int64_t timestampNs,
                                  std::int64_t firstTimestampNs, std::uint32_t originalLength) {
   packets::FrameInfo info;

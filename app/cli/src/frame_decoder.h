@@ -18,6 +18,9 @@ class FrameDecoder {
   /// Decodes the next frame of a capture (frames must come in capture order).
   packets::Dissection decode(std::span<const std::uint8_t> frame, packets::LinkType link,
                              const packets::FrameInfo& info);
+  /// decode() into a dissection whose storage is reused from frame to frame.
+  void decodeInto(packets::Dissection& out, std::span<const std::uint8_t> frame,
+                  packets::LinkType link, const packets::FrameInfo& info);
 
   const packets::DecodeOptions& options() const { return options_; }
 

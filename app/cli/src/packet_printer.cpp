@@ -90,6 +90,26 @@ std::string fieldText(const packets::Dissection& d, const std::string& key,
   return out;
 }
 
+std::optional<packets::ValueKeys> PacketPrinter::valueKeys() const {
+  packets::ValueKeys keys;
+  switch (options_.format) {
+    case PrintOptions::Format::Summary:
+      keys.add("frame.number");
+      keys.add("frame.time_relative");
+      keys.add("frame.len");
+      return keys;
+    case PrintOptions::Format::Fields:
+      for (const auto& key : options_.fields)
+        keys.add(key);
+      return keys;
+    case PrintOptions::Format::Json:
+      return packets::ValueKeys::all();
+    case PrintOptions::Format::Tree:
+      break;
+  }
+  return std::nullopt;
+}
+
 void PacketPrinter::begin() {
   if (options_.format == PrintOptions::Format::Json) out_ << "[\n";
   if (options_.format == PrintOptions::Format::Fields && options_.header) {

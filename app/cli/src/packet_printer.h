@@ -3,10 +3,12 @@
 // (-T fields -e KEY) and JSON (-T json).
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "rdmascope/packets/decode.h"
 #include "rdmascope/packets/dissection.h"
 
 namespace rdmascope::cli {
@@ -30,6 +32,10 @@ class PacketPrinter {
   void print(const packets::Dissection& d, std::int64_t timestampNs);
   /// After the last packet.
   void end();
+
+  /// The node values print() reads, for a lean decode (DecodeOptions::lean); nullopt when it
+  /// needs full dissections (the detail tree reads every label).
+  std::optional<packets::ValueKeys> valueKeys() const;
 
  private:
   void summary(const packets::Dissection& d);

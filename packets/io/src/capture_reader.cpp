@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -23,6 +24,12 @@ constexpr std::size_t kRecordHeaderSize = 16;
 // libpcap refuses records above 256 KiB by default; allow jumbo ERF/IB records but reject the
 // absurd lengths a corrupt header produces.
 constexpr std::uint32_t kMaxRecord = 64u << 20;
+// Files up to this size are mapped and prefaulted whole. Larger ones are read through a
+// window: the next window is prefaulted when the reader enters it, and the pages more than a
+// window behind the read position are dropped, so the resident set stays near three windows
+// however large the file.
+constexpr std::size_t kWholeMapLimit = std::size_t{64} << 20;
+constexpr std::size_t kWindow = std::size_t{16} << 20;
 
 std::uint32_t load32(const std::uint8_t* p, bool swap) {
   std::uint32_t v;
@@ -51,6 +58,7 @@ class MappedPcapReader final : public CaptureReader {
 
   bool next(FrameView& frame) override {
     if (pos_ >= size_ || !error().empty()) return false;
+    if (size_ > kWholeMapLimit && pos_ >= windowEnd_) slideWindow();
     const std::size_t left = size_ - pos_;
     const std::uint64_t number = framesRead_ + 1;
     if (left < kRecordHeaderSize) {
@@ -82,11 +90,29 @@ class MappedPcapReader final : public CaptureReader {
   }
 
  private:
+  // Prefaults [windowEnd_, +kWindow) and drops the pages before pos_ - kWindow.
+  void slideWindow() {
+    auto* base = const_cast<std::uint8_t*>(base_);
+    const std::size_t start = pos_ & ~(kWindow - 1);
+    const std::size_t length = std::min(kWindow, size_ - start);
+#ifdef MADV_POPULATE_READ
+    if (::madvise(base + start, length, MADV_POPULATE_READ) != 0)
+#endif
+      ::madvise(base + start, length, MADV_WILLNEED);
+    windowEnd_ = start + kWindow;
+    if (start >= 2 * kWindow && start - kWindow > released_) {
+      ::madvise(base + released_, start - kWindow - released_, MADV_DONTNEED);
+      released_ = start - kWindow;
+    }
+  }
+
   const std::uint8_t* base_;
   std::size_t size_;
   std::size_t pos_;
   bool swap_;
   bool nanos_;
+  std::size_t windowEnd_ = 0;  // the window is prefaulted up to here
+  std::size_t released_ = 0;   // pages before this offset were dropped
 };
 
 // What libpcap reads: a classic pcap (with microsecond or nanosecond stamps) or pcapng.
@@ -146,9 +172,9 @@ std::unique_ptr<CaptureReader> openMapped(const std::string& path, int fd, std::
     error = path + ": truncated pcap file header (" + std::to_string(size) + " of 24 bytes)";
     return nullptr;
   }
-  // Prefault small and medium files in one go; walking page faults one by one costs more
-  // than the checks done per frame.
-  const int flags = MAP_PRIVATE | (size <= (std::size_t{4} << 30) ? MAP_POPULATE : 0);
+  // Prefault small files in one go (walking page faults one by one costs more than the checks
+  // done per frame); larger ones window by window (kWindow).
+  const int flags = MAP_PRIVATE | (size <= kWholeMapLimit ? MAP_POPULATE : 0);
   void* base = ::mmap(nullptr, size, PROT_READ, flags, fd, 0);
   if (base == MAP_FAILED) {
     error = "cannot map " + path + ": " + std::strerror(errno);

@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "rdmascope/packets/dissection.h"
 
@@ -29,13 +32,42 @@ struct FrameInfo {
   std::uint32_t originalLength = 0;  ///< length on the wire (0: the captured length)
 };
 
+/// The node values a lean dissection formats (see DecodeOptions::lean): the keys a filter or a
+/// field list reads. An aggregate key (ip.addr, udp.port, ...) brings its targets.
+class ValueKeys {
+ public:
+  ValueKeys() = default;
+  /// Every value (a JSON pass: values of all nodes, no labels).
+  static ValueKeys all();
+  void add(std::string_view key);
+  bool contains(std::string_view key) const;
+  bool containsAll() const { return all_; }
+
+ private:
+  std::vector<std::string> keys_;
+  bool all_ = false;
+};
+
 struct DecodeOptions {
   std::uint16_t roceV2Port = 4791;  ///< UDP destination port that carries RoCEv2
   bool verifyCrc = true;            ///< compute and check ICRC/VCRC/CRC32c
+  /// Null: a full dissection (label and value of every node: the detail tree). Otherwise a lean
+  /// one for passes that filter or print a few fields: the same summary, diagnostic messages
+  /// and CRC status, and the same nodes in the same order with the same keys, byte ranges,
+  /// numbers and parent nodes, except that the header fields (table fields nothing hangs
+  /// under) whose keys are not listed are left out; every label is empty and only the values of
+  /// the listed keys are formatted. Node indices (parents, Diagnostic::node) therefore count
+  /// the nodes kept. Not owned: it must outlive every decode that uses these options.
+  const ValueKeys* lean = nullptr;
 };
 
 /// Decodes one frame. Never throws: malformed or truncated input yields diagnostics.
 Dissection decodeFrame(std::span<const std::uint8_t> frame, LinkType link,
                        const FrameInfo& info = {}, const DecodeOptions& options = {});
+
+/// decodeFrame into an existing dissection, replacing its content but keeping its storage (a
+/// pass over many frames allocates once).
+void decodeFrameInto(Dissection& out, std::span<const std::uint8_t> frame, LinkType link,
+                     const FrameInfo& info = {}, const DecodeOptions& options = {});
 
 }  // namespace rdmascope::packets

@@ -40,6 +40,10 @@ class DisplayFilter {
   /// The text the filter was compiled from.
   const std::string& text() const { return text_; }
 
+  /// Every field key the filter reads (as written, aggregate keys not expanded), without
+  /// duplicates: a lean decode (DecodeOptions::lean) formats the values of these keys only.
+  std::vector<std::string> keys() const;
+
   enum class Op : std::uint8_t { Eq, Ne, Lt, Gt, Le, Ge };
 
   /// Parentheses nest at most this deep; deeper filters are refused with the column of the

@@ -54,6 +54,10 @@ class CaptureDecoder {
   /// Decodes the next frame of the capture. Never throws on any bytes.
   Dissection decode(std::span<const std::uint8_t> frame, LinkType link, const FrameInfo& info = {});
 
+  /// decode() into an existing dissection, replacing its content but keeping its storage.
+  void decodeInto(Dissection& out, std::span<const std::uint8_t> frame, LinkType link,
+                  const FrameInfo& info = {});
+
   /// The MPA units the last decode() completed, in stream order (empty for other frames).
   const std::vector<StreamUnit>& lastUnits() const;
 

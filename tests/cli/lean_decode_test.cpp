@@ -1,0 +1,236 @@
+// The fast passes of `rdmascope-cli decode` (summary, -Y, -T fields, -T json: lean dissections
+// without labels, values only for the keys read) print byte for byte what the full dissection
+// (--full-dissection) prints, on every capture of the repository and on generated captures of
+// what the repository holds no file of: iWARP conversations with loss (the stateful path), CM
+// MADs, RoCEv1, native IB in ERF records, and corrupted (truncated, bit-flipped) frames.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "cli_runner.h"
+#include "rdmascope/packets/ib_builder.h"
+#include "rdmascope/packets/mad_builder.h"
+#include "rdmascope/packets_io/capture_writer.h"
+#include "rdmascope/sim/transport_scenarios.h"
+
+namespace rdmascope::cli::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+using Frames = std::vector<std::vector<std::uint8_t>>;
+
+// Every capture file under tests/ of the source tree.
+std::vector<std::string> repositoryCaptures() {
+  std::vector<std::string> out;
+  for (const auto& e :
+       fs::recursive_directory_iterator(std::string(RDMASCOPE_SOURCE_DIR) + "/tests"))
+    if (e.is_regular_file() &&
+        (e.path().extension() == ".pcap" || e.path().extension() == ".pcapng" ||
+         e.path().extension() == ".erf"))
+      out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string write(const std::string& name, packets::LinkType link, const Frames& frames) {
+  const std::string path = tempPath(name);
+  std::string error;
+  auto w = packets_io::CaptureWriter::open(path, link, error);
+  EXPECT_TRUE(w) << error;
+  if (!w) return path;
+  std::int64_t t = 1'700'000'000'123'456'789;
+  for (const auto& f : frames)
+    w->write(f, t += 1'234'567);
+  w->close();
+  return path;
+}
+
+// Truncations at every few bytes and single-bit flips across each frame.
+Frames corrupted(const Frames& frames) {
+  Frames out;
+  for (const auto& f : frames) {
+    for (std::size_t cut = 0; cut < f.size(); cut += 7)
+      out.emplace_back(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(cut));
+    for (std::size_t bit = 0; bit < f.size() * 8; bit += 13) {
+      auto g = f;
+      g[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
+      out.push_back(std::move(g));
+    }
+  }
+  return out;
+}
+
+// Captures built here, in a temporary folder; removed by the destructor.
+struct GeneratedCaptures {
+  std::vector<std::string> paths;
+
+  GeneratedCaptures() {
+    for (const char* scenario : {"iwarp-read", "iwarp-write", "iwarp-send-recv"}) {
+      sim::TransportScenarioOptions o;
+      o.bytes = 20000;
+      o.lossRate = 0.1;
+      o.seed = 7;
+      std::string error;
+      const auto run = sim::runTransportScenario(scenario, o, error);
+      EXPECT_TRUE(run) << error;
+      if (!run) continue;
+      Frames frames;
+      for (const auto& f : run->frames)
+        frames.push_back(f.bytes);
+      paths.push_back(write(std::string(scenario) + ".pcap", packets::LinkType::Ethernet, frames));
+    }
+    Frames ethernet, erf;
+    for (const auto& s : packets::sampleIbFrames())
+      (s.link == packets::LinkType::Erf ? erf : ethernet).push_back(s.bytes);
+    Frames cm;
+    for (const auto& s : packets::sampleCmFrames())
+      (s.link == packets::LinkType::Erf ? erf : cm).push_back(s.bytes);
+    paths.push_back(write("ib_samples.pcap", packets::LinkType::Ethernet, ethernet));
+    paths.push_back(write("ib_samples_erf.pcap", packets::LinkType::Erf, erf));
+    paths.push_back(write("cm_samples.pcap", packets::LinkType::Ethernet, cm));
+    Frames someEthernet(ethernet.begin(),
+                        ethernet.begin() + std::min<std::ptrdiff_t>(6, std::ssize(ethernet)));
+    someEthernet.insert(someEthernet.end(), cm.begin(),
+                        cm.begin() + std::min<std::ptrdiff_t>(3, std::ssize(cm)));
+    Frames someErf(erf.begin(), erf.begin() + std::min<std::ptrdiff_t>(2, std::ssize(erf)));
+    paths.push_back(
+        write("corrupted_ethernet.pcap", packets::LinkType::Ethernet, corrupted(someEthernet)));
+    paths.push_back(write("corrupted_erf.pcap", packets::LinkType::Erf, corrupted(someErf)));
+    paths.push_back(write("raw_ib.pcap", packets::LinkType::InfiniBand, [&] {
+      Frames ib;
+      for (const auto& f : erf)
+        if (f.size() > 16) ib.emplace_back(f.begin() + 16, f.end());  // ERF header off: LRH first
+      return ib;
+    }()));
+  }
+  ~GeneratedCaptures() {
+    for (const auto& p : paths)
+      std::remove(p.c_str());
+  }
+};
+
+// Filters that read numbers, strings (values), reals, prefixes, aggregates, presence and
+// several occurrences, under every operator and connective.
+const std::vector<std::string> kFilters = {
+    "infiniband.aeth.syndrome == 96",
+    "infiniband.bth.opcode != 17 && !(frame.len > 200)",
+    "infiniband.bth.opcode == \"RC Acknowledge\" or infiniband.bth.opcode eq 0x0a",
+    "infiniband.bth.psn >= 100 and infiniband.bth.psn lt 1e6",
+    "ip.addr == 192.168.0.0/16 || ipv6.addr",
+    "eth.addr == 52:54:00:12:34:56 || eth.src != ff:ff:ff:ff:ff:ff",
+    "frame.time_relative > 0.01 && frame.time_relative <= 1",
+    "infiniband.icrc.status == \"bad\" || infiniband.vcrc.status == \"bad\"",
+    "infiniband.aeth.kind == \"NAK\" || infiniband.aeth.kind == \"RNR NAK\"",
+    "data.len > 100 || data.data",
+    "infiniband.cm || infiniband.mad.attributeid == 0x0010",
+    "tcp.len > 0 && iwarp_ddp.tagged_flag == 1 || iwarp_mpa",
+    "udp.port == 4791 && infiniband.bth.destqp ge 0x11",
+    "infiniband.lrh.dlid < 5 || erf.types.type == 21",
+    "infiniband.bth.psn",
+};
+
+const std::vector<std::string> kFieldKeys = {
+    "frame.number",
+    "frame.time_relative",
+    "frame.time_epoch",
+    "frame.len",
+    "eth.src",
+    "ip.src",
+    "ip.addr",
+    "ipv6.dst",
+    "udp.port",
+    "tcp.len",
+    "infiniband.bth",
+    "infiniband.bth.opcode",
+    "infiniband.bth.psn",
+    "infiniband.bth.destqp",
+    "infiniband.aeth.syndrome",
+    "infiniband.aeth.kind",
+    "infiniband.reth.va",
+    "infiniband.icrc.value",
+    "infiniband.icrc.status",
+    "infiniband.lrh.dlid",
+    "infiniband.vcrc.value",
+    "erf.types.type",
+    "infiniband.mad",
+    "infiniband.cm.req.serviceid",
+    "iwarp_ddp.msn",
+    "iwarp_mpa.crc",
+    "data.data",
+    "data.len",
+};
+
+std::vector<std::vector<std::string>> passes() {
+  std::vector<std::vector<std::string>> out = {{}, {"-T", "json"}};
+  std::vector<std::string> fields = {"-T", "fields"};
+  for (const auto& k : kFieldKeys) {
+    fields.push_back("-e");
+    fields.push_back(k);
+  }
+  out.push_back(fields);
+  auto first = fields;
+  first.insert(first.end(), {"-E", "occurrence=f", "-E", "header=y"});
+  out.push_back(first);
+  for (const auto& f : kFilters)
+    out.push_back({"-Y", f});
+  out.push_back({"-Y", kFilters[1], "-T", "fields", "-e", "infiniband.bth.psn", "-e", "ip.dst"});
+  out.push_back({"-Y", kFilters[4], "-T", "json"});
+  return out;
+}
+
+void expectSameAsFull(const std::string& capture) {
+  for (const auto& pass : passes()) {
+    std::vector<std::string> args = {"decode", capture};
+    args.insert(args.end(), pass.begin(), pass.end());
+    const RunResult fast = runCli(args);
+    args.push_back("--full-dissection");
+    const RunResult full = runCli(args);
+    std::string what = capture;
+    for (const auto& a : pass)
+      what.append(" ").append(a);
+    EXPECT_EQ(fast.exitCode, full.exitCode) << what;
+    EXPECT_EQ(fast.err, full.err) << what;
+    EXPECT_TRUE(fast.out == full.out) << what << ": the fast pass prints otherwise";
+    if (pass.empty()) {
+      EXPECT_FALSE(full.out.empty()) << what;
+    }
+  }
+}
+
+TEST(LeanDecode, EveryRepositoryCapturePrintsAsTheFullDissection) {
+  const auto captures = repositoryCaptures();
+  ASSERT_GE(captures.size(), 30u);
+  for (const auto& c : captures)
+    expectSameAsFull(c);
+}
+
+TEST(LeanDecode, GeneratedIwarpCmRoceV1NativeIbAndCorruptedCapturesPrintAsTheFullDissection) {
+  const GeneratedCaptures generated;
+  ASSERT_EQ(generated.paths.size(), 9u);
+  for (const auto& c : generated.paths)
+    expectSameAsFull(c);
+}
+
+// The filters above are not vacuous: over the repository's captures each selects some frames
+// and leaves others (so a wrong fast value would change the output).
+TEST(LeanDecode, FiltersSelectSomeFramesOfTheCaptures) {
+  const GeneratedCaptures generated;
+  auto captures = repositoryCaptures();
+  captures.insert(captures.end(), generated.paths.begin(), generated.paths.end());
+  for (const auto& f : kFilters) {
+    bool some = false, notAll = false;
+    for (const auto& c : captures) {
+      const RunResult all = runCli({"decode", c});
+      const RunResult sel = runCli({"decode", c, "-Y", f});
+      if (!sel.out.empty()) some = true;
+      if (sel.out.size() < all.out.size()) notAll = true;
+      if (some && notAll) break;
+    }
+    EXPECT_TRUE(some && notAll) << f;
+  }
+}
+
+}  // namespace
+}  // namespace rdmascope::cli::test

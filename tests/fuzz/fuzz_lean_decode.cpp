@@ -1,0 +1,116 @@
+// libFuzzer target: the lean field-extraction path (DecodeOptions::lean) against the full
+// dissection. Arbitrary frames go through two CaptureDecoders (so TCP reassembly and iWARP
+// are fuzzed statefully), one full and one lean; both must give the same nodes (keys, byte
+// ranges, numbers, parents; the lean one without the header fields not asked for), summary,
+// diagnostics and CRC status, the same values for the keys the lean one was asked for, and the
+// same verdict of a display filter reading those keys.
+//
+// Input: byte 0 selects the link type (bits 0-2) and the key set (bits 3-7); then records
+// until the input ends: a 2-byte big-endian length and that many bytes of one frame.
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rdmascope/packets/display_filter.h"
+#include "rdmascope/packets/stream_decoder.h"
+
+namespace {
+
+using namespace rdmascope::packets;
+
+constexpr LinkType kLinks[] = {LinkType::Ethernet, LinkType::Erf,  LinkType::Raw,
+                               LinkType::Ipv4,     LinkType::Ipv6, LinkType::InfiniBand,
+                               LinkType::Ethernet, LinkType::Erf};
+
+// Filters over keys of every layer; each also names the keys a lean decode formats.
+constexpr std::array<std::string_view, 8> kFilters = {
+    "frame.number >= 2 && frame.time_relative > 0.5 || frame.len < 100",
+    "eth.addr == 02:00:00:00:00:01 || ip.addr == 10.0.0.0/8 || ipv6.addr",
+    "infiniband.bth.opcode == \"RC Acknowledge\" || infiniband.bth.psn != 5",
+    "infiniband.aeth.kind == \"NAK\" || infiniband.icrc.status == \"bad\" || infiniband.bth",
+    "data.data || data.len > 3 || tcp.len == 0 || udp.port == 4791",
+    "iwarp_ddp.msn > 1 || iwarp_mpa.crc_check || iwarp_rdma",
+    "infiniband.mad || infiniband.cm.req.serviceid || infiniband.vcrc.status == \"good\"",
+    "erf.types.type == 21 || infiniband.lrh.dlid <= 3 || infiniband.grh",
+};
+
+// The lean nodes are the full ones in order, less header fields whose keys were not asked
+// for; parents and diagnostics are compared through the nodes they name.
+bool sameDissection(const Dissection& full, const Dissection& lean, const ValueKeys& keys) {
+  if (full.crc != lean.crc || full.frameLength != lean.frameLength ||
+      full.summary.source != lean.summary.source ||
+      full.summary.destination != lean.summary.destination ||
+      full.summary.protocol != lean.summary.protocol || full.summary.info != lean.summary.info ||
+      full.diagnostics.size() != lean.diagnostics.size())
+    return false;
+  std::vector<std::int32_t> leanIndex(full.nodes.size(), -1);
+  std::vector<bool> hasChildren(full.nodes.size(), false);
+  for (const Node& n : full.nodes)
+    if (n.parent >= 0) hasChildren[static_cast<std::size_t>(n.parent)] = true;
+  std::size_t j = 0;
+  for (std::size_t i = 0; i < full.nodes.size(); ++i) {
+    const Node& a = full.nodes[i];
+    const bool droppable = a.field && !hasChildren[i] && !keys.contains(a.key);
+    if (j == lean.nodes.size()) {
+      if (droppable) continue;
+      return false;
+    }
+    const Node& b = lean.nodes[j];
+    const bool same =
+        a.key == b.key && a.offset == b.offset && a.length == b.length && a.depth == b.depth &&
+        a.number == b.number && a.hasNumber == b.hasNumber && a.field == b.field &&
+        (a.parent < 0 ? b.parent == -1 : b.parent == leanIndex[static_cast<std::size_t>(a.parent)]);
+    if (!same) {
+      if (droppable) continue;
+      return false;
+    }
+    if (keys.contains(a.key) && a.value != b.value) return false;
+    leanIndex[i] = static_cast<std::int32_t>(j++);
+  }
+  if (j != lean.nodes.size()) return false;
+  for (std::size_t i = 0; i < full.diagnostics.size(); ++i) {
+    const auto& x = full.diagnostics[i];
+    const auto& y = lean.diagnostics[i];
+    const std::int32_t node = x.node < 0 || static_cast<std::size_t>(x.node) >= full.nodes.size()
+                                  ? -1
+                                  : leanIndex[static_cast<std::size_t>(x.node)];
+    if (x.severity != y.severity || x.message != y.message || node != y.node) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  const LinkType link = kLinks[data[0] & 7];
+  const std::string_view text = kFilters[(data[0] >> 3) % kFilters.size()];
+  std::string error;
+  const auto filter = DisplayFilter::compile(text, error);
+  if (!filter) __builtin_trap();  // the fixed filters are valid
+  ValueKeys keys;
+  for (const auto& k : filter->keys())
+    keys.add(k);
+  if ((data[0] >> 3) >= kFilters.size()) keys.add("frame.number");
+  DecodeOptions fullOptions, leanOptions;
+  leanOptions.lean = &keys;
+  CaptureDecoder full(fullOptions), lean(leanOptions);
+  Dissection d;  // reused across frames, as the CLI does
+  std::span<const std::uint8_t> in(data + 1, size - 1);
+  for (std::uint64_t number = 1; in.size() >= 2; ++number) {
+    const std::size_t len = std::min<std::size_t>((std::size_t{in[0]} << 8) | in[1], in.size() - 2);
+    const auto frame = in.subspan(2, len);
+    in = in.subspan(2 + len);
+    const FrameInfo info{number, 0.25 * static_cast<double>(number), 1e9, 0};
+    const Dissection a = full.decode(frame, link, info);
+    lean.decodeInto(d, frame, link, info);
+    if (!sameDissection(a, d, keys)) __builtin_trap();
+    if (filter->matches(a) != filter->matches(d)) __builtin_trap();
+  }
+  return 0;
+}
