@@ -234,7 +234,12 @@ TEST(FabricCapture, CapturedPortsKeepPfcFramesCnpsAndMarkedPackets) {
     const auto& b = c.bytes;
     if (b.size() >= 16 && b[12] == 0x88 && b[13] == 0x08) ++pfc;
     if (b.size() > 42 && b[12] == 0x08 && b[13] == 0x00 && b[42] == 0x81) ++cnp;
-    if (b.size() > 16 && b[12] == 0x08 && b[13] == 0x00 && (b[15] & 3) == 3) ++ce;
+    if (b.size() > 16 && b[12] == 0x08 && b[13] == 0x00 && (b[15] & 3) == 3) {
+      ++ce;
+      // marking kept the ICRC valid (it masks the ECN bits) and the IPv4 checksum right
+      const PacketSummary sum = summarizeFrame(WireFormat::RoceV2Ipv4, b);
+      EXPECT_TRUE(sum.ok) << sum.error;
+    }
   }
   EXPECT_GT(pfc, 0);
   EXPECT_GT(cnp, 0);

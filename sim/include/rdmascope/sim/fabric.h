@@ -18,6 +18,11 @@
 /// rate. As notification point it answers a CE-marked packet with a CNP (BTH opcode 0x81 to
 /// the sending QP, at most one per QP per CNP interval); as reaction point it runs dcqcn.h's
 /// rate state machine per QP. A NIC receives at line rate (it never sends PAUSE).
+///
+/// Known limits: RoCEv2 over IPv4 only; the fabric emits no trace events (its frames reach
+/// views through captures() and seriesJson()); switches forward by destination IP over the
+/// shortest paths (or the scenario's routes) without TTL or MAC rewriting; a PAUSE takes effect
+/// at the next frame boundary of the paused port.
 
 #include <cstdint>
 #include <map>
