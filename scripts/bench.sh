@@ -4,6 +4,7 @@
 # Usage: scripts/bench.sh [NAME...]   (default: every folder of bench/ with a run.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+scripts/install-deps.sh --bench
 cmake --preset dev >/dev/null
 targets=$(sed -n 's/^ *add_executable(\([A-Za-z0-9_]*\).*/\1/p' bench/*/CMakeLists.txt)
 # Targets whose prerequisites are missing (ns-3) are not defined; build those that are.

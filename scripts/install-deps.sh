@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs every Debian package rdmascope needs to build, run and test. Idempotent and quiet
-# when everything is present already.
+# when everything is present already. With --bench also the benchmarks' peers (ns-3, the
+# simulator's speed comparison; scripts/bench.sh passes it).
 set -euo pipefail
 
 packages=(
@@ -18,6 +19,12 @@ packages=(
   # the Debian package (scripts/package.sh) and its test: dpkg-shlibdeps, lintian, man -l
   dpkg-dev lintian man-db
 )
+if [ "${1:-}" = --bench ]; then
+  packages+=(libns3-dev)
+elif [ -n "${1:-}" ]; then
+  echo "install-deps: unknown option '$1' (only --bench)" >&2
+  exit 2
+fi
 
 missing=()
 for p in "${packages[@]}"; do
