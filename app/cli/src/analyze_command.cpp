@@ -78,8 +78,10 @@ int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
   const std::string loss = captureLossNote(report, reader->dropsReported());
   if (a.json) {
     std::string json = analysis::toJson(report);
+    // Only a capture that records its drops (pcapng statistics) gets the field: the report of
+    // any other capture stays the analysis' own (the simulator's --analyze gives the same).
     const auto close = json.rfind('}');
-    if (close != std::string::npos) {
+    if (close != std::string::npos && reader->dropsReported()) {
       nlohmann::json note = {{"note", loss}};
       if (const auto d = reader->dropsReported()) note["dropped_by_capture"] = *d;
       json.insert(close, ",\n  \"capture_loss\": " + note.dump() + "\n");
