@@ -13,21 +13,9 @@
 set -euo pipefail
 shopt -s inherit_errexit # a failed pass inside $(...) stops the script
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-${RDMASCOPE_BUILD_DIR:-}}
-if [[ -z $build ]]; then
-  for d in build/ci build/dev; do
-    if [[ -x $root/$d/app/cli/rdmascope-cli ]]; then
-      build=$root/$d
-      break
-    fi
-  done
-fi
-fail() {
-  echo "decode_passes: $*" >&2
-  exit 1
-}
-[[ -n $build ]] || fail "no build directory with app/cli/rdmascope-cli (build first, or pass BUILD_DIR)"
+bench_name=decode_passes
+# shellcheck source=../build_dir.sh
+source "$(dirname "$0")/../build_dir.sh"
 cli=$build/app/cli/rdmascope-cli
 gen=$build/bench/decode_passes/make_real_capture
 for tool in "$cli" "$gen"; do

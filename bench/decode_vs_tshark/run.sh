@@ -7,21 +7,9 @@
 # Goals (issue 2): >= 50x faster than tshark, >= 0.5 of the bare CRC pass's speed.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-build=${1:-${RDMASCOPE_BUILD_DIR:-}}
-if [[ -z $build ]]; then
-  for d in build/ci build/dev; do
-    if [[ -x $root/$d/app/cli/rdmascope-cli ]]; then
-      build=$root/$d
-      break
-    fi
-  done
-fi
-fail() {
-  echo "decode_vs_tshark: $*" >&2
-  exit 1
-}
-[[ -n $build ]] || fail "no build directory with app/cli/rdmascope-cli (build first, or pass BUILD_DIR)"
+bench_name=decode_vs_tshark
+# shellcheck source=../build_dir.sh
+source "$(dirname "$0")/../build_dir.sh"
 cli=$build/app/cli/rdmascope-cli
 gen=$build/bench/decode_vs_tshark/make_roce_capture
 crc=$build/bench/decode_vs_tshark/bare_crc_pass
