@@ -25,16 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import packet_shape  # noqa: E402
 
 
-def need(names):
-    missing = [m for m in (oracle.missing_program(n) for n in names) if m]
-    if not missing:
-        return
-    if os.environ.get("RDMASCOPE_REQUIRE_ORACLES") == "1":
-        print("FAILED: RDMASCOPE_REQUIRE_ORACLES=1 and the test needs what is missing: "
-              + ", ".join(missing))
-        sys.exit(1)
-    print("SKIPPED: missing " + ", ".join(missing))
-    sys.exit(77)
+need = oracle.need
 
 
 def tcp_listening(port):

@@ -30,16 +30,7 @@ HOST2_MAC = bytes([0x02, 0x00, 0x0A, 0x09, 0x00, 0x02])
 PORT = 18515
 
 
-def need(names):
-    missing = [m for m in (oracle.missing_program(n) for n in names) if m]
-    if not missing:
-        return
-    if os.environ.get("RDMASCOPE_REQUIRE_ORACLES") == "1":
-        print("FAILED: RDMASCOPE_REQUIRE_ORACLES=1 and the test needs what is missing: "
-              + ", ".join(missing))
-        sys.exit(1)
-    print("SKIPPED: missing " + ", ".join(missing))
-    sys.exit(77)
+need = oracle.need
 
 
 def read_pcap(path):

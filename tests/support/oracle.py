@@ -3,6 +3,7 @@
 tshark comparison disables (tshark_disabled_protocols.txt)."""
 import os
 import shutil
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -44,3 +45,17 @@ def tshark_disable_args():
     for p in tshark_disabled_protocols():
         args += ["--disable-protocol", p]
     return args
+
+
+def need(names):
+    """Exits unless every program in `names` is there: 77 (skipped, naming what is missing),
+    or 1 under RDMASCOPE_REQUIRE_ORACLES=1 (CI), where a missing oracle is a failure."""
+    missing = [m for m in (missing_program(n) for n in names) if m]
+    if not missing:
+        return
+    if os.environ.get("RDMASCOPE_REQUIRE_ORACLES") == "1":
+        print("FAILED: RDMASCOPE_REQUIRE_ORACLES=1 and the test needs what is missing: "
+              + ", ".join(missing))
+        sys.exit(1)
+    print("SKIPPED: missing " + ", ".join(missing))
+    sys.exit(77)
