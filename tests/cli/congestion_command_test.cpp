@@ -72,3 +72,44 @@ TEST(CongestionCommand, BadScenarioFilesAndOptionsAreOneLineErrors) {
 
 }  // namespace
 }  // namespace rdmascope::cli::test
+
+namespace rdmascope::cli::test {
+namespace {
+
+// The fabric's own account of a run and the capture analysis of its pcap agree: the analysis,
+// which sees only the frames of the captured link, finds the victim flow the scenario built,
+// times the spine's pauses of that link as the fabric counted them, and sees no loss.
+TEST(CongestionCommand, TheCaptureAnalysisOfARunAgreesWithTheFabric) {
+  const std::string pcap = tempPath("congestion_analyzed.pcap");
+  const RunResult run = runCli({"congestion", kExamples + "incast-pfc.json", "--pcap", pcap});
+  ASSERT_EQ(run.exitCode, 0) << run.err;
+  // "  sp0:1 priority 3 paused 1706.6 us in 122 period(s)": the spine's port towards l1, whose
+  // PAUSE frames travel on the captured link l1:0.
+  const auto at = run.out.find("sp0:1 priority 3 paused ");
+  ASSERT_NE(at, std::string::npos) << run.out;
+  const double fabricUs = std::stod(run.out.substr(at + 24));
+  const RunResult an = runCli({"analyze", pcap, "--json"});
+  std::remove(pcap.c_str());
+  ASSERT_EQ(an.exitCode, 0) << an.err;
+  const auto j = nlohmann::json::parse(an.out);
+  EXPECT_EQ(j["summary"]["psn_gaps"], 0);
+  EXPECT_EQ(j["summary"]["resent_frames"], 0);
+  EXPECT_EQ(j["summary"]["victim_flows"], 1);
+  ASSERT_EQ(j["pauses"].size(), 1u);
+  EXPECT_EQ(j["pauses"][0]["priority"], 3);
+  EXPECT_NEAR(j["pauses"][0]["paused_s"].get<double>() * 1e6, fabricUs, fabricUs * 0.01);
+  bool victim = false;
+  for (const auto& a : j["anomalies"])
+    if (a["kind"] == "victim_flow") {
+      victim = true;
+      EXPECT_NE(a["detail"].get<std::string>().find("flow to 10.10.0.11 held"), std::string::npos)
+          << a["detail"];  // h10, the victim's idle receiver
+      EXPECT_NE(a["detail"].get<std::string>().find("the 7 paused flows to 10.10.0.9"),
+                std::string::npos)
+          << a["detail"];  // h8, the incast's receiver
+    }
+  EXPECT_TRUE(victim);
+}
+
+}  // namespace
+}  // namespace rdmascope::cli::test
