@@ -238,7 +238,9 @@ PauseTimeline::Layout PauseTimeline::layout() const {
   l.plot = rect().adjusted(label, 4, -8, -fm.height() - 6);
   const int rows =
       analysis_ ? std::max<int>(1, static_cast<int>(analysis_->report.pauses.size())) : 1;
-  l.rowHeight = std::max(4, l.plot.height() / rows);
+  // Rows of at most three text lines: a single paused priority is a band, not the whole pane.
+  l.rowHeight = std::clamp(l.plot.height() / rows, 4, fm.height() * 3);
+  l.plot.setHeight(l.rowHeight * rows);
   if (analysis_) {
     const auto& cs = analysis_->report.connections;
     bool any = false;
@@ -360,7 +362,7 @@ CongestionView::CongestionView(QWidget* parent)
   l->setContentsMargins(0, 0, 0, 0);
   l->setSpacing(2);
   l->addWidget(summary_);
-  l->addWidget(timeline_, 1);
+  l->addWidget(timeline_, 0);
   l->addLayout(tables, 1);
   connect(timeline_, &PauseTimeline::frameClicked, this, &CongestionView::frameActivated);
   auto go = [this](auto* model) {
