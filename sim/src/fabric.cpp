@@ -451,7 +451,10 @@ void Fabric::Impl::capture(const Port& p, const Frame& f) {
   c.time = sim().now();
   c.port = p.name;
   f.flatten(c.bytes);
-  fab.captures_.push_back(std::move(c));
+  if (fab.captureSink_)
+    fab.captureSink_(c);
+  else
+    fab.captures_.push_back(std::move(c));
 }
 
 void Fabric::Impl::arrive(int senderPortId) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "numeric_options.h"
 #include "output_files.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/sim/fabric.h"
@@ -63,6 +64,12 @@ int runCongestion(const CongestionArgs& a, std::ostream& out, std::ostream& err)
     err << "congestion: " << a.scenario << ": " << e.what() << '\n';
     return kExitUsage;
   }
+  // Frames go to the pcap as they are sent (memory stays bounded however long the run);
+  // without --pcap none is kept.
+  bool writeFailed = false;
+  fabric->setCaptureSink([&](const sim::FabricCapture& c) {
+    if (writer && !writeFailed) writeFailed = !writer->write(c.bytes, c.time.picos() / 1000);
+  });
   fabric->run();
   if (a.explain) {
     if (!spec->description.empty()) out << spec->description << "\n\n";
@@ -72,14 +79,11 @@ int runCongestion(const CongestionArgs& a, std::ostream& out, std::ostream& err)
   }
   out << fabric->summary();
   if (writer) {
-    for (const auto& c : fabric->captures()) {
-      if (!writer->write(c.bytes, c.time.picos() / 1000)) break;
-    }
-    if (!writer->close()) {
+    if (writeFailed || !writer->close()) {
       err << "congestion: " << writer->error() << '\n';
       return kExitFailure;
     }
-    out << "wrote " << fabric->captures().size() << " frames to " << a.pcap << '\n';
+    out << "wrote " << writer->framesWritten() << " frames to " << a.pcap << '\n';
   }
   if (!a.series.empty()) {
     if (!writeTextFile(a.series, fabric->seriesJson().dump() + "\n", err)) return kExitFailure;
@@ -103,8 +107,10 @@ void addCongestionCommand(CLI::App& app, Action& action) {
                 "A port to capture: s0:3 (switch s0, port 3) or h2 (a host)");
   c->add_option("--series", a->series,
                 "Write the time series (queue depths, flow rates, pauses) as JSON");
-  c->add_option("--duration-us", a->durationUs, "Simulated time, overriding the scenario's")
-      ->check(CLI::PositiveNumber);
+  // Up to 10 s of simulated time, as a scenario file's durationUs.
+  checkRange(c->add_option("--duration-us", a->durationUs,
+                           "Simulated time in microseconds, overriding the scenario's"),
+             RealRange{0, 1e7, true, false});
   c->add_flag("--explain", a->explain, "Print the scenario's explanation of its effects first");
   c->callback([a, &action] {
     action = [a](std::ostream& out, std::ostream& err) { return runCongestion(*a, out, err); };

@@ -25,6 +25,7 @@
 /// at the next frame boundary of the paused port.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json_fwd.hpp>
@@ -101,6 +102,12 @@ class Fabric final : public FrameFabric, public EventTarget {
   const FabricCounters& counters() const { return counters_; }
   std::vector<FlowResult> flows() const;
   const std::vector<FabricCapture>& captures() const { return captures_; }
+  /// Hands each frame of a captured port to `sink` as it is sent instead of keeping it in
+  /// captures() (which then stays empty): a long run streams its pcap in bounded memory, and a
+  /// run without one keeps nothing. Call before run().
+  void setCaptureSink(std::function<void(const FabricCapture&)> sink) {
+    captureSink_ = std::move(sink);
+  }
   std::vector<PauseInterval> pauses() const;
   const std::optional<DeadlockReport>& deadlock() const { return deadlock_; }
   /// Bytes in all switch queues now (what the PFC scenarios must account for).
@@ -140,6 +147,7 @@ class Fabric final : public FrameFabric, public EventTarget {
   std::unique_ptr<Impl> impl_;
   FabricCounters counters_;
   std::vector<FabricCapture> captures_;
+  std::function<void(const FabricCapture&)> captureSink_;
   std::optional<DeadlockReport> deadlock_;
 };
 
