@@ -320,7 +320,8 @@ std::unique_ptr<VerbsSniffer> VerbsSniffer::open(const std::string& name, std::s
   m.bufferBytes = std::size_t{options.rqDepth} * m.slot;
   m.buffer.reset(new (std::nothrow) std::uint8_t[m.bufferBytes]);
   if (!m.buffer) return failed("allocating the receive buffers", ENOMEM);
-  m.mr = ibv_reg_mr(m.pd, m.buffer.get(), m.bufferBytes, IBV_ACCESS_LOCAL_WRITE);
+  // (an int: verbs.h's ibv_reg_mr macro ORs the access with another enum type)
+  m.mr = ibv_reg_mr(m.pd, m.buffer.get(), m.bufferBytes, static_cast<int>(IBV_ACCESS_LOCAL_WRITE));
   if (!m.mr) return failed("ibv_reg_mr", errno);
   for (std::uint32_t i = 0; i < options.rqDepth; ++i) {
     if (const int rc = m.postSlot(i); rc != 0) return failed("ibv_post_recv", rc);
