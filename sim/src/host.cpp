@@ -1,6 +1,7 @@
 #include "rdmascope/sim/host.h"
 
 #include <fmt/format.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -15,10 +16,24 @@
 
 namespace rdmascope::sim {
 
+namespace {
+
+constexpr std::uint64_t kHugePage = 2u << 20;
+
+}  // namespace
+
+// Large regions come straight from mmap, zeroed by the OS without touching a page, and ask for
+// transparent huge pages: a 1 GiB buffer then faults in 512 times instead of 262,144.
 struct Host::Region {
   std::uint8_t* data = nullptr;
   std::uint64_t size = 0;
-  ~Region() { std::free(data); }
+  std::uint64_t mapped = 0;  ///< bytes mmap'ed (0: data came from calloc)
+  ~Region() {
+    if (mapped != 0)
+      ::munmap(data, mapped);
+    else
+      std::free(data);
+  }
 };
 
 Host::Host(Network& network, int index, HostConfig config)
@@ -54,9 +69,27 @@ std::uint64_t Host::allocate(std::uint64_t length, std::uint64_t align) {
   if (align == 0) align = 1;
   const std::uint64_t base = (nextAddr_ + align - 1) / align * align;
   auto r = std::make_unique<Region>();
-  // calloc: large regions come zeroed from the OS without touching every page
-  r->data = static_cast<std::uint8_t*>(std::calloc(std::max<std::uint64_t>(length, 1), 1));
   r->size = length;
+  if (length >= kHugePage) {
+    const std::uint64_t mapped = (length + kHugePage - 1) / kHugePage * kHugePage;
+    void* p = ::mmap(nullptr, mapped + kHugePage, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p != MAP_FAILED) {
+      // keep a 2 MiB-aligned window of `mapped` bytes and return the rest
+      auto* base8 = static_cast<std::uint8_t*>(p);
+      const auto addr = reinterpret_cast<std::uintptr_t>(p);
+      const std::uint64_t lead = (kHugePage - addr % kHugePage) % kHugePage;
+      if (lead != 0) ::munmap(base8, lead);
+      const std::uint64_t tail = kHugePage - lead;
+      if (tail != 0) ::munmap(base8 + lead + mapped, tail);
+      r->data = base8 + lead;
+      r->mapped = mapped;
+      ::madvise(r->data, mapped, MADV_HUGEPAGE);
+    }
+  }
+  // calloc: the region comes zeroed from the OS without touching every page
+  if (r->data == nullptr)
+    r->data = static_cast<std::uint8_t*>(std::calloc(std::max<std::uint64_t>(length, 1), 1));
   regions_[base] = std::move(r);
   nextAddr_ = base + length + 4096;  // a guard gap so overruns never reach the next region
   return base;

@@ -93,13 +93,24 @@ void Qp::reqRetry() {
       first = false;
       if (w.mask & (kWrWrite | kWrSend)) {
         // skip what the completer has seen acknowledged (retry_first_write_send)
+        // (rxe walks the acknowledged packets one by one; every one but the last skipped is a
+        // full MTU and a MIDDLE after a MIDDLE leaves the opcode state as it was, so the walk
+        // is the first packet, one jump, and the last packet)
         const std::uint32_t npsn = (comp_.psn - w.firstPsn) & kPsnMask;
-        for (std::uint32_t k = 0; k < npsn; ++k) {
+        auto skipOne = [&] {
           const std::uint32_t n = std::min(w.dma.resid, mtu());
           req_.opcode = nextOpcode(w, w.dma.resid <= mtu());
           advanceDma(w.dma, n);
-          if (w.mask & kWrWrite) w.iova += mtu();
+        };
+        if (std::uint64_t{npsn} * mtu() < w.dma.resid) {
+          if (npsn > 0) skipOne();
+          if (npsn > 2) advanceDma(w.dma, (npsn - 2) * mtu());
+          if (npsn > 1) skipOne();
+        } else {
+          for (std::uint32_t k = 0; k < npsn; ++k)
+            skipOne();
         }
+        if (w.mask & kWrWrite) w.iova += std::uint64_t{npsn} * mtu();
       }
       if (w.mask & kWrRead) {
         const std::uint32_t npsn = (w.dma.length - w.dma.resid) / mtu();
