@@ -16,10 +16,16 @@
 
 namespace rdmascope::sim {
 
-inline void dmaWrite(std::uint8_t* dst, const std::uint8_t* src, std::size_t n) {
+/// Memory regions up to this size take cached stores: a buffer this small is written again
+/// and again (ib_write_bw's 64 KiB buffer), and stays in the cache between the writes.
+inline constexpr std::uint64_t kDmaCachedRegion = 1u << 20;
+
+/// `stream`: the destination is a large region (more than kDmaCachedRegion).
+inline void dmaWrite(std::uint8_t* dst, const std::uint8_t* src, std::size_t n,
+                     bool stream = true) {
 #if defined(__SSE2__)
   constexpr std::size_t kStreamFrom = 1024;  // below this the copy stays in cache
-  if (n >= kStreamFrom) {
+  if (stream && n >= kStreamFrom) {
     const std::size_t head = (16 - (reinterpret_cast<std::uintptr_t>(dst) & 15)) & 15;
     std::memcpy(dst, src, head);
     dst += head;

@@ -672,7 +672,7 @@ bool Qp::copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemo
     if (reference && !toMemory && n == len) {
       *reference = mem.data();
     } else if (toMemory) {
-      dmaWrite(mem.data(), buf + done, n);
+      dmaWrite(mem.data(), buf + done, n, mr->length > kDmaCachedRegion);
     } else {
       std::memcpy(buf + done, mem.data(), n);
     }

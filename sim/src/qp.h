@@ -244,6 +244,7 @@ class Qp : public EventTarget {
     std::uint32_t resid = 0;
     std::uint32_t length = 0;
     const MemoryRegionInfo* mr = nullptr;
+    bool streamDma = true;  ///< the MR is large: its payload writes bypass the cache
     std::vector<RespResource> resources;
     std::size_t resHead = 0;
     int resIndex = -1;  ///< resource of the READ reply or atomic in progress (qp->resp.res)

@@ -493,6 +493,7 @@ void Qp::responderRun(const ParsedPacket* first) {
             }
           }
           resp_.mr = mr;
+          resp_.streamDma = mr->length > kDmaCachedRegion;
           st = R::Execute;
           break;
         }
@@ -516,7 +517,7 @@ void Qp::responderRun(const ParsedPacket* first) {
           } else if (m & kWrite) {
             if (pkt->payloadLen) {
               auto mem = host_.memory(resp_.va, pkt->payloadLen);
-              dmaWrite(mem.data(), pkt->payload, pkt->payloadLen);
+              dmaWrite(mem.data(), pkt->payload, pkt->payloadLen, resp_.streamDma);
               if (tracing()) {
                 TraceEvent e = memoryEvent(true, resp_.va, pkt->payloadLen, Narrative::WriteData);
                 e.psn = pkt->psn;
