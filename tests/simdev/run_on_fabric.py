@@ -20,28 +20,13 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import oracle  # noqa: E402
+from tcp_ports import tcp_listening  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import packet_shape  # noqa: E402
 
 
 need = oracle.need
-
-
-def tcp_listening(port):
-    """True when some socket listens on the TCP port (read from /proc, without connecting:
-    a probe connection would be taken as the client by a one-shot server)."""
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(table, encoding="ascii") as f:
-                next(f)
-                for line in f:
-                    fields = line.split()
-                    if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
-                        return True
-        except OSError:
-            pass
-    return False
 
 
 def main():

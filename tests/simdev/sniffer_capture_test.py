@@ -25,6 +25,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
 import oracle  # noqa: E402
+from tcp_ports import tcp_listening  # noqa: E402
 
 HOST2_MAC = bytes([0x02, 0x00, 0x0A, 0x09, 0x00, 0x02])
 PORT = 18515
@@ -94,20 +95,6 @@ def wait_for(predicate, seconds, what):
             return
         time.sleep(0.05)
     raise AssertionError(f"timed out waiting for {what}")
-
-
-def tcp_listening(port):
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            with open(table, encoding="ascii") as f:
-                next(f)
-                for line in f:
-                    fields = line.split()
-                    if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
-                        return True
-        except OSError:
-            pass
-    return False
 
 
 def read_log(f):
