@@ -14,6 +14,10 @@ CompiledFilter compileDisplayFilter(const QString& text) {
   std::string error;
   auto filter = packets::DisplayFilter::compile(text.toStdString(), error);
   if (filter) {
+    auto keys = std::make_shared<packets::ValueKeys>();
+    for (const std::string& k : filter->keys())
+      keys->add(k);
+    c.lean = std::move(keys);
     c.predicate = [f = std::move(*filter)](const packets::Dissection& d) { return f.matches(d); };
     return c;
   }
@@ -100,7 +104,7 @@ void FilterBar::apply() {
     return;
   }
   CompiledFilter c = check();
-  if (c.ok()) Q_EMIT filterApplied(text(), c.predicate);
+  if (c.ok()) Q_EMIT filterApplied(text(), c.predicate, c.lean);
 }
 
 }  // namespace rdmascope::ui

@@ -3,6 +3,9 @@
 #include <QBrush>
 #include <QColor>
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <thread>
 
 #include "rdmascope/ui/frame_store.h"
 
@@ -201,18 +204,86 @@ void PacketListModel::storeAppended() {
   endInsertRows();
 }
 
-bool PacketListModel::applyFilter(Predicate predicate, const Progress& progress) {
+bool PacketListModel::applyFilter(Predicate predicate, const Progress& progress, LeanKeys lean) {
   std::vector<std::uint32_t> visible;
-  for (std::size_t f = 0; f < known_; ++f) {
-    if (progress && f % 1024 == 0 && !progress(f, known_)) return false;
-    // Peeking keeps the cache holding what the user looks at.
-    if (predicate(*cache_.peek(f))) visible.push_back(static_cast<std::uint32_t>(f));
+  if (lean) {
+    if (!filterLean(predicate, progress, *lean, visible)) return false;
+  } else {
+    for (std::size_t f = 0; f < known_; ++f) {
+      if (progress && f % 1024 == 0 && !progress(f, known_)) return false;
+      // Peeking keeps the cache holding what the user looks at.
+      if (predicate(*cache_.peek(f))) visible.push_back(static_cast<std::uint32_t>(f));
+    }
   }
   if (progress) progress(known_, known_);
   beginResetModel();
   predicate_ = std::move(predicate);
   visible_ = std::move(visible);
   endResetModel();
+  return true;
+}
+
+bool PacketListModel::filterLean(const Predicate& predicate, const Progress& progress,
+                                 const packets::ValueKeys& lean,
+                                 std::vector<std::uint32_t>& visible) {
+  const std::size_t total = known_;
+  const packets::LinkType link = store_->linkType();
+  packets::DecodeOptions options;
+  options.lean = &lean;
+  // Workers test the frames outside TCP streams in blocks and mark the matches; this thread
+  // reports progress and tests the stream frames through the cache (whose stateful decoder is
+  // not shared), in frame order.
+  std::vector<std::uint8_t> match(total, 0);
+  std::vector<std::uint8_t> stream(total, 0);
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::size_t> done{0};
+  std::atomic<bool> stop{false};
+  constexpr std::size_t kBlock = 4096;
+  // Tests one block; false when none is left.
+  auto block = [&](packets::Dissection& scratch) {
+    const std::size_t begin = next.fetch_add(kBlock);
+    if (begin >= total || stop.load(std::memory_order_relaxed)) return false;
+    const std::size_t end = std::min(total, begin + kBlock);
+    for (std::size_t f = begin; f < end; ++f) {
+      const auto bytes = store_->bytes(f);
+      if (mayBeTcp(bytes, link)) {
+        stream[f] = 1;
+        continue;
+      }
+      packets::decodeFrameInto(scratch, bytes, link, store_->frameInfo(f), options);
+      match[f] = predicate(scratch) ? 1 : 0;
+    }
+    done.fetch_add(end - begin);
+    return true;
+  };
+  const unsigned helpers = std::max(1u, std::thread::hardware_concurrency()) - 1;
+  std::vector<std::thread> threads;
+  threads.reserve(helpers);
+  for (unsigned i = 0; i < helpers; ++i)
+    threads.emplace_back([&] {
+      packets::Dissection scratch;
+      while (block(scratch)) {
+      }
+    });
+  bool cancelled = false;
+  packets::Dissection scratch;
+  while (!cancelled && block(scratch))
+    cancelled = progress && !progress(done.load(), total);
+  while (!cancelled && done.load() < total) {
+    cancelled = progress && !progress(done.load(), total);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  stop = true;
+  for (auto& t : threads)
+    t.join();
+  if (cancelled) return false;
+  for (std::size_t f = 0; f < total; ++f) {
+    if (stream[f]) {
+      if (progress && f % 1024 == 0 && !progress(f, total)) return false;
+      match[f] = predicate(*cache_.peek(f)) ? 1 : 0;
+    }
+    if (match[f]) visible.push_back(static_cast<std::uint32_t>(f));
+  }
   return true;
 }
 

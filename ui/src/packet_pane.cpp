@@ -95,7 +95,9 @@ PacketPane::PacketPane(FrameStore* store, QWidget* parent) : QWidget(parent), st
     tree_->setCurrentIndex(idx);
   });
   connect(filter_, &FilterBar::filterApplied, this,
-          [this](const QString&, PacketListModel::Predicate p) { applyFilter(std::move(p)); });
+          [this](const QString&, PacketListModel::Predicate p, PacketListModel::LeanKeys lean) {
+            applyFilter(std::move(p), std::move(lean));
+          });
   connect(filter_, &FilterBar::filterCleared, this, [this] {
     const qint64 keep = current_;
     packetModel_->clearFilter();
@@ -103,17 +105,19 @@ PacketPane::PacketPane(FrameStore* store, QWidget* parent) : QWidget(parent), st
   });
 }
 
-void PacketPane::applyFilter(PacketListModel::Predicate predicate) {
+void PacketPane::applyFilter(PacketListModel::Predicate predicate, PacketListModel::LeanKeys lean) {
   const qint64 keep = current_;
   QProgressDialog progress(tr("Filtering packets..."), tr("Cancel"), 0, 1000, this);
   progress.setWindowModality(Qt::WindowModal);
   progress.setMinimumDuration(400);
   const bool done = packetModel_->applyFilter(
-      std::move(predicate), [&progress](std::size_t doneFrames, std::size_t total) {
+      std::move(predicate),
+      [&progress](std::size_t doneFrames, std::size_t total) {
         progress.setValue(total ? static_cast<int>(doneFrames * 1000 / total) : 1000);
         QApplication::processEvents(QEventLoop::ExcludeUserInputEvents);
         return !progress.wasCanceled();
-      });
+      },
+      std::move(lean));
   if (!done) return;
   const int row = keep >= 0 ? packetModel_->rowOfFrame(static_cast<std::size_t>(keep)) : -1;
   if (row >= 0) {

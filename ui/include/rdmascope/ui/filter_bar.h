@@ -17,6 +17,7 @@ namespace rdmascope::ui {
 /// The outcome of compiling a display filter.
 struct CompiledFilter {
   PacketListModel::Predicate predicate;  ///< set when the expression is valid
+  PacketListModel::LeanKeys lean;        ///< the keys it reads (null: test full dissections)
   QString error;                         ///< one line, empty when valid
   int column = 0;                        ///< 1-based column of the error
   bool ok() const { return error.isEmpty() && predicate; }
@@ -47,7 +48,8 @@ class FilterBar : public QWidget {
 
  Q_SIGNALS:
   /// A valid, non-empty filter was applied.
-  void filterApplied(const QString& text, PacketListModel::Predicate predicate);
+  void filterApplied(const QString& text, PacketListModel::Predicate predicate,
+                     PacketListModel::LeanKeys lean);
   /// The filter was emptied and applied.
   void filterCleared();
 

@@ -28,6 +28,9 @@ class PacketListModel : public QAbstractTableModel {
   using Predicate = std::function<bool(const packets::Dissection&)>;
   /// Called during filtering with (frames done, total); returns false to cancel.
   using Progress = std::function<bool(std::size_t, std::size_t)>;
+  /// The field keys a display filter reads: frames can then be tested on a lean dissection
+  /// (packets::DecodeOptions::lean) instead of a full one. Null: test full dissections.
+  using LeanKeys = std::shared_ptr<const packets::ValueKeys>;
 
   explicit PacketListModel(const FrameStore* store, QObject* parent = nullptr);
 
@@ -55,7 +58,10 @@ class PacketListModel : public QAbstractTableModel {
   std::size_t frameLimit() const { return limit_; }
 
   /// Shows only the frames the predicate accepts; false (and nothing changed) when cancelled.
-  bool applyFilter(Predicate predicate, const Progress& progress = {});
+  /// With `lean`, frames are tested on lean dissections of those keys (frames that may be
+  /// part of a TCP stream keep their stateful dissection), split over the machine's cores;
+  /// the predicate must then be safe to call from several threads at once.
+  bool applyFilter(Predicate predicate, const Progress& progress = {}, LeanKeys lean = {});
   /// Shows every frame.
   void clearFilter();
   bool filtered() const { return static_cast<bool>(predicate_); }
@@ -63,6 +69,9 @@ class PacketListModel : public QAbstractTableModel {
   const DissectionCache& cache() const { return cache_; }
 
  private:
+  bool filterLean(const Predicate& predicate, const Progress& progress,
+                  const packets::ValueKeys& lean, std::vector<std::uint32_t>& visible);
+
   const FrameStore* store_;
   mutable DissectionCache cache_;
   Predicate predicate_;

@@ -55,7 +55,7 @@ class PacketPane : public QWidget {
 
  private:
   void showFrame(qint64 frame);
-  void applyFilter(PacketListModel::Predicate predicate);
+  void applyFilter(PacketListModel::Predicate predicate, PacketListModel::LeanKeys lean = {});
 
   FrameStore* store_;
   PacketListModel* packetModel_;
