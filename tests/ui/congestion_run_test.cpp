@@ -304,15 +304,14 @@ TEST(CongestionRun, TheWindowShowsTheRunsFramesLadderAndExplanation) {
   ASSERT_TRUE(w.congestionRun()->nextEvent());
   EXPECT_TRUE(w.explanation()->toPlainText().contains(QStringLiteral("CNP from h8")))
       << w.explanation()->toPlainText().toStdString();
-  // the CNP crosses l1:0 towards the spine a little later: step to it and find it
+  // the CNP goes from h8 to l1 on the captured link a little later: step to it, find it
   run.setTime(run.time() + sim::SimTime::us(3));
   const int shown = w.ladder()->visibleCount();
   ASSERT_GT(shown, 0);
   bool cnpOnLadder = false, ceOnLadder = false;
   QStringList lanes;
   const auto rows = congestionLadder(run, lanes);
-  EXPECT_TRUE(lanes.contains("l1") && lanes.contains("sp0") && lanes.contains("h8"))
-      << lanes.join(' ').toStdString();
+  EXPECT_EQ(lanes, (QStringList{"l1", "h8"}));  // the scenario captures l1:1, l1's port to h8
   for (int f = 0; f < shown; ++f) {
     cnpOnLadder |= rows[static_cast<std::size_t>(f)].label == QStringLiteral("CNP");
     ceOnLadder |= rows[static_cast<std::size_t>(f)].label.startsWith(QStringLiteral("CE  "));

@@ -9,11 +9,12 @@ namespace rdmascope::ui {
 
 namespace {
 
-// A round axis maximum (1, 2 or 5 times a power of ten) at or above `v`.
+// A round axis maximum (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten) at or
+// above `v`.
 double niceCeil(double v) {
   if (v <= 0) return 1;
   const double e = std::pow(10.0, std::floor(std::log10(v)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
+  for (double m : {1.0, 1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0})
     if (m * e >= v * 0.999) return m * e;
   return 10 * e;
 }
@@ -24,7 +25,13 @@ QString number(double v) {
 
 void drawTimeAxis(QPainter& p, const QRect& plot, double duration, const QFontMetrics& fm,
                   const QColor& text) {
-  const double step = niceCeil(duration / 6);
+  double step = niceCeil(duration / 6);
+  const double e = std::pow(10.0, std::floor(std::log10(step)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * e >= step * 0.999) {
+      step = m * e;
+      break;
+    }
   p.setPen(text);
   for (double t = 0; t <= duration + 1e-9; t += step) {
     const int x = plot.left() + static_cast<int>(t / duration * plot.width());
@@ -63,6 +70,11 @@ void TimeSeriesPlot::setCursor(double us) {
   update();
 }
 
+void TimeSeriesPlot::setCeiling(double top) {
+  ceiling_ = top;
+  update();
+}
+
 void TimeSeriesPlot::setTitle(const QString& title) {
   title_ = title;
   update();
@@ -79,7 +91,7 @@ void TimeSeriesPlot::paintEvent(QPaintEvent*) {
       top = std::max(top, v);
   for (const auto& t : thresholds_)
     top = std::max(top, t.value);
-  top = niceCeil(top * 1.05);
+  top = ceiling_ > 0 ? niceCeil(ceiling_) : niceCeil(top * 1.05);
   const int left = fm.horizontalAdvance(QStringLiteral("00000")) + 8;
   // legend rows: as many as the names need at this width
   int legendRows = 1, x = left;
@@ -92,7 +104,8 @@ void TimeSeriesPlot::paintEvent(QPaintEvent*) {
     x += w;
   }
   const int titleH = fm.height() + 2;
-  const QRect plot(left, titleH + legendRows * fm.height() + 4, width() - left - 8,
+  const int right = fm.horizontalAdvance(QStringLiteral("00000")) / 2 + 4;
+  const QRect plot(left, titleH + legendRows * fm.height() + 4, width() - left - right,
                    height() - titleH - legendRows * fm.height() - 4 - fm.height() - 6);
   p.setPen(text);
   QFont bold = font();
@@ -185,7 +198,8 @@ void PauseRowsPlot::paintEvent(QPaintEvent*) {
   int labelW = fm.horizontalAdvance(QStringLiteral("sp0:1 P3"));
   for (const auto& r : rows_)
     labelW = std::max(labelW, fm.horizontalAdvance(r.label));
-  const QRect plot(labelW + 10, fm.height() + 4, width() - labelW - 18,
+  const QRect plot(labelW + 10, fm.height() + 4,
+                   width() - labelW - 14 - fm.horizontalAdvance(QStringLiteral("00000")) / 2,
                    height() - 2 * fm.height() - 10);
   if (plot.height() < 4 || plot.width() < 10) return;
   if (rows_.empty()) {

@@ -188,6 +188,22 @@ void CongestionRunView::rebuildPlots() {
     thresholds.push_back({tr("Kmax"), QColor(0xad, 0x14, 0x57),
                           static_cast<double>(spec.switches.marking.kmax) / 1024.0});
   }
+  // With ECN the story is the queue near Kmin once DCQCN has acted: the first incast's spike
+  // would flatten it, so the axis stops at twice Kmax (the title says when a line goes above).
+  double ceiling = 0;
+  if (spec.switches.ecn && spec.nics.dcqcn) {
+    ceiling = 2.0 * static_cast<double>(spec.switches.marking.kmax) / 1024.0;
+    bool above = false;
+    for (const auto& l : lines)
+      for (double v : l.values)
+        above |= v > ceiling;
+    queues_->setTitle(above ? tr("Egress queue depth (axis cut at 2 x Kmax)")
+                            : tr("Egress queue depth"));
+    if (!above) ceiling = 0;
+  } else {
+    queues_->setTitle(tr("Egress queue depth"));
+  }
+  queues_->setCeiling(ceiling);
   queues_->setData(times, std::move(lines), std::move(thresholds), duration);
 
   std::vector<TimeSeriesPlot::Line> rates;

@@ -7,6 +7,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTimer>
 
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/congestion_ladder.h"
@@ -48,6 +49,14 @@ bool MainWindow::openCongestionScenario(const QString& path) {
   congestion_->show();
   if (auto* top = qobject_cast<QSplitter*>(scenarioTop_))
     top->setSizes({width() * 5 / 8, 0, width() * 3 / 8, 0});
+  // The fabric and its plots need the height more than the packets do (once the window is
+  // laid out: before, the splitter scales whatever it is given to its default proportions).
+  QTimer::singleShot(0, this, [this] {
+    if (congestionMode()) {
+      const int h = mainSplit_->height();
+      mainSplit_->setSizes({h * 3 / 5, h - h * 3 / 5});
+    }
+  });
   QStringList lanes;
   auto rows = congestionLadder(*congestion_->run(), lanes);
   if (lanes.size() < 2) lanes = QStringList{tr("(no port captured)"), QString()};

@@ -32,6 +32,8 @@ class TimeSeriesPlot : public QWidget {
                std::vector<Threshold> thresholds, double durationUs);
   void setCursor(double us);
   void setTitle(const QString& title);
+  /// The top of the value axis; 0: from the values (lines above it are cut at the top).
+  void setCeiling(double top);
   const std::vector<Line>& lines() const { return lines_; }
   const std::vector<Threshold>& thresholds() const { return thresholds_; }
 
@@ -48,6 +50,7 @@ class TimeSeriesPlot : public QWidget {
   std::vector<Threshold> thresholds_;
   double duration_ = 1;
   double cursor_ = 0;
+  double ceiling_ = 0;
 };
 
 /// Pauses from the simulator: a row per (paused port, priority), a bar per pause.
