@@ -416,13 +416,40 @@ void Fabric::Impl::startTx(int portId, Frame* f, int prio, int inPort, bool isSw
       if (pr > 0 && (pr >= 1 || sim().uniform() < pr)) {
         markCe(*f);
         ++fab.counters_.ecnMarked;
+        if (tracing()) {
+          FabricEvent e;
+          e.kind = FabricEvent::Kind::EcnMark;
+          e.port = p.name;
+          e.peer = ports[static_cast<std::size_t>(p.peer)].name;
+          e.priority = prio;
+          e.flow = flowOfFrame(*f);
+          e.bytes = p.qBytes[static_cast<std::size_t>(prio)] + bytes;
+          e.threshold = spec().switches.marking.kmin;
+          e.probability = pr;
+          emitEvent(std::move(e));
+        }
       }
     }
     if (inPort >= 0) {
       node.buffer->release(inPort, prio, static_cast<std::uint32_t>(bytes));
       if (node.buffer->shouldResume(inPort, prio)) {
         node.buffer->setPaused(inPort, prio, false);
-        sendPause(node.ports[static_cast<std::size_t>(inPort)], prio, false);
+        const int inId = node.ports[static_cast<std::size_t>(inPort)];
+        sendPause(inId, prio, false);
+        if (tracing()) {
+          const Port& in = ports[static_cast<std::size_t>(inId)];
+          FabricEvent e;
+          e.kind = FabricEvent::Kind::Xon;
+          e.port = in.name;
+          e.peer = ports[static_cast<std::size_t>(in.peer)].name;
+          e.priority = prio;
+          e.bytes =
+              node.buffer->ingressBytes(inPort, prio) + node.buffer->headroomBytes(inPort, prio);
+          const std::uint64_t x = node.buffer->xoffThreshold();
+          const std::uint64_t off = node.buffer->config().pfc.xonOffset;
+          e.threshold = x > off ? x - off : 0;
+          emitEvent(std::move(e));
+        }
       }
     }
   }
@@ -549,10 +576,22 @@ void Fabric::Impl::switchReceive(Port& rx, Frame* f) {
   const auto bytes = static_cast<std::uint32_t>(f->size());
   const Admission adm = node.buffer->admit(rx.index, prio, bytes);
   if (adm == Admission::Dropped) {
-    if (node.buffer->config().lossless[static_cast<std::size_t>(prio)])
+    const bool lossless = node.buffer->config().lossless[static_cast<std::size_t>(prio)];
+    if (lossless)
       ++fab.counters_.dropsHeadroom;
     else
       ++fab.counters_.dropsLossy;
+    if (tracing()) {
+      FabricEvent e;
+      e.kind = FabricEvent::Kind::Drop;
+      e.port = rx.name;
+      e.peer = ports[static_cast<std::size_t>(rx.peer)].name;
+      e.priority = prio;
+      e.flow = flowOfFrame(*f);
+      e.bytes = bytes;
+      e.lossless = lossless;
+      emitEvent(std::move(e));
+    }
     net->releaseFrame(*f);
     return;
   }
@@ -564,6 +603,17 @@ void Fabric::Impl::switchReceive(Port& rx, Frame* f) {
   if (node.buffer->shouldPause(rx.index, prio)) {
     node.buffer->setPaused(rx.index, prio, true);
     sendPause(static_cast<int>(&rx - ports.data()), prio, true);
+    if (tracing()) {
+      FabricEvent e;
+      e.kind = FabricEvent::Kind::Xoff;
+      e.port = rx.name;
+      e.peer = ports[static_cast<std::size_t>(rx.peer)].name;
+      e.priority = prio;
+      e.bytes =
+          node.buffer->ingressBytes(rx.index, prio) + node.buffer->headroomBytes(rx.index, prio);
+      e.threshold = node.buffer->xoffThreshold();
+      emitEvent(std::move(e));
+    }
   }
   tryTx(outId);
 }
@@ -579,7 +629,19 @@ void Fabric::Impl::nicReceive(Port& rx, Frame* f) {
     if (auto it = nicFlowByQpn.find(flowKey(host, destQp, 0)); it != nicFlowByQpn.end()) {
       NicFlow& nf = nicFlows[static_cast<std::size_t>(it->second)];
       if (nf.rp) {
+        const double before = nf.rp->currentRateGbps();
         nf.rp->onCnp(sim().now());
+        if (tracing()) {
+          FabricEvent e;
+          e.kind = FabricEvent::Kind::RateCut;
+          e.port = rx.name;
+          e.priority = nf.prio;
+          e.flow = nf.scenarioFlow;
+          e.rateBeforeGbps = before;
+          e.rateAfterGbps = nf.rp->currentRateGbps();
+          e.alpha = nf.rp->alpha();
+          emitEvent(std::move(e));
+        }
         armDcqcnTimers(it->second, true, true);
         onRateChange(it->second);
       }
@@ -607,6 +669,18 @@ void Fabric::Impl::nicReceive(Port& rx, Frame* f) {
       if (last < SimTime() || now - last >= spec().nics.params.cnpInterval) {
         last = now;
         sendCnp(host, ip, destQp);
+        if (tracing()) {
+          FabricEvent e;
+          e.kind = FabricEvent::Kind::CnpSent;
+          e.port = rx.name;
+          e.priority = spec().nics.cnpDscp / 8;
+          e.flow = flowOfFrame(*f);
+          if (auto src = hostByIp.find(get32(ip + 12)); src != hostByIp.end())
+            e.peer =
+                nodes[static_cast<std::size_t>(hostNode[static_cast<std::size_t>(src->second)])]
+                    .name;
+          emitEvent(std::move(e));
+        }
       }
     }
   }
@@ -720,6 +794,16 @@ void Fabric::Impl::sample() {
       queueSeries[static_cast<std::size_t>(it->second)].bytes.push_back(b);
     }
   }
+  if (portTxLast.size() != ports.size()) {
+    portTxLast.assign(ports.size(), 0);
+    portTxSeries.assign(ports.size(), {});
+  }
+  for (std::size_t pid = 0; pid < ports.size(); ++pid) {
+    portTxSeries[pid].push_back(ports[pid].txBytes - portTxLast[pid]);
+    portTxLast[pid] = ports[pid].txBytes;
+  }
+  for (const auto& node : nodes)
+    if (node.buffer) xoffSeries[node.name].push_back(node.buffer->xoffThreshold());
   for (auto& st : flows) {
     st.rateSeries.push_back(st.result.bytesOnWire - st.lastBytes);
     st.lastBytes = st.result.bytesOnWire;
@@ -803,12 +887,37 @@ void Fabric::Impl::checkDeadlock() {
       r.cycle.push_back(fmt::format(
           "{}/{}", ports[static_cast<std::size_t>(verts[static_cast<std::size_t>(v)].port)].name,
           verts[static_cast<std::size_t>(v)].prio));
+    if (tracing()) {
+      FabricEvent e;
+      e.kind = FabricEvent::Kind::Deadlock;
+      e.port = ports[static_cast<std::size_t>(verts[static_cast<std::size_t>(cycle[0])].port)].name;
+      e.priority = verts[static_cast<std::size_t>(cycle[0])].prio;
+      e.bytes = r.cycle.size();
+      emitEvent(std::move(e));
+    }
     fab.deadlock_ = std::move(r);
     return;
   }
   for (std::size_t pid = 0; pid < ports.size(); ++pid)
     deadlockTx[pid] = ports[pid].txFrames;
   sim().schedule(kDeadlockCheckEvery, &fab, kDeadlockCheck, 0);
+}
+
+// ====================================================================== events
+
+void Fabric::Impl::emitEvent(FabricEvent e) {
+  e.time = sim().now();
+  fab.eventSink_(e);
+}
+
+int Fabric::Impl::flowOfFrame(const Frame& f) const {
+  const std::size_t l3 = l3Offset(f);
+  if (f.hdr.size() < l3 + 36) return -1;
+  const auto h = hostByIp.find(get32(f.hdr.data() + l3 + 16));
+  if (h == hostByIp.end()) return -1;
+  const std::uint32_t destQp = get32(f.hdr.data() + l3 + 28 + 4) & 0xffffff;
+  const auto it = flowByDst.find(flowKey(h->second, destQp, 0));
+  return it == flowByDst.end() ? -1 : it->second;
 }
 
 // ====================================================================== Fabric

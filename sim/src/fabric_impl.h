@@ -109,6 +109,9 @@ struct Fabric::Impl {
   std::vector<QueueSeries> queueSeries;
   std::unordered_map<int, int> queueSeriesIndex;  ///< port*8+prio
   std::vector<std::uint64_t> deadlockTx;
+  std::vector<std::vector<std::uint64_t>> portTxSeries;  ///< per port, bytes sent per sample
+  std::vector<std::uint64_t> portTxLast;
+  std::map<std::string, std::vector<std::uint64_t>> xoffSeries;  ///< per switch
   bool recordDcqcn = false;
   bool anyPause = false;
   std::vector<std::uint8_t> flat;
@@ -146,6 +149,12 @@ struct Fabric::Impl {
   void sample();
   void checkDeadlock();
   void closePause(Port& p, int prio, SimTime end);
+
+  // --- events (fabric_events.h) -------------------------------------------------------
+  bool tracing() const { return static_cast<bool>(fab.eventSink_); }
+  void emitEvent(FabricEvent e);
+  /// The scenario flow a RoCE frame belongs to (by destination host and QP), or -1.
+  int flowOfFrame(const Frame& f) const;
 };
 
 }  // namespace rdmascope::sim

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "fabric_impl.h"
@@ -15,40 +16,112 @@ double us(SimTime t) {
 
 }  // namespace
 
+FabricSeries Fabric::series() const {
+  const Impl& m = *impl_;
+  FabricSeries out;
+  out.interval = spec_.sampleInterval;
+  out.times = m.sampleTimes;
+  for (const auto& q : m.queueSeries) {
+    const auto& port = m.ports[static_cast<std::size_t>(q.port)];
+    const auto& node = m.nodes[static_cast<std::size_t>(port.node)];
+    out.queues.push_back(FabricSeries::Queue{
+        port.name, q.prio, node.buffer ? node.buffer->headroom(port.index) : 0, q.bytes});
+  }
+  const double interval = spec_.sampleInterval.seconds();
+  for (const auto& st : m.flows) {
+    FabricSeries::Flow f;
+    f.name = st.result.name;
+    f.src = st.result.src;
+    f.dst = st.result.dst;
+    for (std::uint64_t b : st.rateSeries)
+      f.deliveredGbps.push_back(static_cast<double>(b) * 8.0 / interval / 1e9);
+    f.dcqcnRateGbps = st.rcSeries;
+    out.flows.push_back(std::move(f));
+  }
+  out.portTxBytes = m.portTxSeries;
+  out.portTxBytes.resize(m.ports.size());
+  out.xoffBytes = m.xoffSeries;
+  return out;
+}
+
+std::vector<FabricPortInfo> Fabric::ports() const {
+  std::vector<FabricPortInfo> out;
+  for (const auto& p : impl_->ports) {
+    const auto& node = impl_->nodes[static_cast<std::size_t>(p.node)];
+    out.push_back(FabricPortInfo{p.name, node.name, p.index,
+                                 impl_->ports[static_cast<std::size_t>(p.peer)].name, p.gbps,
+                                 node.isSwitch});
+  }
+  return out;
+}
+
+std::vector<std::string> Fabric::configWarnings() const {
+  std::vector<std::string> out;
+  if (!spec_.switches.pfc) return out;
+  for (const auto& n : impl_->nodes) {
+    if (!n.buffer || n.buffer->sharedPool() > 0) continue;
+    std::uint64_t reserved = 0;
+    const auto lossless = static_cast<std::uint64_t>(
+        std::count(n.buffer->config().lossless.begin(), n.buffer->config().lossless.end(), true));
+    for (std::size_t i = 0; i < n.ports.size(); ++i)
+      reserved += n.buffer->headroom(static_cast<int>(i)) * lossless +
+                  n.buffer->config().reserve * kPriorities;
+    out.push_back(fmt::format(
+        "switch {}: no shared buffer with PFC on ({} bytes of buffer, {} reserved and headroom "
+        "for {} ports): every ingress passes XOFF at once and PFC pauses all the time",
+        n.name, n.buffer->config().bufferBytes, reserved, n.ports.size()));
+  }
+  return out;
+}
+
+std::string_view toString(FabricEvent::Kind kind) {
+  switch (kind) {
+    case FabricEvent::Kind::Xoff:
+      return "XOFF";
+    case FabricEvent::Kind::Xon:
+      return "XON";
+    case FabricEvent::Kind::EcnMark:
+      return "ECN mark";
+    case FabricEvent::Kind::CnpSent:
+      return "CNP";
+    case FabricEvent::Kind::RateCut:
+      return "rate cut";
+    case FabricEvent::Kind::Drop:
+      return "drop";
+    case FabricEvent::Kind::Deadlock:
+      return "deadlock";
+  }
+  return "?";
+}
+
 nlohmann::json Fabric::seriesJson() const {
   using Json = nlohmann::json;
-  const Impl& m = *impl_;
+  const FabricSeries series = this->series();
   Json j;
   j["scenario"] = spec_.name;
   j["sampleIntervalUs"] = us(spec_.sampleInterval);
   Json times = Json::array();
-  for (SimTime t : m.sampleTimes)
+  for (SimTime t : series.times)
     times.push_back(us(t));
   j["timesUs"] = times;
   Json queues = Json::array();
-  for (const auto& q : m.queueSeries) {
-    const auto& port = m.ports[static_cast<std::size_t>(q.port)];
-    const auto& node = m.nodes[static_cast<std::size_t>(port.node)];
+  for (const auto& q : series.queues) {
     Json e;
-    e["port"] = port.name;
-    e["priority"] = q.prio;
+    e["port"] = q.port;
+    e["priority"] = q.priority;
     e["bytes"] = q.bytes;
-    e["headroomBytes"] = node.buffer ? node.buffer->headroom(port.index) : 0;
+    e["headroomBytes"] = q.headroomBytes;
     queues.push_back(e);
   }
   j["queues"] = queues;
   Json flows = Json::array();
-  const double interval = spec_.sampleInterval.seconds();
-  for (const auto& st : m.flows) {
+  for (const auto& f : series.flows) {
     Json e;
-    e["name"] = st.result.name;
-    e["src"] = st.result.src;
-    e["dst"] = st.result.dst;
-    Json rate = Json::array();
-    for (std::uint64_t b : st.rateSeries)
-      rate.push_back(static_cast<double>(b) * 8.0 / interval / 1e9);
-    e["deliveredGbps"] = rate;
-    e["dcqcnRateGbps"] = st.rcSeries;
+    e["name"] = f.name;
+    e["src"] = f.src;
+    e["dst"] = f.dst;
+    e["deliveredGbps"] = f.deliveredGbps;
+    e["dcqcnRateGbps"] = f.dcqcnRateGbps;
     flows.push_back(e);
   }
   j["flows"] = flows;

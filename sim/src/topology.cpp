@@ -308,9 +308,9 @@ void routes(ScenarioSpec& s, const Json& a) {
 ScenarioSpec parse(const Json& j) {
   ScenarioSpec s;
   const Obj o(j, "",
-              {"name", "description", "explanation", "topology", "routes", "switch", "nic", "flows",
-               "durationUs", "sampleIntervalUs", "linkMtu", "qpTimeout", "seed", "capture",
-               "detectDeadlock"});
+              {"$schema", "name", "description", "explanation", "topology", "routes", "switch",
+               "nic", "flows", "durationUs", "sampleIntervalUs", "linkMtu", "qpTimeout", "seed",
+               "capture", "detectDeadlock"});
   s.name = o.text("name", "scenario");
   s.description = o.text("description", "");
   if (o.has("explanation")) {

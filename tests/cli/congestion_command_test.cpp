@@ -2,6 +2,7 @@
 // errors for bad scenario files and options.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -68,6 +69,27 @@ TEST(CongestionCommand, BadScenarioFilesAndOptionsAreOneLineErrors) {
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_EQ(r.err, "congestion: cannot read " + tempPath("missing.json") + "\n");
   std::remove(bad.c_str());
+}
+
+// A buffer that the reserves and headrooms use up leaves PFC nothing to work with: one line
+// says so (per switch), and the run still happens. The examples are not degenerate.
+TEST(CongestionCommand, WarnsOnceWhenPfcHasNoSharedBuffer) {
+  const std::string tiny = tempPath("tiny_buffer.json");
+  std::ofstream(tiny) << R"({"topology": {"shape": "star", "hosts": 3},
+    "switch": {"pfc": true, "bufferBytes": 65536},
+    "flows": [{"src": "h0", "dst": "h2"}], "durationUs": 20})";
+  RunResult r = runCli({"congestion", tiny});
+  EXPECT_EQ(r.exitCode, 0) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("congestion: warning: switch s0: no shared buffer with PFC on (65536 "
+                        "bytes of buffer",
+                        0),
+            0u)
+      << r.err;
+  r = runCli({"congestion", kExamples + "incast-pfc.json", "--duration-us", "10"});
+  EXPECT_EQ(r.exitCode, 0);
+  EXPECT_EQ(r.err, "");
+  std::remove(tiny.c_str());
 }
 
 }  // namespace

@@ -74,7 +74,9 @@ for f in /usr/bin/rdmascope /usr/bin/rdmascope-cli /usr/lib/rdmascope/simdev/lib
   /usr/share/rdmascope/examples/index.tsv /usr/share/applications/rdmascope.desktop \
   /usr/share/icons/hicolor/scalable/apps/rdmascope.svg /usr/share/man/man1/rdmascope.1.gz \
   /usr/share/man/man1/rdmascope-cli.1.gz /usr/share/bash-completion/completions/rdmascope-cli \
-  /usr/share/bash-completion/completions/rdmascope /usr/share/doc/rdmascope/copyright; do
+  /usr/share/bash-completion/completions/rdmascope /usr/share/doc/rdmascope/copyright \
+  /usr/share/rdmascope/congestion/incast-pfc.json \
+  /usr/share/rdmascope/congestion-scenario.schema.json; do
   grep -qxF "$f" "$scratch/files" || fail "the package does not hold $f"
 done
 grep -vE '^/usr/(bin|lib/rdmascope|share)/|^/usr/(lib|share)?/?$|^/$|^/usr/$' "$scratch/files" |

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "rdmascope/ui/analysis_controller.h"
+#include "rdmascope/ui/congestion_run_view.h"
 #include "rdmascope/ui/device_run.h"
 #include "rdmascope/ui/fabric_session.h"
 #include "rdmascope/ui/main_window.h"
@@ -78,8 +79,17 @@ int runGuiCommandLine(QApplication& app) {
       QStringLiteral("pause"),
       QStringLiteral("With --fabric: pause it once attached (frames wait at the switch, programs "
                      "stop at their next verbs call) to step from there."));
+  const QCommandLineOption congestion(
+      QStringLiteral("congestion"),
+      QStringLiteral("Run a congestion scenario file (PFC, ECN, DCQCN; examples/congestion) and "
+                     "step through it."),
+      QStringLiteral("file"));
+  const QCommandLineOption at(
+      QStringLiteral("at-us"),
+      QStringLiteral("With --congestion: start at this simulated time in microseconds."),
+      QStringLiteral("us"));
   for (const auto* o : {&size, &frame, &step, &shot, &tab, &scenario, &device, &connect, &serve,
-                        &loopback, &port, &quit, &fabric, &wait, &pause})
+                        &loopback, &port, &quit, &fabric, &wait, &pause, &congestion, &at})
     parser.addOption(*o);
   parser.process(app);
 
@@ -133,6 +143,32 @@ int runGuiCommandLine(QApplication& app) {
       return 2;
     }
     if (parser.isSet(pause)) window.fabricSession()->pause();
+  }
+  if (parser.isSet(at) && !parser.isSet(congestion)) {
+    std::fprintf(stderr, "rdmascope: --at-us applies to --congestion only\n");
+    return 2;
+  }
+  if (parser.isSet(congestion)) {
+    if (parser.isSet(scenario) || parser.isSet(step) || parser.isSet(fabric)) {
+      std::fprintf(stderr, "rdmascope: --congestion takes no --scenario, --event or --fabric\n");
+      return 2;
+    }
+    if (!window.openCongestionScenario(parser.value(congestion))) {
+      std::fprintf(stderr, "rdmascope: --congestion: %s\n", qPrintable(window.lastError()));
+      return 2;
+    }
+    if (parser.isSet(at)) {
+      bool ok = false;
+      const double us = parser.value(at).toDouble(&ok);
+      const double total = window.congestionRun()->run()->duration().micros();
+      if (!ok || us < 0 || us > total) {
+        std::fprintf(stderr, "rdmascope: --at-us: '%s' is not a time from 0 to %g\n",
+                     qPrintable(parser.value(at)), total);
+        return 2;
+      }
+      window.congestionRun()->run()->setTime(
+          sim::SimTime::ps(static_cast<std::int64_t>(us * 1e6 + 0.5)));
+    }
   }
   if (parser.isSet(scenario)) window.openScenario(parser.value(scenario));
   if (!parser.positionalArguments().isEmpty() && !parser.isSet(fabric))

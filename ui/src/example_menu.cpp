@@ -1,10 +1,12 @@
 #include "rdmascope/ui/example_menu.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFileInfo>
 #include <QMenu>
 
 #include "rdmascope/install/install_paths.h"
+#include "rdmascope/sim/topology.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/scenario_player.h"
 
@@ -32,6 +34,24 @@ int fillExampleMenu(QMenu& menu, MainWindow& window, const QString& programDir) 
     a->setToolTip(QString::fromStdString(s.description));
     a->setStatusTip(a->toolTip());
     a->setData(id);
+  }
+  menu.addSection(QObject::tr("Congestion scenarios (PFC, ECN, DCQCN)"));
+  const auto dir = install::findDataFile("congestion", programDir.toStdString());
+  QStringList files;
+  if (dir)
+    files = QDir(QString::fromStdString(dir->string()))
+                .entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+  if (files.isEmpty())
+    menu.addAction(QObject::tr("(no congestion scenarios installed)"))->setEnabled(false);
+  for (const QString& name : files) {
+    const QString path = QDir(QString::fromStdString(dir->string())).filePath(name);
+    std::string error;
+    const auto spec = sim::loadScenario(path.toStdString(), error);
+    QAction* a = menu.addAction(QFileInfo(name).completeBaseName(), &window,
+                                [&window, path] { window.openCongestionScenario(path); });
+    a->setToolTip(spec ? QString::fromStdString(spec->description) : QString::fromStdString(error));
+    a->setStatusTip(a->toolTip());
+    a->setData(path);
   }
   menu.setToolTipsVisible(true);
   return static_cast<int>(captures.size());

@@ -38,6 +38,7 @@
 #include "rdmascope/ui/capture_loader.h"
 #include "rdmascope/ui/capture_saver.h"
 #include "rdmascope/ui/comparison_view.h"
+#include "rdmascope/ui/congestion_run_view.h"
 #include "rdmascope/ui/congestion_view.h"
 #include "rdmascope/ui/data_path_pane.h"
 #include "rdmascope/ui/example_menu.h"
@@ -102,6 +103,10 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   top->addWidget(middle);
   top->addWidget(hosts_[1]);
   top->setSizes({600, 400, 600});
+  congestion_ = new CongestionRunView(this);
+  congestion_->hide();
+  top->insertWidget(0, congestion_);
+  connect(congestion_, &CongestionRunView::stepped, this, &MainWindow::showCongestionStep);
   lowerTabs_ = new QTabWidget(this);
   lowerTabs_->addTab(dataPath_, tr("Layer stacks"));
   lowerTabs_->addTab(eventView_, tr("Events"));
@@ -158,7 +163,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   connect(eventView_, &QTableView::clicked, this,
           [this](const QModelIndex& idx) { scenario_->goTo(idx.row()); });
   connect(runTimer_, &QTimer::timeout, this, [this] {
-    if (!scenario_->stepForward()) setRunning(false);
+    if (!(congestionMode() ? congestion_->stepForward() : scenario_->stepForward()))
+      setRunning(false);
   });
   // The analysis thread reads the store: stop it before anything replaces the frames.
   connect(scenario_, &ScenarioController::storeAboutToChange, analysis_,
@@ -232,6 +238,12 @@ void MainWindow::createActions() {
                                                       tr("Scenarios (*.json);;All files (*)"));
     if (!path.isEmpty()) openScenarioFile(path);
   });
+  file->addAction(tr("Open &Congestion Scenario..."), this, [this] {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open Congestion Scenario"), {},
+                                     tr("Congestion scenarios (*.json);;All files (*)"));
+    if (!path.isEmpty()) openCongestionScenario(path);
+  });
   QMenu* examples = file->addMenu(tr("Open &Example"));
   examples->setObjectName(QStringLiteral("openExampleMenu"));
   fillExampleMenu(*examples, *this, QCoreApplication::applicationDirPath());
@@ -270,20 +282,50 @@ void MainWindow::createActions() {
   runAction_ = go->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("&Run / Pause"), this,
                              [this] { setRunning(!running()); });
   runAction_->setShortcut(QKeySequence(Qt::Key_Space));
+  // In a congestion run a step is a slice of simulated time.
   QAction* next = go->addAction(style()->standardIcon(QStyle::SP_MediaSeekForward),
-                                tr("Step &Forward"), this, [this] { scenario_->stepForward(); });
+                                tr("Step &Forward"), this, [this] {
+                                  if (congestionMode())
+                                    congestion_->stepForward();
+                                  else
+                                    scenario_->stepForward();
+                                });
   next->setShortcut(QKeySequence(Qt::Key_Right));
   QAction* back = go->addAction(style()->standardIcon(QStyle::SP_MediaSeekBackward),
-                                tr("Step &Back"), this, [this] { scenario_->stepBack(); });
+                                tr("Step &Back"), this, [this] {
+                                  if (congestionMode())
+                                    congestion_->stepBack();
+                                  else
+                                    scenario_->stepBack();
+                                });
   back->setShortcut(QKeySequence(Qt::Key_Left));
   QAction* restart = go->addAction(style()->standardIcon(QStyle::SP_MediaSkipBackward),
-                                   tr("&Restart"), this, [this] { scenario_->goTo(-1); });
+                                   tr("&Restart"), this, [this] {
+                                     if (congestionMode())
+                                       congestion_->run()->setTime({});
+                                     else
+                                       scenario_->goTo(-1);
+                                   });
   restart->setShortcut(QKeySequence(Qt::Key_Home));
-  QAction* end = go->addAction(style()->standardIcon(QStyle::SP_MediaSkipForward), tr("&End"), this,
-                               [this] { scenario_->goTo(scenario_->eventCount() - 1); });
+  QAction* end =
+      go->addAction(style()->standardIcon(QStyle::SP_MediaSkipForward), tr("&End"), this, [this] {
+        if (congestionMode())
+          congestion_->run()->setTime(congestion_->run()->duration());
+        else
+          scenario_->goTo(scenario_->eventCount() - 1);
+      });
   end->setShortcut(QKeySequence(Qt::Key_End));
   for (QAction* a : {runAction_, next, back, restart, end})
     addAction(a);
+  go->addSeparator();
+  nextCongestionEvent_ =
+      go->addAction(tr("&Next Congestion Event"), this, [this] { congestion_->nextEvent(); });
+  nextCongestionEvent_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Right));
+  previousCongestionEvent_ = go->addAction(tr("&Previous Congestion Event"), this,
+                                           [this] { congestion_->previousEvent(); });
+  previousCongestionEvent_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Left));
+  nextCongestionEvent_->setEnabled(false);
+  previousCongestionEvent_->setEnabled(false);
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QAction* filter = view->addAction(tr("Display &Filter"), this, [this] {
@@ -413,7 +455,11 @@ QWidget* MainWindow::createScenarioBar() {
   connect(wireBox_, &QComboBox::activated, this, reload);
   connect(backendBox_, &QComboBox::activated, this, reload);
   connect(eventSpin_, &QSpinBox::valueChanged, this, [this](int v) {
-    if (v - 1 != scenario_->current()) scenario_->goTo(v - 1);
+    if (congestionMode()) {
+      if (v != congestion_->run()->sliceIndex()) congestion_->run()->goToSlice(v);
+    } else if (v - 1 != scenario_->current()) {
+      scenario_->goTo(v - 1);
+    }
   });
   connect(speed_, &QSlider::valueChanged, this, [this, speedLabel](int v) {
     speedLabel->setText(tr("%1 events/s").arg(v));
@@ -494,6 +540,7 @@ bool MainWindow::saveScenarioAs(const QString& path) {
 }
 
 void MainWindow::setScenarioMode(bool on, const QString& capture) {
+  leaveCongestion();
   const bool was = hosts_[0]->isVisibleTo(this);
   for (QWidget* v : {static_cast<QWidget*>(hosts_[0]), static_cast<QWidget*>(hosts_[1]),
                      static_cast<QWidget*>(ladder_)})
@@ -599,7 +646,11 @@ void MainWindow::reportProblem() {
 }
 
 void MainWindow::setRunning(bool run) {
-  if (run && scenario_->loaded()) {
+  if (run && congestionMode()) {
+    if (congestion_->run()->time() >= congestion_->run()->duration())
+      congestion_->run()->setTime({});
+    runTimer_->start();
+  } else if (run && scenario_->loaded()) {
     if (scenario_->current() + 1 >= scenario_->eventCount()) scenario_->goTo(-1);
     runTimer_->start();
   } else {
@@ -645,7 +696,7 @@ void MainWindow::onFrameSelected(qint64 frame) {
   const auto d = packets_->packetModel()->dissection(static_cast<std::size_t>(frame));
   dataPath_->view()->setFrame(d.get());
   if (fabricView_ && fabricView_->isVisible()) fabricView_->setCurrentFrame(frame);
-  if (scenario_->loaded()) return;  // the scenario's explanation stays
+  if (scenario_->loaded() || congestionMode()) return;  // the scenario's explanation stays
   QString text = QString::fromStdString(d->summary.protocol + "  " + d->summary.info);
   for (const auto& diag : d->diagnostics)
     text += QStringLiteral("\n") + QString::fromStdString(diag.message);

@@ -64,6 +64,8 @@ int runCongestion(const CongestionArgs& a, std::ostream& out, std::ostream& err)
     err << "congestion: " << a.scenario << ": " << e.what() << '\n';
     return kExitUsage;
   }
+  for (const auto& w : fabric->configWarnings())
+    err << "congestion: warning: " << w << '\n';
   // Frames go to the pcap as they are sent (memory stays bounded however long the run);
   // without --pcap none is kept.
   bool writeFailed = false;

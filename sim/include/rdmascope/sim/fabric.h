@@ -19,8 +19,10 @@
 /// the sending QP, at most one per QP per CNP interval); as reaction point it runs dcqcn.h's
 /// rate state machine per QP. A NIC receives at line rate (it never sends PAUSE).
 ///
-/// Known limits: RoCEv2 over IPv4 only; the fabric emits no trace events (its frames reach
-/// views through captures() and seriesJson()); switches forward by destination IP over the
+/// Views follow a run through its typed events (setEventSink, fabric_events.h), its frames
+/// (captures() or setCaptureSink) and its time series (series(), or seriesJson() for files).
+///
+/// Known limits: RoCEv2 over IPv4 only; switches forward by destination IP over the
 /// shortest paths (or the scenario's routes) without TTL or MAC rewriting; a PAUSE takes effect
 /// at the next frame boundary of the paused port.
 
@@ -34,6 +36,7 @@
 #include <vector>
 
 #include "rdmascope/sim/dcqcn.h"
+#include "rdmascope/sim/fabric_events.h"
 #include "rdmascope/sim/network.h"
 #include "rdmascope/sim/switch_buffer.h"
 #include "rdmascope/sim/topology.h"
@@ -83,6 +86,40 @@ struct DeadlockReport {
   std::vector<std::string> cycle;  ///< the egress queues "s0:2/3" (port/priority) in the cycle
 };
 
+/// One end of a link: a switch port ("l1:0", its node and index) or a host's NIC ("h8").
+struct FabricPortInfo {
+  std::string name;
+  std::string node;
+  int index = 0;     ///< on its node
+  std::string peer;  ///< the port at the other end
+  double gbps = 0;
+  bool isSwitch = false;
+};
+
+/// The sampled time series of a run (every sampleInterval), typed: what seriesJson() writes.
+struct FabricSeries {
+  SimTime interval;
+  std::vector<SimTime> times;  ///< the end of each sample period
+  struct Queue {
+    std::string port;  ///< a switch egress port
+    int priority = 0;
+    std::uint64_t headroomBytes = 0;  ///< of that port as an ingress
+    std::vector<std::uint64_t> bytes;
+  };
+  std::vector<Queue> queues;  ///< every egress queue that ever held a frame
+  struct Flow {
+    std::string name, src, dst;
+    std::vector<double> deliveredGbps;  ///< payload reaching dst per period
+    std::vector<double> dcqcnRateGbps;  ///< the sender's DCQCN rate (line rate without)
+  };
+  std::vector<Flow> flows;
+  /// Bytes each port (in ports() order) sent per period.
+  std::vector<std::vector<std::uint64_t>> portTxBytes;
+  /// Each switch's XOFF threshold (bytes of shared use) per period: dynamic thresholds move
+  /// with the free shared buffer.
+  std::map<std::string, std::vector<std::uint64_t>> xoffBytes;
+};
+
 class Fabric final : public FrameFabric, public EventTarget {
  public:
   /// Builds the fabric, its hosts and flows. Throws std::invalid_argument (one line) when the
@@ -109,6 +146,14 @@ class Fabric final : public FrameFabric, public EventTarget {
     captureSink_ = std::move(sink);
   }
   std::vector<PauseInterval> pauses() const;
+  /// Receives every event of fabric_events.h as it happens (nothing is built without a sink).
+  /// Call before run().
+  void setEventSink(std::function<void(const FabricEvent&)> sink) { eventSink_ = std::move(sink); }
+  /// Every port of the fabric, two per link in the scenario's link order.
+  std::vector<FabricPortInfo> ports() const;
+  /// One line per switch whose buffer configuration defeats PFC (e.g. no shared buffer left
+  /// after the reserves and headrooms): empty when none.
+  std::vector<std::string> configWarnings() const;
   const std::optional<DeadlockReport>& deadlock() const { return deadlock_; }
   /// Bytes in all switch queues now (what the PFC scenarios must account for).
   std::uint64_t bytesQueued() const;
@@ -131,6 +176,7 @@ class Fabric final : public FrameFabric, public EventTarget {
   /// The time series for a GUI: per-queue depth, per-flow rate and DCQCN rate, the pause
   /// timeline, the thresholds, counters and the deadlock.
   nlohmann::json seriesJson() const;
+  FabricSeries series() const;
   /// A text summary: drops, pauses, CNPs, ECN marks, per-flow throughput, deadlock.
   std::string summary() const;
 
@@ -148,6 +194,7 @@ class Fabric final : public FrameFabric, public EventTarget {
   FabricCounters counters_;
   std::vector<FabricCapture> captures_;
   std::function<void(const FabricCapture&)> captureSink_;
+  std::function<void(const FabricEvent&)> eventSink_;
   std::optional<DeadlockReport> deadlock_;
 };
 

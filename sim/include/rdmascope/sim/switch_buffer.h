@@ -58,6 +58,8 @@ class SwitchBuffer {
 
   std::uint64_t xoffThreshold() const;
   std::uint64_t sharedUsed() const { return sharedUsed_; }
+  /// The shared pool: the buffer minus every reserve and headroom.
+  std::uint64_t sharedPool() const { return sharedPool_; }
   std::uint64_t ingressBytes(int port, int prio) const { return at(port, prio).bytes; }
   std::uint64_t headroomBytes(int port, int prio) const { return at(port, prio).headroom; }
   std::uint64_t headroom(int port) const { return headroom_[static_cast<std::size_t>(port)]; }

@@ -3,7 +3,8 @@
 /// The `rdmascope` GUI's command line: opens the tour scenario, a capture or a built-in scenario,
 /// steps to an event, selects a frame or a lower tab, sizes the window, takes a screenshot and
 /// quits, runs a scenario on a real device with a peer machine (--device), or attaches to a
-/// running fabric (--fabric [SOCKET]). app/gui/main.cpp
+/// running fabric (--fabric [SOCKET]), or runs a congestion scenario (--congestion FILE,
+/// --at-us T). app/gui/main.cpp
 /// only creates the application and calls this.
 
 class QApplication;

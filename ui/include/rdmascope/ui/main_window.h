@@ -25,6 +25,7 @@ namespace rdmascope::ui {
 
 class AnalysisController;
 class ComparisonView;
+class CongestionRunView;
 class DataPathPane;
 class EventListModel;
 class FabricSession;
@@ -74,6 +75,14 @@ class MainWindow : public QMainWindow {
   /// The fabric session (created on first use) and its view.
   FabricSession* fabricSession();
   FabricView* fabricView() const { return fabricView_; }
+  /// Runs a congestion scenario file (examples/congestion, sim/topology.h) and steps through
+  /// it: the fabric, queue, rate and pause views above the ladder; its captured frames in the
+  /// packet pane (main_window_congestion.cpp). Errors are shown like capture errors.
+  bool openCongestionScenario(const QString& path);
+  /// The congestion run's views (hidden unless a congestion scenario is shown).
+  CongestionRunView* congestionRun() const { return congestion_; }
+  /// A congestion scenario is shown: the Go menu's steps move its time cursor.
+  bool congestionMode() const;
   /// The last error shown to the user (empty when none).
   QString lastError() const { return lastError_; }
 
@@ -120,6 +129,10 @@ class MainWindow : public QMainWindow {
   /// Shows a frame in every view (the scenario moves to the event that sent it).
   void showFrame(qint64 frame);
   void analysisChanged();
+  /// Shows the congestion run's step: explanation, frames up to its time, the step counter.
+  void showCongestionStep();
+  /// Puts the scenario's views back when a congestion run gives way to something else.
+  void leaveCongestion();
 
   std::unique_ptr<FrameStore> store_;
   PacketPane* packets_ = nullptr;
@@ -133,6 +146,9 @@ class MainWindow : public QMainWindow {
   QTabWidget* lowerTabs_ = nullptr;
   QSplitter* mainSplit_ = nullptr;
   QWidget* scenarioTop_ = nullptr;  // the hosts, the ladder and the explanation
+  CongestionRunView* congestion_ = nullptr;
+  QAction* nextCongestionEvent_ = nullptr;
+  QAction* previousCongestionEvent_ = nullptr;
   FabricSession* fabric_ = nullptr;
   FabricView* fabricView_ = nullptr;
   ScenarioController* scenario_ = nullptr;
