@@ -68,6 +68,17 @@ TEST(Glossary, FieldsOfTheDetailTreeLeadToTheirEntry) {
   EXPECT_TRUE(found);
 }
 
+TEST(Glossary, AnomalyBadgesLeadToTheirEntry) {
+  using A = analysis::AnomalyKind;
+  EXPECT_EQ(Glossary::keyForAnomaly(A::RnrNak), "RNR");
+  EXPECT_EQ(Glossary::keyForAnomaly(A::Nak), "NAK");
+  EXPECT_EQ(Glossary::keyForAnomaly(A::PsnGap), "PSN");
+  EXPECT_EQ(Glossary::keyForAnomaly(A::IcrcFailure), "ICRC");
+  EXPECT_EQ(Glossary::keyForAnomaly(A::Retransmission), "go-back-N");
+  for (const auto kind : {A::RnrNak, A::Nak, A::PsnGap, A::Cnp, A::CrcFailure, A::Terminate})
+    EXPECT_FALSE(Glossary::find(Glossary::keyForAnomaly(kind)).key.isEmpty());
+}
+
 TEST(Glossary, TheDialogSearchesAndOpensFromTheExplanationsLinks) {
   MainWindow w(nullptr, QString());
   auto* dialog = w.findChild<GlossaryDialog*>();

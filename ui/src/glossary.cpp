@@ -190,6 +190,39 @@ QString Glossary::keyForField(const QString& filterKey) {
   return {};
 }
 
+QString Glossary::keyForAnomaly(analysis::AnomalyKind kind) {
+  using A = analysis::AnomalyKind;
+  switch (kind) {
+    case A::PsnGap:
+    case A::GapFilled:
+    case A::Reordered:
+      return QStringLiteral("PSN");
+    case A::Retransmission:
+    case A::Timeout:
+      return QStringLiteral("go-back-N");
+    case A::Nak:
+      return QStringLiteral("NAK");
+    case A::RnrNak:
+      return QStringLiteral("RNR");
+    case A::Cnp:
+    case A::EcnCe:
+    case A::Fecn:
+    case A::Becn:
+      return QStringLiteral("CNP");
+    case A::IcrcFailure:
+      return QStringLiteral("ICRC");
+    case A::CrcFailure:
+    case A::MpaReject:
+      return QStringLiteral("MPA");
+    case A::Terminate:
+      return QStringLiteral("RDMAP");
+    case A::CmReject:
+      return QStringLiteral("rdma_cm");
+    default:
+      return {};
+  }
+}
+
 QString Glossary::tooltip(const QString& key) {
   const GlossaryEntry e = find(key);
   if (e.key.isEmpty()) return {};

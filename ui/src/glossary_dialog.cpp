@@ -164,8 +164,8 @@ QString explanationHtml(const QString& title, const QString& body, const QString
   }
   html.replace(QStringLiteral("\n\n"), QStringLiteral("</p><p>"));
   html.replace(QLatin1Char('\n'), QStringLiteral("<br>"));
-  QString out =
-      QStringLiteral("<h3 style='margin:2px'>%1</h3><p>%2</p>").arg(title.toHtmlEscaped(), html);
+  QString out = QStringLiteral("<p style='margin:2px 0 4px 0'><b>%1</b></p><p>%2</p>")
+                    .arg(title.toHtmlEscaped(), html);
   if (!linked.isEmpty()) {
     QStringList links;
     for (const QString& t : linked)

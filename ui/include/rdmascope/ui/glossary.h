@@ -10,6 +10,8 @@
 #include <QStringList>
 #include <vector>
 
+#include "rdmascope/analysis/flow_analyzer.h"
+
 namespace rdmascope::ui {
 
 struct GlossaryEntry {
@@ -29,6 +31,9 @@ class Glossary {
   /// The glossary key a packet field's filter key belongs to ("infiniband.aeth.msn" -> "MSN",
   /// "infiniband.reth.rkey" -> "rkey"), or empty when none applies.
   static QString keyForField(const QString& filterKey);
+  /// The glossary key an anomaly badge stands for (RNR NAK -> "RNR", PSN gap -> "PSN"), or
+  /// empty.
+  static QString keyForAnomaly(analysis::AnomalyKind kind);
   /// "RNR (Receiver Not Ready): definition", as a tooltip shows an entry.
   static QString tooltip(const QString& key);
 };
