@@ -11,6 +11,7 @@
 #include "rdmascope/ui/capture_analysis.h"
 #include "rdmascope/ui/comparison_view.h"
 #include "rdmascope/ui/scenario_player.h"
+#include "rdmascope/ui/transfer_follower.h"
 
 namespace rdmascope::ui {
 namespace {
@@ -141,6 +142,47 @@ TEST(ComparisonFigures, TheNoteSaysWhyRoceAndIwarpDiffer) {
       EXPECT_TRUE(note.contains(iwarp.latencyNs < roce.latencyNs ? "iWARP is" : "RoCEv2 is"));
     }
   }
+}
+
+}  // namespace
+}  // namespace rdmascope::ui
+
+namespace rdmascope::ui {
+namespace {
+
+TEST(ComparisonFigures, TheSimulatedRunStandsBesideTheModel) {
+  ScenarioRecording rec;
+  FrameStore store;
+  std::string error;
+  ASSERT_TRUE(recordScenario("rc-write", sim::WireFormat::RoceV2Ipv4, rec, store, error));
+  int posted = -1;
+  for (std::size_t i = 0; i < rec.events.size() && posted < 0; ++i)
+    if (rec.events[i].trace.kind == sim::TraceKind::WqePosted && rec.events[i].host == 0)
+      posted = static_cast<int>(i);
+  ASSERT_GE(posted, 0);
+  const auto t = currentTransfer(rec, posted);
+  ASSERT_TRUE(t);
+  const auto us = simulatedLatencyUs(rec, *t);
+  ASSERT_TRUE(us);
+  // The ladder's completion: the send CQE on host A.
+  double cqe = -1;
+  for (const auto& e : rec.events)
+    if (e.host == 0 && e.trace.kind == sim::TraceKind::CqeProduced && e.trace.wrId == t->wrId)
+      cqe = e.trace.time.micros();
+  EXPECT_DOUBLE_EQ(*us, cqe - rec.events[static_cast<std::size_t>(posted)].trace.time.micros());
+  EXPECT_GT(*us, 1.0);
+  sim::TransferOptions o;
+  o.op = sim::RdmaOp::Write;
+  const auto model = sim::estimateTransfer(sim::Transport::RoceV2, t->bytes, {}, o);
+  const QString text = simulatedVersusModel(*us, model);
+  EXPECT_TRUE(text.contains(QString::number(*us, 'f', 3))) << text.toStdString();
+  EXPECT_TRUE(text.contains(QString::number(model.latencyNs / 1e3, 'f', 2))) << text.toStdString();
+  // The model's extra host time accounts for most of the difference.
+  double host = 0;
+  for (const auto& st : model.stages)
+    if (st.worker == sim::Worker::Cpu || st.worker == sim::Worker::Dma) host += st.firstNs;
+  EXPECT_TRUE(text.contains(QString::number(host / 1e3, 'f', 2)));
+  EXPECT_LT(std::abs(model.latencyNs / 1e3 - *us - host / 1e3), host / 1e3);
 }
 
 }  // namespace

@@ -401,9 +401,9 @@ ComparisonView::ComparisonView(QWidget* parent, std::uint64_t initialBytes)
   top->addWidget(sizeBox_);
   caption_ = new QLabel(this);
   caption_->setObjectName(QStringLiteral("comparisonCaption"));
+  caption_->setWordWrap(true);  // it sets the simulated run beside the model: a long sentence
   setCaption({});
-  top->addWidget(caption_);
-  top->addStretch(1);
+  top->addWidget(caption_, 1);
 
   auto* chartRow = new QHBoxLayout;
   charts_ = {new ComparisonBarChart(model_, ComparisonModel::Latency, tr("Latency"), this),

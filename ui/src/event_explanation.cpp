@@ -1098,7 +1098,27 @@ QString EventExplainer::kindName(const ScenarioEvent& ev) {
     case K::TimerFired:
       return tr("timer fired");
     case K::Note:
-      return ev.trace.what == N::Text ? tr("verbs call") : tr("requester");
+      switch (ev.trace.what) {
+        case N::Text:
+          return tr("verbs call");
+        case N::GoBackN:
+        case N::RetryStarted:
+        case N::RetryExhausted:
+        case N::RdAtomicWait:
+        case N::FenceWait:
+        case N::UdTooLong:
+        case N::LocalProtectionError:
+          return tr("requester");
+        case N::UcMessageAbandoned:
+        case N::UcRestDropped:
+        case N::UcNoRecvWqeDropped:
+        case N::DuplicateReadReplayed:
+        case N::DuplicateAtomicReplayed:
+        case N::DuplicateReadUnmatched:
+          return tr("responder");
+        default:
+          return tr("note");
+      }
   }
   return tr("event");
 }
