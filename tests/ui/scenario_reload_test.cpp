@@ -80,7 +80,9 @@ TEST(ScenarioReload, AnEditedFileIsOfferedForReloadKeepingTheCurrentEvent) {
   int narrated = -1;
   for (int e = 0; e < events && narrated < 0; ++e) {
     w.scenario()->goTo(e);
-    if (w.scenario()->title().startsWith(QStringLiteral("Host B posts its receive"))) narrated = e;
+    if (w.scenario()->explanation().contains(
+            QStringLiteral("\u201cHost B posts its receive\u201d")))
+      narrated = e;
   }
   ASSERT_GE(narrated, 0);
   EXPECT_TRUE(w.explanation()->toPlainText().contains(

@@ -244,6 +244,15 @@ std::uint64_t AnalysisController::anomalyCount() const {
   return analysis_->report.anomalies.size() + analysis_->report.anomaliesDropped;
 }
 
+std::uint64_t AnalysisController::anomalyCountUpTo(std::uint64_t frames) const {
+  if (!analysis_) return 0;
+  const std::uint64_t total = analysis_->report.summary.frames;
+  std::uint64_t n = 0;
+  for (const auto& a : analysis_->report.anomalies)
+    if (a.frame > 0 ? a.frame <= frames : frames >= total) ++n;
+  return n + (frames >= total ? analysis_->report.anomaliesDropped : 0);
+}
+
 int AnalysisController::selectedConnection() const {
   return selected_;
 }

@@ -2,6 +2,8 @@
 
 #include <QBrush>
 
+#include "rdmascope/ui/glossary.h"
+
 namespace rdmascope::ui {
 
 namespace {
@@ -321,7 +323,11 @@ QVariant AnomalyModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::TextAlignmentRole)
     return col == Frame || col == Time ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                        : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
-  if (role == Qt::ToolTipRole) return QString::fromStdString(a->detail);
+  if (role == Qt::ToolTipRole) {
+    const QString term = Glossary::keyForAnomaly(a->kind);
+    return QString::fromStdString(a->detail) +
+           (term.isEmpty() ? QString() : QStringLiteral("\n\n") + Glossary::tooltip(term));
+  }
   if (role != Qt::DisplayRole && role != kSortRole) return {};
   switch (col) {
     case Kind:

@@ -27,6 +27,46 @@ double niceStep(double raw) {
 
 }  // namespace
 
+ThroughputSeries throughputSeries(const CaptureAnalysis& analysis, std::size_t row) {
+  ThroughputSeries out;
+  const auto& c = analysis.report.connections[row];
+  out.start = c.firstTime;
+  if (c.carrier == analysis::Carrier::Iwarp || row >= analysis.frames.size()) {
+    for (int d = 0; d < 2; ++d) {
+      const auto& dir = c.dir[d];
+      if (dir.seriesWidth > 0) out.binWidth = dir.seriesWidth;
+      for (const auto& b : dir.series) {
+        const auto bin = static_cast<std::size_t>(
+            std::max(0.0, (b.start - out.start)) / std::max(dir.seriesWidth, 1e-12) + 0.5);
+        auto& v = out.bytes[static_cast<std::size_t>(d)];
+        if (v.size() <= bin) v.resize(bin + 1);
+        v[bin] += b.bytes;
+      }
+    }
+    const std::size_t n = std::max(out.bytes[0].size(), out.bytes[1].size());
+    out.bytes[0].resize(n);
+    out.bytes[1].resize(n);
+    return out;
+  }
+  const auto& frames = analysis.frames[row];
+  std::size_t data = 0;
+  for (const ConnectionFrame& f : frames)
+    data += f.payload > 0;
+  const double span = std::max(c.lastTime - c.firstTime, 1e-9);
+  const double bins = std::clamp(std::round(std::sqrt(static_cast<double>(data))), 1.0, 200.0);
+  out.binWidth = niceStep(span / bins);
+  const auto n = static_cast<std::size_t>(std::ceil(span / out.binWidth * (1 - 1e-9)));
+  out.bytes[0].assign(std::max<std::size_t>(n, 1), 0);
+  out.bytes[1].assign(std::max<std::size_t>(n, 1), 0);
+  for (const ConnectionFrame& f : frames) {
+    if (!f.payload) continue;
+    const double t = std::max(0.0, static_cast<double>(f.time) - out.start);
+    const auto bin = std::min(static_cast<std::size_t>(t / out.binWidth), out.bytes[0].size() - 1);
+    out.bytes[f.fromB ? 1 : 0][bin] += f.payload;
+  }
+  return out;
+}
+
 AnalysisPlot::AnalysisPlot(QWidget* parent) : QWidget(parent) {
   setObjectName(QStringLiteral("analysisPlot"));
   setMouseTracking(true);
@@ -45,11 +85,15 @@ void AnalysisPlot::setConnection(int id) {
   row_ = analysis_ ? analysis_->rowOfConnection(id) : -1;
   markers_.clear();
   latencies_.clear();
+  throughput_ = {};
   if (row_ >= 0) {
     const auto& c = analysis_->report.connections[static_cast<std::size_t>(row_)];
     t0_ = c.firstTime;
     t1_ = std::max(c.lastTime, c.firstTime + 1e-9);
     markers_ = analysis_->anomaliesOf(id);
+    throughput_ = throughputSeries(*analysis_, static_cast<std::size_t>(row_));
+    t1_ = std::max(t1_,
+                   t0_ + throughput_.binWidth * static_cast<double>(throughput_.bytes[0].size()));
     for (const auto& m : analysis_->report.messages)
       if (m.connection == id && m.outcome != analysis::Outcome::Incomplete && m.end >= m.start)
         latencies_.emplace_back(m.end, m.latency());
@@ -167,30 +211,31 @@ void AnalysisPlot::paintEvent(QPaintEvent*) {
     }
   };
 
-  // Throughput: payload bytes per second of each bucket, per direction, as steps.
+  // Throughput: payload bytes per second of each bin, per direction the data travels, as steps.
   double maxRate = 0;
-  for (const auto& d : c.dir)
-    for (const auto& b : d.series)
-      if (d.seriesWidth > 0)
-        maxRate = std::max(maxRate, static_cast<double>(b.bytes) / d.seriesWidth);
+  for (int d = 0; d < 2; ++d)
+    for (std::size_t b = 0; b < throughput_.bytes[static_cast<std::size_t>(d)].size(); ++b)
+      maxRate = std::max(maxRate, throughput_.rate(d, b));
   maxRate = maxRate > 0 ? niceStep(maxRate * 1.1 / 4) * 4 : 1;  // headroom over the peak
   grid(l.throughput, false);
   yLabels(l.throughput, maxRate, [](double v) { return byteRateText(v); });
   p.setPen(text);
   p.drawText(QRectF(l.throughput.left(), l.throughput.top() - lh - 2, l.throughput.width(), lh),
-             Qt::AlignLeft | Qt::AlignBottom, tr("Throughput (payload)"));
+             Qt::AlignLeft | Qt::AlignBottom,
+             tr("Throughput: payload bytes sent per %1").arg(durationText(throughput_.binWidth)));
   p.save();
   p.setClipRect(l.throughput.adjusted(0, -2, 0, 2));
   for (int d = 0; d < 2; ++d) {
-    const auto& dir = c.dir[d];
-    if (dir.series.empty() || dir.seriesWidth <= 0) continue;
+    const auto& bins = throughput_.bytes[static_cast<std::size_t>(d)];
+    if (std::all_of(bins.begin(), bins.end(), [](std::uint64_t b) { return b == 0; })) continue;
     QPainterPath path;
     bool started = false;
-    for (const auto& b : dir.series) {
-      const double rate = static_cast<double>(b.bytes) / dir.seriesWidth;
+    for (std::size_t b = 0; b < bins.size(); ++b) {
+      const double rate = throughput_.rate(d, b);
       const double y = l.throughput.bottom() - rate / maxRate * l.throughput.height();
-      const double xs = xOf(b.start, l.throughput),
-                   xe = xOf(b.start + dir.seriesWidth, l.throughput);
+      const double start = throughput_.start + throughput_.binWidth * static_cast<double>(b);
+      const double xs = xOf(start, l.throughput),
+                   xe = xOf(start + throughput_.binWidth, l.throughput);
       if (!started) {
         path.moveTo(xs, l.throughput.bottom());
         started = true;
@@ -207,7 +252,7 @@ void AnalysisPlot::paintEvent(QPaintEvent*) {
   {
     double x = l.throughput.right();
     for (int d = 1; d >= 0; --d) {
-      const QString name = d == 0 ? tr("A \u2192 B") : tr("B \u2192 A");
+      const QString name = d == 0 ? tr("sent by A") : tr("sent by B");
       const double w = fontMetrics().horizontalAdvance(name) + 26;
       x -= w;
       p.setPen(QPen(kDirColor[d], 3));

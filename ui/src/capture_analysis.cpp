@@ -138,6 +138,8 @@ void CaptureAnalysisBuilder::add(const FrameStore& store, std::size_t index) {
   }
   ConnectionFrame f;
   f.frame = static_cast<std::uint32_t>(index);
+  f.time = static_cast<float>(store.timeRelative(index));
+  f.payload = facts->payloadLength;
   record(FlowKey{facts->carrier, facts->source, facts->destination, facts->destQp}, f);
   analyzer_.addPacket(*facts);
 }

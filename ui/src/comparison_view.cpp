@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <utility>
 
 namespace rdmascope::ui {
@@ -44,7 +45,7 @@ const char* rowName(int row) {
     case ComparisonModel::Latency:
       return "Latency";
     case ComparisonModel::Throughput:
-      return "Throughput";
+      return "Throughput (message stream)";
     case ComparisonModel::CpuTime:
       return "CPU time (both hosts)";
     case ComparisonModel::CpuBytesCopied:
@@ -156,9 +157,9 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
       case Latency:
         return e.latencyNs;
       case Throughput:
-        return e.throughputBytesPerSec;
+        return streamRate(e);
       case CpuTime:
-        return c.cpuNs();
+        return cpuBusyNs(e, settings_);
       case CpuBytesCopied:
         return QVariant::fromValue<qulonglong>(c.cpuBytesCopied);
       case CopiesPerByte:
@@ -185,14 +186,15 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         return {};
     }
   }
-  if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
+  if (role == Qt::ToolTipRole) return rowDefinition(index.row());
+  if (role != Qt::DisplayRole) return {};
   switch (index.row()) {
     case Latency:
       return formatNs(e.latencyNs);
     case Throughput:
-      return QStringLiteral("%1 Gbit/s").arg(e.throughputBytesPerSec * 8 / 1e9, 0, 'f', 2);
+      return QStringLiteral("%1 Gbit/s").arg(streamRate(e) * 8 / 1e9, 0, 'f', 2);
     case CpuTime:
-      return formatNs(c.cpuNs());
+      return formatNs(cpuBusyNs(e, settings_));
     case CpuBytesCopied:
       return formatCount(c.cpuBytesCopied);
     case CopiesPerByte:
@@ -222,7 +224,101 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
   }
 }
 
+double ComparisonModel::cpuBusyNs(const sim::TransferEstimate& e, const sim::HostCostSettings& s) {
+  const sim::TransferCounters& c = e.counters;
+  if (e.transport == sim::Transport::Tcp || s.completion != sim::CompletionMode::Poll)
+    return c.cpuNs();
+  const double a = std::max(c.hostACpuNs, e.latencyNs);
+  const double b = e.op == sim::RdmaOp::Send ? std::max(c.hostBCpuNs, e.latencyNs) : c.hostBCpuNs;
+  return a + b;
+}
+
+double ComparisonModel::streamRate(const sim::TransferEstimate& e) {
+  std::map<std::pair<sim::Place, sim::Worker>, double> busy;
+  for (const sim::Stage& st : e.stages)
+    if (st.worker != sim::Worker::Timer) busy[{st.place, st.worker}] += st.totalNs;
+  double most = 0;
+  for (const auto& [resource, ns] : busy)
+    most = std::max(most, ns);
+  return most > 0 ? static_cast<double>(e.bytes) * 1e9 / most : 0.0;
+}
+
+QString ComparisonModel::rowDefinition(int row) {
+  switch (row) {
+    case Latency:
+      return tr(
+          "From host A's first call (send() or posting the work request) until the side "
+          "that waits sees the message complete, for one message on an idle link.");
+    case Throughput:
+      return tr(
+          "Payload bytes per second when such messages follow each other back to back: "
+          "the message size over the busy time of the busiest resource (a CPU, a DMA "
+          "engine, a NIC or a direction of the wire). One message's size over its latency "
+          "would mostly measure the latency.");
+    case CpuTime:
+      return tr(
+          "Time the CPUs of both hosts are busy. For TCP: system calls, copies, protocol "
+          "work and interrupts. For RDMA the CPU only posts work and reaps completions, "
+          "but with completions polled (the default) a host that waits for its "
+          "completion spins on ibv_poll_cq for the whole transfer: host A always, host B "
+          "when it waits for a SEND. READ and WRITE leave host B's CPU idle.");
+    case CpuBytesCopied:
+      return tr(
+          "Payload bytes a CPU copies (into and out of socket buffers). Zero-copy RDMA "
+          "lets the NICs move the data by DMA instead.");
+    case CopiesPerByte:
+      return tr("How many times a CPU copies each payload byte.");
+    case CopyOperations:
+      return tr("Separate copy operations (one per send() or recv() call).");
+    case Syscalls:
+      return tr("System calls on both hosts. RDMA's data path has none (kernel bypass).");
+    case ContextSwitches:
+      return tr("Threads put to sleep and woken again, on both hosts.");
+    case Interrupts:
+      return tr("Interrupts on both hosts, after the NIC's interrupt coalescing.");
+    case Doorbells:
+      return tr("Writes by a CPU to a NIC register that tell it new work is queued.");
+    case Frames:
+      return tr("Ethernet frames carrying the message from A to B (READ: its responses).");
+    case AckFrames:
+      return tr("Acknowledgement frames sent back.");
+    case WireBytes:
+      return tr("Bytes on the wire both ways, with headers, preamble and inter-frame gap.");
+    case MemoryBusBytes:
+      return tr("Bytes moved over the memory bus: CPU copies (read and write) and NIC DMA.");
+    case Bottleneck:
+      return tr("The resource busy longest: it sets the throughput of a stream of messages.");
+    default:
+      return {};
+  }
+}
+
+QString ComparisonModel::roceIwarpNote() const {
+  const sim::TransferEstimate& roce = estimate(1);
+  const sim::TransferEstimate& iwarp = estimate(2);
+  auto perFrame = [](const sim::TransferEstimate& e) {
+    return e.counters.frames ? (e.bytes + e.counters.frames - 1) / e.counters.frames : e.bytes;
+  };
+  const double diff = iwarp.latencyNs - roce.latencyNs;
+  const double percent = roce.latencyNs > 0 ? 100.0 * std::abs(diff) / roce.latencyNs : 0.0;
+  const QString verdict = std::abs(diff) < 0.5 ? tr("so both take as long")
+                                               : (diff < 0 ? tr("so iWARP is %1 (%2%) faster")
+                                                           : tr("so RoCEv2 is %1 (%2%) faster"))
+                                                     .arg(formatNs(std::abs(diff)))
+                                                     .arg(percent, 0, 'f', percent < 1 ? 2 : 0);
+  return tr("RoCEv2 vs iWARP at this size: RoCEv2 sends %1 frame(s) of up to %2 payload bytes "
+            "(its path MTU) with UDP/IP, BTH and ICRC; iWARP sends %3 frame(s) of up to %4 "
+            "bytes (TCP segments of the Ethernet MTU) with TCP/IP, MPA and DDP/RDMAP headers. "
+            "Wire bytes: %5 vs %6, %7. Both NICs run the whole transport; neither host copies.")
+      .arg(formatCount(roce.counters.frames))
+      .arg(perFrame(roce))
+      .arg(formatCount(iwarp.counters.frames))
+      .arg(perFrame(iwarp))
+      .arg(formatCount(roce.counters.wireBytes), formatCount(iwarp.counters.wireBytes), verdict);
+}
+
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (role == Qt::ToolTipRole && orientation == Qt::Vertical) return rowDefinition(section);
   if (role != Qt::DisplayRole) return {};
   if (orientation == Qt::Horizontal) {
     if (section < 0 || section >= columnCount()) return {};
@@ -305,9 +401,9 @@ ComparisonView::ComparisonView(QWidget* parent, std::uint64_t initialBytes)
   top->addWidget(sizeBox_);
   caption_ = new QLabel(this);
   caption_->setObjectName(QStringLiteral("comparisonCaption"));
+  caption_->setWordWrap(true);  // it sets the simulated run beside the model: a long sentence
   setCaption({});
-  top->addWidget(caption_);
-  top->addStretch(1);
+  top->addWidget(caption_, 1);
 
   auto* chartRow = new QHBoxLayout;
   charts_ = {new ComparisonBarChart(model_, ComparisonModel::Latency, tr("Latency"), this),
@@ -326,16 +422,25 @@ ComparisonView::ComparisonView(QWidget* parent, std::uint64_t initialBytes)
   table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 4);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
 
+  note_ = new QLabel(this);
+  note_->setObjectName(QStringLiteral("comparisonNote"));
+  note_->setWordWrap(true);
+  note_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto updateNote = [this] { note_->setText(model_->roceIwarpNote()); };
+  connect(model_, &QAbstractItemModel::dataChanged, note_, updateNote);
+
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(top);
   layout->addLayout(chartRow, 1);
   layout->addWidget(table_, 1);
+  layout->addWidget(note_);
 
   connect(sizeBox_, &QComboBox::currentIndexChanged, this, [this](int i) {
     if (i >= 0) model_->setTransferSize(sizeBox_->itemData(i).toULongLong());
   });
   setTransferSize(initialBytes);
+  updateNote();
 }
 
 void ComparisonView::setCaption(const QString& text) {

@@ -3,6 +3,8 @@
 #include <QBrush>
 #include <QColor>
 
+#include "rdmascope/ui/glossary.h"
+
 namespace rdmascope::ui {
 
 namespace {
@@ -138,14 +140,16 @@ QVariant DetailTreeModel::data(const QModelIndex& index, int role) const {
   switch (role) {
     case Qt::DisplayRole:
       return QString::fromStdString(node.label);
-    case Qt::ToolTipRole:
-      return node.key.empty()
-                 ? QVariant()
-                 : QVariant(QStringLiteral("%1 (%2 byte(s) at %3)")
-                                .arg(QString::fromUtf8(node.key.data(),
-                                                       static_cast<qsizetype>(node.key.size())))
-                                .arg(node.length)
-                                .arg(node.offset));
+    case Qt::ToolTipRole: {
+      if (node.key.empty()) return {};
+      const QString key =
+          QString::fromUtf8(node.key.data(), static_cast<qsizetype>(node.key.size()));
+      QString tip =
+          QStringLiteral("%1 (%2 byte(s) at %3)").arg(key).arg(node.length).arg(node.offset);
+      const QString term = Glossary::keyForField(key);
+      if (!term.isEmpty()) tip += QStringLiteral("\n\n") + Glossary::tooltip(term);
+      return tip;
+    }
     case KeyRole:
       return QString::fromUtf8(node.key.data(), static_cast<qsizetype>(node.key.size()));
     case ExpertRole:

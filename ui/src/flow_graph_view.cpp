@@ -13,6 +13,7 @@
 #include "rdmascope/packets/ib_opcodes.h"
 #include "rdmascope/packets/iwarp_headers.h"
 #include "rdmascope/ui/analysis_models.h"
+#include "rdmascope/ui/glossary.h"
 
 namespace rdmascope::ui {
 
@@ -147,6 +148,15 @@ bool FlowGraphView::viewportEvent(QEvent* event) {
         row >= 0 ? tr("Frame %1: %2").arg(frameAtRow(row) + 1).arg(labelAt(row)) : QString();
     const QString detail = detailAt(row);
     if (!detail.isEmpty()) text += QLatin1Char('\n') + detail;
+    if (row >= 0) {
+      QStringList seen;
+      for (const auto kind : marksAt(row)) {
+        const QString term = Glossary::keyForAnomaly(kind);
+        if (term.isEmpty() || seen.contains(term)) continue;
+        seen << term;
+        text += QStringLiteral("\n\n") + Glossary::tooltip(term);
+      }
+    }
     if (text.isEmpty())
       QToolTip::hideText();
     else

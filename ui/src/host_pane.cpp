@@ -143,7 +143,7 @@ void HostPane::setQpState(sim::QpState current, sim::QpState from, bool lit) {
   diagram_->setState(current, from, lit);
 }
 
-void HostPane::setMemoryAccess(std::uint32_t offset, std::uint32_t length, bool write) {
+void HostPane::setMemoryAccess(std::uint32_t offset, std::uint32_t length, bool write, bool now) {
   memory_->setHighlight(offset, length);
   if (bufferAddr_ == 0) {
     memoryLabel_->setText(tr("Registered memory (none registered yet)"));
@@ -154,11 +154,13 @@ void HostPane::setMemoryAccess(std::uint32_t offset, std::uint32_t length, bool 
     memoryLabel_->setText(mr);
     return;
   }
-  memoryLabel_->setText((write ? tr("%1: the NIC just wrote %2 bytes at +0x%3 (DMA)")
-                               : tr("%1: the NIC just read %2 bytes at +0x%3 (DMA)"))
-                            .arg(mr)
-                            .arg(length)
-                            .arg(offset, 0, 16));
+  const QString text = now ? (write ? tr("%1: the NIC just wrote %2 bytes at +0x%3 (DMA)")
+                                    : tr("%1: the NIC just read %2 bytes at +0x%3 (DMA)"))
+                           : (write ? tr("%1: earlier in this step the NIC wrote %2 bytes at "
+                                         "+0x%3 (DMA)")
+                                    : tr("%1: earlier in this step the NIC read %2 bytes at "
+                                         "+0x%3 (DMA)"));
+  memoryLabel_->setText(text.arg(mr).arg(length).arg(offset, 0, 16));
 }
 
 }  // namespace rdmascope::ui

@@ -45,6 +45,7 @@
 #include "rdmascope/ui/fabric_session.h"
 #include "rdmascope/ui/fabric_view.h"
 #include "rdmascope/ui/filter_bar.h"
+#include "rdmascope/ui/glossary_dialog.h"
 #include "rdmascope/ui/host_pane.h"
 #include "rdmascope/ui/host_state_models.h"
 #include "rdmascope/ui/ladder_view.h"
@@ -143,6 +144,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   statusBar()->addPermanentWidget(statusAnalysis_);
   runTimer_ = new QTimer(this);
   createActions();
+  installGlossary(this, explanation_);
   auto* bar = addToolBar(tr("Scenario"));
   bar->setObjectName(QStringLiteral("scenarioBar"));
   bar->setMovable(false);
@@ -210,7 +212,9 @@ void MainWindow::analysisChanged() {
     statusAnalysis_->clear();
     return;
   }
-  const auto n = analysis_->anomalyCount();
+  // A scenario stepped so far has put only some frames on the wire: count their anomalies.
+  const auto n = scenario_->loaded() ? analysis_->anomalyCountUpTo(scenario_->framesShown())
+                                     : analysis_->anomalyCount();
   lowerTabs_->setTabText(tab, tr("Anomalies (%1)").arg(n));
   statusAnalysis_->setText(
       tr("Connections: %1  Anomalies: %2").arg(report->report.summary.connections).arg(n));
@@ -673,17 +677,23 @@ void MainWindow::onEventChanged(int event) {
     eventTotal_->setText(tr("of %1").arg(scenario_->eventCount()));
   }
   if (event >= 0) {
-    eventView_->scrollTo(eventModel_->index(event, 0), QAbstractItemView::PositionAtCenter);
+    const QModelIndex row = eventModel_->index(event, 0);
+    eventView_->selectionModel()->setCurrentIndex(
+        row, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    eventView_->scrollTo(row, QAbstractItemView::PositionAtCenter);
+  } else {
+    eventView_->clearSelection();
   }
-  explain(scenario_->title(), scenario_->explanation());
+  explanation_->setHtml(
+      explanationHtml(scenario_->title(), scenario_->explanation(), scenario_->explanationTerms()));
+  explanation_->setToolTip(scenario_->explanationDetail());
+  analysisChanged();
   statusFrames_->setText(tr("Frames on the wire: %1").arg(scenario_->framesShown()));
 }
 
 void MainWindow::explain(const QString& title, const QString& text) {
-  explanation_->setHtml(
-      QStringLiteral("<h3 style='margin:2px'>%1</h3><p>%2</p>")
-          .arg(title.toHtmlEscaped(),
-               text.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"))));
+  explanation_->setHtml(explanationHtml(title, text, {}));
+  explanation_->setToolTip(QString());
 }
 
 void MainWindow::onFrameSelected(qint64 frame) {

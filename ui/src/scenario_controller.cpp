@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 
 #include "rdmascope/sim/narration.h"
+#include "rdmascope/ui/event_explanation.h"
 #include "rdmascope/ui/host_pane.h"
 #include "rdmascope/ui/host_state_models.h"
 #include "rdmascope/ui/ladder_view.h"
@@ -212,11 +213,7 @@ QString ScenarioController::title() const {
   if (current_ < 0) {
     return tr("%1  \u2014  ready, %2 events").arg(narration(rec_->title)).arg(eventCount());
   }
-  const auto& e = rec_->events[static_cast<std::size_t>(current_)];
-  return tr("%1  \u2014  event %2 of %3")
-      .arg(narration(rec_->phases[e.phase].title))
-      .arg(current_ + 1)
-      .arg(eventCount());
+  return EventExplainer::explain(*rec_, static_cast<std::size_t>(current_)).title;
 }
 
 QString ScenarioController::explanation() const {
@@ -228,13 +225,27 @@ QString ScenarioController::explanation() const {
         "access or a completion. Every view follows the current event; click a frame in "
         "the ladder or the packet list to jump to it.");
   const auto& e = rec_->events[static_cast<std::size_t>(current_)];
-  const QString who =
-      e.host >= 0 ? QString::fromStdString(rec_->hostNames[static_cast<std::size_t>(e.host)])
-                  : tr("link");
-  return QStringLiteral("%1\n\n%2 (%3 us): %4")
-      .arg(narration(rec_->phases[e.phase].text), who,
-           QString::number(e.trace.time.micros(), 'f', 3),
-           QString::fromStdString(sim::describe(e.trace)));
+  const EventExplanation x = EventExplainer::explain(*rec_, static_cast<std::size_t>(current_));
+  const ScenarioPhase& phase = rec_->phases[e.phase];
+  QString text = x.body;
+  text += QStringLiteral("\n\n") +
+          tr("Event %1 of %2 at %3 us, during the scenario step \u201c%4\u201d.")
+              .arg(current_ + 1)
+              .arg(eventCount())
+              .arg(QString::number(e.trace.time.micros(), 'f', 3), narration(phase.title));
+  if (!phase.text.empty() && phase.text != rec_->summary)
+    text += QLatin1Char(' ') + narration(phase.text);
+  return text;
+}
+
+QString ScenarioController::explanationDetail() const {
+  if (!rec_ || current_ < 0) return {};
+  return EventExplainer::explain(*rec_, static_cast<std::size_t>(current_)).detail;
+}
+
+QStringList ScenarioController::explanationTerms() const {
+  if (!rec_ || current_ < 0) return {};
+  return EventExplainer::explain(*rec_, static_cast<std::size_t>(current_)).terms;
 }
 
 void ScenarioController::update() {
@@ -283,7 +294,7 @@ void ScenarioController::update() {
         write = e.trace.kind == sim::TraceKind::MemoryWritten;
       }
     }
-    pane->setMemoryAccess(off, len, write);
+    pane->setMemoryAccess(off, len, write, lastMemory == current_);
   }
 
   // Frames: those on the wire by now; the event's own frame, or the latest one, selected.

@@ -16,10 +16,10 @@ namespace {
 constexpr std::uint64_t kWatchedBytes = 1 << 16;
 
 // Completions as an application sees them over time: the simulator forgets a CQE once every
-// queued one was polled, the view keeps it (greyed) so a learner sees what was taken.
+// queued one was polled, the view keeps it (greyed) so a learner sees what was taken. Each
+// CqeProduced event appends its entry; whatever the CQ no longer holds was polled.
 struct CqHistory {
   std::vector<sim::WorkCompletion> all;
-  std::size_t cleared = 0;  // entries the simulator dropped after they were all polled
 };
 
 // What of a host the views show: its first registered buffer and its first CQ.
@@ -35,15 +35,11 @@ HostSnapshot snapshotHost(sim::Host& host, const Watch& w, CqHistory& history,
   for (std::uint32_t q : host.qpNumbers())
     h.qps.push_back(host.qpView(q));
   if (w.cq) {
-    if (sim::Host::Cq* cq = host.cq(w.cq)) {
-      if (cq->entries.size() < history.all.size() - history.cleared)
-        history.cleared = history.all.size();
-      for (std::size_t i = history.all.size() - history.cleared; i < cq->entries.size(); ++i)
-        history.all.push_back(cq->entries[i]);
+    if (const sim::Host::Cq* cq = host.cq(w.cq)) {
       CqSnapshot c;
       c.id = cq->id;
       c.entries = history.all;
-      c.polled = history.cleared + cq->head;
+      c.polled = history.all.size() - std::min(history.all.size(), cq->size());
       h.cqs.push_back(std::move(c));
     }
   }
@@ -86,6 +82,12 @@ class Recorder {
       ev.fromState = last;
       ev.toState = net_.host(ev.host).qpView(e.qpn).state;
       last = ev.toState;
+    }
+    if (e.kind == sim::TraceKind::CqeProduced && ev.host >= 0) {
+      const Watch& w = watch(ev.host);
+      const sim::Host::Cq* cq = net_.host(ev.host).cq(w.cq);
+      if (cq && e.args.cq.value_or(0) == w.cq && !cq->entries.empty())
+        history_[ev.host].all.push_back(cq->entries.back());
     }
     // The state as the event leaves it (the simulator emits after each change).
     Snapshot snap;
@@ -143,8 +145,7 @@ std::vector<std::size_t> planPhases(const verbs_backend::Scenario& scenario,
   std::vector<std::size_t> of;
   for (const verbs_backend::Step& step : scenario.steps) {
     if (narrated(step) || !marked) {
-      phases.push_back({step.title.empty() ? step.text : step.title,
-                        step.explanation.empty() ? scenario.description : step.explanation});
+      phases.push_back({step.title.empty() ? step.text : step.title, step.explanation});
     }
     of.push_back(phases.size() - 1);
   }
@@ -160,6 +161,7 @@ bool recordVerbsScenario(const verbs_backend::Scenario& scenario, const std::str
   out = ScenarioRecording{};
   out.name = scenario.name;
   out.title = scenario.title;
+  out.summary = scenario.description;
   out.source = source;
   out.scenarioText = verbs_backend::scenarioJsonText(scenario.json);
   out.wire = wire;

@@ -75,11 +75,42 @@ void TransferFollower::follow(int event) {
                  .arg(t.wrId)
                  .arg(t.bytes)
                  .arg(t.event + 1);
+  if (const auto simulated = simulatedLatencyUs(*rec, t); simulated && !rec->events.empty())
+    caption_ +=
+        QStringLiteral(". ") + simulatedVersusModel(*simulated, comparison_->model()->estimate(1));
   comparison_->setCaption(caption_);
   // The TCP path moves along with the scenario's RDMA path.
   const Stack rdma = stacks_->activeStack();
   const int step = rdma == Stack::TcpIp ? -1 : stacks_->pathStep(rdma);
   stacks_->setPathStep(Stack::TcpIp, tcpStepForRdmaStep(tcpPath_, step), false);
+}
+
+std::optional<double> simulatedLatencyUs(const ScenarioRecording& recording,
+                                         const CurrentTransfer& transfer) {
+  if (transfer.event < 0 || static_cast<std::size_t>(transfer.event) >= recording.events.size())
+    return std::nullopt;
+  const ScenarioEvent& posted = recording.events[static_cast<std::size_t>(transfer.event)];
+  for (std::size_t i = static_cast<std::size_t>(transfer.event); i < recording.events.size(); ++i) {
+    const ScenarioEvent& e = recording.events[i];
+    if (e.host == transfer.host && e.trace.kind == sim::TraceKind::CqeProduced &&
+        e.trace.wrId == transfer.wrId)
+      return e.trace.time.micros() - posted.trace.time.micros();
+  }
+  return std::nullopt;
+}
+
+QString simulatedVersusModel(double simulatedUs, const sim::TransferEstimate& model) {
+  double hostNs = 0;
+  for (const sim::Stage& st : model.stages)
+    if (st.worker == sim::Worker::Cpu || st.worker == sim::Worker::Dma) hostNs += st.firstNs;
+  return TransferFollower::tr(
+             "The simulated run completed it %1 us after the post; the cost model's RoCEv2 "
+             "latency is %2 us because it also counts %3 us of CPU and PCIe DMA time (WQE "
+             "fetch, payload DMA, CQE write, post and poll) that the simulator's NIC model "
+             "leaves out")
+      .arg(simulatedUs, 0, 'f', 3)
+      .arg(model.latencyNs / 1e3, 0, 'f', 2)
+      .arg(hostNs / 1e3, 0, 'f', 2);
 }
 
 }  // namespace rdmascope::ui

@@ -57,6 +57,9 @@ class AnalysisController : public QObject {
   std::shared_ptr<const CaptureAnalysis> analysis() const { return analysis_; }
   /// Anomalies found (all, also those beyond the kept list).
   std::uint64_t anomalyCount() const;
+  /// Anomalies found at frames 1..`frames` (a scenario stepped so far has put only those on the
+  /// wire); those tied to no frame count once every frame is shown.
+  std::uint64_t anomalyCountUpTo(std::uint64_t frames) const;
 
   /// Picks a connection for the flow graph and the plot and selects its Conversations row.
   void selectConnection(int id);

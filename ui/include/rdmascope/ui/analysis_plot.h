@@ -6,12 +6,33 @@
 /// Clicking a marker selects its frame.
 
 #include <QWidget>
+#include <array>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "rdmascope/ui/capture_analysis.h"
 
 namespace rdmascope::ui {
+
+/// Payload throughput of one connection over time, per direction the bytes travel (a READ's
+/// response data counts for the responder that sends it, not the requester that asked), in
+/// equal bins whose width follows the connection's timescale: about the square root of the
+/// number of data frames bins over its duration, each 1, 2 or 5 times a power of ten seconds.
+struct ThroughputSeries {
+  double start = 0.0;     ///< seconds: the first bin's start (the connection's first frame)
+  double binWidth = 0.0;  ///< seconds per bin
+  std::array<std::vector<std::uint64_t>, 2> bytes;  ///< [0] sent by endpoint a, [1] by b
+  /// Bytes per second of bin `bin` of direction `dir`.
+  double rate(int dir, std::size_t bin) const {
+    return binWidth > 0 ? static_cast<double>(bytes[static_cast<std::size_t>(dir)][bin]) / binWidth
+                        : 0.0;
+  }
+};
+
+/// The series of connection row `row` (RoCE and InfiniBand: from its frames; iWARP: the
+/// analyzer's own per-direction series).
+ThroughputSeries throughputSeries(const CaptureAnalysis& analysis, std::size_t row);
 
 class AnalysisPlot : public QWidget {
   Q_OBJECT
@@ -33,6 +54,8 @@ class AnalysisPlot : public QWidget {
   qint64 markerFrame(int marker) const;
   /// Latency points drawn (messages of the connection with an end).
   int latencyPointCount() const { return static_cast<int>(latencies_.size()); }
+  /// The throughput drawn.
+  const ThroughputSeries& throughput() const { return throughput_; }
 
   QSize sizeHint() const override { return {640, 420}; }
   QSize minimumSizeHint() const override { return {320, 240}; }
@@ -57,6 +80,7 @@ class AnalysisPlot : public QWidget {
   double t0_ = 0.0, t1_ = 0.0;
   std::vector<std::size_t> markers_;                  // anomaly indexes
   std::vector<std::pair<double, double>> latencies_;  // (completion time, seconds)
+  ThroughputSeries throughput_;
 };
 
 }  // namespace rdmascope::ui

@@ -21,6 +21,10 @@ namespace rdmascope::ui {
 struct ConnectionFrame {
   std::uint32_t frame = 0;
   std::uint8_t fromB = 0;  ///< 0: endpoint a sent it, 1: endpoint b
+  /// RoCE and InfiniBand: seconds since the store's first frame, and the transport payload
+  /// bytes (after the transport headers) the frame carries in the direction it was sent.
+  float time = 0.0f;
+  std::uint32_t payload = 0;
   /// iWARP: the MPA units the frame's TCP segment completed (the flow graph names frames from
   /// these without decoding the stream): kMpaRequest/kMpaReply bits, the number of FPDUs (up to
   /// 63), and the RDMAP opcode of the first (kNoOpcode: none) with its DDP Last flag.

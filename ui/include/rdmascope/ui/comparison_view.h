@@ -60,6 +60,19 @@ class ComparisonModel : public QAbstractTableModel {
   /// The estimate shown in a column.
   const sim::TransferEstimate& estimate(int column) const;
 
+  /// CPU time the row "CPU time" shows: the model's CPU work on both hosts, and, when RDMA
+  /// completions are polled, the whole latency for each host that spins on ibv_poll_cq waiting
+  /// for its completion (host A always; host B for a SEND, whose receive it waits for).
+  static double cpuBusyNs(const sim::TransferEstimate& e, const sim::HostCostSettings& s);
+  /// Throughput the row "Throughput" shows: bytes per second of a stream of such messages sent
+  /// back to back, limited by the busiest resource (CPU, DMA, NIC or wire direction), not one
+  /// message's size over its latency.
+  static double streamRate(const sim::TransferEstimate& e);
+  /// The definition of a row, shown as its header's tooltip.
+  static QString rowDefinition(int row);
+  /// Why RoCEv2 and iWARP differ at this size (frames, bytes per frame, latency).
+  QString roceIwarpNote() const;
+
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
@@ -110,6 +123,8 @@ class ComparisonView : public QWidget {
   QString caption() const;
   QComboBox* sizeBox() const { return sizeBox_; }
   QTableView* table() const { return table_; }
+  /// The note under the table that says why RoCEv2 and iWARP differ.
+  QLabel* note() const { return note_; }
   const std::array<ComparisonBarChart*, 3>& charts() const { return charts_; }
 
  private:
@@ -117,6 +132,7 @@ class ComparisonView : public QWidget {
   QComboBox* sizeBox_;
   QTableView* table_;
   QLabel* caption_;
+  QLabel* note_;
   std::array<ComparisonBarChart*, 3> charts_{};
 };
 

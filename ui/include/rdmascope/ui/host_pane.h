@@ -27,7 +27,9 @@ class HostPane : public QWidget {
   /// Lights the QP state diagram (`lit`: the transition from `from` just happened).
   void setQpState(sim::QpState current, sim::QpState from, bool lit);
   /// Highlights the bytes of the buffer the NIC just accessed (length 0: none).
-  void setMemoryAccess(std::uint32_t offset, std::uint32_t length, bool write);
+  /// Highlights the last DMA access of the current step; `now` when the current event is that
+  /// access itself (otherwise the header says it happened earlier in the step).
+  void setMemoryAccess(std::uint32_t offset, std::uint32_t length, bool write, bool now = true);
   void setTitle(const QString& title);
 
   HostTableModel* qpModel() const { return qpModel_; }

@@ -6,6 +6,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <array>
 #include <memory>
 
@@ -54,6 +55,10 @@ class ScenarioController : public QObject {
   /// Title and text of the current event, as the explanation pane shows them.
   QString title() const;
   QString explanation() const;
+  /// The full text the title abbreviates (a modify_qp mask), for a tooltip; empty if none.
+  QString explanationDetail() const;
+  /// Glossary terms the current explanation uses.
+  QStringList explanationTerms() const;
 
  Q_SIGNALS:
   void currentChanged(int event);

@@ -61,13 +61,16 @@ struct ScenarioEvent {
 /// A named part of a scenario ("Connect the queue pairs", "A multi-packet SEND", ...).
 struct ScenarioPhase {
   std::string title;
-  std::string text;  ///< what the phase shows, for the explanation pane
+  std::string text;  ///< the step's own "explanation" (empty when the step has none)
 };
 
 /// Everything a run produced.
 struct ScenarioRecording {
   std::string name;
-  std::string title;   ///< the scenario's "title", else its name
+  std::string title;  ///< the scenario's "title", else its name
+  /// The scenario's one-line description and its setup explanation (what --list prints):
+  /// the explanation pane never repeats them as an event's text.
+  std::string summary;
   std::string source;  ///< what it was recorded from: the built-in's name or the file's path
   /// The scenario as JSON text, as File > Save Scenario As writes it (and `sim --show`).
   std::string scenarioText;

@@ -37,6 +37,16 @@ sim::RdmaOp rdmaOpOf(sim::WrOpcode opcode);
 /// The send WQE of `event`, or of the last WQE event before it; nullopt before any.
 std::optional<CurrentTransfer> currentTransfer(const ScenarioRecording& recording, int event);
 
+/// Microseconds from the transfer's post to its completion entry on the posting host in the
+/// simulated run (nullopt when it never completed).
+std::optional<double> simulatedLatencyUs(const ScenarioRecording& recording,
+                                         const CurrentTransfer& transfer);
+
+/// Sets the simulated run beside the cost model: the run's post-to-completion time, the
+/// model's latency for the same operation and size, and the CPU and PCIe DMA time on the
+/// model's first-packet path that the simulator's NIC model leaves out.
+QString simulatedVersusModel(double simulatedUs, const sim::TransferEstimate& model);
+
 class TransferFollower : public QObject {
   Q_OBJECT
  public:
