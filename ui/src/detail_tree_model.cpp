@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QCoreApplication>
 
 namespace rdmascope::ui {
 
@@ -10,11 +11,11 @@ namespace {
 QString severityName(packets::Severity s) {
   switch (s) {
     case packets::Severity::Note:
-      return QStringLiteral("Note");
+      return QCoreApplication::translate("DetailTreeModel", "Note");
     case packets::Severity::Warning:
-      return QStringLiteral("Warning");
+      return QCoreApplication::translate("DetailTreeModel", "Warning");
     case packets::Severity::Error:
-      return QStringLiteral("Error");
+      return QCoreApplication::translate("DetailTreeModel", "Error");
   }
   return {};
 }
@@ -112,7 +113,7 @@ QVariant DetailTreeModel::data(const QModelIndex& index, int role) const {
     const auto& diag = dissection_->diagnostics[static_cast<std::size_t>(-item - 2)];
     switch (role) {
       case Qt::DisplayRole:
-        return QStringLiteral("[Expert Info (%1): %2]")
+        return tr("[Expert Info (%1): %2]")
             .arg(severityName(diag.severity), QString::fromStdString(diag.message));
       case Qt::ToolTipRole:
         return QString::fromStdString(diag.message);
@@ -141,7 +142,7 @@ QVariant DetailTreeModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
       return node.key.empty()
                  ? QVariant()
-                 : QVariant(QStringLiteral("%1 (%2 byte(s) at %3)")
+                 : QVariant(tr("%1 (%2 byte(s) at %3)")
                                 .arg(QString::fromUtf8(node.key.data(),
                                                        static_cast<qsizetype>(node.key.size())))
                                 .arg(node.length)
