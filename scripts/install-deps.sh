@@ -14,8 +14,9 @@ packages=(
   # Soft-RoCE lab (lab/): qemu guests that boot Debian's kernel over the host's root
   qemu-system-x86 busybox-static cpio kmod iproute2 python3 rdma-core ibverbs-utils perftest
   tcpdump libibverbs-dev librdmacm-dev rdmacm-utils
-  # GUI (Qt 6 Widgets) and its screenshot runs
-  qt6-base-dev xvfb xauth
+  # GUI (Qt 6 Widgets) and its screenshot runs; Qt Linguist's lupdate/lrelease for the
+  # Chinese translation and a CJK font to show it
+  qt6-base-dev xvfb xauth qt6-l10n-tools qt6-tools-dev fonts-wqy-microhei
   # the Debian package (scripts/package.sh) and its test: dpkg-shlibdeps, lintian, man -l
   dpkg-dev lintian man-db
 )

@@ -1,6 +1,7 @@
 #include "rdmascope/ui/analysis_models.h"
 
 #include <QBrush>
+#include <QCoreApplication>
 
 #include "rdmascope/ui/glossary.h"
 
@@ -58,47 +59,66 @@ AnomalyStyle anomalyStyle(analysis::AnomalyKind kind) {
   using K = analysis::AnomalyKind;
   switch (kind) {
     case K::Nak:
-      return {QColor(0xd0, 0x20, 0x20), QStringLiteral("N"), QStringLiteral("NAK")};
+      return {QColor(0xd0, 0x20, 0x20), QStringLiteral("N"),
+              QCoreApplication::translate("AnomalyStyle", "NAK")};
     case K::RnrNak:
-      return {QColor(0xe6, 0x7e, 0x00), QStringLiteral("R"), QStringLiteral("RNR NAK")};
+      return {QColor(0xe6, 0x7e, 0x00), QStringLiteral("R"),
+              QCoreApplication::translate("AnomalyStyle", "RNR NAK")};
     case K::Retransmission:
-      return {QColor(0x8e, 0x24, 0xaa), QStringLiteral("\u21bb"), QStringLiteral("Resend")};
+      return {QColor(0x8e, 0x24, 0xaa), QStringLiteral("\u21bb"),
+              QCoreApplication::translate("AnomalyStyle", "Resend")};
     case K::PsnGap:
-      return {QColor(0xb5, 0x8b, 0x00), QStringLiteral("G"), QStringLiteral("PSN gap")};
+      return {QColor(0xb5, 0x8b, 0x00), QStringLiteral("G"),
+              QCoreApplication::translate("AnomalyStyle", "PSN gap")};
     case K::Duplicate:
-      return {QColor(0x1e, 0x6f, 0xd9), QStringLiteral("D"), QStringLiteral("Duplicate")};
+      return {QColor(0x1e, 0x6f, 0xd9), QStringLiteral("D"),
+              QCoreApplication::translate("AnomalyStyle", "Duplicate")};
     case K::Timeout:
-      return {QColor(0x6d, 0x4c, 0x41), QStringLiteral("T"), QStringLiteral("Timeout")};
+      return {QColor(0x6d, 0x4c, 0x41), QStringLiteral("T"),
+              QCoreApplication::translate("AnomalyStyle", "Timeout")};
     case K::IcrcFailure:
-      return {QColor(0xc2, 0x18, 0x5b), QStringLiteral("\u2717"), QStringLiteral("ICRC failure")};
+      return {QColor(0xc2, 0x18, 0x5b), QStringLiteral("\u2717"),
+              QCoreApplication::translate("AnomalyStyle", "ICRC failure")};
     case K::Cnp:
-      return {QColor(0x00, 0x89, 0x7b), QStringLiteral("C"), QStringLiteral("CNP")};
+      return {QColor(0x00, 0x89, 0x7b), QStringLiteral("C"),
+              QCoreApplication::translate("AnomalyStyle", "CNP")};
     case K::EcnCe:
     case K::Fecn:
     case K::Becn:
-      return {QColor(0x43, 0xa0, 0x47), QStringLiteral("E"), QStringLiteral("ECN mark")};
+      return {QColor(0x43, 0xa0, 0x47), QStringLiteral("E"),
+              QCoreApplication::translate("AnomalyStyle", "ECN mark")};
     case K::IncompleteMessage:
-      return {QColor(0x61, 0x61, 0x61), QStringLiteral("?"), QStringLiteral("Incomplete")};
+      return {QColor(0x61, 0x61, 0x61), QStringLiteral("?"),
+              QCoreApplication::translate("AnomalyStyle", "Incomplete")};
     case K::SegmentGap:  // iWARP's TCP findings in the colours of their RoCE counterparts
-      return {QColor(0xb5, 0x8b, 0x00), QStringLiteral("G"), QStringLiteral("Segment gap")};
+      return {QColor(0xb5, 0x8b, 0x00), QStringLiteral("G"),
+              QCoreApplication::translate("AnomalyStyle", "Segment gap")};
     case K::OutOfOrder:
-      return {QColor(0x00, 0x83, 0x8f), QStringLiteral("O"), QStringLiteral("Out of order")};
+      return {QColor(0x00, 0x83, 0x8f), QStringLiteral("O"),
+              QCoreApplication::translate("AnomalyStyle", "Out of order")};
     case K::CrcFailure:
-      return {QColor(0xc2, 0x18, 0x5b), QStringLiteral("\u2717"), QStringLiteral("CRC failure")};
+      return {QColor(0xc2, 0x18, 0x5b), QStringLiteral("\u2717"),
+              QCoreApplication::translate("AnomalyStyle", "CRC failure")};
     case K::Terminate:
-      return {QColor(0xd0, 0x20, 0x20), QStringLiteral("X"), QStringLiteral("Terminate")};
+      return {QColor(0xd0, 0x20, 0x20), QStringLiteral("X"),
+              QCoreApplication::translate("AnomalyStyle", "Terminate")};
     case K::MpaReject:
-      return {QColor(0xd0, 0x20, 0x20), QStringLiteral("J"), QStringLiteral("MPA reject")};
+      return {QColor(0xd0, 0x20, 0x20), QStringLiteral("J"),
+              QCoreApplication::translate("AnomalyStyle", "MPA reject")};
     case K::PauseStorm:
-      return {QColor(0xad, 0x14, 0x57), QStringLiteral("P"), QStringLiteral("Pause storm")};
+      return {QColor(0xad, 0x14, 0x57), QStringLiteral("P"),
+              QCoreApplication::translate("AnomalyStyle", "Pause storm")};
     case K::VictimFlow:
-      return {QColor(0x5e, 0x35, 0xb1), QStringLiteral("V"), QStringLiteral("Victim flow")};
+      return {QColor(0x5e, 0x35, 0xb1), QStringLiteral("V"),
+              QCoreApplication::translate("AnomalyStyle", "Victim flow")};
     case K::CnpWithoutMark:
-      return {QColor(0x00, 0x89, 0x7b), QStringLiteral("c"), QStringLiteral("CNP, no mark seen")};
+      return {QColor(0x00, 0x89, 0x7b), QStringLiteral("c"),
+              QCoreApplication::translate("AnomalyStyle", "CNP, no mark seen")};
     default:  // gap filled, reordered, repeated response, and kinds added later
       break;
   }
-  return {QColor(0x78, 0x90, 0x9c), QStringLiteral("\u2022"), QStringLiteral("Other")};
+  return {QColor(0x78, 0x90, 0x9c), QStringLiteral("\u2022"),
+          QCoreApplication::translate("AnomalyStyle", "Other")};
 }
 
 const std::vector<analysis::AnomalyKind>& legendKinds() {
@@ -205,7 +225,7 @@ QVariant ConversationModel::data(const QModelIndex& index, int role) const {
     return trouble ? QVariant(QBrush(QColor(0xc0, 0x20, 0x20))) : QVariant();
   }
   if (role == Qt::ToolTipRole) {
-    return QStringLiteral("Connection #%1: %2 \u2194 %3\nFrames %4 to %5\nDisplay filter: %6")
+    return tr("Connection #%1: %2 \u2194 %3\nFrames %4 to %5\nDisplay filter: %6")
         .arg(c.id + 1)
         .arg(endpointText(c.a), endpointText(c.b))
         .arg(c.firstFrame)

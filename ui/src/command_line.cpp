@@ -10,6 +10,7 @@
 #include "rdmascope/ui/congestion_run_view.h"
 #include "rdmascope/ui/device_run.h"
 #include "rdmascope/ui/fabric_session.h"
+#include "rdmascope/ui/language.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/scenario_controller.h"
@@ -88,10 +89,24 @@ int runGuiCommandLine(QApplication& app) {
       QStringLiteral("at-us"),
       QStringLiteral("With --congestion: start at this simulated time in microseconds."),
       QStringLiteral("us"));
+  const QCommandLineOption language(
+      QStringLiteral("language"),
+      QStringLiteral(
+          "The GUI's language: system, en or zh_CN (default: View > Language's choice)."),
+      QStringLiteral("lang"));
   for (const auto* o : {&size, &frame, &step, &shot, &tab, &scenario, &device, &connect, &serve,
-                        &loopback, &port, &quit, &fabric, &wait, &pause, &congestion, &at})
+                        &loopback, &port, &quit, &fabric, &wait, &pause, &congestion, &at,
+                        &language})
     parser.addOption(*o);
   parser.process(app);
+  const QString lang = parser.isSet(language) ? parser.value(language) : savedLanguageChoice();
+  if (lang != QLatin1String("system") && lang != QLatin1String("en") &&
+      lang != QLatin1String("zh_CN")) {
+    std::fprintf(stderr, "rdmascope: --language wants system, en or zh_CN, not '%s'\n",
+                 qPrintable(lang));
+    return 2;
+  }
+  installLanguage(resolveLanguage(lang));
 
   MainWindow window;
   if (parser.isSet(size)) {

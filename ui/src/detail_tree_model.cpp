@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QCoreApplication>
 
 #include "rdmascope/ui/glossary.h"
 
@@ -12,11 +13,11 @@ namespace {
 QString severityName(packets::Severity s) {
   switch (s) {
     case packets::Severity::Note:
-      return QStringLiteral("Note");
+      return QCoreApplication::translate("DetailTreeModel", "Note");
     case packets::Severity::Warning:
-      return QStringLiteral("Warning");
+      return QCoreApplication::translate("DetailTreeModel", "Warning");
     case packets::Severity::Error:
-      return QStringLiteral("Error");
+      return QCoreApplication::translate("DetailTreeModel", "Error");
   }
   return {};
 }
@@ -114,7 +115,7 @@ QVariant DetailTreeModel::data(const QModelIndex& index, int role) const {
     const auto& diag = dissection_->diagnostics[static_cast<std::size_t>(-item - 2)];
     switch (role) {
       case Qt::DisplayRole:
-        return QStringLiteral("[Expert Info (%1): %2]")
+        return tr("[Expert Info (%1): %2]")
             .arg(severityName(diag.severity), QString::fromStdString(diag.message));
       case Qt::ToolTipRole:
         return QString::fromStdString(diag.message);
@@ -144,8 +145,7 @@ QVariant DetailTreeModel::data(const QModelIndex& index, int role) const {
       if (node.key.empty()) return {};
       const QString key =
           QString::fromUtf8(node.key.data(), static_cast<qsizetype>(node.key.size()));
-      QString tip =
-          QStringLiteral("%1 (%2 byte(s) at %3)").arg(key).arg(node.length).arg(node.offset);
+      QString tip = tr("%1 (%2 byte(s) at %3)").arg(key).arg(node.length).arg(node.offset);
       const QString term = Glossary::keyForField(key);
       if (!term.isEmpty()) tip += QStringLiteral("\n\n") + Glossary::tooltip(term);
       return tip;

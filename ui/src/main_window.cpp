@@ -24,6 +24,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
@@ -37,6 +38,7 @@
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/capture_loader.h"
 #include "rdmascope/ui/capture_saver.h"
+#include "rdmascope/ui/capture_transport.h"
 #include "rdmascope/ui/comparison_view.h"
 #include "rdmascope/ui/congestion_run_view.h"
 #include "rdmascope/ui/congestion_view.h"
@@ -49,12 +51,15 @@
 #include "rdmascope/ui/host_pane.h"
 #include "rdmascope/ui/host_state_models.h"
 #include "rdmascope/ui/ladder_view.h"
+#include "rdmascope/ui/language.h"
 #include "rdmascope/ui/layer_stacks_view.h"
 #include "rdmascope/ui/live_capture_dialog.h"
+#include "rdmascope/ui/packet_context_menus.h"
 #include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/real_run_controller.h"
 #include "rdmascope/ui/scenario_controller.h"
 #include "rdmascope/ui/scenario_reload_bar.h"
+#include "rdmascope/ui/time_display_format.h"
 #include "rdmascope/ui/transfer_follower.h"
 
 namespace rdmascope::ui {
@@ -123,7 +128,13 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->addWidget(packets_);
   bottom->addWidget(lowerTabs_);
-  bottom->setSizes({820, 780});
+  // The lower tabs keep the width that shows every tab whole; the packets take the rest and
+  // every change of the window's width.
+  const int tabsWidth = lowerTabs_->tabBar()->sizeHint().width() +
+                        fontMetrics().horizontalAdvance(QStringLiteral(" (0000)")) + 12;
+  bottom->setStretchFactor(0, 1);
+  bottom->setStretchFactor(1, 0);
+  bottom->setSizes({1600 - tabsWidth, tabsWidth});
   mainSplit_ = new QSplitter(Qt::Vertical, this);
   mainSplit_->setObjectName(QStringLiteral("mainSplit"));
   mainSplit_->addWidget(top);
@@ -330,6 +341,7 @@ void MainWindow::createActions() {
   previousCongestionEvent_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Left));
   nextCongestionEvent_->setEnabled(false);
   previousCongestionEvent_->setEnabled(false);
+  go->addAction(packets_->contextMenus()->goToPacketAction());
 
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QAction* filter = view->addAction(tr("Display &Filter"), this, [this] {
@@ -340,6 +352,9 @@ void MainWindow::createActions() {
   view->addAction(tr("&Layer Stacks"), this, [this] { lowerTabs_->setCurrentWidget(dataPath_); });
   view->addAction(tr("&Events"), this, [this] { lowerTabs_->setCurrentWidget(eventView_); });
   view->addAction(tr("&Comparison"), this, [this] { lowerTabs_->setCurrentWidget(comparison_); });
+  view->addSeparator();
+  addTimeDisplayFormatMenu(*view, *packets_);
+  addLanguageMenu(*view, *this);
 
   QMenu* stats = menuBar()->addMenu(tr("&Statistics"));
   const struct {
@@ -758,7 +773,7 @@ bool MainWindow::saveFrames(const QString& path) {
 void MainWindow::openCaptureDialog() {
   const QString path =
       QFileDialog::getOpenFileName(this, tr("Open Capture"), QFileInfo(capturePath_).absolutePath(),
-                                   tr("Captures (*.pcap *.pcapng *.cap);;All files (*)"));
+                                   tr("Captures (*.pcap *.pcapng *.cap *.erf);;All files (*)"));
   if (!path.isEmpty()) openCapture(path);
 }
 
@@ -828,6 +843,7 @@ bool MainWindow::openCapture(const QString& path) {
   packets_->storeReset();
   analysis_->start(store_.get());
   capturePath_ = path;
+  selectCaptureTransport(*wireBox_, detectCaptureTransport(*store_));
   setWindowTitle(QStringLiteral("%1 - rdmascope").arg(QFileInfo(path).fileName()));
   statusFrames_->setText(tr("Packets: %1").arg(packets_->store().size()));
   eventSpin_->setRange(0, 0);

@@ -106,8 +106,11 @@ QVariant PacketListModel::data(const QModelIndex& index, int role) const {
   switch (index.column()) {
     case Number:
       return QVariant::fromValue<qulonglong>(frame + 1);
-    case Time:
-      return QString::number(store_->timeRelative(frame), 'f', 9);
+    case Time: {
+      const auto ns = [this](std::size_t f) { return store_->record(f).timestampNs; };
+      const std::size_t previous = index.row() > 0 ? frameAt(index.row() - 1) : frame;
+      return formatFrameTime(ns(frame), ns(0), ns(previous), timeFormat_);
+    }
     case Length:
       return store_->record(frame).originalLength;
     default:
@@ -126,6 +129,12 @@ QVariant PacketListModel::data(const QModelIndex& index, int role) const {
     default:
       return {};
   }
+}
+
+void PacketListModel::setTimeFormat(TimeFormat format) {
+  if (format == timeFormat_) return;
+  timeFormat_ = format;
+  if (rowCount() > 0) Q_EMIT dataChanged(index(0, Time), index(rowCount() - 1, Time));
 }
 
 QVariant PacketListModel::headerData(int section, Qt::Orientation orientation, int role) const {

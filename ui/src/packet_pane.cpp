@@ -5,10 +5,13 @@
 #include <QProgressDialog>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "rdmascope/ui/hex_view.h"
+#include "rdmascope/ui/packet_context_menus.h"
 
 namespace rdmascope::ui {
 
@@ -41,10 +44,10 @@ PacketPane::PacketPane(FrameStore* store, QWidget* parent) : QWidget(parent), st
   list_->horizontalHeader()->setStretchLastSection(true);
   list_->horizontalHeader()->setHighlightSections(false);
   const int cw = list_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-  list_->setColumnWidth(PacketListModel::Number, cw * 7);
-  list_->setColumnWidth(PacketListModel::Time, cw * 11);
-  list_->setColumnWidth(PacketListModel::Source, cw * 17);
-  list_->setColumnWidth(PacketListModel::Destination, cw * 17);
+  list_->setColumnWidth(PacketListModel::Number, cw * 6);
+  list_->setColumnWidth(PacketListModel::Time, cw * 12);
+  list_->setColumnWidth(PacketListModel::Source, cw * 13);
+  list_->setColumnWidth(PacketListModel::Destination, cw * 13);
   list_->setColumnWidth(PacketListModel::Protocol, cw * 9);
   list_->setColumnWidth(PacketListModel::Length, cw * 7);
 
@@ -59,15 +62,16 @@ PacketPane::PacketPane(FrameStore* store, QWidget* parent) : QWidget(parent), st
   hex_->setObjectName(QStringLiteral("hexView"));
 
   // Wireshark's layout with the details and the bytes side by side under the list.
-  auto* lower = new QSplitter(Qt::Horizontal, this);
-  lower->addWidget(tree_);
-  lower->addWidget(hex_);
-  lower->setStretchFactor(0, 5);
-  lower->setStretchFactor(1, 4);
-  lower->setChildrenCollapsible(false);
+  lower_ = new QSplitter(Qt::Horizontal, this);
+  lower_->setObjectName(QStringLiteral("detailsAndBytes"));
+  lower_->addWidget(tree_);
+  lower_->addWidget(hex_);
+  lower_->setStretchFactor(0, 1);
+  lower_->setStretchFactor(1, 0);
+  lower_->setChildrenCollapsible(false);
   vsplit_ = new QSplitter(Qt::Vertical, this);
   vsplit_->addWidget(list_);
-  vsplit_->addWidget(lower);
+  vsplit_->addWidget(lower_);
   vsplit_->setStretchFactor(0, 2);
   vsplit_->setStretchFactor(1, 3);
   vsplit_->setChildrenCollapsible(false);
@@ -77,6 +81,11 @@ PacketPane::PacketPane(FrameStore* store, QWidget* parent) : QWidget(parent), st
   layout->setSpacing(0);
   layout->addWidget(filter_);
   layout->addWidget(vsplit_, 1);
+  menus_ = new PacketContextMenus(*this);
+  // Scenario frames arrive after the reset, row by row: fit the columns to the first ones.
+  connect(packetModel_, &QAbstractItemModel::rowsInserted, this, [this] {
+    if (!columnsFitted_) QTimer::singleShot(0, this, &PacketPane::fitColumnsToContents);
+  });
 
   connect(list_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& cur) {
@@ -135,6 +144,48 @@ void PacketPane::storeReset() {
   filter_->setText({});
   current_ = -2;
   showFrame(-1);
+  columnsFitted_ = false;
+  fitColumnsToContents();
+}
+
+void PacketPane::fitColumnsToContents() {
+  if (columnsFitted_ || packetModel_->rowCount() == 0) return;
+  columnsFitted_ = true;
+  const int cw = list_->fontMetrics().horizontalAdvance(QLatin1Char('0'));
+  // Only the rows in view are measured (QTableView), so a million-row capture costs nothing.
+  for (int c : {PacketListModel::Time, PacketListModel::Source, PacketListModel::Destination,
+                PacketListModel::Protocol, PacketListModel::Length}) {
+    list_->resizeColumnToContents(c);
+    list_->setColumnWidth(c, std::clamp(list_->columnWidth(c), cw * 5, cw * 26));
+  }
+  // The last frame's number is the widest; the rows in view are the first ones.
+  const QString last = QString::number(store_->size());
+  list_->setColumnWidth(
+      PacketListModel::Number,
+      std::max(list_->horizontalHeader()->sectionSizeHint(PacketListModel::Number),
+               list_->fontMetrics().horizontalAdvance(last) + cw * 2));
+}
+
+void PacketPane::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  arrangeDetailsAndBytes();
+}
+
+void PacketPane::arrangeDetailsAndBytes() {
+  const int hexWidth = hex_->sizeHint().width() + 2;
+  const int treeWidth = tree_->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 38;
+  const bool sideBySide = width() >= hexWidth + treeWidth + lower_->handleWidth();
+  const Qt::Orientation o = sideBySide ? Qt::Horizontal : Qt::Vertical;
+  const bool changed = lower_->orientation() != o;
+  if (changed) lower_->setOrientation(o);
+  if (sideBySide) {
+    lower_->setSizes({width() - hexWidth - lower_->handleWidth(), hexWidth});
+    if (changed) vsplit_->setSizes({4000, 6000});
+  } else if (changed) {
+    // Three panes stacked: the list keeps a third, the tree a little more than the bytes.
+    vsplit_->setSizes({3400, 6600});
+    lower_->setSizes({5500, 4500});
+  }
 }
 
 void PacketPane::storeAppended() {

@@ -10,6 +10,7 @@
 
 #include "rdmascope/packets/dissection.h"
 #include "rdmascope/ui/dissection_cache.h"
+#include "rdmascope/ui/time_display_format.h"
 
 namespace rdmascope::ui {
 
@@ -68,6 +69,10 @@ class PacketListModel : public QAbstractTableModel {
 
   const DissectionCache& cache() const { return cache_; }
 
+  /// How the Time column shows a frame's time (View > Time Display Format).
+  void setTimeFormat(TimeFormat format);
+  TimeFormat timeFormat() const { return timeFormat_; }
+
  private:
   bool filterLean(const Predicate& predicate, const Progress& progress,
                   const packets::ValueKeys& lean, std::vector<std::uint32_t>& visible);
@@ -78,6 +83,7 @@ class PacketListModel : public QAbstractTableModel {
   std::vector<std::uint32_t> visible_;  // frames shown when filtered
   std::size_t known_ = 0;               // frames of the store the model has announced
   std::size_t limit_ = SIZE_MAX;
+  TimeFormat timeFormat_ = TimeFormat::SinceCaptureStart;
 };
 
 }  // namespace rdmascope::ui

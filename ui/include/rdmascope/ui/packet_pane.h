@@ -19,6 +19,7 @@ class QTreeView;
 namespace rdmascope::ui {
 
 class HexView;
+class PacketContextMenus;
 
 class PacketPane : public QWidget {
   Q_OBJECT
@@ -34,6 +35,8 @@ class PacketPane : public QWidget {
   HexView* hexView() const { return hex_; }
   FilterBar* filterBar() const { return filter_; }
   QSplitter* splitter() const { return vsplit_; }
+  /// Right-click menus, Go to Packet and Home/End in the list.
+  PacketContextMenus* contextMenus() const { return menus_; }
 
   /// Call after the store was refilled (a capture was opened, a scenario restarted).
   void storeReset();
@@ -53,8 +56,16 @@ class PacketPane : public QWidget {
   /// The selected detail row changed; `key` is its filter key.
   void fieldSelected(const QString& key, ByteRange range);
 
+ protected:
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
   void showFrame(qint64 frame);
+  /// Details and bytes side by side when the whole hex rows (with their ASCII) and a useful
+  /// tree fit, else stacked as in Wireshark's default layout.
+  void arrangeDetailsAndBytes();
+  /// Sizes Source, Destination and Protocol to the rows shown (once after each reset).
+  void fitColumnsToContents();
   void applyFilter(PacketListModel::Predicate predicate, PacketListModel::LeanKeys lean = {});
 
   FrameStore* store_;
@@ -65,6 +76,9 @@ class PacketPane : public QWidget {
   QTreeView* tree_;
   HexView* hex_;
   QSplitter* vsplit_;
+  QSplitter* lower_;
+  PacketContextMenus* menus_;
+  bool columnsFitted_ = false;
   qint64 current_ = -1;
 };
 
