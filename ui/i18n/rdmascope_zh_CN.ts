@@ -108,6 +108,136 @@
     </message>
 </context>
 <context>
+    <name>CongestionLadderText</name>
+    <message>
+        <source>PFC XON P%1</source>
+        <translation>PFC XON P%1</translation>
+    </message>
+    <message>
+        <source>PFC PAUSE P%1 quanta %2</source>
+        <translation>PFC PAUSE P%1 quanta %2</translation>
+    </message>
+    <message>
+        <source>PFC (no priority)</source>
+        <translation>PFC（无优先级）</translation>
+    </message>
+    <message>
+        <source>EtherType 0x%1</source>
+        <translation>EtherType 0x%1</translation>
+    </message>
+    <message>
+        <source>IPv4</source>
+        <translation>IPv4</translation>
+    </message>
+    <message>
+        <source>opcode 0x%1</source>
+        <translation>操作码 0x%1</translation>
+    </message>
+    <message>
+        <source>CE  %1</source>
+        <translation>CE  %1</translation>
+    </message>
+    <message>
+        <source>%1 sent by %2 at %3 us</source>
+        <translation>%1，由 %2 于 %3 us 发送</translation>
+    </message>
+</context>
+<context>
+    <name>CongestionStepText</name>
+    <message>
+        <source>a flow</source>
+        <translation>某个流</translation>
+    </message>
+    <message>
+        <source>flow %1 (%2 -&gt; %3)</source>
+        <translation>流 %1（%2 -&gt; %3）</translation>
+    </message>
+    <message>
+        <source>XOFF</source>
+        <translation>XOFF</translation>
+    </message>
+    <message>
+        <source>XON</source>
+        <translation>XON</translation>
+    </message>
+    <message>
+        <source>ECN mark</source>
+        <translation>ECN 标记</translation>
+    </message>
+    <message>
+        <source>CNP</source>
+        <translation>CNP</translation>
+    </message>
+    <message>
+        <source>rate cut</source>
+        <translation>降速</translation>
+    </message>
+    <message>
+        <source>drop</source>
+        <translation>丢包</translation>
+    </message>
+    <message>
+        <source>PFC deadlock</source>
+        <translation>PFC 死锁</translation>
+    </message>
+    <message>
+        <source>%1 us: XOFF at %2 priority %3: this ingress holds %4 KB, past the XOFF threshold of %5 KB of shared buffer, so %6 sends PAUSE (quanta %7) to %8, which must stop sending priority %3 on this link.</source>
+        <translation>%1 us：%2 优先级 %3 发生 XOFF：该入端口已占用 %4 KB，超过共享缓冲区的 XOFF 阈值 %5 KB，因此 %6 向 %8 发送 PAUSE（quanta %7），%8 必须停止在这条链路上发送优先级 %3 的流量。</translation>
+    </message>
+    <message>
+        <source>%1 us: XON at %2 priority %3: this ingress drained to %4 KB, below the XON level of %5 KB, so %6 sends PAUSE with quanta 0 to %7, which may send priority %3 again.</source>
+        <translation>%1 us：%2 优先级 %3 发生 XON：该入端口已排空到 %4 KB，低于 XON 水位 %5 KB，因此 %6 向 %7 发送 quanta 为 0 的 PAUSE，%7 可以重新发送优先级 %3 的流量。</translation>
+    </message>
+    <message>
+        <source>%1 us: ECN mark at egress %2 priority %3 (towards %4): the queue holds %5 KB, past Kmin (%6 KB), so a packet of %7 leaves with CE set (marking probability %8%).</source>
+        <translation>%1 us：出端口 %2 优先级 %3（去往 %4）发生 ECN 标记：队列已有 %5 KB，超过 Kmin（%6 KB），因此 %7 的一个分组离开时被置上 CE（标记概率 %8%）。</translation>
+    </message>
+    <message>
+        <source>%1 us: CNP from %2: a CE-marked packet of %3 reached %2&apos;s NIC (the notification point), which answers with a CNP to the sender %4 (at most one per QP every %5 us).</source>
+        <translation>%1 us：%2 发出 CNP：%3 的一个带 CE 标记的分组到达 %2 的网卡（通知点），网卡向发送方 %4 回送 CNP（每个 QP 每 %5 us 最多一个）。</translation>
+    </message>
+    <message>
+        <source>%1 us: rate cut at %2 for %3: the CNP made the reaction point cut the rate from %4 to %5 Gb/s (RC x (1 - alpha/2)) and raise alpha to %6.</source>
+        <translation>%1 us：%2 对 %3 降速：CNP 使反应点把速率从 %4 降到 %5 Gb/s（RC x (1 - alpha/2)），并把 alpha 提高到 %6。</translation>
+    </message>
+    <message>
+        <source>%1 us: drop at %2 priority %3: a frame of %4 bytes of %5 overflowed the lossless headroom: the PAUSE came too late for the link&apos;s round trip.</source>
+        <translation>%1 us：%2 优先级 %3 发生丢包：%5 的一个 %4 字节的帧溢出了无损余量缓冲（headroom）：PAUSE 来得太晚，赶不上链路的往返时间。</translation>
+    </message>
+    <message>
+        <source>%1 us: drop at %2 priority %3: a frame of %4 bytes of %5 found its priority&apos;s share of the buffer full (no PFC on a lossy priority).</source>
+        <translation>%1 us：%2 优先级 %3 发生丢包：%5 的一个 %4 字节的帧发现该优先级的缓冲区份额已满（有损优先级上没有 PFC）。</translation>
+    </message>
+    <message>
+        <source>%1 us: PFC deadlock: %2 paused queues wait on each other in a cycle through %3 priority %4; none of them can ever drain.</source>
+        <translation>%1 us：PFC 死锁：%2 个被暂停的队列经由 %3 优先级 %4 形成环路、相互等待；它们都永远无法排空。</translation>
+    </message>
+    <message>
+        <source>Before the run: %1 flows on %2 links. Step forward %3 us at a time, or to the next event (XOFF, ECN mark, CNP, rate cut, XON, drop).</source>
+        <translation>运行之前：%2 条链路上共有 %1 个流。每次前进 %3 us，或前进到下一个事件（XOFF、ECN 标记、CNP、降速、XON、丢包）。</translation>
+    </message>
+    <message>
+        <source>no congestion event</source>
+        <translation>无拥塞事件</translation>
+    </message>
+    <message>
+        <source>%1-%2 us: %3; every switch queue is empty.</source>
+        <translation>%1-%2 us：%3；所有交换机队列均为空。</translation>
+    </message>
+    <message>
+        <source>%1-%2 us: %3; the deepest switch queue is %4 with %5 KB.</source>
+        <translation>%1-%2 us：%3；最深的交换机队列是 %4，有 %5 KB。</translation>
+    </message>
+    <message>
+        <source>t = %1 us</source>
+        <translation>t = %1 us</translation>
+    </message>
+    <message>
+        <source>t = %1 us: %2 at %3</source>
+        <translation>t = %1 us：%3 上的 %2</translation>
+    </message>
+</context>
+<context>
     <name>DetailTreeModel</name>
     <message>
         <source>Note</source>
@@ -120,6 +250,1588 @@
     <message>
         <source>Error</source>
         <translation>错误</translation>
+    </message>
+</context>
+<context>
+    <name>EventExplainer</name>
+    <message>
+        <source>a packet</source>
+        <translation>一个分组</translation>
+    </message>
+    <message>
+        <source>opcode %1</source>
+        <translation>操作码 %1</translation>
+    </message>
+    <message>
+        <source>ACK</source>
+        <translation>ACK</translation>
+    </message>
+    <message>
+        <source>RNR NAK (receiver not ready, timer code %1)</source>
+        <translation>RNR NAK（接收方未就绪，定时器代码 %1）</translation>
+    </message>
+    <message>
+        <source>NAK: PSN sequence error</source>
+        <translation>NAK：PSN 序列错误</translation>
+    </message>
+    <message>
+        <source>NAK: invalid request</source>
+        <translation>NAK：无效请求</translation>
+    </message>
+    <message>
+        <source>NAK: remote access error</source>
+        <translation>NAK：远端访问错误</translation>
+    </message>
+    <message>
+        <source>NAK: remote operational error</source>
+        <translation>NAK：远端操作错误</translation>
+    </message>
+    <message>
+        <source>NAK code %1</source>
+        <translation>NAK 代码 %1</translation>
+    </message>
+    <message>
+        <source>reserved syndrome %1</source>
+        <translation>保留的 syndrome %1</translation>
+    </message>
+    <message>
+        <source>RNR NAK</source>
+        <translation>RNR NAK</translation>
+    </message>
+    <message>
+        <source>NAK</source>
+        <translation>NAK</translation>
+    </message>
+    <message>
+        <source>the QP went back to RESET: its queues are emptied without completions</source>
+        <translation>QP 回到 RESET：其队列被清空，不产生完成事件</translation>
+    </message>
+    <message>
+        <source>INIT sets the port, the P_Key index and the remote access flags; from now on receive work requests may be posted, but nothing is sent or accepted yet</source>
+        <translation>INIT 设置端口、P_Key 索引和远端访问标志；此后即可提交接收工作请求，但还不发送也不接受任何分组</translation>
+    </message>
+    <message>
+        <source>an INIT to INIT change of attributes</source>
+        <translation>一次 INIT 到 INIT 的属性修改</translation>
+    </message>
+    <message>
+        <source>RTR (ready to receive) gives the QP its peer: it now accepts packets from QP %1 and expects PSN %2 first</source>
+        <translation>RTR（准备接收）为 QP 指定对端：它现在接受来自 QP %1 的分组，并期望首个 PSN 为 %2</translation>
+    </message>
+    <message>
+        <source>RTS (ready to send) arms the requester: its first packet carries PSN %1, and the timeout and retry counts are set</source>
+        <translation>RTS（准备发送）启用请求方：其首个分组携带 PSN %1，并设置超时和重试次数</translation>
+    </message>
+    <message>
+        <source>an RTS to RTS change of attributes</source>
+        <translation>一次 RTS 到 RTS 的属性修改</translation>
+    </message>
+    <message>
+        <source>the send queue drains; new send WQEs wait until RTS</source>
+        <translation>发送队列排空；新的发送 WQE 要等到 RTS 才执行</translation>
+    </message>
+    <message>
+        <source>the application moved the QP to SQE</source>
+        <translation>应用程序将 QP 转入 SQE</translation>
+    </message>
+    <message>
+        <source>the application moved the QP to ERR</source>
+        <translation>应用程序将 QP 转入 ERR</translation>
+    </message>
+    <message>
+        <source>the completion error &quot;%1&quot; moves the QP to ERR</source>
+        <translation>完成错误“%1”使 QP 转入 ERR</translation>
+    </message>
+    <message>
+        <source>receive CQ %1 overflowed (depth %2)</source>
+        <translation>接收 CQ %1 溢出（深度 %2）</translation>
+    </message>
+    <message>
+        <source>a responder error (%1) moves the QP to ERR</source>
+        <translation>响应方错误（%1）使 QP 转入 ERR</translation>
+    </message>
+    <message>
+        <source>the responder failed</source>
+        <translation>响应方出错</translation>
+    </message>
+    <message>
+        <source>the QP is in ERR, so every outstanding work request is flushed: it completes with WR_FLUSH_ERR without being executed</source>
+        <translation>QP 处于 ERR，因此所有未完成的工作请求都被冲刷（flush）：它们不被执行，直接以 WR_FLUSH_ERR 完成</translation>
+    </message>
+    <message>
+        <source>the %1 for PSN %2 arrived</source>
+        <translation>PSN %2 的 %1 已到达</translation>
+    </message>
+    <message>
+        <source>the %1 for the later PSN %2 covers it too (ACKs are cumulative)</source>
+        <translation>更靠后的 PSN %2 的 %1 也涵盖了它（ACK 是累积确认）</translation>
+    </message>
+    <message>
+        <source>it was already done</source>
+        <translation>它已经完成</translation>
+    </message>
+    <message>
+        <source>its last packet left (UC and UD wait for no acknowledgement)</source>
+        <translation>其最后一个分组已发出（UC 和 UD 不等待确认）</translation>
+    </message>
+    <message>
+        <source>%1 PSN %2 ends the message</source>
+        <translation>%1 PSN %2 结束了该消息</translation>
+    </message>
+    <message>
+        <source>%1 bytes do not fit in the %2 left</source>
+        <translation>%1 字节放不下：只剩 %2 字节</translation>
+    </message>
+    <message>
+        <source>the scatter/gather list is exhausted</source>
+        <translation>分散/聚集列表已用尽</translation>
+    </message>
+    <message>
+        <source>lkey %1 names no memory region of the protection domain</source>
+        <translation>lkey %1 不对应保护域中的任何内存区域</translation>
+    </message>
+    <message>
+        <source>the MR of lkey %1 lacks IBV_ACCESS_LOCAL_WRITE</source>
+        <translation>lkey %1 的 MR 缺少 IBV_ACCESS_LOCAL_WRITE</translation>
+    </message>
+    <message>
+        <source>the range %1 + %2 bytes lies outside the MR at %3 (%4 bytes)</source>
+        <translation>范围 %1 + %2 字节超出了位于 %3 的 MR（%4 字节）</translation>
+    </message>
+    <message>
+        <source>the QP&apos;s access flags do not allow %1</source>
+        <translation>QP 的访问标志不允许 %1</translation>
+    </message>
+    <message>
+        <source>%1 carries %2 bytes at MTU %3</source>
+        <translation>%1 携带 %2 字节，MTU 为 %3</translation>
+    </message>
+    <message>
+        <source>the DMA length is above 2 GiB</source>
+        <translation>DMA 长度超过 2 GiB</translation>
+    </message>
+    <message>
+        <source>the memory region of rkey %1 was registered without the remote access this operation needs (access bits %2)</source>
+        <translation>rkey %1 的内存区域注册时未授予此操作所需的远端访问权限（访问位 %2）</translation>
+    </message>
+    <message>
+        <source>rkey %1 names no memory region of the QP&apos;s protection domain</source>
+        <translation>rkey %1 不对应该 QP 所在保护域中的任何内存区域</translation>
+    </message>
+    <message>
+        <source>%1 carries %2 bytes but %3 remain of the RDMA WRITE</source>
+        <translation>%1 携带 %2 字节，但该 RDMA WRITE 只剩 %3 字节</translation>
+    </message>
+    <message>
+        <source>the receive buffer cannot hold the 40-byte GRH</source>
+        <translation>接收缓冲区容纳不下 40 字节的 GRH</translation>
+    </message>
+    <message>
+        <source>%1 payload bytes do not fit the receive WQE (%2 left)</source>
+        <translation>%1 字节有效载荷放不进接收 WQE（只剩 %2 字节）</translation>
+    </message>
+    <message>
+        <source>the rkey %1 to invalidate names no MR</source>
+        <translation>要失效的 rkey %1 不对应任何 MR</translation>
+    </message>
+    <message>
+        <source>rkey %1 was invalidated</source>
+        <translation>rkey %1 已失效</translation>
+    </message>
+    <message>
+        <source>the atomic&apos;s address %1 is not 8-byte aligned</source>
+        <translation>原子操作的地址 %1 未按 8 字节对齐</translation>
+    </message>
+    <message>
+        <source>max_dest_rd_atomic is 0: the responder keeps no READ/atomic resources</source>
+        <translation>max_dest_rd_atomic 为 0：响应方不为 READ/原子操作保留任何资源</translation>
+    </message>
+    <message>
+        <source>%1 arrived out of sequence</source>
+        <translation>%1 到达的顺序不对</translation>
+    </message>
+    <message>
+        <source>the responder answers with %1 (%2)</source>
+        <translation>响应方回复 %1（%2）</translation>
+    </message>
+    <message>
+        <source>the responder replays a READ response from its saved state</source>
+        <translation>响应方根据已保存的状态重放 READ 响应</translation>
+    </message>
+    <message>
+        <source>the responder returns the data the READ asked for</source>
+        <translation>响应方返回 READ 所请求的数据</translation>
+    </message>
+    <message>
+        <source>the request asked for an acknowledgement (AckReq bit in the BTH)</source>
+        <translation>该请求要求确认（BTH 中的 AckReq 位）</translation>
+    </message>
+    <message>
+        <source>%1 PSN %2 is a duplicate: acknowledged again, not executed twice</source>
+        <translation>%1 PSN %2 是重复分组：再次确认，但不会执行两次</translation>
+    </message>
+    <message>
+        <source>PSN %1 arrived where %2 was expected: a packet in between was lost</source>
+        <translation>期望 PSN %2 时却到达了 PSN %1：其间有分组丢失</translation>
+    </message>
+    <message>
+        <source>no receive WQE is posted, so the message has nowhere to go</source>
+        <translation>没有已提交的接收 WQE，消息无处可放</translation>
+    </message>
+    <message>
+        <source>it carries the original value %1</source>
+        <translation>它携带原值 %1</translation>
+    </message>
+    <message>
+        <source>the requester built it for wr_id %1</source>
+        <translation>请求方为 wr_id %1 构建了它</translation>
+    </message>
+    <message>
+        <source>%1 bytes exceed the link MTU %2</source>
+        <translation>%1 字节超过链路 MTU %2</translation>
+    </message>
+    <message>
+        <source>the scenario asks the link to lose frame %1</source>
+        <translation>场景要求链路丢弃帧 %1</translation>
+    </message>
+    <message>
+        <source>the scenario asks the link to lose transmission %1 of PSN %2</source>
+        <translation>场景要求链路丢弃 PSN %2 的第 %1 次传输</translation>
+    </message>
+    <message>
+        <source>the scenario asks the link to lose PSN %1</source>
+        <translation>场景要求链路丢弃 PSN %1</translation>
+    </message>
+    <message>
+        <source>random loss (probability %1)</source>
+        <translation>随机丢失（概率 %1）</translation>
+    </message>
+    <message>
+        <source>the frame is truncated</source>
+        <translation>帧被截断</translation>
+    </message>
+    <message>
+        <source>it is not an RDMA frame</source>
+        <translation>它不是 RDMA 帧</translation>
+    </message>
+    <message>
+        <source>a header is malformed</source>
+        <translation>某个首部格式错误</translation>
+    </message>
+    <message>
+        <source>the ICRC does not match: the frame was corrupted</source>
+        <translation>ICRC 不匹配：帧已损坏</translation>
+    </message>
+    <message>
+        <source>the destination address is not this host&apos;s</source>
+        <translation>目的地址不是本主机的地址</translation>
+    </message>
+    <message>
+        <source>the destination LID is not this port&apos;s</source>
+        <translation>目的 LID 不是本端口的 LID</translation>
+    </message>
+    <message>
+        <source>the P_Key does not match the port&apos;s</source>
+        <translation>P_Key 与端口的不匹配</translation>
+    </message>
+    <message>
+        <source>QP 1 (the GSI) takes UD SEND ONLY packets only</source>
+        <translation>QP 1（GSI）只接受 UD SEND ONLY 分组</translation>
+    </message>
+    <message>
+        <source>the Q_Key is not the GSI&apos;s</source>
+        <translation>Q_Key 不是 GSI 的 Q_Key</translation>
+    </message>
+    <message>
+        <source>there is no QP %1 on this host</source>
+        <translation>本主机上没有 QP %1</translation>
+    </message>
+    <message>
+        <source>the opcode&apos;s transport does not match the %1 QP</source>
+        <translation>操作码的传输类型与 %1 QP 不匹配</translation>
+    </message>
+    <message>
+        <source>QP %1 is in %2 and cannot take it</source>
+        <translation>QP %1 处于 %2，无法接收该分组</translation>
+    </message>
+    <message>
+        <source>the source differs from the connected QP&apos;s peer</source>
+        <translation>源地址与已连接 QP 的对端不同</translation>
+    </message>
+    <message>
+        <source>the Q_Key %1 differs from the QP&apos;s %2</source>
+        <translation>Q_Key %1 与 QP 的 Q_Key %2 不同</translation>
+    </message>
+    <message>
+        <source>the socket send buffer is full, so send() sleeps</source>
+        <translation>套接字发送缓冲区已满，send() 进入睡眠</translation>
+    </message>
+    <message>
+        <source>nothing is readable, so recv() sleeps</source>
+        <translation>没有可读数据，recv() 进入睡眠</translation>
+    </message>
+    <message>
+        <source>from the application&apos;s buffer into the socket send buffer</source>
+        <translation>从应用程序缓冲区拷贝到套接字发送缓冲区</translation>
+    </message>
+    <message>
+        <source>from the socket receive buffer into the application&apos;s buffer</source>
+        <translation>从套接字接收缓冲区拷贝到应用程序缓冲区</translation>
+    </message>
+    <message>
+        <source>%1
+
+Why: %2.</source>
+        <translation>%1
+
+原因：%2。</translation>
+    </message>
+    <message>
+        <source>%1 QP %2 created</source>
+        <translation>%1 QP %2 已创建</translation>
+    </message>
+    <message>
+        <source>ibv_create_qp made queue pair %1 with a send queue of %2 and a receive queue of %3 work requests. A new QP starts in RESET: it can neither send nor receive until modify_qp takes it through INIT, RTR and RTS.</source>
+        <translation>ibv_create_qp 创建了队列对 %1，其发送队列可容纳 %2 个工作请求，接收队列可容纳 %3 个。新建的 QP 处于 RESET 状态：在 modify_qp 将它依次转入 INIT、RTR 和 RTS 之前，它既不能发送也不能接收。</translation>
+    </message>
+    <message>
+        <source>QP %1 destroyed</source>
+        <translation>QP %1 已销毁</translation>
+    </message>
+    <message>
+        <source>ibv_destroy_qp freed the queue pair %1.</source>
+        <translation>ibv_destroy_qp 释放了队列对 %1。</translation>
+    </message>
+    <message>
+        <source>QP %1 %2 → %3</source>
+        <translation>QP %1 %2 → %3</translation>
+    </message>
+    <message>
+        <source>Queue pair %1 left %2 and is now in %3.</source>
+        <translation>队列对 %1 已离开 %2，现处于 %3。</translation>
+    </message>
+    <message>
+        <source>
+
+In ERR the QP sends nothing more; every work request still queued completes with a flush error.</source>
+        <translation>
+
+处于 ERR 的 QP 不再发送任何内容；仍在队列中的每个工作请求都以冲刷错误（flush error）完成。</translation>
+    </message>
+    <message>
+        <source>ibv_post_send %1 wr_id %2 queued</source>
+        <translation>ibv_post_send %1 wr_id %2 已入队</translation>
+    </message>
+    <message>
+        <source>The application put a %1 work request (wr_id %2, %3 bytes) on the send queue and rang the doorbell. No system call and no copy: the NIC will read the data from registered memory itself (kernel bypass, zero-copy).</source>
+        <translation>应用程序将一个 %1 工作请求（wr_id %2，%3 字节）放入发送队列并敲响门铃。没有系统调用，也没有拷贝：网卡将自行从已注册内存中读取数据（内核旁路、零拷贝）。</translation>
+    </message>
+    <message>
+        <source> It is unsignaled: it will produce no completion entry when it succeeds.</source>
+        <translation> 它是无信号（unsignaled）的：成功时不会产生完成条目。</translation>
+    </message>
+    <message>
+        <source> Its data is inline: copied into the WQE now, so the buffer is free at once.</source>
+        <translation> 其数据为内联（inline）：现在就被拷贝进 WQE，因此缓冲区立即可以复用。</translation>
+    </message>
+    <message>
+        <source> It is fenced: it waits until earlier READs and atomics end.</source>
+        <translation> 它带有栅栏（fence）：要等之前的 READ 和原子操作结束后才开始。</translation>
+    </message>
+    <message>
+        <source>ibv_post_recv wr_id %1 queued</source>
+        <translation>ibv_post_recv wr_id %1 已入队</translation>
+    </message>
+    <message>
+        <source>The application posted a receive work request (wr_id %1) with %2 bytes of buffer. A SEND from the peer consumes one such WQE: two-sided operations need the receiver to prepare a buffer in advance.</source>
+        <translation>应用程序提交了一个接收工作请求（wr_id %1），缓冲区为 %2 字节。对端的每个 SEND 会消耗一个这样的 WQE：双边操作需要接收方预先准备好缓冲区。</translation>
+    </message>
+    <message>
+        <source>retransmit timer armed (%1 us)</source>
+        <translation>重传定时器启动（%1 us）</translation>
+    </message>
+    <message>
+        <source>A request is outstanding, so the requester starts its transport timer: if no ACK arrives within %1 us (4.096 us × 2^%2, the QP&apos;s timeout attribute) it resends from the oldest unacknowledged PSN.</source>
+        <translation>有请求尚未得到确认，因此请求方启动传输定时器：若在 %1 us（4.096 us × 2^%2，即 QP 的 timeout 属性）内没有收到 ACK，就从最早未确认的 PSN 开始重发。</translation>
+    </message>
+    <message>
+        <source>retransmit timer fired at PSN %1</source>
+        <translation>重传定时器在 PSN %1 处超时</translation>
+    </message>
+    <message>
+        <source>No acknowledgement for PSN %1 came within %2 us. The requester assumes the request or its ACK was lost and will send again from that PSN (go-back-N).</source>
+        <translation>PSN %1 在 %2 us 内未得到确认。请求方认为请求或其 ACK 已丢失，将从该 PSN 开始重新发送（go-back-N）。</translation>
+    </message>
+    <message>
+        <source>retransmit timer runs out</source>
+        <translation>重传定时器超时</translation>
+    </message>
+    <message>
+        <source>The replayed run makes the retransmit timer run out after request %1, as it did in the lab capture this scenario repeats.</source>
+        <translation>回放的运行让重传定时器在第 %1 个请求之后超时，与本场景所复现的实验环境抓包中的情形一致。</translation>
+    </message>
+    <message>
+        <source>RNR NAK: wait %1 us before resending PSN %2</source>
+        <translation>RNR NAK：等待 %1 us 后重发 PSN %2</translation>
+    </message>
+    <message>
+        <source>The responder had no receive WQE for PSN %1 and answered &quot;receiver not ready&quot;. The requester waits the %2 us the NAK asked for, then sends the request again. rnr_retry 7 means it retries forever.</source>
+        <translation>响应方没有可用于 PSN %1 的接收 WQE，于是回复“接收方未就绪”。请求方按 NAK 的要求等待 %2 us，然后重新发送该请求。rnr_retry 为 7 表示无限重试。</translation>
+    </message>
+    <message>
+        <source>The responder had no receive WQE for PSN %1 and answered &quot;receiver not ready&quot;. The requester waits the %2 us the NAK asked for, then sends the request again; %3 RNR retries are left.</source>
+        <translation>响应方没有可用于 PSN %1 的接收 WQE，于是回复“接收方未就绪”。请求方按 NAK 的要求等待 %2 us，然后重新发送该请求；还剩 %3 次 RNR 重试。</translation>
+    </message>
+    <message>
+        <source>RNR timer fired: resend from PSN %1</source>
+        <translation>RNR 定时器到期：从 PSN %1 重发</translation>
+    </message>
+    <message>
+        <source>The wait an RNR NAK asked for is over. The requester sends the request of PSN %1 again, hoping the receiver has posted a receive WQE meanwhile.</source>
+        <translation>RNR NAK 要求的等待已结束。请求方再次发送 PSN %1 的请求，期望接收方在此期间已提交接收 WQE。</translation>
+    </message>
+    <message>
+        <source>wr_id %1 waits at its fence</source>
+        <translation>wr_id %1 在栅栏处等待</translation>
+    </message>
+    <message>
+        <source>The work request is fenced: it starts only when every earlier READ and atomic has completed.</source>
+        <translation>该工作请求带有栅栏（fence）：只有之前所有的 READ 和原子操作都完成后它才开始。</translation>
+    </message>
+    <message>
+        <source>wr_id %1 waits for a READ/atomic slot</source>
+        <translation>wr_id %1 等待 READ/原子操作槽位</translation>
+    </message>
+    <message>
+        <source>All %1 READ/atomic slots (max_rd_atomic) are in use: the responder keeps state for each outstanding READ or atomic, so the requester may have only that many in flight. The WQE goes back from processing to pending and starts when a response frees a slot.</source>
+        <translation>全部 %1 个 READ/原子操作槽位（max_rd_atomic）都已占用：响应方要为每个未完成的 READ 或原子操作保存状态，因此请求方同时在途的数量不能超过这个值。该 WQE 从 processing 退回 pending，等到某个响应释放出槽位后再开始。</translation>
+    </message>
+    <message>
+        <source>UD wr_id %1 longer than the MTU</source>
+        <translation>UD wr_id %1 超过 MTU</translation>
+    </message>
+    <message>
+        <source>A UD message must fit in one packet; %1 bytes exceed the MTU %2. Nothing is sent and, as the specification says, the work request still completes successfully.</source>
+        <translation>UD 消息必须能放进一个分组；%1 字节超过了 MTU %2。不发送任何内容，但按照规范，该工作请求仍然成功完成。</translation>
+    </message>
+    <message>
+        <source>wr_id %1: local protection error</source>
+        <translation>wr_id %1：本地保护错误</translation>
+    </message>
+    <message>
+        <source>The NIC could not read the work request&apos;s local buffer.</source>
+        <translation>网卡无法读取该工作请求的本地缓冲区。</translation>
+    </message>
+    <message>
+        <source>requester starts wr_id %1 (%2) at PSN %3</source>
+        <translation>请求方从 PSN %3 开始执行 wr_id %1（%2）</translation>
+    </message>
+    <message>
+        <source>The NIC&apos;s requester took wr_id %1 from the send queue (its state goes from pending to processing): %2 bytes of %3, numbered from PSN %4. The CPU is not involved from here on (CPU offload).</source>
+        <translation>网卡的请求方从发送队列取出 wr_id %1（其状态从 pending 变为 processing）：%3，共 %2 字节，PSN 从 %4 开始编号。从此刻起 CPU 不再参与（CPU 卸载）。</translation>
+    </message>
+    <message>
+        <source>builds %1 PSN %2</source>
+        <translation>构建 %1 PSN %2</translation>
+    </message>
+    <message>
+        <source>The requester built packet PSN %1 of wr_id %2: %3 with %4 payload bytes.</source>
+        <translation>请求方为 wr_id %2 构建了分组 PSN %1：%3，有效载荷 %4 字节。</translation>
+    </message>
+    <message>
+        <source> It is the message&apos;s last packet, so it sets AckReq: the responder must acknowledge it.</source>
+        <translation> 这是消息的最后一个分组，因此设置了 AckReq：响应方必须对它进行确认。</translation>
+    </message>
+    <message>
+        <source> It sets AckReq to get a periodic acknowledgement in a long message.</source>
+        <translation> 它设置了 AckReq，以便在长消息中获得周期性确认。</translation>
+    </message>
+    <message>
+        <source> A READ request carries no data; it reserves PSNs %1 to %2 for the %3 response packet(s) the responder will send.</source>
+        <translation> READ 请求不携带数据；它为响应方将要发送的 %3 个响应分组预留 PSN %1 到 %2。</translation>
+    </message>
+    <message>
+        <source>go-back-N from PSN %1</source>
+        <translation>从 PSN %1 开始 go-back-N</translation>
+    </message>
+    <message>
+        <source>The requester rewinds to PSN %1 and will send every packet from there again, even those the responder may already have: RC keeps no per-packet selective acknowledgement.</source>
+        <translation>请求方回退到 PSN %1，并从那里起重新发送每个分组，即使响应方可能已经收到其中一些：RC 没有逐分组的选择性确认。</translation>
+    </message>
+    <message>
+        <source>send wr_id %1 complete</source>
+        <translation>发送 wr_id %1 完成</translation>
+    </message>
+    <message>
+        <source>send wr_id %1 failed</source>
+        <translation>发送 wr_id %1 失败</translation>
+    </message>
+    <message>
+        <source>The completer finished send work request %1; a completion entry follows.</source>
+        <translation>完成器处理完发送工作请求 %1；随后会产生一个完成条目。</translation>
+    </message>
+    <message>
+        <source>The completer finished send work request %1. It was unsignaled, so no completion entry is written.</source>
+        <translation>完成器处理完发送工作请求 %1。它是无信号（unsignaled）的，因此不写入完成条目。</translation>
+    </message>
+    <message>
+        <source>send CQ %1 full</source>
+        <translation>发送 CQ %1 已满</translation>
+    </message>
+    <message>
+        <source>The completion of wr_id %1 finds CQ %2 full and is lost.</source>
+        <translation>wr_id %1 的完成事件发现 CQ %2 已满，因而丢失。</translation>
+    </message>
+    <message>
+        <source>READ response for wr_id %1 cannot be stored</source>
+        <translation>wr_id %1 的 READ 响应无法存储</translation>
+    </message>
+    <message>
+        <source>The READ&apos;s data arrived but the local buffer refuses it.</source>
+        <translation>READ 的数据已到达，但本地缓冲区拒绝接收。</translation>
+    </message>
+    <message>
+        <source>retry after timeout from PSN %1</source>
+        <translation>超时后从 PSN %1 重试</translation>
+    </message>
+    <message>
+        <source>retry after NAK from PSN %1</source>
+        <translation>收到 NAK 后从 PSN %1 重试</translation>
+    </message>
+    <message>
+        <source>The retransmit timer ran out.</source>
+        <translation>重传定时器超时。</translation>
+    </message>
+    <message>
+        <source>The responder reported a PSN sequence error: it saw a gap.</source>
+        <translation>响应方报告了 PSN 序列错误：它发现了缺口。</translation>
+    </message>
+    <message>
+        <source> The requester resends from PSN %1 (retry_cnt 7: without limit).</source>
+        <translation> 请求方从 PSN %1 开始重发（retry_cnt 为 7：不限次数）。</translation>
+    </message>
+    <message>
+        <source> The requester resends from PSN %1; %2 retries are left before the work request fails.</source>
+        <translation> 请求方从 PSN %1 开始重发；在该工作请求失败之前还剩 %2 次重试。</translation>
+    </message>
+    <message>
+        <source>retries exhausted at PSN %1</source>
+        <translation>在 PSN %1 处重试次数耗尽</translation>
+    </message>
+    <message>
+        <source>The requester retried %1 times (retry_cnt) without an acknowledgement. It gives up: the work request completes with RETRY_EXC_ERR and the QP goes to ERR.</source>
+        <translation>请求方已重试 %1 次（retry_cnt），仍未得到确认。它放弃了：该工作请求以 RETRY_EXC_ERR 完成，QP 转入 ERR。</translation>
+    </message>
+    <message>
+        <source>receive wr_id %1 complete</source>
+        <translation>接收 wr_id %1 完成</translation>
+    </message>
+    <message>
+        <source>receive wr_id %1 failed</source>
+        <translation>接收 wr_id %1 失败</translation>
+    </message>
+    <message>
+        <source>The responder finished receive work request %1.</source>
+        <translation>响应方处理完接收工作请求 %1。</translation>
+    </message>
+    <message>
+        <source>malformed receive WQE</source>
+        <translation>接收 WQE 格式错误</translation>
+    </message>
+    <message>
+        <source>The receive WQE&apos;s buffer cannot be used.</source>
+        <translation>该接收 WQE 的缓冲区无法使用。</translation>
+    </message>
+    <message>
+        <source>drops %1 PSN %2 (out of sequence)</source>
+        <translation>丢弃 %1 PSN %2（乱序）</translation>
+    </message>
+    <message>
+        <source>The responder expects PSN %1 and has already sent a NAK for it. It silently drops every later packet until the requester goes back and resends PSN %1.</source>
+        <translation>响应方期望 PSN %1，并且已为它发送过 NAK。在请求方回退并重发 PSN %1 之前，它会静默丢弃之后的每个分组。</translation>
+    </message>
+    <message>
+        <source>UC drops %1 PSN %2</source>
+        <translation>UC 丢弃 %1 PSN %2</translation>
+    </message>
+    <message>
+        <source>UC has no acknowledgements and no resends. The responder expected PSN %1; a packet of this message was lost, so the rest of the message is thrown away until the next FIRST or ONLY packet.</source>
+        <translation>UC 没有确认，也不重发。响应方期望的是 PSN %1；该消息的一个分组已丢失，因此消息的其余部分都被丢弃，直到下一个 FIRST 或 ONLY 分组。</translation>
+    </message>
+    <message>
+        <source>UC message abandoned</source>
+        <translation>UC 消息被放弃</translation>
+    </message>
+    <message>
+        <source>A new message began before the previous one&apos;s LAST packet arrived: the unfinished message is abandoned and its receive WQE is used again.</source>
+        <translation>上一条消息的 LAST 分组到达之前，新消息就开始了：未完成的消息被放弃，其接收 WQE 被重新使用。</translation>
+    </message>
+    <message>
+        <source>drops %1 PSN %2: no receive WQE</source>
+        <translation>丢弃 %1 PSN %2：没有接收 WQE</translation>
+    </message>
+    <message>
+        <source>UC cannot ask the sender to wait (no RNR NAK): without a posted receive WQE the packet is dropped.</source>
+        <translation>UC 无法让发送方等待（没有 RNR NAK）：没有已提交的接收 WQE 时，分组会被丢弃。</translation>
+    </message>
+    <message>
+        <source>UC RDMA WRITE dropped</source>
+        <translation>UC RDMA WRITE 被丢弃</translation>
+    </message>
+    <message>
+        <source>The responder discards the UC WRITE.</source>
+        <translation>响应方丢弃该 UC WRITE。</translation>
+    </message>
+    <message>
+        <source>drops %1</source>
+        <translation>丢弃 %1</translation>
+    </message>
+    <message>
+        <source>The responder discards the packet (a class D error).</source>
+        <translation>响应方丢弃该分组（D 类错误）。</translation>
+    </message>
+    <message>
+        <source>duplicate READ PSN %1 dropped</source>
+        <translation>重复的 READ PSN %1 被丢弃</translation>
+    </message>
+    <message>
+        <source>The repeated READ request matches no saved responder state and is dropped.</source>
+        <translation>重复的 READ 请求与响应方保存的任何状态都不匹配，因此被丢弃。</translation>
+    </message>
+    <message>
+        <source>duplicate READ PSN %1 replayed</source>
+        <translation>重复的 READ PSN %1 被重放</translation>
+    </message>
+    <message>
+        <source>The READ arrived again (a resend). The responder answers it again from memory without treating it as a new request.</source>
+        <translation>该 READ 再次到达（一次重发）。响应方再次从内存中读取数据作答，而不把它当作新请求。</translation>
+    </message>
+    <message>
+        <source>duplicate atomic PSN %1 replayed</source>
+        <translation>重复的原子操作 PSN %1 被重放</translation>
+    </message>
+    <message>
+        <source>An atomic must not run twice. The responder sends the saved result %1 again and leaves memory alone.</source>
+        <translation>原子操作不能执行两次。响应方再次发送已保存的结果 %1，不再改动内存。</translation>
+    </message>
+    <message>
+        <source>NIC writes %1 bytes to memory</source>
+        <translation>网卡向内存写入 %1 字节</translation>
+    </message>
+    <message>
+        <source>The NIC wrote %1 bytes into the registered buffer at %2 by DMA. The CPU copied nothing: the data goes from the wire straight to the application&apos;s memory (zero-copy).</source>
+        <translation>网卡通过 DMA 将 %1 字节写入位于 %2 的已注册缓冲区。CPU 没有拷贝任何数据：数据从线路直接进入应用程序的内存（零拷贝）。</translation>
+    </message>
+    <message>
+        <source>NIC reads %1 bytes from memory</source>
+        <translation>网卡从内存读取 %1 字节</translation>
+    </message>
+    <message>
+        <source>The NIC read %1 bytes of the registered buffer at %2 by DMA to put them in packets. The CPU copied nothing (zero-copy).</source>
+        <translation>网卡通过 DMA 从位于 %2 的已注册缓冲区读取 %1 字节，放入分组中。CPU 没有拷贝任何数据（零拷贝）。</translation>
+    </message>
+    <message>
+        <source>NIC reads %1 bytes for a READ response</source>
+        <translation>网卡为 READ 响应读取 %1 字节</translation>
+    </message>
+    <message>
+        <source>The responder&apos;s NIC read %1 bytes at %2 that the peer asked for with RDMA READ. This host&apos;s CPU takes no part: READ is one-sided.</source>
+        <translation>响应方的网卡读取了位于 %2 的 %1 字节，这是对端用 RDMA READ 请求的数据。本主机的 CPU 完全不参与：READ 是单边操作。</translation>
+    </message>
+    <message>
+        <source>NIC writes %1 bytes of %2</source>
+        <translation>网卡写入 %2 的 %1 字节</translation>
+    </message>
+    <message>
+        <source>The NIC placed the %1 payload bytes of PSN %2 at %3, the address the request names (RETH address, checked against its rkey). The application on this host is not told: RDMA WRITE is one-sided.</source>
+        <translation>网卡将 PSN %2 的 %1 字节有效载荷放到 %3，即请求中指定的地址（RETH 中的地址，已用其 rkey 校验）。本主机上的应用程序不会收到通知：RDMA WRITE 是单边操作。</translation>
+    </message>
+    <message>
+        <source>%1 executed</source>
+        <translation>%1 已执行</translation>
+    </message>
+    <message>
+        <source>The NIC read %1 at %2 and wrote %3 in one indivisible step. The original value goes back to the requester in an ATOMIC ACKNOWLEDGE.</source>
+        <translation>网卡在一个不可分割的步骤中读取了位于 %2 的值 %1 并写入 %3。原值通过 ATOMIC ACKNOWLEDGE 返回给请求方。</translation>
+    </message>
+    <message>
+        <source>completion wr_id %1 %2 %3</source>
+        <translation>完成事件 wr_id %1 %2 %3</translation>
+    </message>
+    <message>
+        <source>A completion entry (wr_id %1, %2, status &quot;%3&quot;, %4 bytes) entered CQ %5. The application learns of it when it polls the CQ; until then it stays unpolled.</source>
+        <translation>一个完成条目（wr_id %1，%2，状态“%3”，%4 字节）进入了 CQ %5。应用程序轮询该 CQ 时才会得知；在此之前它保持未轮询状态。</translation>
+    </message>
+    <message>
+        <source> It carries the immediate value %1.</source>
+        <translation> 它携带立即数 %1。</translation>
+    </message>
+    <message>
+        <source>CQ %1 overflow</source>
+        <translation>CQ %1 溢出</translation>
+    </message>
+    <message>
+        <source>CQ %1 already holds %2 entries: a completion is lost and the CQ is in error.</source>
+        <translation>CQ %1 已容纳 %2 个条目：一个完成事件丢失，CQ 进入错误状态。</translation>
+    </message>
+    <message>
+        <source>frame %1 %2 PSN %3 → %4</source>
+        <translation>帧 %1 %2 PSN %3 → %4</translation>
+    </message>
+    <message>
+        <source>Frame %1 (%2 bytes) leaves for %3: %4 with PSN %5.</source>
+        <translation>帧 %1（%2 字节）发往 %3：%4，PSN %5。</translation>
+    </message>
+    <message>
+        <source>
+
+Why: %1.</source>
+        <translation>
+
+原因：%1。</translation>
+    </message>
+    <message>
+        <source>
+
+READ response data flows from the responder (%1) back to the requester (%2).</source>
+        <translation>
+
+READ 响应数据从响应方（%1）流回请求方（%2）。</translation>
+    </message>
+    <message>
+        <source>
+
+It waited on the link since %1 us behind earlier frames.</source>
+        <translation>
+
+它从 %1 us 起就在链路上排队，等在先前的帧之后。</translation>
+    </message>
+    <message>
+        <source>link loses frame %1 (PSN %2)</source>
+        <translation>链路丢失帧 %1（PSN %2）</translation>
+    </message>
+    <message>
+        <source>Frame %1 never reaches its destination.</source>
+        <translation>帧 %1 始终未到达目的地。</translation>
+    </message>
+    <message>
+        <source>
+
+Nothing tells the sender directly: RC notices by a gap in PSNs or by its retransmit timer.</source>
+        <translation>
+
+没有任何机制直接通知发送方：RC 通过 PSN 缺口或重传定时器才会察觉。</translation>
+    </message>
+    <message>
+        <source>link corrupts frame %1</source>
+        <translation>链路损坏帧 %1</translation>
+    </message>
+    <message>
+        <source>Byte %1 of frame %2 was changed on the wire (bit mask %3). The receiver&apos;s ICRC check will catch it.</source>
+        <translation>帧 %2 的第 %1 字节在线路上被改动（位掩码 %3）。接收方的 ICRC 校验会发现它。</translation>
+    </message>
+    <message>
+        <source>link delays frame %1</source>
+        <translation>链路延迟帧 %1</translation>
+    </message>
+    <message>
+        <source>Frame %1 is held %2 us, so frames behind it overtake it (reordering).</source>
+        <translation>帧 %1 被滞留 %2 us，因此后面的帧超过了它（乱序）。</translation>
+    </message>
+    <message>
+        <source>link duplicates frame %1</source>
+        <translation>链路复制帧 %1</translation>
+    </message>
+    <message>
+        <source>Frame %1 arrives twice; the responder must recognise the copy by its PSN.</source>
+        <translation>帧 %1 到达了两次；响应方必须依据 PSN 识别出副本。</translation>
+    </message>
+    <message>
+        <source>NIC discards frame %1</source>
+        <translation>网卡丢弃帧 %1</translation>
+    </message>
+    <message>
+        <source>The receiving NIC drops frame %1 silently, before any QP sees it.</source>
+        <translation>接收网卡在任何 QP 看到帧 %1 之前就将其静默丢弃。</translation>
+    </message>
+    <message>
+        <source>frame %1 %2 PSN %3 arrives</source>
+        <translation>帧 %1 %2 PSN %3 到达</translation>
+    </message>
+    <message>
+        <source>Frame %1 arrived for QP %2: %3 with PSN %4. Its ICRC is correct and its PSN is checked against the one the QP expects.</source>
+        <translation>帧 %1 到达 QP %2：%3，PSN %4。其 ICRC 正确，其 PSN 将与 QP 期望的 PSN 进行比对。</translation>
+    </message>
+    <message>
+        <source> AckReq is set: the responder will acknowledge it.</source>
+        <translation> AckReq 已置位：响应方将对它进行确认。</translation>
+    </message>
+    <message>
+        <source>refuses frame %1 %2 PSN %3</source>
+        <translation>拒收帧 %1 %2 PSN %3</translation>
+    </message>
+    <message>
+        <source>The receiver refuses frame %1 (%2, PSN %3).</source>
+        <translation>接收方拒收帧 %1（%2，PSN %3）。</translation>
+    </message>
+    <message>
+        <source>application sleeps</source>
+        <translation>应用程序睡眠</translation>
+    </message>
+    <message>
+        <source>The application blocks in the kernel (a context switch).</source>
+        <translation>应用程序在内核中阻塞（一次上下文切换）。</translation>
+    </message>
+    <message>
+        <source>CPU copies %1 bytes</source>
+        <translation>CPU 拷贝 %1 字节</translation>
+    </message>
+    <message>
+        <source>The CPU copies %1 bytes.</source>
+        <translation>CPU 拷贝了 %1 字节。</translation>
+    </message>
+    <message>
+        <source>send() of %1 bytes</source>
+        <translation>send() %1 字节</translation>
+    </message>
+    <message>
+        <source>The application calls send(): a system call into the kernel.</source>
+        <translation>应用程序调用 send()：一次进入内核的系统调用。</translation>
+    </message>
+    <message>
+        <source>recv()</source>
+        <translation>recv()</translation>
+    </message>
+    <message>
+        <source>The application calls recv(): a system call into the kernel.</source>
+        <translation>应用程序调用 recv()：一次进入内核的系统调用。</translation>
+    </message>
+    <message>
+        <source>CPU runs TCP/IP transmit</source>
+        <translation>CPU 执行 TCP/IP 发送处理</translation>
+    </message>
+    <message>
+        <source>The CPU builds the segment&apos;s headers and rings the NIC&apos;s doorbell.</source>
+        <translation>CPU 构建报文段的首部，并敲响网卡的门铃。</translation>
+    </message>
+    <message>
+        <source>TCP segment sent</source>
+        <translation>TCP 报文段已发送</translation>
+    </message>
+    <message>
+        <source>A TCP segment with %1 bytes goes on the wire.</source>
+        <translation>一个携带 %1 字节的 TCP 报文段被发到线路上。</translation>
+    </message>
+    <message>
+        <source>link loses frame %1</source>
+        <translation>链路丢失帧 %1</translation>
+    </message>
+    <message>
+        <source>The TCP segment is lost; TCP will resend it.</source>
+        <translation>该 TCP 报文段丢失；TCP 将重发它。</translation>
+    </message>
+    <message>
+        <source>NIC interrupt</source>
+        <translation>网卡中断</translation>
+    </message>
+    <message>
+        <source>The NIC interrupts the CPU for %1 frame(s) in its receive ring.</source>
+        <translation>网卡因接收环中的 %1 个帧向 CPU 发出中断。</translation>
+    </message>
+    <message>
+        <source>checksum error: frame dropped</source>
+        <translation>校验和错误：帧被丢弃</translation>
+    </message>
+    <message>
+        <source>The frame fails its IPv4/TCP checksum and is dropped.</source>
+        <translation>该帧未通过 IPv4/TCP 校验和检查，被丢弃。</translation>
+    </message>
+    <message>
+        <source>writer woken</source>
+        <translation>写方被唤醒</translation>
+    </message>
+    <message>
+        <source>The send buffer has room again: the writer is woken (a context switch).</source>
+        <translation>发送缓冲区又有空间了：写方被唤醒（一次上下文切换）。</translation>
+    </message>
+    <message>
+        <source>reader woken</source>
+        <translation>读方被唤醒</translation>
+    </message>
+    <message>
+        <source>Data is readable: the sleeping reader is woken (a context switch).</source>
+        <translation>有数据可读：睡眠中的读方被唤醒（一次上下文切换）。</translation>
+    </message>
+    <message>
+        <source>TCP connection established</source>
+        <translation>TCP 连接已建立</translation>
+    </message>
+    <message>
+        <source>The three-way handshake is complete.</source>
+        <translation>三次握手已完成。</translation>
+    </message>
+    <message>
+        <source>TCP connection reset</source>
+        <translation>TCP 连接被重置</translation>
+    </message>
+    <message>
+        <source>The connection was reset.</source>
+        <translation>连接已被重置。</translation>
+    </message>
+    <message>
+        <source>TCP connection closed</source>
+        <translation>TCP 连接已关闭</translation>
+    </message>
+    <message>
+        <source>The connection was closed.</source>
+        <translation>连接已关闭。</translation>
+    </message>
+    <message>
+        <source>verbs call</source>
+        <translation>verbs 调用</translation>
+    </message>
+    <message>
+        <source>The application asks the NIC to move its QP to %1. The attribute mask names which fields of ibv_qp_attr the call sets:</source>
+        <translation>应用程序请求网卡将其 QP 转入 %1。属性掩码指明了此次调用设置 ibv_qp_attr 的哪些字段：</translation>
+    </message>
+    <message>
+        <source>ibv_alloc_pd</source>
+        <translation>ibv_alloc_pd</translation>
+    </message>
+    <message>
+        <source>The application allocates a protection domain. Memory regions and queue pairs created in the same PD may be used together; a key from another PD is refused.</source>
+        <translation>应用程序分配一个保护域（PD）。在同一 PD 中创建的内存区域和队列对可以相互配合使用；来自其他 PD 的密钥会被拒绝。</translation>
+    </message>
+    <message>
+        <source>ibv_reg_mr: %1 bytes, lkey %2, rkey %3</source>
+        <translation>ibv_reg_mr：%1 字节，lkey %2，rkey %3</translation>
+    </message>
+    <message>
+        <source>The application registers %1 bytes at %2. The kernel pins the pages and the NIC learns their translation, so it can reach them by DMA without the CPU. The NIC answers with two keys: the lkey (%3) that this host&apos;s own work requests quote, and the rkey (%4) the peer must quote to READ or WRITE here.</source>
+        <translation>应用程序注册位于 %2 的 %1 字节。内核锁定（pin）这些页，网卡获知其地址转换，从而无需 CPU 即可通过 DMA 访问它们。网卡返回两个密钥：本主机自己的工作请求所引用的 lkey（%3），以及对端在此处执行 READ 或 WRITE 时必须提供的 rkey（%4）。</translation>
+    </message>
+    <message>
+        <source>out-of-band exchange</source>
+        <translation>带外交换</translation>
+    </message>
+    <message>
+        <source>sends its QP&apos;s details to %1 over TCP</source>
+        <translation>通过 TCP 将其 QP 信息发送给 %1</translation>
+    </message>
+    <message>
+        <source>Before RDMA can flow, each side must learn the other&apos;s QP number, first PSN and address (GID or LID), and, for one-sided operations, the buffer&apos;s address and rkey. Here they travel over an ordinary TCP connection to %1, outside the RDMA fabric (rdma_cm could carry them instead).</source>
+        <translation>在 RDMA 数据能够传输之前，双方都必须获知对方的 QP 编号、首个 PSN 和地址（GID 或 LID）；对于单边操作，还需获知缓冲区的地址和 rkey。这里它们通过一条到 %1 的普通 TCP 连接传递，位于 RDMA 网络之外（也可以改用 rdma_cm 传递）。</translation>
+    </message>
+    <message>
+        <source>QPN %1, PSN %2, rkey %3 sent</source>
+        <translation>已发送 QPN %1、PSN %2、rkey %3</translation>
+    </message>
+    <message>
+        <source>The message carries QPN %1, first PSN %2, %3 %4, rkey %5 and buffer address %6. The peer puts the QPN and PSN into its RTR attributes, and the address and rkey into the RETH of every READ or WRITE it sends here.</source>
+        <translation>该消息携带 QPN %1、首个 PSN %2、%3 %4、rkey %5 和缓冲区地址 %6。对端将 QPN 和 PSN 填入其 RTR 属性，并将地址和 rkey 填入它发往此处的每个 READ 或 WRITE 的 RETH 中。</translation>
+    </message>
+    <message>
+        <source>ibv_post_send(%1, wr_id %2, %3 bytes)</source>
+        <translation>ibv_post_send(%1, wr_id %2, %3 字节)</translation>
+    </message>
+    <message>
+        <source>SEND is two-sided: the peer must have posted a receive WQE to take it.</source>
+        <translation>SEND 是双边操作：对端必须已提交一个接收 WQE 来接收它。</translation>
+    </message>
+    <message>
+        <source>RDMA WRITE is one-sided: it pushes data straight into the peer&apos;s registered memory at the address and rkey it was given; the peer&apos;s CPU takes no part.</source>
+        <translation>RDMA WRITE 是单边操作：它按照获得的地址和 rkey，将数据直接推入对端的已注册内存；对端的 CPU 完全不参与。</translation>
+    </message>
+    <message>
+        <source>RDMA READ is one-sided: it pulls data out of the peer&apos;s registered memory at the address and rkey it was given; the peer&apos;s CPU takes no part.</source>
+        <translation>RDMA READ 是单边操作：它按照获得的地址和 rkey，从对端的已注册内存中直接取出数据；对端的 CPU 完全不参与。</translation>
+    </message>
+    <message>
+        <source>An atomic operation reads, changes and writes 8 bytes of the peer&apos;s memory in one step and returns the original value.</source>
+        <translation>原子操作在一个步骤中读取、修改并写回对端内存中的 8 字节，并返回原值。</translation>
+    </message>
+    <message>
+        <source>The application posts a %1 work request to the send queue. %2</source>
+        <translation>应用程序向发送队列提交一个 %1 工作请求。%2</translation>
+    </message>
+    <message>
+        <source>ibv_post_recv(wr_id %1, %2 bytes)</source>
+        <translation>ibv_post_recv(wr_id %1, %2 字节)</translation>
+    </message>
+    <message>
+        <source>The application offers a %1-byte buffer to the receive queue. The next SEND from the peer lands there; without one the responder must answer RNR NAK.</source>
+        <translation>应用程序向接收队列提供一个 %1 字节的缓冲区。对端的下一个 SEND 会落到这里；若没有缓冲区，响应方只能回复 RNR NAK。</translation>
+    </message>
+    <message>
+        <source>ibv_poll_cq until %1 completion(s)</source>
+        <translation>ibv_poll_cq 直到 %1 个完成事件</translation>
+    </message>
+    <message>
+        <source>The application polls its completion queue in a loop until a completion arrives. Polling needs no interrupt and no system call, but the CPU is busy for as long as it polls.</source>
+        <translation>应用程序循环轮询其完成队列，直到有完成事件到达。轮询不需要中断，也不需要系统调用，但在轮询期间 CPU 一直处于忙碌状态。</translation>
+    </message>
+    <message>
+        <source>ibv_poll_cq returned %1</source>
+        <translation>ibv_poll_cq 返回 %1</translation>
+    </message>
+    <message>
+        <source>ibv_poll_cq returned %1 completions</source>
+        <translation>ibv_poll_cq 返回 %1 个完成事件</translation>
+    </message>
+    <message>
+        <source>The poll took the completion(s): %1. The entries are now marked polled in the completion queue; the application may reuse the buffers they name.</source>
+        <translation>本次轮询取走了完成事件：%1。这些条目在完成队列中已被标记为已轮询；应用程序可以复用它们所指向的缓冲区。</translation>
+    </message>
+    <message>
+        <source>scenario</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>scenario step</source>
+        <translation>场景步骤</translation>
+    </message>
+    <message>
+        <source>let %1 us pass</source>
+        <translation>让 %1 us 过去</translation>
+    </message>
+    <message>
+        <source>The scenario lets %1 us of simulated time pass before its next step, so that whatever is in flight (frames, timers) may happen first.</source>
+        <translation>场景在执行下一步之前让模拟时间流逝 %1 us，使正在进行中的一切（帧、定时器）先发生。</translation>
+    </message>
+    <message>
+        <source>scenario check</source>
+        <translation>场景检查</translation>
+    </message>
+    <message>
+        <source>compare %1 bytes of %2 and %3</source>
+        <translation>比较 %2 和 %3 的 %1 字节</translation>
+    </message>
+    <message>
+        <source>The scenario checks that the data arrived intact: it compares %1 bytes of %2 with %3.</source>
+        <translation>场景检查数据是否完好到达：它比较 %2 与 %3 的 %1 字节。</translation>
+    </message>
+    <message>
+        <source>%1 bytes %2</source>
+        <translation>%1 字节：%2</translation>
+    </message>
+    <message>
+        <source>Both buffers hold the same %1 bytes: the transfer delivered the data.</source>
+        <translation>两个缓冲区中的 %1 字节完全相同：传输成功送达了数据。</translation>
+    </message>
+    <message>
+        <source>The buffers differ: the transfer did not deliver the data.</source>
+        <translation>两个缓冲区不同：传输未能送达数据。</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>the requester started it and is sending its packets</source>
+        <translation>请求方已开始执行它，正在发送其分组</translation>
+    </message>
+    <message>
+        <source>all its packets have been sent; it now waits for the responder&apos;s acknowledgement (or READ response) before it can complete</source>
+        <translation>其所有分组都已发出；它现在等待响应方的确认（或 READ 响应），之后才能完成</translation>
+    </message>
+    <message>
+        <source>a retry rewound the requester: its packets are being sent again</source>
+        <translation>一次重试使请求方回退：其分组正在重新发送</translation>
+    </message>
+    <message>
+        <source>the requester rewound to it: it will be started again</source>
+        <translation>请求方回退到了它：它将被重新开始</translation>
+    </message>
+    <message>
+        <source>it is complete</source>
+        <translation>它已完成</translation>
+    </message>
+    <message>
+        <source>it failed</source>
+        <translation>它失败了</translation>
+    </message>
+    <message>
+        <source>its state changed</source>
+        <translation>其状态已改变</translation>
+    </message>
+    <message>
+        <source>
+
+Send WQE wr_id %1: %2 → %3: %4.</source>
+        <translation>
+
+发送 WQE wr_id %1：%2 → %3：%4。</translation>
+    </message>
+    <message>
+        <source>QP state</source>
+        <translation>QP 状态</translation>
+    </message>
+    <message>
+        <source>WQE posted</source>
+        <translation>WQE 已提交</translation>
+    </message>
+    <message>
+        <source>WQE started</source>
+        <translation>WQE 开始执行</translation>
+    </message>
+    <message>
+        <source>packet built</source>
+        <translation>分组已构建</translation>
+    </message>
+    <message>
+        <source>WQE completed</source>
+        <translation>WQE 已完成</translation>
+    </message>
+    <message>
+        <source>frame sent</source>
+        <translation>帧已发送</translation>
+    </message>
+    <message>
+        <source>frame received</source>
+        <translation>帧已接收</translation>
+    </message>
+    <message>
+        <source>frame dropped</source>
+        <translation>帧被丢弃</translation>
+    </message>
+    <message>
+        <source>completion</source>
+        <translation>完成事件</translation>
+    </message>
+    <message>
+        <source>DMA read</source>
+        <translation>DMA 读</translation>
+    </message>
+    <message>
+        <source>DMA write</source>
+        <translation>DMA 写</translation>
+    </message>
+    <message>
+        <source>timer armed</source>
+        <translation>定时器启动</translation>
+    </message>
+    <message>
+        <source>timer fired</source>
+        <translation>定时器到期</translation>
+    </message>
+    <message>
+        <source>requester</source>
+        <translation>请求方</translation>
+    </message>
+    <message>
+        <source>responder</source>
+        <translation>响应方</translation>
+    </message>
+    <message>
+        <source>event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>ibv_modify_qp → %1 (1 attribute)</source>
+        <translation>ibv_modify_qp → %1（1 个属性）</translation>
+    </message>
+    <message>
+        <source>ibv_modify_qp → %1 (%2 attributes)</source>
+        <translation>ibv_modify_qp → %1（%2 个属性）</translation>
+    </message>
+    <message>
+        <source>the new state</source>
+        <translation>新状态</translation>
+    </message>
+    <message>
+        <source>which remote operations (READ, WRITE, atomic) peers may perform</source>
+        <translation>允许对端执行哪些远端操作（READ、WRITE、原子操作）</translation>
+    </message>
+    <message>
+        <source>the partition key (P_Key) the QP&apos;s packets carry</source>
+        <translation>QP 的分组所携带的分区键（P_Key）</translation>
+    </message>
+    <message>
+        <source>the NIC port the QP uses</source>
+        <translation>QP 使用的网卡端口</translation>
+    </message>
+    <message>
+        <source>the Q_Key a UD datagram must carry</source>
+        <translation>UD 数据报必须携带的 Q_Key</translation>
+    </message>
+    <message>
+        <source>the address vector: the peer&apos;s GID or LID, where packets go</source>
+        <translation>地址向量：对端的 GID 或 LID，即分组的去向</translation>
+    </message>
+    <message>
+        <source>the largest payload per packet</source>
+        <translation>每个分组的最大有效载荷</translation>
+    </message>
+    <message>
+        <source>the first PSN expected from the peer</source>
+        <translation>期望从对端收到的首个 PSN</translation>
+    </message>
+    <message>
+        <source>the peer&apos;s QP number</source>
+        <translation>对端的 QP 编号</translation>
+    </message>
+    <message>
+        <source>how long a sender is told to wait after an RNR NAK</source>
+        <translation>通过 RNR NAK 告知发送方需要等待多久</translation>
+    </message>
+    <message>
+        <source>how many READs/atomics from the peer may be outstanding</source>
+        <translation>来自对端的 READ/原子操作最多可以有多少个未完成</translation>
+    </message>
+    <message>
+        <source>the retransmit timeout exponent</source>
+        <translation>重传超时指数</translation>
+    </message>
+    <message>
+        <source>how often to resend after a timeout</source>
+        <translation>超时后重发多少次</translation>
+    </message>
+    <message>
+        <source>how often to resend after an RNR NAK</source>
+        <translation>收到 RNR NAK 后重发多少次</translation>
+    </message>
+    <message>
+        <source>how many READs/atomics this QP may have outstanding</source>
+        <translation>本 QP 最多可以有多少个未完成的 READ/原子操作</translation>
+    </message>
+    <message>
+        <source>the first PSN this QP sends</source>
+        <translation>本 QP 发送的首个 PSN</translation>
+    </message>
+    <message>
+        <source>an attribute of ibv_qp_attr</source>
+        <translation>ibv_qp_attr 的一个属性</translation>
+    </message>
+    <message>
+        <source>link</source>
+        <translation>链路</translation>
+    </message>
+    <message>
+        <source>%1 · %2: %3</source>
+        <translation>%1 · %2：%3</translation>
+    </message>
+</context>
+<context>
+    <name>Glossary</name>
+    <message>
+        <source>The data moves between the application&apos;s buffer and the wire without the CPU copying it anywhere in between. With TCP the kernel copies every byte into and out of socket buffers; an RDMA NIC reads and writes the application&apos;s registered memory directly by DMA.</source>
+        <translation>数据在应用程序的缓冲区与线路之间传送，中间不经 CPU 拷贝。使用 TCP 时，内核要把每个字节拷入、拷出套接字缓冲区；而 RDMA 网卡通过 DMA 直接读写应用程序已注册的内存。</translation>
+    </message>
+    <message>
+        <source>Posting work and reaping completions happen in user space: the application writes work requests into queues the NIC reads and rings a doorbell, with no system call on the data path. The kernel is only involved in setup (creating queues, registering memory).</source>
+        <translation>投递工作和获取完成事件都在用户空间进行：应用程序把工作请求写入网卡读取的队列并敲响门铃，数据路径上没有任何系统调用。内核只参与准备工作（创建队列、注册内存）。</translation>
+    </message>
+    <message>
+        <source>The transport runs in the NIC: segmentation, sequence numbers, acknowledgements and retransmissions are the adapter&apos;s work, not the host CPU&apos;s, which stays free for the application.</source>
+        <translation>传输层在网卡中运行：分段、序列号、确认和重传都由适配器完成，而不是由主机 CPU 完成，CPU 因而可以留给应用程序。</translation>
+    </message>
+    <message>
+        <source>An operation that needs both applications: the sender posts a SEND and the receiver must have posted a receive work request whose buffer takes the message. Both sides get a completion.</source>
+        <translation>需要双方应用程序共同参与的操作：发送方投递 SEND，接收方必须已投递一个接收工作请求，由其缓冲区接收该消息。双方都会得到完成事件。</translation>
+    </message>
+    <message>
+        <source>An operation that only the initiator&apos;s application takes part in: RDMA READ pulls data from, RDMA WRITE pushes data into, the peer&apos;s registered memory, named by an address and an rkey. The peer&apos;s CPU does nothing and (without immediate data) is not told.</source>
+        <translation>只有发起方应用程序参与的操作：RDMA READ 从对端已注册的内存中拉取数据，RDMA WRITE 向其中推送数据，目标由地址和 rkey 指定。对端 CPU 什么也不做，而且（不带立即数时）不会得到通知。</translation>
+    </message>
+    <message>
+        <source>Queue Pair</source>
+        <translation>队列对</translation>
+    </message>
+    <message>
+        <source>The endpoint of RDMA communication: a send queue and a receive queue of work requests that the NIC processes. A connected QP (RC, UC) talks to exactly one peer QP; a UD QP can reach any.</source>
+        <translation>RDMA 通信的端点：由网卡处理的一个发送队列和一个接收队列，其中存放工作请求。连接型 QP（RC、UC）只与一个对端 QP 通信；UD QP 可以与任何 QP 通信。</translation>
+    </message>
+    <message>
+        <source>Queue Pair Number</source>
+        <translation>队列对编号</translation>
+    </message>
+    <message>
+        <source>The 24-bit number that names a QP on its NIC. The BTH&apos;s destination QP field carries the receiver&apos;s QPN; peers learn each other&apos;s QPN during connection setup.</source>
+        <translation>在所属网卡上标识一个 QP 的 24 位编号。BTH 的目的 QP 字段携带接收方的 QPN；双方在建立连接时获知对方的 QPN。</translation>
+    </message>
+    <message>
+        <source>Work Queue Element</source>
+        <translation>工作队列元素</translation>
+    </message>
+    <message>
+        <source>One work request as the NIC keeps it in a send or receive queue. A send WQE is pending until the requester starts it, processing while its packets go out, and done when it is acknowledged; it may go back to pending when the requester must resend or wait.</source>
+        <translation>网卡保存在发送队列或接收队列中的一个工作请求。发送 WQE 在请求方开始处理它之前处于待处理（pending）状态，其分组发出期间处于处理中（processing），被确认后即为完成（done）；当请求方必须重传或等待时，它可能回到待处理状态。</translation>
+    </message>
+    <message>
+        <source>Completion Queue Entry</source>
+        <translation>完成队列条目</translation>
+    </message>
+    <message>
+        <source>The record the NIC writes to a completion queue when a work request ends: wr_id, opcode, status and length. The application finds it by polling (ibv_poll_cq) or after a completion event.</source>
+        <translation>工作请求结束时网卡写入完成队列的记录：wr_id、操作码、状态和长度。应用程序通过轮询（ibv_poll_cq）或在收到完成通知后找到它。</translation>
+    </message>
+    <message>
+        <source>Protection Domain</source>
+        <translation>保护域</translation>
+    </message>
+    <message>
+        <source>A container that ties QPs and memory regions together: a QP may only use memory registered in its own PD.</source>
+        <translation>把 QP 和内存区域关联在一起的容器：QP 只能使用在其所属 PD 中注册的内存。</translation>
+    </message>
+    <message>
+        <source>Memory Region</source>
+        <translation>内存区域</translation>
+    </message>
+    <message>
+        <source>A buffer registered with the NIC (ibv_reg_mr): its pages are pinned and the NIC knows their addresses. Registration returns an lkey and an rkey and fixes the access rights (local write, remote read, remote write, remote atomic).</source>
+        <translation>向网卡注册的缓冲区（ibv_reg_mr）：其页面被锁定（pin），网卡知道这些页面的地址。注册返回一个 lkey 和一个 rkey，并确定访问权限（本地写、远程读、远程写、远程原子操作）。</translation>
+    </message>
+    <message>
+        <source>Local Key</source>
+        <translation>本地密钥</translation>
+    </message>
+    <message>
+        <source>The key a host&apos;s own work requests quote in their scatter/gather entries so that the NIC may read or write that memory region.</source>
+        <translation>主机自己的工作请求在其分散/聚合（scatter/gather）条目中引用的密钥，使网卡可以读写该内存区域。</translation>
+    </message>
+    <message>
+        <source>Remote Key</source>
+        <translation>远程密钥</translation>
+    </message>
+    <message>
+        <source>The key a peer must present (in a RETH or AtomicETH) to READ, WRITE or atomically change a memory region. The owner hands it over together with the buffer&apos;s address; a wrong or revoked rkey gets a remote access error.</source>
+        <translation>对端要对内存区域执行 READ、WRITE 或原子修改时必须出示（放在 RETH 或 AtomicETH 中）的密钥。所有者把它连同缓冲区地址一起交给对端；错误或已撤销的 rkey 会导致远程访问错误。</translation>
+    </message>
+    <message>
+        <source>Packet Sequence Number</source>
+        <translation>分组序列号</translation>
+    </message>
+    <message>
+        <source>A 24-bit number in the BTH that counts packets on a connection; it wraps from 0xffffff to 0. The responder expects them in order and notices a loss as a gap; acknowledgements name the PSN they cover.</source>
+        <translation>BTH 中的 24 位编号，为一个连接上的分组计数；从 0xffffff 回绕到 0。响应方期望按序收到分组，出现缺口即发现丢失；确认会注明其覆盖到的 PSN。</translation>
+    </message>
+    <message>
+        <source>Message Sequence Number</source>
+        <translation>消息序列号</translation>
+    </message>
+    <message>
+        <source>The responder&apos;s count of completed messages, sent back in every AETH so that the requester can match acknowledgements to messages.</source>
+        <translation>响应方对已完成消息的计数，在每个 AETH 中回送，使请求方能把确认与消息对应起来。</translation>
+    </message>
+    <message>
+        <source>Base Transport Header</source>
+        <translation>基本传输首部</translation>
+    </message>
+    <message>
+        <source>The 12-byte header every InfiniBand, RoCE v1 and RoCE v2 packet carries: opcode, P_Key, destination QP, AckReq bit and PSN.</source>
+        <translation>每个 InfiniBand、RoCE v1 和 RoCE v2 分组都带有的 12 字节首部：操作码、P_Key、目的 QP、AckReq 位和 PSN。</translation>
+    </message>
+    <message>
+        <source>Global Route Header</source>
+        <translation>全局路由首部</translation>
+    </message>
+    <message>
+        <source>A 40-byte header shaped like IPv6 with the source and destination GIDs. InfiniBand uses it to cross subnets; RoCE v1 always carries it; RoCE v2 replaces it with a real IP header.</source>
+        <translation>形如 IPv6 的 40 字节首部，含源 GID 和目的 GID。InfiniBand 用它跨越子网；RoCE v1 总是携带它；RoCE v2 则用真正的 IP 首部取代它。</translation>
+    </message>
+    <message>
+        <source>Global Identifier</source>
+        <translation>全局标识符</translation>
+    </message>
+    <message>
+        <source>A 128-bit address of a port, formatted like an IPv6 address. In RoCE v2 it holds the port&apos;s IP address.</source>
+        <translation>端口的 128 位地址，格式与 IPv6 地址相同。在 RoCE v2 中，它存放端口的 IP 地址。</translation>
+    </message>
+    <message>
+        <source>Local Identifier</source>
+        <translation>本地标识符</translation>
+    </message>
+    <message>
+        <source>The 16-bit address of a port inside one InfiniBand subnet, assigned by the subnet manager.</source>
+        <translation>端口在一个 InfiniBand 子网内的 16 位地址，由子网管理器分配。</translation>
+    </message>
+    <message>
+        <source>RDMA Extended Transport Header</source>
+        <translation>RDMA 扩展传输首部</translation>
+    </message>
+    <message>
+        <source>The header of an RDMA READ request or the first packet of an RDMA WRITE: the remote virtual address, the rkey and the total length.</source>
+        <translation>RDMA READ 请求或 RDMA WRITE 第一个分组的首部：远程虚拟地址、rkey 和总长度。</translation>
+    </message>
+    <message>
+        <source>ACK Extended Transport Header</source>
+        <translation>ACK 扩展传输首部</translation>
+    </message>
+    <message>
+        <source>The header of an acknowledgement: a syndrome saying ACK, RNR NAK or NAK (with a code) and the MSN.</source>
+        <translation>确认的首部：一个表示 ACK、RNR NAK 或 NAK（附带错误码）的综合码（syndrome），以及 MSN。</translation>
+    </message>
+    <message>
+        <source>Datagram Extended Transport Header</source>
+        <translation>数据报扩展传输首部</translation>
+    </message>
+    <message>
+        <source>The header of a UD packet: the Q_Key and the source QP number, since there is no connection to tell them.</source>
+        <translation>UD 分组的首部：Q_Key 和源 QP 编号，因为没有连接可以告知这些信息。</translation>
+    </message>
+    <message>
+        <source>Invalidate Extended Transport Header</source>
+        <translation>失效扩展传输首部</translation>
+    </message>
+    <message>
+        <source>Carries the rkey that a SEND WITH INVALIDATE revokes at the receiver.</source>
+        <translation>携带 SEND WITH INVALIDATE 要在接收方撤销的 rkey。</translation>
+    </message>
+    <message>
+        <source>Immediate Data</source>
+        <translation>立即数</translation>
+    </message>
+    <message>
+        <source>Four bytes a SEND or RDMA WRITE may carry beside its data. They appear in the receiver&apos;s completion, so a WRITE with immediate consumes a receive WQE and wakes the receiver.</source>
+        <translation>SEND 或 RDMA WRITE 在数据之外可以携带的 4 个字节。它们出现在接收方的完成事件中，因此带立即数的 WRITE 会消耗一个接收 WQE 并唤醒接收方。</translation>
+    </message>
+    <message>
+        <source>Atomic Extended Transport Header</source>
+        <translation>原子扩展传输首部</translation>
+    </message>
+    <message>
+        <source>The header of a COMPARE_SWAP or FETCH_ADD request: the remote address, rkey and the operands. The responder answers with an AtomicAckETH holding the original value.</source>
+        <translation>COMPARE_SWAP 或 FETCH_ADD 请求的首部：远程地址、rkey 和操作数。响应方用含有原始值的 AtomicAckETH 应答。</translation>
+    </message>
+    <message>
+        <source>Invariant CRC</source>
+        <translation>不变 CRC</translation>
+    </message>
+    <message>
+        <source>A 32-bit CRC over the fields that do not change on the way; the receiver drops a packet whose ICRC does not match.</source>
+        <translation>对传输途中不会改变的字段计算的 32 位 CRC；ICRC 不匹配的分组会被接收方丢弃。</translation>
+    </message>
+    <message>
+        <source>Partition Key</source>
+        <translation>分区键</translation>
+    </message>
+    <message>
+        <source>A 16-bit key in the BTH; QPs communicate only if their partition keys match, which splits a fabric into isolated partitions.</source>
+        <translation>BTH 中的 16 位键；只有分区键匹配的 QP 才能相互通信，从而把一个网络划分为彼此隔离的分区。</translation>
+    </message>
+    <message>
+        <source>Queue Key</source>
+        <translation>队列键</translation>
+    </message>
+    <message>
+        <source>A 32-bit key a UD datagram carries in its DETH; the receiving QP accepts it only if it matches the QP&apos;s own Q_Key.</source>
+        <translation>UD 数据报在其 DETH 中携带的 32 位键；只有与接收 QP 自身的 Q_Key 匹配时，该 QP 才会接受它。</translation>
+    </message>
+    <message>
+        <source>Acknowledgement</source>
+        <translation>确认</translation>
+    </message>
+    <message>
+        <source>The responder&apos;s confirmation of the packets up to a PSN. ACKs are cumulative: one may cover several packets or messages.</source>
+        <translation>响应方对截至某个 PSN 的分组的确认。ACK 是累积的：一个 ACK 可以覆盖多个分组或消息。</translation>
+    </message>
+    <message>
+        <source>Negative Acknowledgement</source>
+        <translation>否定确认</translation>
+    </message>
+    <message>
+        <source>An AETH that reports a problem: PSN sequence error (a packet is missing), invalid request, remote access error or remote operational error. Only the sequence error is retried; the others fail the work request.</source>
+        <translation>报告问题的 AETH：PSN 序列错误（缺少分组）、无效请求、远程访问错误或远程操作错误。只有序列错误会被重试；其他错误都会使工作请求失败。</translation>
+    </message>
+    <message>
+        <source>Receiver Not Ready</source>
+        <translation>接收方未就绪</translation>
+    </message>
+    <message>
+        <source>The NAK a responder sends when a SEND arrives and no receive WQE is posted. It asks the requester to wait a given time (min_rnr_timer) and resend; rnr_retry limits how often (7 means forever).</source>
+        <translation>当 SEND 到达而没有已投递的接收 WQE 时，响应方发送的 NAK。它要求请求方等待一段给定时间（min_rnr_timer）后重发；rnr_retry 限制重发次数（7 表示无限次）。</translation>
+    </message>
+    <message>
+        <source>RC&apos;s recovery: after a NAK or a timeout the requester resends every packet from the first unacknowledged PSN on, not just the missing one.</source>
+        <translation>RC 的恢复方式：收到 NAK 或超时后，请求方从第一个未被确认的 PSN 开始重传其后的所有分组，而不只是丢失的那一个。</translation>
+    </message>
+    <message>
+        <source>Reliable Connected</source>
+        <translation>可靠连接</translation>
+    </message>
+    <message>
+        <source>A transport with one peer, acknowledgements, in-order delivery and retransmission. It supports SEND, RDMA WRITE, RDMA READ and atomics.</source>
+        <translation>只有一个对端、带确认、按序交付并会重传的传输服务。支持 SEND、RDMA WRITE、RDMA READ 和原子操作。</translation>
+    </message>
+    <message>
+        <source>Unreliable Connected</source>
+        <translation>不可靠连接</translation>
+    </message>
+    <message>
+        <source>A connected transport without acknowledgements: a lost packet loses its message. SEND and RDMA WRITE only.</source>
+        <translation>没有确认的连接型传输服务：丢失一个分组就会丢失其所属的消息。仅支持 SEND 和 RDMA WRITE。</translation>
+    </message>
+    <message>
+        <source>Unreliable Datagram</source>
+        <translation>不可靠数据报</translation>
+    </message>
+    <message>
+        <source>Connectionless single-packet messages to any QP that knows the Q_Key; no acknowledgements, SEND only.</source>
+        <translation>无连接的单分组消息，可发往任何知道其 Q_Key 的 QP；没有确认，仅支持 SEND。</translation>
+    </message>
+    <message>
+        <source>Congestion Notification Packet</source>
+        <translation>拥塞通知包</translation>
+    </message>
+    <message>
+        <source>RoCE v2&apos;s signal from a receiver that saw ECN-marked packets back to the sender, which then lowers its rate (DCQCN).</source>
+        <translation>RoCE v2 中的一种信号：看到 ECN 标记分组的接收方把它发回给发送方，发送方随即降低速率（DCQCN）。</translation>
+    </message>
+    <message>
+        <source>RDMA over Converged Ethernet</source>
+        <translation>基于融合以太网的 RDMA</translation>
+    </message>
+    <message>
+        <source>InfiniBand&apos;s transport on Ethernet: v1 puts the GRH and BTH right after the Ethernet header, v2 wraps them in IP and UDP (port 4791) so they can be routed.</source>
+        <translation>在以太网上运行的 InfiniBand 传输层：v1 把 GRH 和 BTH 紧跟在以太网首部之后，v2 则把它们封装在 IP 和 UDP（端口 4791）中，使其可以路由。</translation>
+    </message>
+    <message>
+        <source>Internet Wide Area RDMA Protocol</source>
+        <translation>互联网广域 RDMA 协议</translation>
+    </message>
+    <message>
+        <source>RDMA on top of TCP: RDMAP operations, placed by DDP, framed by MPA, carried by an ordinary TCP connection that the NIC runs.</source>
+        <translation>基于 TCP 的 RDMA：RDMAP 操作由 DDP 放置数据、由 MPA 分帧，通过一条由网卡运行的普通 TCP 连接承载。</translation>
+    </message>
+    <message>
+        <source>Marker PDU Aligned framing</source>
+        <translation>标记 PDU 对齐分帧</translation>
+    </message>
+    <message>
+        <source>iWARP&apos;s framing layer: it turns TCP&apos;s byte stream into records (FPDUs) with a length and a CRC32c, after a request/reply handshake at connection start.</source>
+        <translation>iWARP 的分帧层：在连接开始时进行请求/应答握手之后，把 TCP 字节流切分成带长度和 CRC32c 的记录（FPDU）。</translation>
+    </message>
+    <message>
+        <source>Direct Data Placement</source>
+        <translation>直接数据放置</translation>
+    </message>
+    <message>
+        <source>iWARP&apos;s layer that says where each segment&apos;s payload goes: into a tagged buffer (STag and offset, for RDMA WRITE and READ) or into a posted receive buffer (untagged, for SEND).</source>
+        <translation>iWARP 中指明每个报文段的载荷放到哪里的层：放入带标签的缓冲区（STag 和偏移量，用于 RDMA WRITE 和 READ），或放入已投递的接收缓冲区（无标签，用于 SEND）。</translation>
+    </message>
+    <message>
+        <source>RDMA Protocol</source>
+        <translation>RDMA 协议</translation>
+    </message>
+    <message>
+        <source>iWARP&apos;s top layer: the operations themselves (SEND, RDMA WRITE, READ request and response, terminate).</source>
+        <translation>iWARP 的最高层：即各种操作本身（SEND、RDMA WRITE、READ 请求与响应、terminate）。</translation>
+    </message>
+    <message>
+        <source>RDMA Connection Manager</source>
+        <translation>RDMA 连接管理器</translation>
+    </message>
+    <message>
+        <source>The library and protocol that connect QPs by IP address: bind, listen, connect and accept, exchanging QPNs and PSNs in REQ/REP/RTU messages instead of a hand-made TCP exchange.</source>
+        <translation>按 IP 地址连接 QP 的库和协议：通过 bind、listen、connect 和 accept，在 REQ/REP/RTU 消息中交换 QPN 和 PSN，而无需手工编写 TCP 交换过程。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2): %3</source>
+        <translation>%1（%2）：%3</translation>
     </message>
 </context>
 <context>
@@ -217,6 +1929,14 @@
     <message>
         <source>Simulated scenarios</source>
         <translation>模拟场景</translation>
+    </message>
+    <message>
+        <source>Congestion scenarios (PFC, ECN, DCQCN)</source>
+        <translation>拥塞场景（PFC、ECN、DCQCN）</translation>
+    </message>
+    <message>
+        <source>(no congestion scenarios installed)</source>
+        <translation>（未安装拥塞场景）</translation>
     </message>
 </context>
 <context>
@@ -387,18 +2107,6 @@
         <translation>连接 #%1：%2 ↔ %3</translation>
     </message>
     <message>
-        <source>Throughput (payload)</source>
-        <translation>吞吐量（有效载荷）</translation>
-    </message>
-    <message>
-        <source>A → B</source>
-        <translation>A → B</translation>
-    </message>
-    <message>
-        <source>B → A</source>
-        <translation>B → A</translation>
-    </message>
-    <message>
         <source>Latency: request to ACK/response (dots: the first %1 messages of the capture, bars: mean per interval of all)</source>
         <translation>时延：请求到 ACK/响应（点：抓包中的前 %1 条消息；柱：全部消息在每个区间的平均值）</translation>
     </message>
@@ -413,6 +2121,18 @@
     <message>
         <source>none</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>Throughput: payload bytes sent per %1</source>
+        <translation>吞吐量：每 %1 发送的有效载荷字节数</translation>
+    </message>
+    <message>
+        <source>sent by A</source>
+        <translation>A 发送</translation>
+    </message>
+    <message>
+        <source>sent by B</source>
+        <translation>B 发送</translation>
     </message>
 </context>
 <context>
@@ -452,6 +2172,196 @@
     <message>
         <source>Mark to CNP</source>
         <translation>标记到 CNP</translation>
+    </message>
+</context>
+<context>
+    <name>rdmascope::ui::ComparisonModel</name>
+    <message>
+        <source>From host A&apos;s first call (send() or posting the work request) until the side that waits sees the message complete, for one message on an idle link.</source>
+        <translation>从主机 A 的第一次调用（send() 或投递工作请求）开始，到等待的一方看到消息完成为止；针对空闲链路上的一条消息。</translation>
+    </message>
+    <message>
+        <source>Payload bytes per second when such messages follow each other back to back: the message size over the busy time of the busiest resource (a CPU, a DMA engine, a NIC or a direction of the wire). One message&apos;s size over its latency would mostly measure the latency.</source>
+        <translation>消息背靠背连续发送时每秒的有效载荷字节数：消息大小除以最繁忙资源（某个 CPU、某个 DMA 引擎、某块网卡或线路的某个方向）的忙碌时间。若用单条消息的大小除以其时延，测到的主要是时延。</translation>
+    </message>
+    <message>
+        <source>Time the CPUs of both hosts are busy. For TCP: system calls, copies, protocol work and interrupts. For RDMA the CPU only posts work and reaps completions, but with completions polled (the default) a host that waits for its completion spins on ibv_poll_cq for the whole transfer: host A always, host B when it waits for a SEND. READ and WRITE leave host B&apos;s CPU idle.</source>
+        <translation>两台主机的 CPU 忙碌的时间。对 TCP 而言包括：系统调用、拷贝、协议处理和中断。对 RDMA 而言，CPU 只投递工作并获取完成事件，但在轮询完成事件（默认方式）时，等待完成的主机会在整个传输期间在 ibv_poll_cq 上自旋：主机 A 总是如此，主机 B 在等待 SEND 时也是如此。READ 和 WRITE 则让主机 B 的 CPU 保持空闲。</translation>
+    </message>
+    <message>
+        <source>Payload bytes a CPU copies (into and out of socket buffers). Zero-copy RDMA lets the NICs move the data by DMA instead.</source>
+        <translation>CPU 拷贝（拷入和拷出套接字缓冲区）的有效载荷字节数。零拷贝 RDMA 改由网卡通过 DMA 搬运数据。</translation>
+    </message>
+    <message>
+        <source>How many times a CPU copies each payload byte.</source>
+        <translation>CPU 拷贝每个有效载荷字节的次数。</translation>
+    </message>
+    <message>
+        <source>Separate copy operations (one per send() or recv() call).</source>
+        <translation>独立拷贝操作的次数（每次 send() 或 recv() 调用一次）。</translation>
+    </message>
+    <message>
+        <source>System calls on both hosts. RDMA&apos;s data path has none (kernel bypass).</source>
+        <translation>两台主机上的系统调用次数。RDMA 的数据路径上没有系统调用（内核旁路）。</translation>
+    </message>
+    <message>
+        <source>Threads put to sleep and woken again, on both hosts.</source>
+        <translation>两台主机上线程进入睡眠又被唤醒的次数。</translation>
+    </message>
+    <message>
+        <source>Interrupts on both hosts, after the NIC&apos;s interrupt coalescing.</source>
+        <translation>两台主机上的中断次数（经网卡中断合并之后）。</translation>
+    </message>
+    <message>
+        <source>Writes by a CPU to a NIC register that tell it new work is queued.</source>
+        <translation>CPU 写网卡寄存器、告知其有新工作入队的次数。</translation>
+    </message>
+    <message>
+        <source>Ethernet frames carrying the message from A to B (READ: its responses).</source>
+        <translation>把消息从 A 传到 B 的以太网帧（READ：其响应帧）。</translation>
+    </message>
+    <message>
+        <source>Acknowledgement frames sent back.</source>
+        <translation>回送的确认帧。</translation>
+    </message>
+    <message>
+        <source>Bytes on the wire both ways, with headers, preamble and inter-frame gap.</source>
+        <translation>线路上双向的字节数，含首部、前导码和帧间隙。</translation>
+    </message>
+    <message>
+        <source>Bytes moved over the memory bus: CPU copies (read and write) and NIC DMA.</source>
+        <translation>经内存总线传送的字节数：CPU 拷贝（读和写）以及网卡 DMA。</translation>
+    </message>
+    <message>
+        <source>The resource busy longest: it sets the throughput of a stream of messages.</source>
+        <translation>忙碌时间最长的资源：它决定连续消息流的吞吐量。</translation>
+    </message>
+    <message>
+        <source>so both take as long</source>
+        <translation>因此两者耗时相同</translation>
+    </message>
+    <message>
+        <source>so iWARP is %1 (%2%) faster</source>
+        <translation>因此 iWARP 快 %1（%2%）</translation>
+    </message>
+    <message>
+        <source>so RoCEv2 is %1 (%2%) faster</source>
+        <translation>因此 RoCEv2 快 %1（%2%）</translation>
+    </message>
+    <message>
+        <source>RoCEv2 vs iWARP at this size: RoCEv2 sends %1 frame(s) of up to %2 payload bytes (its path MTU) with UDP/IP, BTH and ICRC; iWARP sends %3 frame(s) of up to %4 bytes (TCP segments of the Ethernet MTU) with TCP/IP, MPA and DDP/RDMAP headers. Wire bytes: %5 vs %6, %7. Both NICs run the whole transport; neither host copies.</source>
+        <translation>此大小下 RoCEv2 与 iWARP 的对比：RoCEv2 发送 %1 帧，每帧最多 %2 字节有效载荷（其路径 MTU），带 UDP/IP、BTH 和 ICRC；iWARP 发送 %3 帧，每帧最多 %4 字节（按以太网 MTU 划分的 TCP 报文段），带 TCP/IP、MPA 和 DDP/RDMAP 首部。线路字节数：%5 对 %6，%7。两块网卡都运行完整的传输层；两台主机都无需拷贝。</translation>
+    </message>
+</context>
+<context>
+    <name>rdmascope::ui::CongestionRunView</name>
+    <message>
+        <source>Egress queue depth</source>
+        <translation>出端口队列深度</translation>
+    </message>
+    <message>
+        <source>KB</source>
+        <translation>KB</translation>
+    </message>
+    <message>
+        <source>Sending rate per flow</source>
+        <translation>每个流的发送速率</translation>
+    </message>
+    <message>
+        <source>Gb/s</source>
+        <translation>Gb/s</translation>
+    </message>
+    <message>
+        <source>Back to time 0</source>
+        <translation>回到时间 0</translation>
+    </message>
+    <message>
+        <source>Previous event of the chosen kind</source>
+        <translation>上一个所选类型的事件</translation>
+    </message>
+    <message>
+        <source>Back one slice of simulated time</source>
+        <translation>后退一个模拟时间片</translation>
+    </message>
+    <message>
+        <source>Forward one slice of simulated time</source>
+        <translation>前进一个模拟时间片</translation>
+    </message>
+    <message>
+        <source>Next event of the chosen kind</source>
+        <translation>下一个所选类型的事件</translation>
+    </message>
+    <message>
+        <source>Any notable event</source>
+        <translation>任何值得注意的事件</translation>
+    </message>
+    <message>
+        <source>XOFF</source>
+        <translation>XOFF</translation>
+    </message>
+    <message>
+        <source>ECN mark</source>
+        <translation>ECN 标记</translation>
+    </message>
+    <message>
+        <source>CNP</source>
+        <translation>CNP</translation>
+    </message>
+    <message>
+        <source>Rate cut</source>
+        <translation>降速</translation>
+    </message>
+    <message>
+        <source>XON</source>
+        <translation>XON</translation>
+    </message>
+    <message>
+        <source>Drop</source>
+        <translation>丢包</translation>
+    </message>
+    <message>
+        <source>What the next and previous event buttons look for</source>
+        <translation>“下一个事件”和“上一个事件”按钮所查找的事件类型</translation>
+    </message>
+    <message>
+        <source>Simulated time, one step per slice</source>
+        <translation>模拟时间，每个时间片一步</translation>
+    </message>
+    <message>
+        <source>XOFF (%1)</source>
+        <translation>XOFF（%1）</translation>
+    </message>
+    <message>
+        <source>XON (%1)</source>
+        <translation>XON（%1）</translation>
+    </message>
+    <message>
+        <source>Kmin</source>
+        <translation>Kmin</translation>
+    </message>
+    <message>
+        <source>Kmax</source>
+        <translation>Kmax</translation>
+    </message>
+    <message>
+        <source>Egress queue depth (axis cut at 2 x Kmax)</source>
+        <translation>出端口队列深度（坐标轴截断于 2 x Kmax）</translation>
+    </message>
+    <message>
+        <source>DCQCN sending rate per flow (RC)</source>
+        <translation>DCQCN 下每个流的发送速率（RC）</translation>
+    </message>
+    <message>
+        <source>Delivered rate per flow (no DCQCN: line rate)</source>
+        <translation>每个流的交付速率（无 DCQCN：线速）</translation>
+    </message>
+    <message>
+        <source>%1  t = %2 us</source>
+        <translation>%1  t = %2 us</translation>
+    </message>
+    <message>
+        <source>t = %1 us of %2 us</source>
+        <translation>t = %1 us（共 %2 us）</translation>
     </message>
 </context>
 <context>
@@ -743,6 +2653,60 @@ Display filter: %6</source>
     </message>
 </context>
 <context>
+    <name>rdmascope::ui::FabricTopologyModel</name>
+    <message>
+        <source>A-&gt;B: %1  B-&gt;A: %2</source>
+        <translation>A-&gt;B：%1  B-&gt;A：%2</translation>
+    </message>
+    <message>
+        <source>-</source>
+        <translation>-</translation>
+    </message>
+    <message>
+        <source>End A</source>
+        <translation>端点 A</translation>
+    </message>
+    <message>
+        <source>End B</source>
+        <translation>端点 B</translation>
+    </message>
+    <message>
+        <source>Gb/s</source>
+        <translation>Gb/s</translation>
+    </message>
+    <message>
+        <source>Load A-&gt;B</source>
+        <translation>负载 A-&gt;B</translation>
+    </message>
+    <message>
+        <source>Load B-&gt;A</source>
+        <translation>负载 B-&gt;A</translation>
+    </message>
+    <message>
+        <source>Paused priorities</source>
+        <translation>被暂停的优先级</translation>
+    </message>
+</context>
+<context>
+    <name>rdmascope::ui::FabricTopologyView</name>
+    <message>
+        <source>Open a congestion scenario to see its fabric.</source>
+        <translation>打开一个拥塞场景以查看其网络拓扑。</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>full</source>
+        <translation>满</translation>
+    </message>
+    <message>
+        <source>|| Pn: priority n paused</source>
+        <translation>|| Pn：优先级 n 已暂停</translation>
+    </message>
+</context>
+<context>
     <name>rdmascope::ui::FabricView</name>
     <message>
         <source>Pause</source>
@@ -864,6 +2828,33 @@ Display filter: %6</source>
     </message>
 </context>
 <context>
+    <name>rdmascope::ui::GlossaryDialog</name>
+    <message>
+        <source>Glossary</source>
+        <translation>术语表</translation>
+    </message>
+    <message>
+        <source>Search the glossary</source>
+        <translation>搜索术语表</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;No entry matches &quot;%1&quot;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;没有与“%1”匹配的条目。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Glossary</source>
+        <translation>术语表(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Glossary: %1</source>
+        <translation>术语表：%1</translation>
+    </message>
+</context>
+<context>
     <name>rdmascope::ui::GoToPacketDialog</name>
     <message>
         <source>Go to Packet</source>
@@ -915,6 +2906,14 @@ Display filter: %6</source>
     <message>
         <source>%1: the NIC just read %2 bytes at +0x%3 (DMA)</source>
         <translation>%1：网卡刚从 +0x%3 处读取 %2 字节（DMA）</translation>
+    </message>
+    <message>
+        <source>%1: earlier in this step the NIC wrote %2 bytes at +0x%3 (DMA)</source>
+        <translation>%1：在此步骤早些时候，网卡在 +0x%3 处写入了 %2 字节（DMA）</translation>
+    </message>
+    <message>
+        <source>%1: earlier in this step the NIC read %2 bytes at +0x%3 (DMA)</source>
+        <translation>%1：在此步骤早些时候，网卡从 +0x%3 处读取了 %2 字节（DMA）</translation>
     </message>
 </context>
 <context>
@@ -1495,6 +3494,46 @@ The %2 frames before the damage are shown.</source>
         <source>Captures (*.pcap *.pcapng *.cap *.erf);;All files (*)</source>
         <translation>抓包文件 (*.pcap *.pcapng *.cap *.erf);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>Open &amp;Congestion Scenario...</source>
+        <translation>打开拥塞场景(&amp;C)...</translation>
+    </message>
+    <message>
+        <source>Open Congestion Scenario</source>
+        <translation>打开拥塞场景</translation>
+    </message>
+    <message>
+        <source>Congestion scenarios (*.json);;All files (*)</source>
+        <translation>拥塞场景 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Next Congestion Event</source>
+        <translation>下一个拥塞事件(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Congestion Event</source>
+        <translation>上一个拥塞事件(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Cannot run the congestion scenario</source>
+        <translation>无法运行拥塞场景</translation>
+    </message>
+    <message>
+        <source>(no port captured)</source>
+        <translation>（未在任何端口抓包）</translation>
+    </message>
+    <message>
+        <source>Ran %1: %2 frames captured on its ports, %3 events</source>
+        <translation>已运行 %1：在其端口上抓到 %2 帧，%3 个事件</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>of %1 slices of %2 us</source>
+        <translation>/ %1 个时间片（每片 %2 us）</translation>
+    </message>
 </context>
 <context>
     <name>rdmascope::ui::PacketContextMenus</name>
@@ -1575,6 +3614,17 @@ The %2 frames before the damage are shown.</source>
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>rdmascope::ui::PauseRowsPlot</name>
+    <message>
+        <source>PFC pauses (the paused sender, priority)</source>
+        <translation>PFC 暂停（被暂停的发送方，优先级）</translation>
+    </message>
+    <message>
+        <source>No port was paused.</source>
+        <translation>没有端口被暂停。</translation>
     </message>
 </context>
 <context>
@@ -1884,16 +3934,12 @@ On the peer: %4</source>
         <translation>%1  —  就绪，共 %2 个事件</translation>
     </message>
     <message>
-        <source>%1  —  event %2 of %3</source>
-        <translation>%1  —  第 %2/%3 个事件</translation>
-    </message>
-    <message>
         <source>Press Right to step (Left to step back, Space to run or pause). Each step is one event of the simulator: a verbs call, a QP state change, a WQE, a frame, a DMA access or a completion. Every view follows the current event; click a frame in the ladder or the packet list to jump to it.</source>
         <translation>按右方向键单步前进（左方向键后退，空格键运行或暂停）。每一步是模拟器中的一个事件：一次 verbs 调用、一次 QP 状态变化、一个 WQE、一帧、一次 DMA 访问或一个完成事件。所有视图都跟随当前事件；在梯形图或分组列表中单击一帧即可跳转到它。</translation>
     </message>
     <message>
-        <source>link</source>
-        <translation>链路</translation>
+        <source>Event %1 of %2 at %3 us, during the scenario step “%4”.</source>
+        <translation>第 %1/%2 个事件，发生于 %3 us，处于场景步骤“%4”期间。</translation>
     </message>
 </context>
 <context>
@@ -1916,6 +3962,13 @@ On the peer: %4</source>
     </message>
 </context>
 <context>
+    <name>rdmascope::ui::TimeSeriesPlot</name>
+    <message>
+        <source>time (us)</source>
+        <translation>时间（us）</translation>
+    </message>
+</context>
+<context>
     <name>rdmascope::ui::TransferFollower</name>
     <message>
         <source>No transfer yet: step to a work request to compare at its size.</source>
@@ -1924,6 +3977,10 @@ On the peer: %4</source>
     <message>
         <source>Showing %1&apos;s %2 wr_id %3: %4 bytes (event %5)</source>
         <translation>显示 %1 的 %2（wr_id %3）：%4 字节（事件 %5）</translation>
+    </message>
+    <message>
+        <source>The simulated run completed it %1 us after the post; the cost model&apos;s RoCEv2 latency is %2 us because it also counts %3 us of CPU and PCIe DMA time (WQE fetch, payload DMA, CQE write, post and poll) that the simulator&apos;s NIC model leaves out</source>
+        <translation>模拟运行在投递后 %1 us 完成了它；开销模型给出的 RoCEv2 时延为 %2 us，因为它还计入了 %3 us 的 CPU 和 PCIe DMA 时间（WQE 获取、有效载荷 DMA、CQE 写入、投递和轮询），而模拟器的网卡模型没有计入这部分时间</translation>
     </message>
 </context>
 </TS>
