@@ -3,6 +3,7 @@
 #include <QLinearGradient>
 #include <QPainter>
 #include <QPainterPath>
+#include <algorithm>
 #include <cmath>
 
 #include "rdmascope/ui/fabric_topology_model.h"
@@ -93,6 +94,13 @@ void FabricTopologyView::paintEvent(QPaintEvent*) {
 
   // links: a lane per direction, offset to the right of its travel
   const double box = fm.height() * 1.6;
+  // the smallest distance between two nodes of a row: what a pause mark may be wide
+  double minGap = width();
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    for (std::size_t j = i + 1; j < nodes.size(); ++j)
+      if (nodes[i].level == nodes[j].level)
+        minGap = std::min(minGap, std::abs(nodeCentre(static_cast<int>(i)).x() -
+                                           nodeCentre(static_cast<int>(j)).x()));
   for (const auto& l : model_->links()) {
     const QPointF a = nodeCentre(l.a), b = nodeCentre(l.b);
     const QPointF d = b - a;
@@ -123,7 +131,9 @@ void FabricTopologyView::paintEvent(QPaintEvent*) {
       p.drawPath(path);
       const unsigned paused = model_->pausedPriorities(port);
       if (paused) {
-        const QString text = QStringLiteral("|| P%1").arg(priorityList(paused));
+        // hosts side by side leave room for the bars only: the legend names the priority
+        QString text = QStringLiteral("|| P%1").arg(priorityList(paused));
+        if (fm.horizontalAdvance(text) + 8 > minGap) text = QStringLiteral("||");
         const QRectF r(mark.x() - fm.horizontalAdvance(text) / 2.0 - 3,
                        mark.y() - fm.height() / 2.0, fm.horizontalAdvance(text) + 6, fm.height());
         p.setPen(QPen(QColor(0xc6, 0x28, 0x28), 1.2));
