@@ -5,6 +5,7 @@
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "rdmascope/ui/fabric_topology_model.h"
 
@@ -94,13 +95,17 @@ void FabricTopologyView::paintEvent(QPaintEvent*) {
 
   // links: a lane per direction, offset to the right of its travel
   const double box = fm.height() * 1.6;
-  // the smallest distance between two nodes of a row: what a pause mark may be wide
-  double minGap = width();
-  for (std::size_t i = 0; i < nodes.size(); ++i)
+  // per row, the smallest distance between two of its nodes: what a pause mark beside a
+  // sender of that row may be wide
+  std::vector<double> gap;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const auto level = static_cast<std::size_t>(nodes[i].level);
+    if (gap.size() <= level) gap.resize(level + 1, width());
     for (std::size_t j = i + 1; j < nodes.size(); ++j)
       if (nodes[i].level == nodes[j].level)
-        minGap = std::min(minGap, std::abs(nodeCentre(static_cast<int>(i)).x() -
-                                           nodeCentre(static_cast<int>(j)).x()));
+        gap[level] = std::min(gap[level], std::abs(nodeCentre(static_cast<int>(i)).x() -
+                                                   nodeCentre(static_cast<int>(j)).x()));
+  }
   for (const auto& l : model_->links()) {
     const QPointF a = nodeCentre(l.a), b = nodeCentre(l.b);
     const QPointF d = b - a;
@@ -133,7 +138,9 @@ void FabricTopologyView::paintEvent(QPaintEvent*) {
       if (paused) {
         // hosts side by side leave room for the bars only: the legend names the priority
         QString text = QStringLiteral("|| P%1").arg(priorityList(paused));
-        if (fm.horizontalAdvance(text) + 8 > minGap) text = QStringLiteral("||");
+        const auto& sender = nodes[static_cast<std::size_t>(dir == 0 ? l.a : l.b)];
+        if (fm.horizontalAdvance(text) + 8 > gap[static_cast<std::size_t>(sender.level)])
+          text = QStringLiteral("||");
         const QRectF r(mark.x() - fm.horizontalAdvance(text) / 2.0 - 3,
                        mark.y() - fm.height() / 2.0, fm.horizontalAdvance(text) + 6, fm.height());
         p.setPen(QPen(QColor(0xc6, 0x28, 0x28), 1.2));
