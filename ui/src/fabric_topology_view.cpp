@@ -139,7 +139,7 @@ void FabricTopologyView::paintEvent(QPaintEvent*) {
         // hosts side by side leave room for the bars only: the legend names the priority
         QString text = QStringLiteral("|| P%1").arg(priorityList(paused));
         const auto& sender = nodes[static_cast<std::size_t>(dir == 0 ? l.a : l.b)];
-        if (fm.horizontalAdvance(text) + 8 > gap[static_cast<std::size_t>(sender.level)])
+        if (fm.horizontalAdvance(text) + 8 > 0.75 * gap[static_cast<std::size_t>(sender.level)])
           text = QStringLiteral("||");
         const QRectF r(mark.x() - fm.horizontalAdvance(text) / 2.0 - 3,
                        mark.y() - fm.height() / 2.0, fm.horizontalAdvance(text) + 6, fm.height());
