@@ -74,5 +74,25 @@ TEST(GuiCommandLine, FabricThatDoesNotRunIsOneLine) {
 #endif
 }
 
+TEST(GuiCommandLine, CongestionErrorsAreOneLine) {
+#ifndef RDMASCOPE_GUI
+  GTEST_SKIP() << "the GUI is not part of this build";
+#else
+  if (!std::filesystem::exists(RDMASCOPE_GUI)) GTEST_SKIP() << "the GUI is not built";
+  const auto missing = runGui({"--congestion", "/nonexistent-rdmascope-dir/x.json"});
+  EXPECT_EQ(missing.exitCode, 2);
+  EXPECT_EQ(missing.err,
+            "rdmascope: --congestion: cannot read /nonexistent-rdmascope-dir/x.json\n");
+  const std::string pfc =
+      std::string(RDMASCOPE_SOURCE_DIR) + "/examples/congestion/incast-pfc.json";
+  const auto late = runGui({"--congestion", pfc, "--at-us", "5000"});
+  EXPECT_EQ(late.exitCode, 2);
+  EXPECT_EQ(late.err, "rdmascope: --at-us: '5000' is not a time from 0 to 2000\n");
+  const auto alone = runGui({"--at-us", "5"});
+  EXPECT_EQ(alone.exitCode, 2);
+  EXPECT_EQ(alone.err, "rdmascope: --at-us applies to --congestion only\n");
+#endif
+}
+
 }  // namespace
 }  // namespace rdmascope::cli::test

@@ -291,3 +291,55 @@ TEST(FabricTopology, LeafSpineSpreadsFlowsOverBothSpines) {
 
 }  // namespace
 }  // namespace rdmascope::sim
+
+namespace rdmascope::sim {
+namespace {
+
+// The typed events a view steps through agree with the fabric's own counters: one EcnMark per
+// frame marked, one CnpSent per CNP, one RateCut per CNP a reaction point took, one Drop per
+// drop; XOFF and XON alternate per ingress (the PAUSE repeats of a held XOFF are no new event).
+TEST(FabricEvents, AgreeWithTheCountersAndAlternatePerIngress) {
+  for (const char* name : {"incast-dcqcn", "incast-lossy"}) {
+    ScenarioSpec s = load(name);
+    s.duration = std::min(s.duration, SimTime::us(1500));
+    Fabric fab(s);
+    std::vector<FabricEvent> events;
+    fab.setEventSink([&events](const FabricEvent& e) { events.push_back(e); });
+    fab.run();
+    const auto count = [&](FabricEvent::Kind k) {
+      return static_cast<std::uint64_t>(std::count_if(
+          events.begin(), events.end(), [k](const FabricEvent& e) { return e.kind == k; }));
+    };
+    const FabricCounters& c = fab.counters();
+    EXPECT_EQ(count(FabricEvent::Kind::EcnMark), c.ecnMarked) << name;
+    EXPECT_EQ(count(FabricEvent::Kind::CnpSent), c.cnpsSent) << name;
+    EXPECT_EQ(count(FabricEvent::Kind::RateCut), s.nics.dcqcn ? c.cnpsReceived : 0u) << name;
+    EXPECT_EQ(count(FabricEvent::Kind::Drop), c.dropsLossy + c.dropsHeadroom) << name;
+    EXPECT_EQ(count(FabricEvent::Kind::Xon), c.xonFramesSent) << name;
+    std::map<std::pair<std::string, int>, bool> paused;
+    SimTime last;
+    for (const auto& e : events) {
+      EXPECT_GE(e.time, last);
+      last = e.time;
+      if (e.kind == FabricEvent::Kind::RateCut) {
+        EXPECT_LT(e.rateAfterGbps, e.rateBeforeGbps);
+        EXPECT_GE(e.flow, 0);
+      }
+      if (e.kind != FabricEvent::Kind::Xoff && e.kind != FabricEvent::Kind::Xon) continue;
+      bool& p = paused[{e.port, e.priority}];
+      EXPECT_EQ(p, e.kind == FabricEvent::Kind::Xon) << e.port << " at " << e.time.micros();
+      p = e.kind == FabricEvent::Kind::Xoff;
+    }
+    // the series' per-port loads add up to what the ports sent
+    const FabricSeries series = fab.series();
+    ASSERT_EQ(series.portTxBytes.size(), fab.ports().size());
+    std::uint64_t sent = 0;
+    for (const auto& p : series.portTxBytes)
+      sent = std::accumulate(p.begin(), p.end(), sent);
+    EXPECT_GT(sent, 0u);
+    EXPECT_EQ(series.times.size(), series.xoffBytes.begin()->second.size());
+  }
+}
+
+}  // namespace
+}  // namespace rdmascope::sim

@@ -113,8 +113,10 @@ void TimeSeriesPlot::paintEvent(QPaintEvent*) {
   p.setFont(bold);
   p.drawText(QPoint(4, fm.ascent() + 1), title_);
   p.setFont(font());
-  p.drawText(QPoint(width() - fm.horizontalAdvance(tr("time (us)")) - 6, fm.ascent() + 1),
-             tr("time (us)"));
+  const QFontMetrics bfm(bold);
+  if (bfm.horizontalAdvance(title_) + fm.horizontalAdvance(tr("time (us)")) + 16 < width())
+    p.drawText(QPoint(width() - fm.horizontalAdvance(tr("time (us)")) - 6, fm.ascent() + 1),
+               tr("time (us)"));
   x = left;
   int y = titleH;
   for (const auto& l : lines_) {

@@ -213,7 +213,7 @@ void CongestionRunView::rebuildPlots() {
                      spec.nics.dcqcn ? f.dcqcnRateGbps : f.deliveredGbps, false});
   }
   rates_->setTitle(spec.nics.dcqcn ? tr("DCQCN sending rate per flow (RC)")
-                                   : tr("Delivered rate per flow (no DCQCN: line rate)"));
+                                   : tr("Delivered rate per flow (no DCQCN)"));
   rates_->setData(times, std::move(rates), {}, duration);
 
   std::vector<PauseRowsPlot::Row> rows;

@@ -3,7 +3,9 @@
 #include <QLinearGradient>
 #include <QPainter>
 #include <QPainterPath>
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "rdmascope/ui/fabric_topology_model.h"
 
@@ -93,6 +95,17 @@ void FabricTopologyView::paintEvent(QPaintEvent*) {
 
   // links: a lane per direction, offset to the right of its travel
   const double box = fm.height() * 1.6;
+  // per row, the smallest distance between two of its nodes: what a pause mark beside a
+  // sender of that row may be wide
+  std::vector<double> gap;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const auto level = static_cast<std::size_t>(nodes[i].level);
+    if (gap.size() <= level) gap.resize(level + 1, width());
+    for (std::size_t j = i + 1; j < nodes.size(); ++j)
+      if (nodes[i].level == nodes[j].level)
+        gap[level] = std::min(gap[level], std::abs(nodeCentre(static_cast<int>(i)).x() -
+                                                   nodeCentre(static_cast<int>(j)).x()));
+  }
   for (const auto& l : model_->links()) {
     const QPointF a = nodeCentre(l.a), b = nodeCentre(l.b);
     const QPointF d = b - a;
@@ -123,7 +136,11 @@ void FabricTopologyView::paintEvent(QPaintEvent*) {
       p.drawPath(path);
       const unsigned paused = model_->pausedPriorities(port);
       if (paused) {
-        const QString text = QStringLiteral("|| P%1").arg(priorityList(paused));
+        // hosts side by side leave room for the bars only: the legend names the priority
+        QString text = QStringLiteral("|| P%1").arg(priorityList(paused));
+        const auto& sender = nodes[static_cast<std::size_t>(dir == 0 ? l.a : l.b)];
+        if (fm.horizontalAdvance(text) + 8 > 0.75 * gap[static_cast<std::size_t>(sender.level)])
+          text = QStringLiteral("||");
         const QRectF r(mark.x() - fm.horizontalAdvance(text) / 2.0 - 3,
                        mark.y() - fm.height() / 2.0, fm.horizontalAdvance(text) + 6, fm.height());
         p.setPen(QPen(QColor(0xc6, 0x28, 0x28), 1.2));
