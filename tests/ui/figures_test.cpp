@@ -132,10 +132,10 @@ TEST(ComparisonFigures, TheNoteSaysWhyRoceAndIwarpDiffer) {
     const auto& roce = view.model()->estimate(1);
     const auto& iwarp = view.model()->estimate(2);
     EXPECT_TRUE(
-        note.contains(QStringLiteral("RoCEv2 sends %1 frame").arg(grouped(roce.counters.frames))))
+        note.contains(QStringLiteral("RoCEv2: %1 frame").arg(grouped(roce.counters.frames))))
         << note.toStdString();
     EXPECT_TRUE(
-        note.contains(QStringLiteral("iWARP sends %1 frame").arg(grouped(iwarp.counters.frames))))
+        note.contains(QStringLiteral("iWARP: %1 frame").arg(grouped(iwarp.counters.frames))))
         << note.toStdString();
     if (bytes == 1u << 20) {
       ASSERT_LT(iwarp.counters.frames, roce.counters.frames);  // larger frames

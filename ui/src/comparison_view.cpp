@@ -306,10 +306,9 @@ QString ComparisonModel::roceIwarpNote() const {
                                                            : tr("so RoCEv2 is %1 (%2%) faster"))
                                                      .arg(formatNs(std::abs(diff)))
                                                      .arg(percent, 0, 'f', percent < 1 ? 2 : 0);
-  return tr("RoCEv2 vs iWARP at this size: RoCEv2 sends %1 frame(s) of up to %2 payload bytes "
-            "(its path MTU) with UDP/IP, BTH and ICRC; iWARP sends %3 frame(s) of up to %4 "
-            "bytes (TCP segments of the Ethernet MTU) with TCP/IP, MPA and DDP/RDMAP headers. "
-            "Wire bytes: %5 vs %6, %7. Both NICs run the whole transport; neither host copies.")
+  return tr("RoCEv2: %1 frame(s) of up to %2 payload bytes (path MTU), UDP/IP + BTH + ICRC; "
+            "iWARP: %3 frame(s) of up to %4 bytes (TCP segments), TCP/IP + MPA + DDP/RDMAP. "
+            "Wire bytes %5 vs %6, %7. Neither copies; both NICs run the transport.")
       .arg(formatCount(roce.counters.frames))
       .arg(perFrame(roce))
       .arg(formatCount(iwarp.counters.frames))

@@ -988,7 +988,7 @@ void explainNote(const ScenarioRecording& rec, std::size_t index, EventExplanati
   }
   if ((m = wait.match(call)).hasMatch()) {
     x.actor = EventExplainer::tr("scenario");
-    x.kind = EventExplainer::tr("scenario step");
+    x.kind = EventExplainer::tr("wait");
     x.title = EventExplainer::tr("let %1 us pass").arg(m.captured(1));
     x.body = EventExplainer::tr(
                  "The scenario lets %1 us of simulated time pass before its next step, so that "
@@ -998,7 +998,7 @@ void explainNote(const ScenarioRecording& rec, std::size_t index, EventExplanati
   }
   if ((m = compare.match(call)).hasMatch()) {
     x.actor = EventExplainer::tr("scenario");
-    x.kind = EventExplainer::tr("scenario check");
+    x.kind = EventExplainer::tr("check");
     x.title = EventExplainer::tr("compare %1 bytes of %2 and %3")
                   .arg(m.captured(1), m.captured(2), m.captured(3));
     x.body = EventExplainer::tr(
@@ -1009,7 +1009,7 @@ void explainNote(const ScenarioRecording& rec, std::size_t index, EventExplanati
   }
   if ((m = compareResult.match(call)).hasMatch()) {
     x.actor = EventExplainer::tr("scenario");
-    x.kind = EventExplainer::tr("scenario check");
+    x.kind = EventExplainer::tr("check");
     x.title = EventExplainer::tr("%1 bytes %2").arg(m.captured(1), m.captured(2));
     x.body = m.captured(2) == QStringLiteral("equal")
                  ? EventExplainer::tr(

@@ -104,10 +104,8 @@ QString simulatedVersusModel(double simulatedUs, const sim::TransferEstimate& mo
   for (const sim::Stage& st : model.stages)
     if (st.worker == sim::Worker::Cpu || st.worker == sim::Worker::Dma) hostNs += st.firstNs;
   return TransferFollower::tr(
-             "The simulated run completed it %1 us after the post; the cost model's RoCEv2 "
-             "latency is %2 us because it also counts %3 us of CPU and PCIe DMA time (WQE "
-             "fetch, payload DMA, CQE write, post and poll) that the simulator's NIC model "
-             "leaves out")
+             "simulated run: %1 us to completion; model: %2 us, which adds %3 us of CPU and "
+             "PCIe DMA time the simulated NIC leaves out")
       .arg(simulatedUs, 0, 'f', 3)
       .arg(model.latencyNs / 1e3, 0, 'f', 2)
       .arg(hostNs / 1e3, 0, 'f', 2);
