@@ -122,8 +122,9 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->addWidget(packets_);
   bottom->addWidget(lowerTabs_);
-  // The lower tabs keep the width that shows every tab whole; the packets take the rest and
-  // every change of the window's width.
+  // The lower tabs keep the width that shows every tab whole (narrow padding: at 1280 wide the
+  // packet list's Info needs the room); the packets take the rest and every change of width.
+  lowerTabs_->setStyleSheet(QStringLiteral("QTabBar::tab { padding: 3px 6px; }"));
   const int tabsWidth = lowerTabs_->tabBar()->sizeHint().width() +
                         fontMetrics().horizontalAdvance(QStringLiteral(" (0000)")) + 12;
   bottom->setStretchFactor(0, 1);
@@ -514,7 +515,7 @@ void MainWindow::setScenarioMode(bool on, const QString& capture) {
   for (QWidget* v : {static_cast<QWidget*>(hosts_[0]), static_cast<QWidget*>(hosts_[1]),
                      static_cast<QWidget*>(ladder_)})
     v->setVisible(on);
-  if (on != was) mainSplit_->setSizes(on ? QList<int>{540, 420} : QList<int>{150, 810});
+  if (on != was) mainSplit_->setSizes(on ? QList<int>{540, 420} : QList<int>{90, 870});
   // A capture has no events to step: the stepping controls and keys go, the bar names the
   // capture, and the scenario box offers to run a scenario again.
   stepControls_->setVisible(on);
@@ -605,7 +606,7 @@ void MainWindow::setFabricMode(bool on) {
   fabricView_->setVisible(on);
   scenarioTop_->setVisible(!on);
   if (on && !was) mainSplit_->setSizes({600, 400});
-  if (!on && was) mainSplit_->setSizes({150, 810});
+  if (!on && was) mainSplit_->setSizes({90, 870});
 }
 
 void MainWindow::reportProblem() {
