@@ -601,6 +601,77 @@ Display filter: %6</source>
     </message>
 </context>
 <context>
+    <name>rdmascope::ui::FabricHostModel</name>
+    <message>
+        <source>PD</source>
+        <translation>PD</translation>
+    </message>
+    <message>
+        <source>lkey</source>
+        <translation>lkey</translation>
+    </message>
+    <message>
+        <source>rkey</source>
+        <translation>rkey</translation>
+    </message>
+    <message>
+        <source>Access</source>
+        <translation>访问权限</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>长度</translation>
+    </message>
+    <message>
+        <source>QPN</source>
+        <translation>QPN</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Dest QPN</source>
+        <translation>目的 QPN</translation>
+    </message>
+    <message>
+        <source>SQ PSN</source>
+        <translation>SQ PSN</translation>
+    </message>
+    <message>
+        <source>Acked PSN</source>
+        <translation>已确认 PSN</translation>
+    </message>
+    <message>
+        <source>RQ PSN</source>
+        <translation>RQ PSN</translation>
+    </message>
+    <message>
+        <source>MSN</source>
+        <translation>MSN</translation>
+    </message>
+    <message>
+        <source>CQ</source>
+        <translation>CQ</translation>
+    </message>
+    <message>
+        <source>Depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>Not polled</source>
+        <translation>未轮询</translation>
+    </message>
+</context>
+<context>
     <name>rdmascope::ui::FabricHostPane</name>
     <message>
         <source>Step call</source>
@@ -926,6 +997,54 @@ Display filter: %6</source>
     <message>
         <source>no</source>
         <translation>否</translation>
+    </message>
+    <message>
+        <source>QPN</source>
+        <translation>QPN</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>SQ PSN</source>
+        <translation>SQ PSN</translation>
+    </message>
+    <message>
+        <source>RQ PSN</source>
+        <translation>RQ PSN</translation>
+    </message>
+    <message>
+        <source>Acked PSN</source>
+        <translation>已确认 PSN</translation>
+    </message>
+    <message>
+        <source>MSN</source>
+        <translation>MSN</translation>
+    </message>
+    <message>
+        <source>wr_id</source>
+        <translation>wr_id</translation>
+    </message>
+    <message>
+        <source>Opcode</source>
+        <translation>操作码</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>Polled</source>
+        <translation>已轮询</translation>
     </message>
 </context>
 <context>

@@ -32,6 +32,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <algorithm>
 #include <atomic>
 
 #include "rdmascope/simdev/fabric_protocol.h"
@@ -125,8 +126,11 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   // The lower tabs keep the width that shows every tab whole (narrow padding: at 1280 wide the
   // packet list's Info needs the room); the packets take the rest and every change of width.
   lowerTabs_->setStyleSheet(QStringLiteral("QTabBar::tab { padding: 3px 6px; }"));
-  const int tabsWidth = lowerTabs_->tabBar()->sizeHint().width() +
-                        fontMetrics().horizontalAdvance(QStringLiteral(" (0000)")) + 12;
+  // Never narrower than the four layer stacks need (the tabs are narrower in Chinese).
+  const int tabsWidth =
+      std::max(lowerTabs_->tabBar()->sizeHint().width() +
+                   fontMetrics().horizontalAdvance(QStringLiteral(" (0000)")) + 12,
+               fontMetrics().horizontalAdvance(QLatin1Char('x')) * 92);
   bottom->setStretchFactor(0, 1);
   bottom->setStretchFactor(1, 0);
   bottom->setSizes({1600 - tabsWidth, tabsWidth});
