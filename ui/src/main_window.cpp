@@ -123,17 +123,15 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->addWidget(packets_);
   bottom->addWidget(lowerTabs_);
-  // The lower tabs keep the width that shows every tab whole (narrow padding: at 1280 wide the
-  // packet list's Info needs the room); the packets take the rest and every change of width.
+  // The lower tabs never get narrower than every tab whole (narrow padding: at 1280 wide the
+  // packet list's Info needs the room) nor than the four layer stacks need (the Chinese tabs
+  // are narrower); above that the two share the width.
   lowerTabs_->setStyleSheet(QStringLiteral("QTabBar::tab { padding: 3px 6px; }"));
-  // Never narrower than the four layer stacks need (the tabs are narrower in Chinese).
-  const int tabsWidth =
+  lowerTabs_->setMinimumWidth(
       std::max(lowerTabs_->tabBar()->sizeHint().width() +
                    fontMetrics().horizontalAdvance(QStringLiteral(" (0000)")) + 12,
-               fontMetrics().horizontalAdvance(QLatin1Char('x')) * 92);
-  bottom->setStretchFactor(0, 1);
-  bottom->setStretchFactor(1, 0);
-  bottom->setSizes({1600 - tabsWidth, tabsWidth});
+               fontMetrics().horizontalAdvance(QLatin1Char('x')) * 92));
+  bottom->setSizes({820, 780});
   mainSplit_ = new QSplitter(Qt::Vertical, this);
   mainSplit_->setObjectName(QStringLiteral("mainSplit"));
   mainSplit_->addWidget(top);
