@@ -264,7 +264,7 @@
     </message>
     <message>
         <source>Network (GRH)</source>
-        <translation>网络层（GRH）</translation>
+        <translation>网络 (GRH)</translation>
     </message>
     <message>
         <source>Global Route Header, present when leaving the subnet.</source>
@@ -272,7 +272,7 @@
     </message>
     <message>
         <source>Link (LRH)</source>
-        <translation>链路层（LRH）</translation>
+        <translation>链路 (LRH)</translation>
     </message>
     <message>
         <source>Local Route Header with LIDs and the VCRC, per hop.</source>
@@ -312,7 +312,7 @@
     </message>
     <message>
         <source>TCP (in RNIC)</source>
-        <translation>TCP（在 RNIC 中）</translation>
+        <translation>RNIC 内 TCP</translation>
     </message>
     <message>
         <source>A full TCP inside the RNIC, not in the kernel.</source>
@@ -1376,14 +1376,14 @@ bypassed</source>
     <message>
         <source>copies %1 (%2 B) · syscalls %3
 segments %4 · interrupts %5</source>
-        <translation>拷贝 %1 次（%2 B）· 系统调用 %3 次
-报文段 %4 个 · 中断 %5 次</translation>
+        <translation>拷贝 %1 (%2 B) · 系统调用 %3
+报文段 %4 · 中断 %5</translation>
     </message>
     <message>
         <source>CPU copies %1 · syscalls %2
 DMA %3 · doorbells %4</source>
-        <translation>CPU 拷贝 %1 次 · 系统调用 %2 次
-DMA %3 次 · 门铃 %4 次</translation>
+        <translation>CPU 拷贝 %1 · 系统调用 %2
+DMA %3 · 门铃 %4</translation>
     </message>
 </context>
 <context>
