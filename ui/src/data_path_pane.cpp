@@ -1,7 +1,7 @@
 #include "rdmascope/ui/data_path_pane.h"
 
-#include <QCoreApplication>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
