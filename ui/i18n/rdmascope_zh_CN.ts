@@ -1869,6 +1869,289 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
     </message>
 </context>
 <context>
+    <name>LayerStacks</name>
+    <message>
+        <source>App MR</source>
+        <translation>应用 MR</translation>
+    </message>
+    <message>
+        <source>The application&apos;s buffer, registered as a memory region: the NIC may read and write it directly.</source>
+        <translation>应用的缓冲区，已注册为内存区域（MR）：网卡可以直接读写它。</translation>
+    </message>
+    <message>
+        <source>Verbs</source>
+        <translation>Verbs</translation>
+    </message>
+    <message>
+        <source>libibverbs: ibv_post_send / ibv_post_recv / ibv_poll_cq run in user space: WQEs and CQEs live in memory shared with the NIC.</source>
+        <translation>libibverbs：ibv_post_send / ibv_post_recv / ibv_poll_cq 在用户空间运行：WQE 和 CQE 位于与网卡共享的内存中。</translation>
+    </message>
+    <message>
+        <source>App buffer</source>
+        <translation>应用缓冲区</translation>
+    </message>
+    <message>
+        <source>The application&apos;s own buffer.</source>
+        <translation>应用自己的缓冲区。</translation>
+    </message>
+    <message>
+        <source>Socket API</source>
+        <translation>套接字 API</translation>
+    </message>
+    <message>
+        <source>send() / recv(): each call is a system call into the kernel.</source>
+        <translation>send() / recv()：每次调用都是一次进入内核的系统调用。</translation>
+    </message>
+    <message>
+        <source>Socket buffer</source>
+        <translation>套接字缓冲区</translation>
+    </message>
+    <message>
+        <source>Kernel memory holding data until TCP sends or the app reads it.</source>
+        <translation>内核内存，暂存数据直到 TCP 发送或应用读取。</translation>
+    </message>
+    <message>
+        <source>TCP</source>
+        <translation>TCP</translation>
+    </message>
+    <message>
+        <source>Segments, sequence numbers, ACKs and retransmission, in the kernel.</source>
+        <translation>报文段、序列号、ACK 和重传，都在内核中完成。</translation>
+    </message>
+    <message>
+        <source>IP</source>
+        <translation>IP</translation>
+    </message>
+    <message>
+        <source>Routing and the IP header, in the kernel.</source>
+        <translation>路由和 IP 首部，在内核中完成。</translation>
+    </message>
+    <message>
+        <source>Eth driver</source>
+        <translation>以太网驱动</translation>
+    </message>
+    <message>
+        <source>Builds the Ethernet header and hands frames to the NIC.</source>
+        <translation>构造以太网首部并把帧交给网卡。</translation>
+    </message>
+    <message>
+        <source>NIC</source>
+        <translation>网卡</translation>
+    </message>
+    <message>
+        <source>A plain Ethernet NIC: moves frames between wire and kernel memory by DMA.</source>
+        <translation>普通以太网网卡：通过 DMA 在线路和内核内存之间搬运帧。</translation>
+    </message>
+    <message>
+        <source>IB transport</source>
+        <translation>IB 传输层</translation>
+    </message>
+    <message>
+        <source>BTH and extension headers (RETH, AETH, ...), PSNs, ACKs and retries, all in the NIC.</source>
+        <translation>BTH 和扩展首部（RETH、AETH……）、PSN、ACK 和重试，全部在网卡中完成。</translation>
+    </message>
+    <message>
+        <source>UDP :4791</source>
+        <translation>UDP :4791</translation>
+    </message>
+    <message>
+        <source>RoCEv2 rides in UDP to port 4791 so that IP routers forward it.</source>
+        <translation>RoCEv2 承载于发往端口 4791 的 UDP 中，因此 IP 路由器可以转发它。</translation>
+    </message>
+    <message>
+        <source>IPv4 or IPv6 header built by the NIC.</source>
+        <translation>由网卡构造的 IPv4 或 IPv6 首部。</translation>
+    </message>
+    <message>
+        <source>Ethernet</source>
+        <translation>以太网</translation>
+    </message>
+    <message>
+        <source>Ethernet header; the ICRC covers the invariant fields.</source>
+        <translation>以太网首部；ICRC 覆盖不变字段。</translation>
+    </message>
+    <message>
+        <source>BTH and extension headers, reliability in the HCA.</source>
+        <translation>BTH 和扩展首部，可靠性由 HCA 保证。</translation>
+    </message>
+    <message>
+        <source>Network (GRH)</source>
+        <translation>网络 (GRH)</translation>
+    </message>
+    <message>
+        <source>Global Route Header, present when leaving the subnet.</source>
+        <translation>全局路由首部，离开子网时出现。</translation>
+    </message>
+    <message>
+        <source>Link (LRH)</source>
+        <translation>链路 (LRH)</translation>
+    </message>
+    <message>
+        <source>Local Route Header with LIDs and the VCRC, per hop.</source>
+        <translation>本地路由首部，含 LID 和 VCRC，逐跳处理。</translation>
+    </message>
+    <message>
+        <source>Physical</source>
+        <translation>物理层</translation>
+    </message>
+    <message>
+        <source>InfiniBand link with credit-based flow control (lossless).</source>
+        <translation>采用基于信用的流量控制的 InfiniBand 链路（无损）。</translation>
+    </message>
+    <message>
+        <source>RDMAP</source>
+        <translation>RDMAP</translation>
+    </message>
+    <message>
+        <source>RDMA operations: Send, Write, Read Request/Response, Terminate.</source>
+        <translation>RDMA 操作：Send、Write、Read 请求/响应、Terminate。</translation>
+    </message>
+    <message>
+        <source>DDP</source>
+        <translation>DDP</translation>
+    </message>
+    <message>
+        <source>Direct Data Placement: tagged (STag+offset) or untagged (queue, MSN).</source>
+        <translation>直接数据放置：带标签（STag+偏移）或不带标签（队列、MSN）。</translation>
+    </message>
+    <message>
+        <source>MPA</source>
+        <translation>MPA</translation>
+    </message>
+    <message>
+        <source>Framing over the TCP byte stream: length, markers, CRC32c.</source>
+        <translation>在 TCP 字节流上分帧：长度、标记、CRC32c。</translation>
+    </message>
+    <message>
+        <source>TCP (in RNIC)</source>
+        <translation>RNIC 内 TCP</translation>
+    </message>
+    <message>
+        <source>A full TCP inside the RNIC, not in the kernel.</source>
+        <translation>完整的 TCP 在 RNIC 内部实现，而不在内核中。</translation>
+    </message>
+    <message>
+        <source>IP header built by the RNIC.</source>
+        <translation>由 RNIC 构造的 IP 首部。</translation>
+    </message>
+    <message>
+        <source>Ethernet header built by the RNIC.</source>
+        <translation>由 RNIC 构造的以太网首部。</translation>
+    </message>
+    <message>
+        <source>send(): the application enters the kernel with a system call (a mode switch).</source>
+        <translation>send()：应用通过系统调用进入内核（一次模式切换）。</translation>
+    </message>
+    <message>
+        <source>The CPU copies the payload from the application buffer into the socket send buffer in the kernel.</source>
+        <translation>CPU 把有效载荷从应用缓冲区拷贝到内核中的套接字发送缓冲区。</translation>
+    </message>
+    <message>
+        <source>The kernel&apos;s TCP, IP and Ethernet code builds the headers.</source>
+        <translation>内核的 TCP、IP 和以太网代码构造各层首部。</translation>
+    </message>
+    <message>
+        <source>The NIC reads the frame from kernel memory by DMA and sends it.</source>
+        <translation>网卡通过 DMA 从内核内存读取帧并发送。</translation>
+    </message>
+    <message>
+        <source>The frame crosses the link.</source>
+        <translation>帧经过链路传输。</translation>
+    </message>
+    <message>
+        <source>The receiving NIC writes the frame into kernel memory by DMA and raises an interrupt: the kernel is entered.</source>
+        <translation>接收端网卡通过 DMA 把帧写入内核内存并触发中断：进入内核。</translation>
+    </message>
+    <message>
+        <source>The kernel parses Ethernet, IP and TCP, sends the ACK, and queues the payload in the socket receive buffer.</source>
+        <translation>内核解析以太网、IP 和 TCP，发送 ACK，并把有效载荷放入套接字接收缓冲区。</translation>
+    </message>
+    <message>
+        <source>recv(): the application enters the kernel with a system call (and may sleep until data arrives).</source>
+        <translation>recv()：应用通过系统调用进入内核（可能休眠直到数据到达）。</translation>
+    </message>
+    <message>
+        <source>The CPU copies the payload from the socket buffer into the application buffer.</source>
+        <translation>CPU 把有效载荷从套接字缓冲区拷贝到应用缓冲区。</translation>
+    </message>
+    <message>
+        <source>ibv_post_send(): the library writes a WQE into the send queue in user memory; no system call.</source>
+        <translation>ibv_post_send()：库把 WQE 写入用户内存中的发送队列；没有系统调用。</translation>
+    </message>
+    <message>
+        <source>A doorbell (an MMIO write from user space) tells the NIC there is work; the kernel is not entered.</source>
+        <translation>门铃（一次来自用户空间的 MMIO 写）通知网卡有新工作；不进入内核（内核旁路）。</translation>
+    </message>
+    <message>
+        <source>The NIC reads the payload from the registered memory region by DMA: no CPU copy.</source>
+        <translation>网卡通过 DMA 从已注册的内存区域读取有效载荷：没有 CPU 拷贝（零拷贝）。</translation>
+    </message>
+    <message>
+        <source>The receiving NIC checks the frame and writes the payload by DMA straight into the application&apos;s buffer (the posted receive or the RETH address).</source>
+        <translation>接收端网卡校验帧，并通过 DMA 把有效载荷直接写入应用的缓冲区（已投递的接收请求或 RETH 指定的地址）。</translation>
+    </message>
+    <message>
+        <source>The NIC writes a completion (CQE) to the CQ; ibv_poll_cq() reads it in user space.</source>
+        <translation>网卡把完成事件（CQE）写入完成队列 CQ；ibv_poll_cq() 在用户空间读取它。</translation>
+    </message>
+    <message>
+        <source>The NIC builds BTH, UDP, IP and Ethernet headers and the ICRC.</source>
+        <translation>网卡构造 BTH、UDP、IP 和以太网首部以及 ICRC。</translation>
+    </message>
+    <message>
+        <source>The HCA builds BTH, GRH (if routed) and LRH, the ICRC and the VCRC.</source>
+        <translation>HCA 构造 BTH、GRH（需要路由时）和 LRH，以及 ICRC 和 VCRC。</translation>
+    </message>
+    <message>
+        <source>The RNIC builds RDMAP, DDP, MPA (with CRC32c), TCP, IP and Ethernet headers.</source>
+        <translation>RNIC 构造 RDMAP、DDP、MPA（含 CRC32c）、TCP、IP 和以太网首部。</translation>
+    </message>
+    <message>
+        <source>TCP/IP sockets</source>
+        <translation>TCP/IP 套接字</translation>
+    </message>
+    <message>
+        <source>RoCEv2</source>
+        <translation>RoCEv2</translation>
+    </message>
+    <message>
+        <source>InfiniBand</source>
+        <translation>InfiniBand</translation>
+    </message>
+    <message>
+        <source>iWARP</source>
+        <translation>iWARP</translation>
+    </message>
+    <message>
+        <source>syscall</source>
+        <translation>系统调用</translation>
+    </message>
+    <message>
+        <source>CPU copy</source>
+        <translation>CPU 拷贝</translation>
+    </message>
+    <message>
+        <source>headers</source>
+        <translation>首部</translation>
+    </message>
+    <message>
+        <source>doorbell</source>
+        <translation>门铃</translation>
+    </message>
+    <message>
+        <source>DMA</source>
+        <translation>DMA</translation>
+    </message>
+    <message>
+        <source>wire</source>
+        <translation>线路</translation>
+    </message>
+    <message>
+        <source>CQE</source>
+        <translation>CQE</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>Connection:</source>
@@ -2511,6 +2794,77 @@ Display filter: %6</source>
     </message>
 </context>
 <context>
+    <name>rdmascope::ui::FabricHostModel</name>
+    <message>
+        <source>PD</source>
+        <translation>PD</translation>
+    </message>
+    <message>
+        <source>lkey</source>
+        <translation>lkey</translation>
+    </message>
+    <message>
+        <source>rkey</source>
+        <translation>rkey</translation>
+    </message>
+    <message>
+        <source>Access</source>
+        <translation>访问权限</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>长度</translation>
+    </message>
+    <message>
+        <source>QPN</source>
+        <translation>QPN</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Dest QPN</source>
+        <translation>目的 QPN</translation>
+    </message>
+    <message>
+        <source>SQ PSN</source>
+        <translation>SQ PSN</translation>
+    </message>
+    <message>
+        <source>Acked PSN</source>
+        <translation>已确认 PSN</translation>
+    </message>
+    <message>
+        <source>RQ PSN</source>
+        <translation>RQ PSN</translation>
+    </message>
+    <message>
+        <source>MSN</source>
+        <translation>MSN</translation>
+    </message>
+    <message>
+        <source>CQ</source>
+        <translation>CQ</translation>
+    </message>
+    <message>
+        <source>Depth</source>
+        <translation>深度</translation>
+    </message>
+    <message>
+        <source>Not polled</source>
+        <translation>未轮询</translation>
+    </message>
+</context>
+<context>
     <name>rdmascope::ui::FabricHostPane</name>
     <message>
         <source>Step call</source>
@@ -2926,6 +3280,54 @@ Display filter: %6</source>
         <source>no</source>
         <translation>否</translation>
     </message>
+    <message>
+        <source>QPN</source>
+        <translation>QPN</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>SQ PSN</source>
+        <translation>SQ PSN</translation>
+    </message>
+    <message>
+        <source>RQ PSN</source>
+        <translation>RQ PSN</translation>
+    </message>
+    <message>
+        <source>Acked PSN</source>
+        <translation>已确认 PSN</translation>
+    </message>
+    <message>
+        <source>MSN</source>
+        <translation>MSN</translation>
+    </message>
+    <message>
+        <source>wr_id</source>
+        <translation>wr_id</translation>
+    </message>
+    <message>
+        <source>Opcode</source>
+        <translation>操作码</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>Polled</source>
+        <translation>已轮询</translation>
+    </message>
 </context>
 <context>
     <name>rdmascope::ui::LadderView</name>
@@ -2973,14 +3375,14 @@ bypassed</source>
     <message>
         <source>copies %1 (%2 B) · syscalls %3
 segments %4 · interrupts %5</source>
-        <translation>拷贝 %1 次（%2 B）· 系统调用 %3 次
-报文段 %4 个 · 中断 %5 次</translation>
+        <translation>拷贝 %1 (%2 B) · 系统调用 %3
+报文段 %4 · 中断 %5</translation>
     </message>
     <message>
         <source>CPU copies %1 · syscalls %2
 DMA %3 · doorbells %4</source>
-        <translation>CPU 拷贝 %1 次 · 系统调用 %2 次
-DMA %3 次 · 门铃 %4 次</translation>
+        <translation>CPU 拷贝 %1 · 系统调用 %2
+DMA %3 · 门铃 %4</translation>
     </message>
 </context>
 <context>

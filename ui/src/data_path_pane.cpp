@@ -1,6 +1,7 @@
 #include "rdmascope/ui/data_path_pane.h"
 
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
@@ -17,7 +18,7 @@ DataPathPane::DataPathPane(QWidget* parent) : QWidget(parent) {
   stack_ = new QComboBox(this);
   stack_->setObjectName(QStringLiteral("dataPathStack"));
   for (const StackDef& def : stackDefs())
-    stack_->addItem(QString::fromUtf8(def.name.data(), static_cast<qsizetype>(def.name.size())),
+    stack_->addItem(QCoreApplication::translate("LayerStacks", std::string(def.name).c_str()),
                     static_cast<int>(def.stack));
   stack_->setCurrentIndex(static_cast<int>(Stack::TcpIp));
   auto button = [this](QStyle::StandardPixmap icon, const QString& tip) {

@@ -115,11 +115,13 @@ int FabricHostModel::columnCount(const QModelIndex& parent) const {
 
 QVariant FabricHostModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* pd[] = {"PD"};
-  static const char* mr[] = {"PD", "lkey", "rkey", "Access", "Address", "Length"};
-  static const char* qp[] = {"QPN",    "Type",      "State",  "Dest QPN",
-                             "SQ PSN", "Acked PSN", "RQ PSN", "MSN"};
-  static const char* cq[] = {"CQ", "Depth", "Not polled"};
+  static const char* pd[] = {QT_TR_NOOP("PD")};
+  static const char* mr[] = {QT_TR_NOOP("PD"),     QT_TR_NOOP("lkey"),    QT_TR_NOOP("rkey"),
+                             QT_TR_NOOP("Access"), QT_TR_NOOP("Address"), QT_TR_NOOP("Length")};
+  static const char* qp[] = {QT_TR_NOOP("QPN"),      QT_TR_NOOP("Type"),   QT_TR_NOOP("State"),
+                             QT_TR_NOOP("Dest QPN"), QT_TR_NOOP("SQ PSN"), QT_TR_NOOP("Acked PSN"),
+                             QT_TR_NOOP("RQ PSN"),   QT_TR_NOOP("MSN")};
+  static const char* cq[] = {QT_TR_NOOP("CQ"), QT_TR_NOOP("Depth"), QT_TR_NOOP("Not polled")};
   if (section < 0 || section >= columnCount()) return {};
   const auto i = static_cast<std::size_t>(section);
   switch (table_) {

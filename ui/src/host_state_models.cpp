@@ -62,8 +62,11 @@ int HostTableModel::columnCount(const QModelIndex& parent) const {
 
 QVariant HostTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* qp[] = {"QPN", "Type", "State", "SQ PSN", "RQ PSN", "Acked PSN", "MSN"};
-  static const char* cq[] = {"wr_id", "Opcode", "Status", "Bytes", "Polled"};
+  static const char* qp[] = {QT_TR_NOOP("QPN"),    QT_TR_NOOP("Type"),   QT_TR_NOOP("State"),
+                             QT_TR_NOOP("SQ PSN"), QT_TR_NOOP("RQ PSN"), QT_TR_NOOP("Acked PSN"),
+                             QT_TR_NOOP("MSN")};
+  static const char* cq[] = {QT_TR_NOOP("wr_id"), QT_TR_NOOP("Opcode"), QT_TR_NOOP("Status"),
+                             QT_TR_NOOP("Bytes"), QT_TR_NOOP("Polled")};
   if (section < 0 || section >= columnCount()) return {};
   const auto i = static_cast<std::size_t>(section);
   switch (table_) {

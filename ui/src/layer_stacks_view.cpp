@@ -1,5 +1,6 @@
 #include "rdmascope/ui/layer_stacks_view.h"
 
+#include <QCoreApplication>
 #include <QEvent>
 #include <QHelpEvent>
 #include <QPainter>
@@ -36,22 +37,26 @@ QColor kindColor(PathKind k) {
   return Qt::black;
 }
 
+QString layerText(std::string_view text) {
+  return QCoreApplication::translate("LayerStacks", std::string(text).c_str());
+}
+
 QString kindName(PathKind k) {
   switch (k) {
     case PathKind::Syscall:
-      return QStringLiteral("syscall");
+      return QCoreApplication::translate("LayerStacks", "syscall");
     case PathKind::CpuCopy:
-      return QStringLiteral("CPU copy");
+      return QCoreApplication::translate("LayerStacks", "CPU copy");
     case PathKind::Processing:
-      return QStringLiteral("headers");
+      return QCoreApplication::translate("LayerStacks", "headers");
     case PathKind::Doorbell:
-      return QStringLiteral("doorbell");
+      return QCoreApplication::translate("LayerStacks", "doorbell");
     case PathKind::Dma:
-      return QStringLiteral("DMA");
+      return QCoreApplication::translate("LayerStacks", "DMA");
     case PathKind::Wire:
-      return QStringLiteral("wire");
+      return QCoreApplication::translate("LayerStacks", "wire");
     case PathKind::Completion:
-      return QStringLiteral("CQE");
+      return QCoreApplication::translate("LayerStacks", "CQE");
   }
   return {};
 }
@@ -191,11 +196,11 @@ QString LayerStacksView::currentExplanation() const {
   const auto path = pathOf(active_);
   const PathStep& step = path[static_cast<std::size_t>(s)];
   return QStringLiteral("%1, step %2 of %3 (%4): %5")
-      .arg(QString::fromUtf8(def.name.data(), static_cast<qsizetype>(def.name.size())))
+      .arg(layerText(def.name))
       .arg(s + 1)
       .arg(path.size())
       .arg(kindName(step.kind))
-      .arg(QString::fromUtf8(step.text.data(), static_cast<qsizetype>(step.text.size())));
+      .arg(layerText(step.text));
 }
 
 double LayerStacksView::rowHeight() const {
@@ -353,10 +358,7 @@ void LayerStacksView::paintEvent(QPaintEvent*) {
       frameStack_ >= 0
           ? tr("Selected frame: %1  \u2192  %2")
                 .arg(frameHeaders_,
-                     QString::fromUtf8(
-                         stackDefs()[static_cast<std::size_t>(frameStack_)].name.data(),
-                         static_cast<qsizetype>(
-                             stackDefs()[static_cast<std::size_t>(frameStack_)].name.size())))
+                     layerText(stackDefs()[static_cast<std::size_t>(frameStack_)].name))
           : tr("Select a frame to see which layers it has headers for.");
   p.drawText(QRectF(gutter, 0, width() - gutter, fh * 1.3), Qt::AlignLeft | Qt::AlignVCenter,
              frameLine);
@@ -370,7 +372,7 @@ void LayerStacksView::paintEvent(QPaintEvent*) {
     p.setFont(bold);
     p.setPen(frameHere || activeHere ? QColor(0x1f, 0x4e, 0x9a) : palette().color(QPalette::Text));
     p.drawText(QRectF(g.panel.left(), fh * 1.25, g.panel.width(), fh * 1.2), Qt::AlignCenter,
-               QString::fromUtf8(def.name.data(), static_cast<qsizetype>(def.name.size())));
+               layerText(def.name));
     p.setFont(small);
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QRectF(g.colA, fh * 2.35, g.colWidth, fh), Qt::AlignCenter, tr("Host A"));
@@ -410,8 +412,7 @@ void LayerStacksView::paintEvent(QPaintEvent*) {
         p.setPen(QPen(lit ? QColor(0xb3, 0x80, 0x00) : QColor(0x9a, 0xa5, 0xb1), lit ? 2.0 : 1.0));
         p.drawRoundedRect(r, 4, 4);
         p.setPen(palette().color(QPalette::Text));
-        const QString name = QString::fromUtf8(def.layers[li].name.data(),
-                                               static_cast<qsizetype>(def.layers[li].name.size()));
+        const QString name = layerText(def.layers[li].name);
         const double room = r.width() - 4;
         const QFont f = labelFont(lit ? bold : font(), name, room);
         p.setFont(f);
@@ -504,10 +505,7 @@ bool LayerStacksView::event(QEvent* e) {
             const auto& l = def.layers[li];
             QToolTip::showText(
                 he->globalPos(),
-                QStringLiteral("<b>%1</b><br>%2")
-                    .arg(QString::fromUtf8(l.name.data(), static_cast<qsizetype>(l.name.size())),
-                         QString::fromUtf8(l.detail.data(),
-                                           static_cast<qsizetype>(l.detail.size()))),
+                QStringLiteral("<b>%1</b><br>%2").arg(layerText(l.name), layerText(l.detail)),
                 this);
             return true;
           }

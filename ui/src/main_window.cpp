@@ -32,6 +32,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <algorithm>
 #include <atomic>
 
 #include "rdmascope/simdev/fabric_protocol.h"
@@ -128,13 +129,15 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->addWidget(packets_);
   bottom->addWidget(lowerTabs_);
-  // The lower tabs keep the width that shows every tab whole; the packets take the rest and
-  // every change of the window's width.
-  const int tabsWidth = lowerTabs_->tabBar()->sizeHint().width() +
-                        fontMetrics().horizontalAdvance(QStringLiteral(" (0000)")) + 12;
-  bottom->setStretchFactor(0, 1);
-  bottom->setStretchFactor(1, 0);
-  bottom->setSizes({1600 - tabsWidth, tabsWidth});
+  // The lower tabs never get narrower than every tab whole (narrow padding: at 1280 wide the
+  // packet list's Info needs the room) nor than the four layer stacks need (the Chinese tabs
+  // are narrower); above that the two share the width.
+  lowerTabs_->setStyleSheet(QStringLiteral("QTabBar::tab { padding: 3px 6px; }"));
+  lowerTabs_->setMinimumWidth(
+      std::max(lowerTabs_->tabBar()->sizeHint().width() +
+                   fontMetrics().horizontalAdvance(QStringLiteral(" (0000)")) + 12,
+               fontMetrics().horizontalAdvance(QLatin1Char('x')) * 92));
+  bottom->setSizes({820, 780});
   mainSplit_ = new QSplitter(Qt::Vertical, this);
   mainSplit_->setObjectName(QStringLiteral("mainSplit"));
   mainSplit_->addWidget(top);
@@ -564,7 +567,7 @@ void MainWindow::setScenarioMode(bool on, const QString& capture) {
   for (QWidget* v : {static_cast<QWidget*>(hosts_[0]), static_cast<QWidget*>(hosts_[1]),
                      static_cast<QWidget*>(ladder_)})
     v->setVisible(on);
-  if (on != was) mainSplit_->setSizes(on ? QList<int>{540, 420} : QList<int>{150, 810});
+  if (on != was) mainSplit_->setSizes(on ? QList<int>{540, 420} : QList<int>{90, 870});
   // A capture has no events to step: the stepping controls and keys go, the bar names the
   // capture, and the scenario box offers to run a scenario again.
   stepControls_->setVisible(on);
@@ -655,7 +658,7 @@ void MainWindow::setFabricMode(bool on) {
   fabricView_->setVisible(on);
   scenarioTop_->setVisible(!on);
   if (on && !was) mainSplit_->setSizes({600, 400});
-  if (!on && was) mainSplit_->setSizes({150, 810});
+  if (!on && was) mainSplit_->setSizes({90, 870});
 }
 
 void MainWindow::reportProblem() {

@@ -82,6 +82,7 @@ PacketPane::PacketPane(FrameStore* store, QWidget* parent) : QWidget(parent), st
   layout->addWidget(filter_);
   layout->addWidget(vsplit_, 1);
   menus_ = new PacketContextMenus(*this);
+  lower_->installEventFilter(this);
   // Scenario frames arrive after the reset, row by row: fit the columns to the first ones.
   connect(packetModel_, &QAbstractItemModel::rowsInserted, this, [this] {
     if (!columnsFitted_) QTimer::singleShot(0, this, &PacketPane::fitColumnsToContents);
@@ -171,6 +172,20 @@ void PacketPane::resizeEvent(QResizeEvent* event) {
   arrangeDetailsAndBytes();
 }
 
+bool PacketPane::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == lower_ && event->type() == QEvent::Resize) shareStackedHeight();
+  return QWidget::eventFilter(watched, event);
+}
+
+void PacketPane::shareStackedHeight() {
+  if (lower_->orientation() != Qt::Vertical) return;
+  const int total = lower_->height() - lower_->handleWidth();
+  const int line = hex_->fontMetrics().lineSpacing() + 1;
+  const int lines = static_cast<int>((hex_->bytes().size() + 15) / 16);
+  const int bytes = std::clamp((std::max(lines, 3) + 1) * line, 3 * line, total * 45 / 100);
+  lower_->setSizes({total - bytes, bytes});
+}
+
 void PacketPane::arrangeDetailsAndBytes() {
   const int hexWidth = hex_->sizeHint().width() + 2;
   const int treeWidth = tree_->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 38;
@@ -184,7 +199,7 @@ void PacketPane::arrangeDetailsAndBytes() {
   } else if (changed) {
     // Three panes stacked: the list keeps a third, the tree a little more than the bytes.
     vsplit_->setSizes({3400, 6600});
-    lower_->setSizes({5500, 4500});
+    shareStackedHeight();
   }
 }
 
@@ -238,6 +253,7 @@ void PacketPane::showFrame(qint64 frame) {
   const auto bytes = store_->bytes(f);
   hex_->setBytes(QByteArray(reinterpret_cast<const char*>(bytes.data()),
                             static_cast<qsizetype>(bytes.size())));
+  shareStackedHeight();
   for (int r = 0; r < detailModel_->rowCount(); ++r) {
     const QModelIndex idx = detailModel_->index(r, 0);
     if (expandByDefault(idx.data(DetailTreeModel::KeyRole).toString())) {

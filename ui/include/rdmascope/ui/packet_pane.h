@@ -58,12 +58,15 @@ class PacketPane : public QWidget {
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void showFrame(qint64 frame);
   /// Details and bytes side by side when the whole hex rows (with their ASCII) and a useful
   /// tree fit, else stacked as in Wireshark's default layout.
   void arrangeDetailsAndBytes();
+  /// Stacked: the bytes get the lines the frame needs (at most 45%), the tree the rest.
+  void shareStackedHeight();
   /// Sizes Source, Destination and Protocol to the rows shown (once after each reset).
   void fitColumnsToContents();
   void applyFilter(PacketListModel::Predicate predicate, PacketListModel::LeanKeys lean = {});
