@@ -1287,20 +1287,12 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>场景</translation>
     </message>
     <message>
-        <source>scenario step</source>
-        <translation>场景步骤</translation>
-    </message>
-    <message>
         <source>let %1 us pass</source>
         <translation>让 %1 us 过去</translation>
     </message>
     <message>
         <source>The scenario lets %1 us of simulated time pass before its next step, so that whatever is in flight (frames, timers) may happen first.</source>
         <translation>场景在执行下一步之前让模拟时间流逝 %1 us，使正在进行中的一切（帧、定时器）先发生。</translation>
-    </message>
-    <message>
-        <source>scenario check</source>
-        <translation>场景检查</translation>
     </message>
     <message>
         <source>compare %1 bytes of %2 and %3</source>
@@ -1509,6 +1501,14 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
     <message>
         <source>%1 · %2: %3</source>
         <translation>%1 · %2：%3</translation>
+    </message>
+    <message>
+        <source>wait</source>
+        <translation>等待</translation>
+    </message>
+    <message>
+        <source>check</source>
+        <translation>检查</translation>
     </message>
 </context>
 <context>
@@ -2532,8 +2532,8 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>因此 RoCEv2 快 %1（%2%）</translation>
     </message>
     <message>
-        <source>RoCEv2 vs iWARP at this size: RoCEv2 sends %1 frame(s) of up to %2 payload bytes (its path MTU) with UDP/IP, BTH and ICRC; iWARP sends %3 frame(s) of up to %4 bytes (TCP segments of the Ethernet MTU) with TCP/IP, MPA and DDP/RDMAP headers. Wire bytes: %5 vs %6, %7. Both NICs run the whole transport; neither host copies.</source>
-        <translation>此大小下 RoCEv2 与 iWARP 的对比：RoCEv2 发送 %1 帧，每帧最多 %2 字节有效载荷（其路径 MTU），带 UDP/IP、BTH 和 ICRC；iWARP 发送 %3 帧，每帧最多 %4 字节（按以太网 MTU 划分的 TCP 报文段），带 TCP/IP、MPA 和 DDP/RDMAP 首部。线路字节数：%5 对 %6，%7。两块网卡都运行完整的传输层；两台主机都无需拷贝。</translation>
+        <source>RoCEv2: %1 frame(s) of up to %2 payload bytes (path MTU), UDP/IP + BTH + ICRC; iWARP: %3 frame(s) of up to %4 bytes (TCP segments), TCP/IP + MPA + DDP/RDMAP. Wire bytes %5 vs %6, %7. Neither copies; both NICs run the transport.</source>
+        <translation>RoCEv2：%1 帧，每帧最多 %2 字节载荷（路径 MTU），UDP/IP + BTH + ICRC；iWARP：%3 帧，每帧最多 %4 字节（TCP 分段），TCP/IP + MPA + DDP/RDMAP。线路字节数 %5 对 %6，%7。两者都不拷贝；传输层都由网卡运行。</translation>
     </message>
 </context>
 <context>
@@ -2635,16 +2635,16 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>DCQCN 下每个流的发送速率（RC）</translation>
     </message>
     <message>
-        <source>Delivered rate per flow (no DCQCN: line rate)</source>
-        <translation>每个流的交付速率（无 DCQCN：线速）</translation>
-    </message>
-    <message>
         <source>%1  t = %2 us</source>
         <translation>%1  t = %2 us</translation>
     </message>
     <message>
         <source>t = %1 us of %2 us</source>
         <translation>t = %1 us（共 %2 us）</translation>
+    </message>
+    <message>
+        <source>Delivered rate per flow (no DCQCN)</source>
+        <translation>每条流的交付速率（无 DCQCN）</translation>
     </message>
 </context>
 <context>
@@ -4381,8 +4381,8 @@ On the peer: %4</source>
         <translation>显示 %1 的 %2（wr_id %3）：%4 字节（事件 %5）</translation>
     </message>
     <message>
-        <source>The simulated run completed it %1 us after the post; the cost model&apos;s RoCEv2 latency is %2 us because it also counts %3 us of CPU and PCIe DMA time (WQE fetch, payload DMA, CQE write, post and poll) that the simulator&apos;s NIC model leaves out</source>
-        <translation>模拟运行在投递后 %1 us 完成了它；开销模型给出的 RoCEv2 时延为 %2 us，因为它还计入了 %3 us 的 CPU 和 PCIe DMA 时间（WQE 获取、有效载荷 DMA、CQE 写入、投递和轮询），而模拟器的网卡模型没有计入这部分时间</translation>
+        <source>simulated run: %1 us to completion; model: %2 us, which adds %3 us of CPU and PCIe DMA time the simulated NIC leaves out</source>
+        <translation>模拟运行：%1 us 完成；模型：%2 us，其中多计入了模拟网卡未建模的 %3 us CPU 与 PCIe DMA 时间</translation>
     </message>
 </context>
 </TS>
