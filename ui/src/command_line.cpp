@@ -94,9 +94,9 @@ int runGuiCommandLine(QApplication& app) {
       QStringLiteral(
           "The GUI's language: system, en or zh_CN (default: View > Language's choice)."),
       QStringLiteral("lang"));
-  for (const auto* o : {&size, &frame, &step, &shot, &tab, &scenario, &device, &connect, &serve,
-                        &loopback, &port, &quit, &fabric, &wait, &pause, &congestion, &at,
-                        &language})
+  for (const auto* o :
+       {&size, &frame, &step, &shot, &tab, &scenario, &device, &connect, &serve, &loopback, &port,
+        &quit, &fabric, &wait, &pause, &congestion, &at, &language})
     parser.addOption(*o);
   parser.process(app);
   const QString lang = parser.isSet(language) ? parser.value(language) : savedLanguageChoice();
