@@ -453,6 +453,9 @@ void Fabric::Impl::startTx(int portId, Frame* f, int prio, int inPort, bool isSw
       }
     }
   }
+  // Busy before the reaction point sees the bytes: a rate change it reports wakes the port
+  // (onRateChange), which must not start a second frame beside this one.
+  p.busy = true;
   if (nicFlow >= 0) {
     NicFlow& nf = nicFlows[static_cast<std::size_t>(nicFlow)];
     double rate = p.gbps;
@@ -466,7 +469,6 @@ void Fabric::Impl::startTx(int portId, Frame* f, int prio, int inPort, bool isSw
   ++fab.counters_.framesTransmitted;
   ++p.txFrames;
   p.txBytes += bytes;
-  p.busy = true;
   const SimTime tx = txTime(bytes + kWireOverhead, p.gbps);
   p.wire.push_back(f);
   sim().schedule(tx + p.delay, &fab, kArrive, static_cast<std::uint64_t>(portId));

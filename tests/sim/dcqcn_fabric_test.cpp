@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -176,6 +177,48 @@ TEST(DcqcnOnFabric, TwoFlowsConvergeToTheFluidModelsFixedPoint) {
   // timer taken equal to the CNP interval) and the queue swings around q* within each CNP cycle.
   EXPECT_NEAR(q, qStar, 0.35 * qStar)
       << "fluid p* " << pStar << ", q* " << qStar << " bytes, simulated " << q;
+}
+
+}  // namespace
+}  // namespace rdmascope::sim
+
+namespace rdmascope::sim {
+namespace {
+
+// Every rate increase the byte counter triggers happens while the NIC starts a frame; waking
+// the port from there must not start a second frame beside it (both would go on the wire at
+// once, in swapped order, and the receiver would NAK a flow nothing dropped). Each sender's
+// data reaches the switch in PSN order, once.
+TEST(DcqcnOnFabric, RateIncreasesFromTheByteCounterKeepEachFlowInOrder) {
+  ScenarioSpec s = parse(R"({
+    "topology": {"shape": "star", "hosts": 5},
+    "switch": {"ecn": {"kminBytes": 5120, "kmaxBytes": 51200, "pmax": 0.1}},
+    "nic": {"dcqcn": true, "byteCounter": 65536},
+    "flows": [{"src": "h0", "dst": "h4"}, {"src": "h1", "dst": "h4"},
+              {"src": "h2", "dst": "h4"}, {"src": "h3", "dst": "h4"}],
+    "durationUs": 1000, "capture": ["h0:0", "h1:0", "h2:0", "h3:0"]})");
+  Fabric fab(s);
+  fab.run();
+  std::map<std::uint64_t, std::uint32_t> next;  // (source IP, dest QP) -> PSN expected
+  std::size_t data = 0;
+  for (const auto& c : fab.captures()) {
+    const auto& b = c.bytes;
+    if (b.size() < 14 + 20 + 8 + 12 || b[12] != 0x08 || b[13] != 0x00 || b[14 + 9] != 17) continue;
+    const std::uint8_t* bth = b.data() + 14 + 20 + 8;
+    if (bth[0] > 0x0a) continue;  // RC SEND/WRITE data only (no ACKs, no CNPs)
+    const std::uint64_t key = (std::uint64_t{b[26]} << 56 | std::uint64_t{b[27]} << 48 |
+                               std::uint64_t{b[28]} << 40 | std::uint64_t{b[29]} << 32) |
+                              (std::uint64_t{bth[5]} << 16 | std::uint64_t{bth[6]} << 8 | bth[7]);
+    const std::uint32_t psn = std::uint32_t{bth[9]} << 16 | std::uint32_t{bth[10]} << 8 | bth[11];
+    auto it = next.find(key);
+    if (it != next.end()) {
+      EXPECT_EQ(psn, it->second) << "at " << c.time.seconds() * 1e6 << " us";
+    }
+    next[key] = (psn + 1) & 0xffffff;
+    ++data;
+  }
+  EXPECT_EQ(next.size(), 4u);
+  EXPECT_GT(data, 1000u);
 }
 
 }  // namespace
