@@ -77,7 +77,8 @@ PacketContextMenus::PacketContextMenus(PacketPane& pane) : QObject(&pane), pane_
       menu->popup(v->viewport()->mapToGlobal(pos));
     });
   }
-  pane.packetList()->installEventFilter(this);
+  list_ = pane.packetList();
+  list_->installEventFilter(this);
 }
 
 GoToPacketDialog* PacketContextMenus::goToPacketDialog() {
@@ -152,7 +153,7 @@ QMenu* PacketContextMenus::listMenu(const QModelIndex& index, QWidget* parent) {
 }
 
 bool PacketContextMenus::eventFilter(QObject* watched, QEvent* event) {
-  if (watched != pane_.packetList()) return false;
+  if (watched != list_) return false;
   if (event->type() != QEvent::ShortcutOverride && event->type() != QEvent::KeyPress) return false;
   auto* key = static_cast<QKeyEvent*>(event);
   if ((key->key() != Qt::Key_Home && key->key() != Qt::Key_End) ||

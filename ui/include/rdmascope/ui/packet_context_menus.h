@@ -58,6 +58,9 @@ class PacketContextMenus : public QObject {
                         const QString& value);
 
   PacketPane& pane_;
+  /// The packet list whose Home/End keys are filtered, kept apart from pane_: it still sends
+  /// events while the pane is being destroyed, when pane_ may no longer be used.
+  QObject* list_ = nullptr;
   QAction* goTo_;
   GoToPacketDialog* dialog_ = nullptr;
 };
