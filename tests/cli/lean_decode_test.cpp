@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "../support/repository_captures.h"
 #include "cli_runner.h"
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets/mad_builder.h"
@@ -17,22 +18,9 @@
 namespace rdmascope::cli::test {
 namespace {
 
-namespace fs = std::filesystem;
-
 using Frames = std::vector<std::vector<std::uint8_t>>;
 
-// Every capture file under tests/ of the source tree.
-std::vector<std::string> repositoryCaptures() {
-  std::vector<std::string> out;
-  for (const auto& e :
-       fs::recursive_directory_iterator(std::string(RDMASCOPE_SOURCE_DIR) + "/tests"))
-    if (e.is_regular_file() &&
-        (e.path().extension() == ".pcap" || e.path().extension() == ".pcapng" ||
-         e.path().extension() == ".erf"))
-      out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using ::rdmascope::test::repositoryCaptures;
 
 std::string write(const std::string& name, packets::LinkType link, const Frames& frames) {
   const std::string path = tempPath(name);

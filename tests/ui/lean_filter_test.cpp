@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/repository_captures.h"
 #include "rdmascope/sim/transport_scenarios.h"
 #include "rdmascope/ui/capture_loader.h"
 #include "rdmascope/ui/filter_bar.h"
@@ -18,19 +19,7 @@
 namespace rdmascope::ui {
 namespace {
 
-namespace fs = std::filesystem;
-
-std::vector<std::string> repositoryCaptures() {
-  std::vector<std::string> out;
-  for (const auto& e :
-       fs::recursive_directory_iterator(std::string(RDMASCOPE_SOURCE_DIR) + "/tests"))
-    if (e.is_regular_file() &&
-        (e.path().extension() == ".pcap" || e.path().extension() == ".pcapng" ||
-         e.path().extension() == ".erf"))
-      out.push_back(e.path().string());
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using ::rdmascope::test::repositoryCaptures;
 
 const char* const kFilters[] = {
     "infiniband.bth.opcode == 17",
