@@ -6,6 +6,7 @@
 #include "rdmascope/ui/command_line.h"
 
 int main(int argc, char** argv) {
+  if (!rdmascope::ui::chooseGuiPlatform(argc, argv)) return 2;
   QApplication app(argc, argv);
   QApplication::setApplicationName(QStringLiteral("rdmascope"));
   QApplication::setApplicationVersion(QStringLiteral("%1 (commit %2)")

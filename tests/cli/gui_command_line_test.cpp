@@ -23,6 +23,33 @@ RunResult runGui(std::vector<std::string> args) {
 }
 #endif
 
+TEST(GuiCommandLine, WithoutADisplayHelpPrintsAndAWindowIsOneLine) {
+#ifndef RDMASCOPE_GUI
+  GTEST_SKIP() << "the GUI is not part of this build";
+#else
+  if (!std::filesystem::exists(RDMASCOPE_GUI)) GTEST_SKIP() << "the GUI is not built";
+  const std::vector<std::string> noDisplay = {
+      "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "QT_QPA_PLATFORM", RDMASCOPE_GUI};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = noDisplay;
+    args.insert(args.end(), extra.begin(), extra.end());
+    return runProgram("env", args);
+  };
+  const auto help = with({"--help"});
+  EXPECT_EQ(help.exitCode, 0) << help.err;
+  EXPECT_NE(help.out.find("--scenario <name>"), std::string::npos) << help.out;
+  const auto version = with({"--version"});
+  EXPECT_EQ(version.exitCode, 0) << version.err;
+  EXPECT_EQ(version.out.rfind("rdmascope ", 0), 0u) << version.out;
+  const auto window = with({});
+  EXPECT_EQ(window.exitCode, 2);
+  EXPECT_EQ(window.err.rfind("rdmascope: no display (DISPLAY and WAYLAND_DISPLAY are unset)", 0),
+            0u)
+      << window.err;
+  EXPECT_EQ(lines(window.err).size(), 1u) << window.err;
+#endif
+}
+
 TEST(GuiCommandLine, PortFollowsTheCliRule) {
 #ifndef RDMASCOPE_GUI
   GTEST_SKIP() << "the GUI is not part of this build";

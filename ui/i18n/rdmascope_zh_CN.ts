@@ -193,7 +193,7 @@
         <translation>%1 us：出端口 %2 优先级 %3（去往 %4）发生 ECN 标记：队列已有 %5 KB，超过 Kmin（%6 KB），因此 %7 的一个分组离开时被置上 CE（标记概率 %8%）。</translation>
     </message>
     <message>
-        <source>%1 us: CNP from %2: a CE-marked packet of %3 reached %2&apos;s NIC (the notification point), which answers with a CNP to the sender %4 (at most one per QP every %5 us).</source>
+        <source>%1 us: CNP from %2: a CE-marked packet of %3 reached %2's NIC (the notification point), which answers with a CNP to the sender %4 (at most one per QP every %5 us).</source>
         <translation>%1 us：%2 发出 CNP：%3 的一个带 CE 标记的分组到达 %2 的网卡（通知点），网卡向发送方 %4 回送 CNP（每个 QP 每 %5 us 最多一个）。</translation>
     </message>
     <message>
@@ -201,11 +201,11 @@
         <translation>%1 us：%2 对 %3 降速：CNP 使反应点把速率从 %4 降到 %5 Gb/s（RC x (1 - alpha/2)），并把 alpha 提高到 %6。</translation>
     </message>
     <message>
-        <source>%1 us: drop at %2 priority %3: a frame of %4 bytes of %5 overflowed the lossless headroom: the PAUSE came too late for the link&apos;s round trip.</source>
+        <source>%1 us: drop at %2 priority %3: a frame of %4 bytes of %5 overflowed the lossless headroom: the PAUSE came too late for the link's round trip.</source>
         <translation>%1 us：%2 优先级 %3 发生丢包：%5 的一个 %4 字节的帧溢出了无损余量缓冲（headroom）：PAUSE 来得太晚，赶不上链路的往返时间。</translation>
     </message>
     <message>
-        <source>%1 us: drop at %2 priority %3: a frame of %4 bytes of %5 found its priority&apos;s share of the buffer full (no PFC on a lossy priority).</source>
+        <source>%1 us: drop at %2 priority %3: a frame of %4 bytes of %5 found its priority's share of the buffer full (no PFC on a lossy priority).</source>
         <translation>%1 us：%2 优先级 %3 发生丢包：%5 的一个 %4 字节的帧发现该优先级的缓冲区份额已满（有损优先级上没有 PFC）。</translation>
     </message>
     <message>
@@ -339,7 +339,7 @@
         <translation>应用程序将 QP 转入 ERR</translation>
     </message>
     <message>
-        <source>the completion error &quot;%1&quot; moves the QP to ERR</source>
+        <source>the completion error "%1" moves the QP to ERR</source>
         <translation>完成错误“%1”使 QP 转入 ERR</translation>
     </message>
     <message>
@@ -399,7 +399,7 @@
         <translation>范围 %1 + %2 字节超出了位于 %3 的 MR（%4 字节）</translation>
     </message>
     <message>
-        <source>the QP&apos;s access flags do not allow %1</source>
+        <source>the QP's access flags do not allow %1</source>
         <translation>QP 的访问标志不允许 %1</translation>
     </message>
     <message>
@@ -415,7 +415,7 @@
         <translation>rkey %1 的内存区域注册时未授予此操作所需的远端访问权限（访问位 %2）</translation>
     </message>
     <message>
-        <source>rkey %1 names no memory region of the QP&apos;s protection domain</source>
+        <source>rkey %1 names no memory region of the QP's protection domain</source>
         <translation>rkey %1 不对应该 QP 所在保护域中的任何内存区域</translation>
     </message>
     <message>
@@ -439,7 +439,7 @@
         <translation>rkey %1 已失效</translation>
     </message>
     <message>
-        <source>the atomic&apos;s address %1 is not 8-byte aligned</source>
+        <source>the atomic's address %1 is not 8-byte aligned</source>
         <translation>原子操作的地址 %1 未按 8 字节对齐</translation>
     </message>
     <message>
@@ -523,15 +523,15 @@
         <translation>ICRC 不匹配：帧已损坏</translation>
     </message>
     <message>
-        <source>the destination address is not this host&apos;s</source>
+        <source>the destination address is not this host's</source>
         <translation>目的地址不是本主机的地址</translation>
     </message>
     <message>
-        <source>the destination LID is not this port&apos;s</source>
+        <source>the destination LID is not this port's</source>
         <translation>目的 LID 不是本端口的 LID</translation>
     </message>
     <message>
-        <source>the P_Key does not match the port&apos;s</source>
+        <source>the P_Key does not match the port's</source>
         <translation>P_Key 与端口的不匹配</translation>
     </message>
     <message>
@@ -539,7 +539,7 @@
         <translation>QP 1（GSI）只接受 UD SEND ONLY 分组</translation>
     </message>
     <message>
-        <source>the Q_Key is not the GSI&apos;s</source>
+        <source>the Q_Key is not the GSI's</source>
         <translation>Q_Key 不是 GSI 的 Q_Key</translation>
     </message>
     <message>
@@ -547,7 +547,7 @@
         <translation>本主机上没有 QP %1</translation>
     </message>
     <message>
-        <source>the opcode&apos;s transport does not match the %1 QP</source>
+        <source>the opcode's transport does not match the %1 QP</source>
         <translation>操作码的传输类型与 %1 QP 不匹配</translation>
     </message>
     <message>
@@ -555,11 +555,11 @@
         <translation>QP %1 处于 %2，无法接收该分组</translation>
     </message>
     <message>
-        <source>the source differs from the connected QP&apos;s peer</source>
+        <source>the source differs from the connected QP's peer</source>
         <translation>源地址与已连接 QP 的对端不同</translation>
     </message>
     <message>
-        <source>the Q_Key %1 differs from the QP&apos;s %2</source>
+        <source>the Q_Key %1 differs from the QP's %2</source>
         <translation>Q_Key %1 与 QP 的 Q_Key %2 不同</translation>
     </message>
     <message>
@@ -571,11 +571,11 @@
         <translation>没有可读数据，recv() 进入睡眠</translation>
     </message>
     <message>
-        <source>from the application&apos;s buffer into the socket send buffer</source>
+        <source>from the application's buffer into the socket send buffer</source>
         <translation>从应用程序缓冲区拷贝到套接字发送缓冲区</translation>
     </message>
     <message>
-        <source>from the socket receive buffer into the application&apos;s buffer</source>
+        <source>from the socket receive buffer into the application's buffer</source>
         <translation>从套接字接收缓冲区拷贝到应用程序缓冲区</translation>
     </message>
     <message>
@@ -651,7 +651,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>重传定时器启动（%1 us）</translation>
     </message>
     <message>
-        <source>A request is outstanding, so the requester starts its transport timer: if no ACK arrives within %1 us (4.096 us × 2^%2, the QP&apos;s timeout attribute) it resends from the oldest unacknowledged PSN.</source>
+        <source>A request is outstanding, so the requester starts its transport timer: if no ACK arrives within %1 us (4.096 us × 2^%2, the QP's timeout attribute) it resends from the oldest unacknowledged PSN.</source>
         <translation>有请求尚未得到确认，因此请求方启动传输定时器：若在 %1 us（4.096 us × 2^%2，即 QP 的 timeout 属性）内没有收到 ACK，就从最早未确认的 PSN 开始重发。</translation>
     </message>
     <message>
@@ -675,11 +675,11 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>RNR NAK：等待 %1 us 后重发 PSN %2</translation>
     </message>
     <message>
-        <source>The responder had no receive WQE for PSN %1 and answered &quot;receiver not ready&quot;. The requester waits the %2 us the NAK asked for, then sends the request again. rnr_retry 7 means it retries forever.</source>
+        <source>The responder had no receive WQE for PSN %1 and answered "receiver not ready". The requester waits the %2 us the NAK asked for, then sends the request again. rnr_retry 7 means it retries forever.</source>
         <translation>响应方没有可用于 PSN %1 的接收 WQE，于是回复“接收方未就绪”。请求方按 NAK 的要求等待 %2 us，然后重新发送该请求。rnr_retry 为 7 表示无限重试。</translation>
     </message>
     <message>
-        <source>The responder had no receive WQE for PSN %1 and answered &quot;receiver not ready&quot;. The requester waits the %2 us the NAK asked for, then sends the request again; %3 RNR retries are left.</source>
+        <source>The responder had no receive WQE for PSN %1 and answered "receiver not ready". The requester waits the %2 us the NAK asked for, then sends the request again; %3 RNR retries are left.</source>
         <translation>响应方没有可用于 PSN %1 的接收 WQE，于是回复“接收方未就绪”。请求方按 NAK 的要求等待 %2 us，然后重新发送该请求；还剩 %3 次 RNR 重试。</translation>
     </message>
     <message>
@@ -719,7 +719,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>wr_id %1：本地保护错误</translation>
     </message>
     <message>
-        <source>The NIC could not read the work request&apos;s local buffer.</source>
+        <source>The NIC could not read the work request's local buffer.</source>
         <translation>网卡无法读取该工作请求的本地缓冲区。</translation>
     </message>
     <message>
@@ -727,7 +727,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>请求方从 PSN %3 开始执行 wr_id %1（%2）</translation>
     </message>
     <message>
-        <source>The NIC&apos;s requester took wr_id %1 from the send queue (its state goes from pending to processing): %2 bytes of %3, numbered from PSN %4. The CPU is not involved from here on (CPU offload).</source>
+        <source>The NIC's requester took wr_id %1 from the send queue (its state goes from pending to processing): %2 bytes of %3, numbered from PSN %4. The CPU is not involved from here on (CPU offload).</source>
         <translation>网卡的请求方从发送队列取出 wr_id %1（其状态从 pending 变为 processing）：%3，共 %2 字节，PSN 从 %4 开始编号。从此刻起 CPU 不再参与（CPU 卸载）。</translation>
     </message>
     <message>
@@ -739,7 +739,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>请求方为 wr_id %2 构建了分组 PSN %1：%3，有效载荷 %4 字节。</translation>
     </message>
     <message>
-        <source> It is the message&apos;s last packet, so it sets AckReq: the responder must acknowledge it.</source>
+        <source> It is the message's last packet, so it sets AckReq: the responder must acknowledge it.</source>
         <translation> 这是消息的最后一个分组，因此设置了 AckReq：响应方必须对它进行确认。</translation>
     </message>
     <message>
@@ -787,7 +787,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>wr_id %1 的 READ 响应无法存储</translation>
     </message>
     <message>
-        <source>The READ&apos;s data arrived but the local buffer refuses it.</source>
+        <source>The READ's data arrived but the local buffer refuses it.</source>
         <translation>READ 的数据已到达，但本地缓冲区拒绝接收。</translation>
     </message>
     <message>
@@ -839,7 +839,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>接收 WQE 格式错误</translation>
     </message>
     <message>
-        <source>The receive WQE&apos;s buffer cannot be used.</source>
+        <source>The receive WQE's buffer cannot be used.</source>
         <translation>该接收 WQE 的缓冲区无法使用。</translation>
     </message>
     <message>
@@ -863,7 +863,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>UC 消息被放弃</translation>
     </message>
     <message>
-        <source>A new message began before the previous one&apos;s LAST packet arrived: the unfinished message is abandoned and its receive WQE is used again.</source>
+        <source>A new message began before the previous one's LAST packet arrived: the unfinished message is abandoned and its receive WQE is used again.</source>
         <translation>上一条消息的 LAST 分组到达之前，新消息就开始了：未完成的消息被放弃，其接收 WQE 被重新使用。</translation>
     </message>
     <message>
@@ -919,7 +919,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>网卡向内存写入 %1 字节</translation>
     </message>
     <message>
-        <source>The NIC wrote %1 bytes into the registered buffer at %2 by DMA. The CPU copied nothing: the data goes from the wire straight to the application&apos;s memory (zero-copy).</source>
+        <source>The NIC wrote %1 bytes into the registered buffer at %2 by DMA. The CPU copied nothing: the data goes from the wire straight to the application's memory (zero-copy).</source>
         <translation>网卡通过 DMA 将 %1 字节写入位于 %2 的已注册缓冲区。CPU 没有拷贝任何数据：数据从线路直接进入应用程序的内存（零拷贝）。</translation>
     </message>
     <message>
@@ -935,7 +935,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>网卡为 READ 响应读取 %1 字节</translation>
     </message>
     <message>
-        <source>The responder&apos;s NIC read %1 bytes at %2 that the peer asked for with RDMA READ. This host&apos;s CPU takes no part: READ is one-sided.</source>
+        <source>The responder's NIC read %1 bytes at %2 that the peer asked for with RDMA READ. This host's CPU takes no part: READ is one-sided.</source>
         <translation>响应方的网卡读取了位于 %2 的 %1 字节，这是对端用 RDMA READ 请求的数据。本主机的 CPU 完全不参与：READ 是单边操作。</translation>
     </message>
     <message>
@@ -959,7 +959,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>完成事件 wr_id %1 %2 %3</translation>
     </message>
     <message>
-        <source>A completion entry (wr_id %1, %2, status &quot;%3&quot;, %4 bytes) entered CQ %5. The application learns of it when it polls the CQ; until then it stays unpolled.</source>
+        <source>A completion entry (wr_id %1, %2, status "%3", %4 bytes) entered CQ %5. The application learns of it when it polls the CQ; until then it stays unpolled.</source>
         <translation>一个完成条目（wr_id %1，%2，状态“%3”，%4 字节）进入了 CQ %5。应用程序轮询该 CQ 时才会得知；在此之前它保持未轮询状态。</translation>
     </message>
     <message>
@@ -1027,7 +1027,7 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>链路损坏帧 %1</translation>
     </message>
     <message>
-        <source>Byte %1 of frame %2 was changed on the wire (bit mask %3). The receiver&apos;s ICRC check will catch it.</source>
+        <source>Byte %1 of frame %2 was changed on the wire (bit mask %3). The receiver's ICRC check will catch it.</source>
         <translation>帧 %2 的第 %1 字节在线路上被改动（位掩码 %3）。接收方的 ICRC 校验会发现它。</translation>
     </message>
     <message>
@@ -1111,7 +1111,7 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>CPU 执行 TCP/IP 发送处理</translation>
     </message>
     <message>
-        <source>The CPU builds the segment&apos;s headers and rings the NIC&apos;s doorbell.</source>
+        <source>The CPU builds the segment's headers and rings the NIC's doorbell.</source>
         <translation>CPU 构建报文段的首部，并敲响网卡的门铃。</translation>
     </message>
     <message>
@@ -1207,7 +1207,7 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>ibv_reg_mr：%1 字节，lkey %2，rkey %3</translation>
     </message>
     <message>
-        <source>The application registers %1 bytes at %2. The kernel pins the pages and the NIC learns their translation, so it can reach them by DMA without the CPU. The NIC answers with two keys: the lkey (%3) that this host&apos;s own work requests quote, and the rkey (%4) the peer must quote to READ or WRITE here.</source>
+        <source>The application registers %1 bytes at %2. The kernel pins the pages and the NIC learns their translation, so it can reach them by DMA without the CPU. The NIC answers with two keys: the lkey (%3) that this host's own work requests quote, and the rkey (%4) the peer must quote to READ or WRITE here.</source>
         <translation>应用程序注册位于 %2 的 %1 字节。内核锁定（pin）这些页，网卡获知其地址转换，从而无需 CPU 即可通过 DMA 访问它们。网卡返回两个密钥：本主机自己的工作请求所引用的 lkey（%3），以及对端在此处执行 READ 或 WRITE 时必须提供的 rkey（%4）。</translation>
     </message>
     <message>
@@ -1215,11 +1215,11 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>带外交换</translation>
     </message>
     <message>
-        <source>sends its QP&apos;s details to %1 over TCP</source>
+        <source>sends its QP's details to %1 over TCP</source>
         <translation>通过 TCP 将其 QP 信息发送给 %1</translation>
     </message>
     <message>
-        <source>Before RDMA can flow, each side must learn the other&apos;s QP number, first PSN and address (GID or LID), and, for one-sided operations, the buffer&apos;s address and rkey. Here they travel over an ordinary TCP connection to %1, outside the RDMA fabric (rdma_cm could carry them instead).</source>
+        <source>Before RDMA can flow, each side must learn the other's QP number, first PSN and address (GID or LID), and, for one-sided operations, the buffer's address and rkey. Here they travel over an ordinary TCP connection to %1, outside the RDMA fabric (rdma_cm could carry them instead).</source>
         <translation>在 RDMA 数据能够传输之前，双方都必须获知对方的 QP 编号、首个 PSN 和地址（GID 或 LID）；对于单边操作，还需获知缓冲区的地址和 rkey。这里它们通过一条到 %1 的普通 TCP 连接传递，位于 RDMA 网络之外（也可以改用 rdma_cm 传递）。</translation>
     </message>
     <message>
@@ -1239,15 +1239,15 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>SEND 是双边操作：对端必须已提交一个接收 WQE 来接收它。</translation>
     </message>
     <message>
-        <source>RDMA WRITE is one-sided: it pushes data straight into the peer&apos;s registered memory at the address and rkey it was given; the peer&apos;s CPU takes no part.</source>
+        <source>RDMA WRITE is one-sided: it pushes data straight into the peer's registered memory at the address and rkey it was given; the peer's CPU takes no part.</source>
         <translation>RDMA WRITE 是单边操作：它按照获得的地址和 rkey，将数据直接推入对端的已注册内存；对端的 CPU 完全不参与。</translation>
     </message>
     <message>
-        <source>RDMA READ is one-sided: it pulls data out of the peer&apos;s registered memory at the address and rkey it was given; the peer&apos;s CPU takes no part.</source>
+        <source>RDMA READ is one-sided: it pulls data out of the peer's registered memory at the address and rkey it was given; the peer's CPU takes no part.</source>
         <translation>RDMA READ 是单边操作：它按照获得的地址和 rkey，从对端的已注册内存中直接取出数据；对端的 CPU 完全不参与。</translation>
     </message>
     <message>
-        <source>An atomic operation reads, changes and writes 8 bytes of the peer&apos;s memory in one step and returns the original value.</source>
+        <source>An atomic operation reads, changes and writes 8 bytes of the peer's memory in one step and returns the original value.</source>
         <translation>原子操作在一个步骤中读取、修改并写回对端内存中的 8 字节，并返回原值。</translation>
     </message>
     <message>
@@ -1323,7 +1323,7 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>请求方已开始执行它，正在发送其分组</translation>
     </message>
     <message>
-        <source>all its packets have been sent; it now waits for the responder&apos;s acknowledgement (or READ response) before it can complete</source>
+        <source>all its packets have been sent; it now waits for the responder's acknowledgement (or READ response) before it can complete</source>
         <translation>其所有分组都已发出；它现在等待响应方的确认（或 READ 响应），之后才能完成</translation>
     </message>
     <message>
@@ -1435,7 +1435,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>允许对端执行哪些远端操作（READ、WRITE、原子操作）</translation>
     </message>
     <message>
-        <source>the partition key (P_Key) the QP&apos;s packets carry</source>
+        <source>the partition key (P_Key) the QP's packets carry</source>
         <translation>QP 的分组所携带的分区键（P_Key）</translation>
     </message>
     <message>
@@ -1447,7 +1447,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>UD 数据报必须携带的 Q_Key</translation>
     </message>
     <message>
-        <source>the address vector: the peer&apos;s GID or LID, where packets go</source>
+        <source>the address vector: the peer's GID or LID, where packets go</source>
         <translation>地址向量：对端的 GID 或 LID，即分组的去向</translation>
     </message>
     <message>
@@ -1459,7 +1459,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>期望从对端收到的首个 PSN</translation>
     </message>
     <message>
-        <source>the peer&apos;s QP number</source>
+        <source>the peer's QP number</source>
         <translation>对端的 QP 编号</translation>
     </message>
     <message>
@@ -1514,7 +1514,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
 <context>
     <name>Glossary</name>
     <message>
-        <source>The data moves between the application&apos;s buffer and the wire without the CPU copying it anywhere in between. With TCP the kernel copies every byte into and out of socket buffers; an RDMA NIC reads and writes the application&apos;s registered memory directly by DMA.</source>
+        <source>The data moves between the application's buffer and the wire without the CPU copying it anywhere in between. With TCP the kernel copies every byte into and out of socket buffers; an RDMA NIC reads and writes the application's registered memory directly by DMA.</source>
         <translation>数据在应用程序的缓冲区与线路之间传送，中间不经 CPU 拷贝。使用 TCP 时，内核要把每个字节拷入、拷出套接字缓冲区；而 RDMA 网卡通过 DMA 直接读写应用程序已注册的内存。</translation>
     </message>
     <message>
@@ -1522,7 +1522,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>投递工作和获取完成事件都在用户空间进行：应用程序把工作请求写入网卡读取的队列并敲响门铃，数据路径上没有任何系统调用。内核只参与准备工作（创建队列、注册内存）。</translation>
     </message>
     <message>
-        <source>The transport runs in the NIC: segmentation, sequence numbers, acknowledgements and retransmissions are the adapter&apos;s work, not the host CPU&apos;s, which stays free for the application.</source>
+        <source>The transport runs in the NIC: segmentation, sequence numbers, acknowledgements and retransmissions are the adapter's work, not the host CPU's, which stays free for the application.</source>
         <translation>传输层在网卡中运行：分段、序列号、确认和重传都由适配器完成，而不是由主机 CPU 完成，CPU 因而可以留给应用程序。</translation>
     </message>
     <message>
@@ -1530,7 +1530,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>需要双方应用程序共同参与的操作：发送方投递 SEND，接收方必须已投递一个接收工作请求，由其缓冲区接收该消息。双方都会得到完成事件。</translation>
     </message>
     <message>
-        <source>An operation that only the initiator&apos;s application takes part in: RDMA READ pulls data from, RDMA WRITE pushes data into, the peer&apos;s registered memory, named by an address and an rkey. The peer&apos;s CPU does nothing and (without immediate data) is not told.</source>
+        <source>An operation that only the initiator's application takes part in: RDMA READ pulls data from, RDMA WRITE pushes data into, the peer's registered memory, named by an address and an rkey. The peer's CPU does nothing and (without immediate data) is not told.</source>
         <translation>只有发起方应用程序参与的操作：RDMA READ 从对端已注册的内存中拉取数据，RDMA WRITE 向其中推送数据，目标由地址和 rkey 指定。对端 CPU 什么也不做，而且（不带立即数时）不会得到通知。</translation>
     </message>
     <message>
@@ -1546,7 +1546,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>队列对编号</translation>
     </message>
     <message>
-        <source>The 24-bit number that names a QP on its NIC. The BTH&apos;s destination QP field carries the receiver&apos;s QPN; peers learn each other&apos;s QPN during connection setup.</source>
+        <source>The 24-bit number that names a QP on its NIC. The BTH's destination QP field carries the receiver's QPN; peers learn each other's QPN during connection setup.</source>
         <translation>在所属网卡上标识一个 QP 的 24 位编号。BTH 的目的 QP 字段携带接收方的 QPN；双方在建立连接时获知对方的 QPN。</translation>
     </message>
     <message>
@@ -1586,7 +1586,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>本地密钥</translation>
     </message>
     <message>
-        <source>The key a host&apos;s own work requests quote in their scatter/gather entries so that the NIC may read or write that memory region.</source>
+        <source>The key a host's own work requests quote in their scatter/gather entries so that the NIC may read or write that memory region.</source>
         <translation>主机自己的工作请求在其分散/聚合（scatter/gather）条目中引用的密钥，使网卡可以读写该内存区域。</translation>
     </message>
     <message>
@@ -1594,7 +1594,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>远程密钥</translation>
     </message>
     <message>
-        <source>The key a peer must present (in a RETH or AtomicETH) to READ, WRITE or atomically change a memory region. The owner hands it over together with the buffer&apos;s address; a wrong or revoked rkey gets a remote access error.</source>
+        <source>The key a peer must present (in a RETH or AtomicETH) to READ, WRITE or atomically change a memory region. The owner hands it over together with the buffer's address; a wrong or revoked rkey gets a remote access error.</source>
         <translation>对端要对内存区域执行 READ、WRITE 或原子修改时必须出示（放在 RETH 或 AtomicETH 中）的密钥。所有者把它连同缓冲区地址一起交给对端；错误或已撤销的 rkey 会导致远程访问错误。</translation>
     </message>
     <message>
@@ -1610,7 +1610,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>消息序列号</translation>
     </message>
     <message>
-        <source>The responder&apos;s count of completed messages, sent back in every AETH so that the requester can match acknowledgements to messages.</source>
+        <source>The responder's count of completed messages, sent back in every AETH so that the requester can match acknowledgements to messages.</source>
         <translation>响应方对已完成消息的计数，在每个 AETH 中回送，使请求方能把确认与消息对应起来。</translation>
     </message>
     <message>
@@ -1634,7 +1634,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>全局标识符</translation>
     </message>
     <message>
-        <source>A 128-bit address of a port, formatted like an IPv6 address. In RoCE v2 it holds the port&apos;s IP address.</source>
+        <source>A 128-bit address of a port, formatted like an IPv6 address. In RoCE v2 it holds the port's IP address.</source>
         <translation>端口的 128 位地址，格式与 IPv6 地址相同。在 RoCE v2 中，它存放端口的 IP 地址。</translation>
     </message>
     <message>
@@ -1682,7 +1682,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>立即数</translation>
     </message>
     <message>
-        <source>Four bytes a SEND or RDMA WRITE may carry beside its data. They appear in the receiver&apos;s completion, so a WRITE with immediate consumes a receive WQE and wakes the receiver.</source>
+        <source>Four bytes a SEND or RDMA WRITE may carry beside its data. They appear in the receiver's completion, so a WRITE with immediate consumes a receive WQE and wakes the receiver.</source>
         <translation>SEND 或 RDMA WRITE 在数据之外可以携带的 4 个字节。它们出现在接收方的完成事件中，因此带立即数的 WRITE 会消耗一个接收 WQE 并唤醒接收方。</translation>
     </message>
     <message>
@@ -1714,7 +1714,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>队列键</translation>
     </message>
     <message>
-        <source>A 32-bit key a UD datagram carries in its DETH; the receiving QP accepts it only if it matches the QP&apos;s own Q_Key.</source>
+        <source>A 32-bit key a UD datagram carries in its DETH; the receiving QP accepts it only if it matches the QP's own Q_Key.</source>
         <translation>UD 数据报在其 DETH 中携带的 32 位键；只有与接收 QP 自身的 Q_Key 匹配时，该 QP 才会接受它。</translation>
     </message>
     <message>
@@ -1722,7 +1722,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>确认</translation>
     </message>
     <message>
-        <source>The responder&apos;s confirmation of the packets up to a PSN. ACKs are cumulative: one may cover several packets or messages.</source>
+        <source>The responder's confirmation of the packets up to a PSN. ACKs are cumulative: one may cover several packets or messages.</source>
         <translation>响应方对截至某个 PSN 的分组的确认。ACK 是累积的：一个 ACK 可以覆盖多个分组或消息。</translation>
     </message>
     <message>
@@ -1742,7 +1742,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>当 SEND 到达而没有已投递的接收 WQE 时，响应方发送的 NAK。它要求请求方等待一段给定时间（min_rnr_timer）后重发；rnr_retry 限制重发次数（7 表示无限次）。</translation>
     </message>
     <message>
-        <source>RC&apos;s recovery: after a NAK or a timeout the requester resends every packet from the first unacknowledged PSN on, not just the missing one.</source>
+        <source>RC's recovery: after a NAK or a timeout the requester resends every packet from the first unacknowledged PSN on, not just the missing one.</source>
         <translation>RC 的恢复方式：收到 NAK 或超时后，请求方从第一个未被确认的 PSN 开始重传其后的所有分组，而不只是丢失的那一个。</translation>
     </message>
     <message>
@@ -1774,7 +1774,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>拥塞通知包</translation>
     </message>
     <message>
-        <source>RoCE v2&apos;s signal from a receiver that saw ECN-marked packets back to the sender, which then lowers its rate (DCQCN).</source>
+        <source>RoCE v2's signal from a receiver that saw ECN-marked packets back to the sender, which then lowers its rate (DCQCN).</source>
         <translation>RoCE v2 中的一种信号：看到 ECN 标记分组的接收方把它发回给发送方，发送方随即降低速率（DCQCN）。</translation>
     </message>
     <message>
@@ -1782,7 +1782,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>基于融合以太网的 RDMA</translation>
     </message>
     <message>
-        <source>InfiniBand&apos;s transport on Ethernet: v1 puts the GRH and BTH right after the Ethernet header, v2 wraps them in IP and UDP (port 4791) so they can be routed.</source>
+        <source>InfiniBand's transport on Ethernet: v1 puts the GRH and BTH right after the Ethernet header, v2 wraps them in IP and UDP (port 4791) so they can be routed.</source>
         <translation>在以太网上运行的 InfiniBand 传输层：v1 把 GRH 和 BTH 紧跟在以太网首部之后，v2 则把它们封装在 IP 和 UDP（端口 4791）中，使其可以路由。</translation>
     </message>
     <message>
@@ -1798,7 +1798,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>标记 PDU 对齐分帧</translation>
     </message>
     <message>
-        <source>iWARP&apos;s framing layer: it turns TCP&apos;s byte stream into records (FPDUs) with a length and a CRC32c, after a request/reply handshake at connection start.</source>
+        <source>iWARP's framing layer: it turns TCP's byte stream into records (FPDUs) with a length and a CRC32c, after a request/reply handshake at connection start.</source>
         <translation>iWARP 的分帧层：在连接开始时进行请求/应答握手之后，把 TCP 字节流切分成带长度和 CRC32c 的记录（FPDU）。</translation>
     </message>
     <message>
@@ -1806,7 +1806,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>直接数据放置</translation>
     </message>
     <message>
-        <source>iWARP&apos;s layer that says where each segment&apos;s payload goes: into a tagged buffer (STag and offset, for RDMA WRITE and READ) or into a posted receive buffer (untagged, for SEND).</source>
+        <source>iWARP's layer that says where each segment's payload goes: into a tagged buffer (STag and offset, for RDMA WRITE and READ) or into a posted receive buffer (untagged, for SEND).</source>
         <translation>iWARP 中指明每个报文段的载荷放到哪里的层：放入带标签的缓冲区（STag 和偏移量，用于 RDMA WRITE 和 READ），或放入已投递的接收缓冲区（无标签，用于 SEND）。</translation>
     </message>
     <message>
@@ -1814,7 +1814,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>RDMA 协议</translation>
     </message>
     <message>
-        <source>iWARP&apos;s top layer: the operations themselves (SEND, RDMA WRITE, READ request and response, terminate).</source>
+        <source>iWARP's top layer: the operations themselves (SEND, RDMA WRITE, READ request and response, terminate).</source>
         <translation>iWARP 的最高层：即各种操作本身（SEND、RDMA WRITE、READ 请求与响应、terminate）。</translation>
     </message>
     <message>
@@ -1856,6 +1856,26 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <source>PSNs</source>
         <translation>PSN</translation>
     </message>
+    <message>
+        <source>posted</source>
+        <translation>已投递</translation>
+    </message>
+    <message>
+        <source>processing</source>
+        <translation>处理中</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>待确认</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
 </context>
 <context>
     <name>Language</name>
@@ -1875,7 +1895,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>应用 MR</translation>
     </message>
     <message>
-        <source>The application&apos;s buffer, registered as a memory region: the NIC may read and write it directly.</source>
+        <source>The application's buffer, registered as a memory region: the NIC may read and write it directly.</source>
         <translation>应用的缓冲区，已注册为内存区域（MR）：网卡可以直接读写它。</translation>
     </message>
     <message>
@@ -1891,7 +1911,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>应用缓冲区</translation>
     </message>
     <message>
-        <source>The application&apos;s own buffer.</source>
+        <source>The application's own buffer.</source>
         <translation>应用自己的缓冲区。</translation>
     </message>
     <message>
@@ -2047,7 +2067,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>CPU 把有效载荷从应用缓冲区拷贝到内核中的套接字发送缓冲区。</translation>
     </message>
     <message>
-        <source>The kernel&apos;s TCP, IP and Ethernet code builds the headers.</source>
+        <source>The kernel's TCP, IP and Ethernet code builds the headers.</source>
         <translation>内核的 TCP、IP 和以太网代码构造各层首部。</translation>
     </message>
     <message>
@@ -2087,7 +2107,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>网卡通过 DMA 从已注册的内存区域读取有效载荷：没有 CPU 拷贝（零拷贝）。</translation>
     </message>
     <message>
-        <source>The receiving NIC checks the frame and writes the payload by DMA straight into the application&apos;s buffer (the posted receive or the RETH address).</source>
+        <source>The receiving NIC checks the frame and writes the payload by DMA straight into the application's buffer (the posted receive or the RETH address).</source>
         <translation>接收端网卡校验帧，并通过 DMA 把有效载荷直接写入应用的缓冲区（已投递的接收请求或 RETH 指定的地址）。</translation>
     </message>
     <message>
@@ -2150,6 +2170,14 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <source>CQE</source>
         <translation>CQE</translation>
     </message>
+    <message>
+        <source>User</source>
+        <translation>用户态</translation>
+    </message>
+    <message>
+        <source>Kernel</source>
+        <translation>内核</translation>
+    </message>
 </context>
 <context>
     <name>QObject</name>
@@ -2166,20 +2194,20 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>未指定对端主机：请输入 HOST 或 HOST:PORT</translation>
     </message>
     <message>
-        <source>&apos;%1&apos;: an IPv6 address in [ ] lacks its &apos;]&apos;</source>
-        <translation>&apos;%1&apos;：[ ] 中的 IPv6 地址缺少 &apos;]&apos;</translation>
+        <source>'%1': an IPv6 address in [ ] lacks its ']'</source>
+        <translation>'%1'：[ ] 中的 IPv6 地址缺少 ']'</translation>
     </message>
     <message>
-        <source>&apos;%1&apos;: expected &apos;:PORT&apos; after &apos;]&apos;</source>
-        <translation>&apos;%1&apos;：&apos;]&apos; 之后应为 &apos;:PORT&apos;</translation>
+        <source>'%1': expected ':PORT' after ']'</source>
+        <translation>'%1'：']' 之后应为 ':PORT'</translation>
     </message>
     <message>
-        <source>&apos;%1&apos; is not a host name or address</source>
-        <translation>&apos;%1&apos; 不是主机名或地址</translation>
+        <source>'%1' is not a host name or address</source>
+        <translation>'%1' 不是主机名或地址</translation>
     </message>
     <message>
-        <source>&apos;%1&apos;: the port must be a number from 1 to 65535</source>
-        <translation>&apos;%1&apos;：端口必须是 1 到 65535 之间的数字</translation>
+        <source>'%1': the port must be a number from 1 to 65535</source>
+        <translation>'%1'：端口必须是 1 到 65535 之间的数字</translation>
     </message>
     <message>
         <source>--device needs exactly one of --connect HOST[:PORT], --serve or --loopback</source>
@@ -2220,6 +2248,133 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
     <message>
         <source>(no congestion scenarios installed)</source>
         <translation>（未安装拥塞场景）</translation>
+    </message>
+</context>
+<context>
+    <name>ScenarioNarration</name>
+    <message>
+        <source>Set up both hosts</source>
+        <translation>准备两台主机</translation>
+    </message>
+    <message>
+        <source>RC RDMA WRITE of 16 KiB across the PSN wrap with PSN 0x000001 lost: the responder NAKs with PSN sequence error and the requester goes back to the lost PSN</source>
+        <translation>跨越 PSN 回绕的 16 KiB RC RDMA WRITE，PSN 0x000001 丢失：响应方以 PSN 序列错误回 NAK，请求方回退到丢失的 PSN 重发</translation>
+    </message>
+    <message>
+        <source>RC FETCH_AND_ADD then COMPARE_AND_SWAP on an 8-byte word, each answered by an ATOMIC ACKNOWLEDGE carrying the original value</source>
+        <translation>对一个 8 字节字先做 RC FETCH_AND_ADD，再做 COMPARE_AND_SWAP，每次都由携带原值的 ATOMIC ACKNOWLEDGE 应答</translation>
+    </message>
+    <message>
+        <source>host-b sends six RDMA WRITEs of 4 KiB and two SENDs of 3000 bytes to host-a, one at a time (four packets each); run in the lab with --loss to see NAKs and resends, then replay the same drops in the simulator</source>
+        <translation>host-b 依次向 host-a 发送六个 4 KiB 的 RDMA WRITE 和两个 3000 字节的 SEND（每个四个分组）；在实验环境中加 --loss 运行可看到 NAK 和重发，再在模拟器中重放同样的丢包</translation>
+    </message>
+    <message>
+        <source>RC RDMA READ of 2000 bytes: one READ REQUEST reserving two PSNs, answered by READ RESPONSE FIRST and LAST</source>
+        <translation>2000 字节的 RC RDMA READ：一个占用两个 PSN 的 READ REQUEST，由 READ RESPONSE FIRST 和 LAST 应答</translation>
+    </message>
+    <message>
+        <source>RC SEND of 3000 bytes at MTU 1024: SEND FIRST, MIDDLE, LAST and one ACK</source>
+        <translation>MTU 1024 下 3000 字节的 RC SEND：SEND FIRST、MIDDLE、LAST 和一个 ACK</translation>
+    </message>
+    <message>
+        <source>RC RDMA WRITE WITH IMMEDIATE: the data lands by RDMA and the immediate consumes a receive WQE</source>
+        <translation>RC RDMA WRITE WITH IMMEDIATE：数据经 RDMA 直接写入，立即数消耗一个接收 WQE</translation>
+    </message>
+    <message>
+        <source>RC RDMA WRITE of 8192 bytes: WRITE FIRST (RETH), MIDDLEs, LAST; no receive WQE</source>
+        <translation>8192 字节的 RC RDMA WRITE：WRITE FIRST（带 RETH）、若干 MIDDLE、LAST；不消耗接收 WQE</translation>
+    </message>
+    <message>
+        <source>RC RDMA WRITE to an MR without IBV_ACCESS_REMOTE_WRITE: NAK remote access error, REM_ACCESS_ERR, both QPs go to ERR and later WRs are flushed</source>
+        <translation>向没有 IBV_ACCESS_REMOTE_WRITE 权限的 MR 做 RC RDMA WRITE：NAK 远端访问错误，REM_ACCESS_ERR，两端 QP 进入 ERR，之后的 WR 被冲刷（flush）</translation>
+    </message>
+    <message>
+        <source>RC SEND into a link that loses everything host-a sends: the retransmit timer (4.096 us x 2^8) fires three times, then RETRY_EXC_ERR</source>
+        <translation>在丢弃 host-a 所发一切的链路上做 RC SEND：重传定时器（4.096 µs × 2^8）触发三次，然后 RETRY_EXC_ERR</translation>
+    </message>
+    <message>
+        <source>RC SEND before the peer posted a receive: RNR NAK (min_rnr_timer 12 = 0.64 ms), the requester waits and resends; rnr_retry 7 retries forever</source>
+        <translation>对端尚未投递接收就做 RC SEND：RNR NAK（min_rnr_timer 12 = 0.64 ms），请求方等待后重发；rnr_retry 7 表示无限重试</translation>
+    </message>
+    <message>
+        <source>Tour: SEND, WRITE, READ, RNR NAK</source>
+        <translation>导览：SEND、WRITE、READ、RNR NAK</translation>
+    </message>
+    <message>
+        <source>A tour: connection setup with the out-of-band exchange, a multi-packet SEND, an RDMA WRITE, an RDMA READ and a SEND that meets a receiver not ready (RNR NAK)</source>
+        <translation>导览：带带外信息交换的连接建立、一个多分组 SEND、一次 RDMA WRITE、一次 RDMA READ，以及一个遇到接收方未就绪（RNR NAK）的 SEND</translation>
+    </message>
+    <message>
+        <source>Each host opens its device, allocates a protection domain, registers 8 KiB of memory (getting an lkey for itself and an rkey for its peer), creates a completion queue and an RC queue pair, which starts in RESET.</source>
+        <translation>每台主机打开设备，分配保护域，注册 8 KiB 内存（得到供自己使用的 lkey 和供对端使用的 rkey），创建一个完成队列和一个 RC 队列对，QP 初始处于 RESET 状态。</translation>
+    </message>
+    <message>
+        <source>Connect the queue pairs</source>
+        <translation>连接队列对</translation>
+    </message>
+    <message>
+        <source>Each QP goes RESET -&gt; INIT; the hosts exchange QP number, PSN, GID and their buffer's address and rkey out of band (rc_pingpong does it over TCP); then each QP goes to RTR (ready to receive: it knows its peer) and to RTS (ready to send), each step with an explicit attribute mask.</source>
+        <translation>每个 QP 先从 RESET 进入 INIT；两台主机通过带外方式（rc_pingpong 用 TCP）交换 QP 号、PSN、GID 以及缓冲区地址和 rkey；然后每个 QP 进入 RTR（准备接收：已知道对端）再进入 RTS（准备发送），每一步都带明确的属性掩码。</translation>
+    </message>
+    <message>
+        <source>A multi-packet SEND</source>
+        <translation>多分组 SEND</translation>
+    </message>
+    <message>
+        <source>Host B posts a receive; host A sends 3000 bytes. With a path MTU of 1024 the NIC cuts the message into SEND FIRST, MIDDLE and LAST, one PSN each. B's NIC places each payload in the receive buffer by DMA and acknowledges; each application polls its completion.</source>
+        <translation>主机 B 投递一个接收；主机 A 发送 3000 字节。路径 MTU 为 1024，网卡把消息切成 SEND FIRST、MIDDLE 和 LAST，各占一个 PSN。B 的网卡用 DMA 把每段载荷放入接收缓冲区并确认；两边的应用各自轮询自己的完成。</translation>
+    </message>
+    <message>
+        <source>An RDMA WRITE</source>
+        <translation>一次 RDMA WRITE</translation>
+    </message>
+    <message>
+        <source>Host A writes 1500 bytes straight into host B's memory, at the address and rkey B gave it. B's CPU does nothing and B gets no completion: only A learns, from the ACK, that the write is done.</source>
+        <translation>主机 A 按 B 提供的地址和 rkey，把 1500 字节直接写入主机 B 的内存。B 的 CPU 什么也不做，B 也得不到完成：只有 A 从 ACK 得知写入已完成。</translation>
+    </message>
+    <message>
+        <source>An RDMA READ</source>
+        <translation>一次 RDMA READ</translation>
+    </message>
+    <message>
+        <source>Host A reads 2000 bytes from host B's memory. One READ REQUEST goes out; B's NIC answers with READ RESPONSE FIRST and LAST, which carry the data and acknowledge the request.</source>
+        <translation>主机 A 从主机 B 的内存读取 2000 字节。发出一个 READ REQUEST；B 的网卡以 READ RESPONSE FIRST 和 LAST 应答，它们携带数据并确认该请求。</translation>
+    </message>
+    <message>
+        <source>Receiver not ready (RNR NAK)</source>
+        <translation>接收方未就绪（RNR NAK）</translation>
+    </message>
+    <message>
+        <source>Host A sends 200 bytes, but host B has no receive posted. B's NIC answers with an RNR NAK carrying a timer (min_rnr_timer 1: 0.01 ms); A waits that long and retries the SEND, which succeeds once B has posted a receive.</source>
+        <translation>主机 A 发送 200 字节，但主机 B 没有投递接收。B 的网卡回一个带定时器的 RNR NAK（min_rnr_timer 1：0.01 ms）；A 等待这么久后重试 SEND，待 B 投递接收后即成功。</translation>
+    </message>
+    <message>
+        <source>UC RDMA WRITEs: no ACKs; the middle packet of the first message is lost, so the responder drops the rest of that message and accepts the next FIRST</source>
+        <translation>UC RDMA WRITE：没有 ACK；第一条消息的中间分组丢失，响应方丢弃该消息的其余部分，并接受下一个 FIRST</translation>
+    </message>
+    <message>
+        <source>UD SEND ONLY with DETH (Q_Key, source QP); the receive buffer gets the 40-byte GRH before the payload</source>
+        <translation>带 DETH（Q_Key、源 QP）的 UD SEND ONLY；接收缓冲区在载荷前收到 40 字节的 GRH</translation>
+    </message>
+    <message>
+        <source>%1: ibv_poll_cq(%2) until %3 completion(s)</source>
+        <translation>%1：ibv_poll_cq(%2)，直到取得 %3 个完成</translation>
+    </message>
+    <message>
+        <source>%1: sends the QPN, PSN and GID of %2 to %3 out of band (TCP)</source>
+        <translation>%1：通过带外（TCP）把 %2 的 QPN、PSN 和 GID 发给 %3</translation>
+    </message>
+    <message>
+        <source>%1: sends the QPN, PSN, GID, rkey and address of %2 to %3 out of band (TCP)</source>
+        <translation>%1：通过带外（TCP）把 %2 的 QPN、PSN、GID、rkey 和地址发给 %3</translation>
+    </message>
+    <message>
+        <source>let %1 µs pass</source>
+        <translation>等待 %1 µs</translation>
+    </message>
+    <message>
+        <source>compare %1 bytes of %2 and %3</source>
+        <translation>比较 %2 与 %3 的 %1 字节</translation>
     </message>
 </context>
 <context>
@@ -2288,7 +2443,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>libibverbs 未列出任何设备</translation>
     </message>
     <message>
-        <source>Choosing the lab or a device runs the chosen scenario on real verbs while capturing, then shows the frames and both sides&apos; completions.</source>
+        <source>Choosing the lab or a device runs the chosen scenario on real verbs while capturing, then shows the frames and both sides' completions.</source>
         <translation>选择实验环境或设备后，会在真实 verbs 上运行所选场景并同时抓包，然后显示帧和双方的完成事件。</translation>
     </message>
     <message>
@@ -2460,15 +2615,15 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
 <context>
     <name>rdmascope::ui::ComparisonModel</name>
     <message>
-        <source>From host A&apos;s first call (send() or posting the work request) until the side that waits sees the message complete, for one message on an idle link.</source>
+        <source>From host A's first call (send() or posting the work request) until the side that waits sees the message complete, for one message on an idle link.</source>
         <translation>从主机 A 的第一次调用（send() 或投递工作请求）开始，到等待的一方看到消息完成为止；针对空闲链路上的一条消息。</translation>
     </message>
     <message>
-        <source>Payload bytes per second when such messages follow each other back to back: the message size over the busy time of the busiest resource (a CPU, a DMA engine, a NIC or a direction of the wire). One message&apos;s size over its latency would mostly measure the latency.</source>
+        <source>Payload bytes per second when such messages follow each other back to back: the message size over the busy time of the busiest resource (a CPU, a DMA engine, a NIC or a direction of the wire). One message's size over its latency would mostly measure the latency.</source>
         <translation>消息背靠背连续发送时每秒的有效载荷字节数：消息大小除以最繁忙资源（某个 CPU、某个 DMA 引擎、某块网卡或线路的某个方向）的忙碌时间。若用单条消息的大小除以其时延，测到的主要是时延。</translation>
     </message>
     <message>
-        <source>Time the CPUs of both hosts are busy. For TCP: system calls, copies, protocol work and interrupts. For RDMA the CPU only posts work and reaps completions, but with completions polled (the default) a host that waits for its completion spins on ibv_poll_cq for the whole transfer: host A always, host B when it waits for a SEND. READ and WRITE leave host B&apos;s CPU idle.</source>
+        <source>Time the CPUs of both hosts are busy. For TCP: system calls, copies, protocol work and interrupts. For RDMA the CPU only posts work and reaps completions, but with completions polled (the default) a host that waits for its completion spins on ibv_poll_cq for the whole transfer: host A always, host B when it waits for a SEND. READ and WRITE leave host B's CPU idle.</source>
         <translation>两台主机的 CPU 忙碌的时间。对 TCP 而言包括：系统调用、拷贝、协议处理和中断。对 RDMA 而言，CPU 只投递工作并获取完成事件，但在轮询完成事件（默认方式）时，等待完成的主机会在整个传输期间在 ibv_poll_cq 上自旋：主机 A 总是如此，主机 B 在等待 SEND 时也是如此。READ 和 WRITE 则让主机 B 的 CPU 保持空闲。</translation>
     </message>
     <message>
@@ -2484,7 +2639,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>独立拷贝操作的次数（每次 send() 或 recv() 调用一次）。</translation>
     </message>
     <message>
-        <source>System calls on both hosts. RDMA&apos;s data path has none (kernel bypass).</source>
+        <source>System calls on both hosts. RDMA's data path has none (kernel bypass).</source>
         <translation>两台主机上的系统调用次数。RDMA 的数据路径上没有系统调用（内核旁路）。</translation>
     </message>
     <message>
@@ -2492,7 +2647,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>两台主机上线程进入睡眠又被唤醒的次数。</translation>
     </message>
     <message>
-        <source>Interrupts on both hosts, after the NIC&apos;s interrupt coalescing.</source>
+        <source>Interrupts on both hosts, after the NIC's interrupt coalescing.</source>
         <translation>两台主机上的中断次数（经网卡中断合并之后）。</translation>
     </message>
     <message>
@@ -3099,16 +3254,16 @@ Display filter: %6</source>
         <translation>%1 帧滞留在交换机</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:#c0392b&apos;&gt;disconnected&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:#c0392b&apos;&gt;已断开&lt;/span&gt;</translation>
+        <source>&lt;span style='color:#c0392b'&gt;disconnected&lt;/span&gt;</source>
+        <translation>&lt;span style='color:#c0392b'&gt;已断开&lt;/span&gt;</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:#d35400&apos;&gt;&lt;b&gt;paused&lt;/b&gt;&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:#d35400&apos;&gt;&lt;b&gt;已暂停&lt;/b&gt;&lt;/span&gt;</translation>
+        <source>&lt;span style='color:#d35400'&gt;&lt;b&gt;paused&lt;/b&gt;&lt;/span&gt;</source>
+        <translation>&lt;span style='color:#d35400'&gt;&lt;b&gt;已暂停&lt;/b&gt;&lt;/span&gt;</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:#1e8449&apos;&gt;running&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:#1e8449&apos;&gt;运行中&lt;/span&gt;</translation>
+        <source>&lt;span style='color:#1e8449'&gt;running&lt;/span&gt;</source>
+        <translation>&lt;span style='color:#1e8449'&gt;运行中&lt;/span&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;Fabric&lt;/b&gt; %1 &amp;nbsp;·&amp;nbsp; %2 of %3 hosts attached &amp;nbsp;·&amp;nbsp; %4, MTU %5 &amp;nbsp;·&amp;nbsp; %6 frames &amp;nbsp;·&amp;nbsp; %7</source>
@@ -3192,7 +3347,7 @@ Display filter: %6</source>
         <translation>搜索术语表</translation>
     </message>
     <message>
-        <source>&lt;p&gt;No entry matches &quot;%1&quot;.&lt;/p&gt;</source>
+        <source>&lt;p&gt;No entry matches "%1".&lt;/p&gt;</source>
         <translation>&lt;p&gt;没有与“%1”匹配的条目。&lt;/p&gt;</translation>
     </message>
     <message>
@@ -4377,7 +4532,7 @@ On the peer: %4</source>
         <translation>尚无传输：单步到某个工作请求，即可按其大小进行对比。</translation>
     </message>
     <message>
-        <source>Showing %1&apos;s %2 wr_id %3: %4 bytes (event %5)</source>
+        <source>Showing %1's %2 wr_id %3: %4 bytes (event %5)</source>
         <translation>显示 %1 的 %2（wr_id %3）：%4 字节（事件 %5）</translation>
     </message>
     <message>

@@ -5,6 +5,8 @@
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/congestion_run_view.h"
@@ -232,6 +234,31 @@ int runGuiCommandLine(QApplication& app) {
     });
   }
   return QApplication::exec();
+}
+
+}  // namespace rdmascope::ui
+
+namespace rdmascope::ui {
+
+bool chooseGuiPlatform(int argc, char** argv) {
+  const auto set = [](const char* name) {
+    const char* v = std::getenv(name);
+    return v && *v;
+  };
+  if (set("DISPLAY") || set("WAYLAND_DISPLAY") || set("QT_QPA_PLATFORM")) return true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    if (a == "--") break;
+    if (a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version" ||
+        a == "--screenshot" || a.starts_with("--screenshot=")) {
+      setenv("QT_QPA_PLATFORM", "offscreen", 1);
+      return true;
+    }
+  }
+  std::fprintf(stderr,
+               "rdmascope: no display (DISPLAY and WAYLAND_DISPLAY are unset): run it in a desktop "
+               "session or under xvfb-run, or use --screenshot PNG or rdmascope-cli\n");
+  return false;
 }
 
 }  // namespace rdmascope::ui

@@ -8,6 +8,7 @@
 #include "rdmascope/install/install_paths.h"
 #include "rdmascope/sim/topology.h"
 #include "rdmascope/ui/main_window.h"
+#include "rdmascope/ui/scenario_narration.h"
 #include "rdmascope/ui/scenario_player.h"
 
 namespace rdmascope::ui {
@@ -29,9 +30,9 @@ int fillExampleMenu(QMenu& menu, MainWindow& window, const QString& programDir) 
   menu.addSection(QObject::tr("Simulated scenarios"));
   for (const auto& s : builtInScenarios()) {
     const QString id = QString::fromStdString(s.id);
-    QAction* a = menu.addAction(QString::fromStdString(s.title), &window,
-                                [&window, id] { window.openScenario(id); });
-    a->setToolTip(QString::fromStdString(s.description));
+    QAction* a =
+        menu.addAction(narration(s.title), &window, [&window, id] { window.openScenario(id); });
+    a->setToolTip(narration(s.description));
     a->setStatusTip(a->toolTip());
     a->setData(id);
   }

@@ -29,6 +29,16 @@ QVariant wqeBrush(const std::string& state) {
   return {};
 }
 
+QString wqeStateText(const std::string& state) {
+  static const char* states[] = {
+      QT_TRANSLATE_NOOP("HostTables", "posted"), QT_TRANSLATE_NOOP("HostTables", "processing"),
+      QT_TRANSLATE_NOOP("HostTables", "pending"), QT_TRANSLATE_NOOP("HostTables", "done"),
+      QT_TRANSLATE_NOOP("HostTables", "error")};
+  for (const char* s : states)
+    if (state == s) return QCoreApplication::translate("HostTables", s);
+  return QString::fromStdString(state);
+}
+
 QVariant wqeHeader(bool receiveQueue, int section) {
   static const char* sq[] = {
       QT_TRANSLATE_NOOP("HostTables", "wr_id"), QT_TRANSLATE_NOOP("HostTables", "Opcode"),
@@ -49,7 +59,7 @@ QVariant wqeCell(const sim::WqeView& w, bool receiveQueue, int column) {
       case 1:
         return w.length;
       case 2:
-        return QString::fromStdString(w.state);
+        return wqeStateText(w.state);
     }
     return {};
   }
@@ -61,7 +71,7 @@ QVariant wqeCell(const sim::WqeView& w, bool receiveQueue, int column) {
     case 2:
       return w.length;
     case 3:
-      return QString::fromStdString(w.state);
+      return wqeStateText(w.state);
     case 4:
       return w.firstPsn == w.lastPsn ? hex(w.firstPsn)
                                      : hex(w.firstPsn) + QStringLiteral("-") + hex(w.lastPsn);

@@ -13,7 +13,9 @@ namespace rdmascope::ui {
 namespace {
 
 constexpr int kZoneRows[] = {2, 4, 6};  // user, kernel, NIC (iWARP has 6 NIC layers)
-constexpr const char* kZoneNames[] = {"User", "Kernel", "NIC"};
+constexpr const char* kZoneNames[] = {QT_TRANSLATE_NOOP("LayerStacks", "User"),
+                                      QT_TRANSLATE_NOOP("LayerStacks", "Kernel"),
+                                      QT_TRANSLATE_NOOP("LayerStacks", "NIC")};
 const QColor kZoneColors[] = {QColor(0xea, 0xf2, 0xff), QColor(0xff, 0xef, 0xe0),
                               QColor(0xe8, 0xf8, 0xe4)};
 
@@ -342,7 +344,7 @@ void LayerStacksView::paintEvent(QPaintEvent*) {
     p.rotate(-90);
     p.setPen(palette().color(QPalette::PlaceholderText));
     p.drawText(QRectF(0, 0, band.height(), gutter - fh * 0.3), Qt::AlignCenter,
-               QString::fromLatin1(kZoneNames[z]));
+               QCoreApplication::translate("LayerStacks", kZoneNames[z]));
     p.restore();
   }
   const double wireY = zoneTop(2) + kZoneRows[2] * rh;

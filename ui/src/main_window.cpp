@@ -59,6 +59,7 @@
 #include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/real_run_controller.h"
 #include "rdmascope/ui/scenario_controller.h"
+#include "rdmascope/ui/scenario_narration.h"
 #include "rdmascope/ui/scenario_reload_bar.h"
 #include "rdmascope/ui/time_display_format.h"
 #include "rdmascope/ui/transfer_follower.h"
@@ -278,7 +279,7 @@ void MainWindow::createActions() {
   });
   QMenu* scenarios = file->addMenu(tr("Built-in &Scenario"));
   for (const auto& s : builtInScenarios())
-    scenarios->addAction(QString::fromStdString(s.title), this,
+    scenarios->addAction(narration(s.title), this,
                          [this, id = s.id] { openScenario(QString::fromStdString(id)); });
   QAction* fabric = file->addAction(tr("Attach to &Fabric..."), this, [this] {
     const QString fallback = fabric_ && !fabric_->socketPath().isEmpty()
@@ -390,8 +391,8 @@ QWidget* MainWindow::createScenarioBar() {
   scenarioBox_ = new QComboBox(w);
   scenarioBox_->setObjectName(QStringLiteral("scenarioBox"));
   for (const auto& s : builtInScenarios())
-    scenarioBox_->addItem(QString::fromStdString(s.title), QString::fromStdString(s.id));
-  scenarioBox_->setToolTip(QString::fromStdString(builtInScenarios().front().description));
+    scenarioBox_->addItem(narration(s.title), QString::fromStdString(s.id));
+  scenarioBox_->setToolTip(narration(builtInScenarios().front().description));
   wireBox_ = new QComboBox(w);
   wireBox_->setObjectName(QStringLiteral("wireBox"));
   wireBox_->addItem(tr("RoCEv2 (IPv4)"), static_cast<int>(sim::WireFormat::RoceV2Ipv4));

@@ -9,6 +9,7 @@
 #include "rdmascope/ui/ladder_view.h"
 #include "rdmascope/ui/layer_stacks_view.h"
 #include "rdmascope/ui/packet_pane.h"
+#include "rdmascope/ui/scenario_narration.h"
 
 namespace rdmascope::ui {
 
@@ -197,16 +198,6 @@ void ScenarioController::goToFrame(std::size_t frame) {
     }
   }
 }
-
-namespace {
-
-// A scenario's narration in the GUI's language: its translations carry the built-ins' titles
-// and explanations under the context "ScenarioNarration" (a file's own text stays as written).
-QString narration(const std::string& text) {
-  return text.empty() ? QString() : QCoreApplication::translate("ScenarioNarration", text.c_str());
-}
-
-}  // namespace
 
 QString ScenarioController::title() const {
   if (!rec_) return {};

@@ -17,3 +17,13 @@ namespace rdmascope::ui {
 int runGuiCommandLine(QApplication& app);
 
 }  // namespace rdmascope::ui
+
+namespace rdmascope::ui {
+
+/// Before the QApplication exists: without a display (DISPLAY and WAYLAND_DISPLAY unset, no
+/// QT_QPA_PLATFORM chosen) `--help`, `--version` and `--screenshot` run on Qt's offscreen
+/// platform; anything else returns false after a one-line error on stderr (Qt itself would
+/// abort).
+bool chooseGuiPlatform(int argc, char** argv);
+
+}  // namespace rdmascope::ui
