@@ -116,6 +116,10 @@ struct PendingNak {
 };
 
 /// The requests one endpoint sends on a connection and what it knows of their answers.
+// How many answered READs a requester remembers: a go-back-N after a timeout can re-request
+// every READ of a deep send queue.
+constexpr std::size_t kAnsweredReadsKept = 128;
+
 struct Requester {
   explicit Requester(std::uint32_t window) : seen(window) {}
   PsnWindow seen;
@@ -127,6 +131,9 @@ struct Requester {
   // The PSNs the last READs answered used (first, last), newest last (bounded): a request at
   // one of their later PSNs re-requests responses lost after the capture point.
   std::deque<std::pair<std::uint32_t, std::uint32_t>> answeredReads;
+  // The PSNs (first, last) whose responses a request asked for again after its READ had been
+  // answered: the responder answers them again, as it must (bounded, newest last).
+  std::deque<std::pair<std::uint32_t, std::uint32_t>> reRequested;
   bool inRetry = false;
   RetryCause retryCause = RetryCause::None;
   std::uint32_t retryNext = 0;
@@ -232,7 +239,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
     Anomaly a = anomalyAt(AnomalyKind::PsnGap, f, d);
     a.count = static_cast<std::uint32_t>(gap);
     a.detail = std::string(what) + "expected PSN " + psnText(expected) + ", got " + psnText(f.psn) +
-               ": " + std::to_string(gap) + (gap == 1 ? " packet" : " packets") + " missing";
+               ": " + std::to_string(gap) + (gap == 1 ? " PSN" : " PSNs") + " missing";
     emit(std::move(a), &c);
   }
 
@@ -413,6 +420,16 @@ struct FlowAnalyzer::Impl final : ReportSink {
       r.nextPsn = f.psn;
     }
     const std::uint32_t p = f.psn;
+    if (cls.kind == MessageKind::Read) {
+      const InflightMessage* m = messageAt(r, p);
+      if (!m) {
+        noteReRequest(r, p);
+      } else if (m->rec.firstPsn == p && r.seen.contains(p)) {
+        // A READ request sent again before its answer: a responder that got both answers both.
+        r.reRequested.emplace_back(p, m->rec.lastPsn);
+        if (r.reRequested.size() > kAnsweredReadsKept) r.reRequested.pop_front();
+      }
+    }
     if (r.seen.contains(p)) {
       resend(c, d, f);
     } else {
@@ -884,7 +901,10 @@ struct FlowAnalyzer::Impl final : ReportSink {
     // READ response.
     InflightMessage* m = messageAt(r, p, MessageKind::Read);
     if (!m) {
-      repeatedResponse(c, d, f, "READ response for no outstanding READ");
+      // The answer to a READ asked again (reported at the request), or to one sent before the
+      // capture began: neither is a response the responder should not have sent.
+      if (!r.started || answersReRequest(r, p)) return;
+      repeatedResponse(c, d, f, "READ response PSN " + psnText(p) + " for no outstanding READ");
       return;
     }
     if (cls.payload && !cls.last && f.payloadLength >= kMinMtu && f.payloadLength <= kMaxMtu &&
@@ -922,6 +942,27 @@ struct FlowAnalyzer::Impl final : ReportSink {
     }
   }
 
+  // A READ request at a PSN of a READ already answered asks for those responses again.
+  static void noteReRequest(Requester& r, std::uint32_t p) {
+    for (const auto& span : r.answeredReads) {
+      if (psnDiff(p, span.first) < 0 || psnDiff(p, span.second) > 0) continue;
+      r.reRequested.emplace_back(p, span.second);
+      if (r.reRequested.size() > kAnsweredReadsKept) r.reRequested.pop_front();
+      return;
+    }
+  }
+
+  // A READ response within the PSNs a request asked for again; its span is forgotten once its
+  // last PSN has been answered.
+  static bool answersReRequest(Requester& r, std::uint32_t p) {
+    for (auto it = r.reRequested.begin(); it != r.reRequested.end(); ++it) {
+      if (psnDiff(p, it->first) < 0 || psnDiff(p, it->second) > 0) continue;
+      if (p == it->second) r.reRequested.erase(it);
+      return true;
+    }
+    return false;
+  }
+
   // The responses showed the PSNs a READ uses (rec.lastPsn): where it is the last request sent,
   // the next request's PSN follows them (a request within them re-requests responses).
   static void settleReadSpan(Requester& r, const InflightMessage& m) {
@@ -939,7 +980,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
       if (it->rec.kind == kind && it->rec.firstPsn == firstPsn) {
         if (kind == MessageKind::Read) {
           r.answeredReads.emplace_back(firstPsn, it->rec.lastPsn);
-          if (r.answeredReads.size() > 16) r.answeredReads.pop_front();
+          if (r.answeredReads.size() > kAnsweredReadsKept) r.answeredReads.pop_front();
         }
         summarise(c, d, *it, Outcome::Completed, f.frame, f.time);
         r.inflight.erase(it);

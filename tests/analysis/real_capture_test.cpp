@@ -83,6 +83,27 @@ TEST(RealCapture, LossyRxeCaptureResendsAreSeenPsnsAndEveryNakIsListed) {
   }
 }
 
+TEST(RealCapture, ReadsAskedAgainAreAnsweredAgainWithoutRepeatedResponses) {
+  // ib_read_bw (8 KiB READs at MTU 1024, 4% loss on the requester's egress), captured at the
+  // responder from mid-transfer: responses to READs sent before the capture began, a READ
+  // re-requested from its last PSN, then every answered READ after it sent again (go-back-N
+  // after the timer) and answered again by the responder.
+  const Read r = readCapture("rxe_read_bw_loss.pcap");
+  ASSERT_EQ(r.facts.frames, 256u);
+  EXPECT_TRUE(framesOf(r.report, {AnomalyKind::RepeatedResponse}).empty());
+  const auto resent = framesOf(r.report, {AnomalyKind::Retransmission, AnomalyKind::Duplicate});
+  EXPECT_FALSE(r.facts.resends.empty());
+  for (const auto frame : r.facts.resends)
+    EXPECT_TRUE(resent.count(frame)) << "frame " << frame;
+  for (const auto& a : r.report.anomalies) {
+    if (a.kind != AnomalyKind::Retransmission || r.facts.resends.count(a.frame)) continue;
+    // The only other resend: a READ asked again from a PSN inside its span.
+    EXPECT_EQ(a.detail.rfind("READ re-requested from PSN", 0), 0u) << a.detail;
+  }
+  EXPECT_EQ(framesOf(r.report, {AnomalyKind::Timeout}).size(), 1u);
+  EXPECT_GT(r.report.summary.completedMessages, 20u);
+}
+
 TEST(RealCapture, CleanRxeCapturesHaveNoResendsNoNaksAndCompleteMessages) {
   for (const char* name : {"rxe_atomic_lat.pcap", "rxe_ud_pingpong.pcap"}) {
     SCOPED_TRACE(name);
