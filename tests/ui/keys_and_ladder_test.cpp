@@ -204,7 +204,7 @@ bool crosses(const QLineF& line, const QRectF& rect) {
 }
 
 TEST_F(KeysWindow, LadderLabelsNeverSitOnArrows) {
-  for (const QString id :
+  for (const QString& id :
        {QStringLiteral("rc-write"), QStringLiteral("tour"), QStringLiteral("lossy-go-back-n")}) {
     for (const QSize size : {QSize(1600, 1000), QSize(1280, 720)}) {
       open(id, size);
@@ -222,7 +222,9 @@ TEST_F(KeysWindow, LadderLabelsNeverSitOnArrows) {
           EXPECT_FALSE(crosses(ladder->arrowLine(j), label))
               << id.toStdString() << " " << size.width() << ": label " << i << " ("
               << ladder->labelText(i).toStdString() << ") on arrow " << j;
-          if (j != i) EXPECT_FALSE(label.intersects(ladder->labelRect(j))) << i << " " << j;
+          if (j != i) {
+            EXPECT_FALSE(label.intersects(ladder->labelRect(j))) << i << " " << j;
+          }
         }
         // The label lies between the two lifelines it joins.
         const QLineF a = ladder->arrowLine(i);
@@ -282,8 +284,12 @@ TEST_F(KeysWindow, FramesLostOnTheLinkAndDroppedByTheResponderAreMarked) {
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const QLineF a = w->ladder()->arrowLine(static_cast<int>(i));
     const QLineF full = w->ladder()->arrowLine(2);
-    if (rows[i].dropped) EXPECT_LT(std::abs(a.dx()), std::abs(full.dx()) * 0.6);
-    if (rows[i].droppedAtReceiver) EXPECT_DOUBLE_EQ(std::abs(a.dx()), std::abs(full.dx()));
+    if (rows[i].dropped) {
+      EXPECT_LT(std::abs(a.dx()), std::abs(full.dx()) * 0.6);
+    }
+    if (rows[i].droppedAtReceiver) {
+      EXPECT_DOUBLE_EQ(std::abs(a.dx()), std::abs(full.dx()));
+    }
   }
 
   open(QStringLiteral("lossy-go-back-n"));
