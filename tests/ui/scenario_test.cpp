@@ -97,8 +97,11 @@ TEST_F(TourTest, MultiPacketSendSelectsItsFramesAndFillsTheQueues) {
   EXPECT_EQ(w->scenario()->currentFrame(), frame);
   EXPECT_EQ(w->packetPane()->currentFrame(), frame);
   EXPECT_EQ(w->packetPane()->packetModel()->rowCount(), static_cast<int>(frame + 1));
-  EXPECT_EQ(w->ladder()->currentFrame(), static_cast<int>(frame));
-  EXPECT_EQ(w->ladder()->visibleCount(), static_cast<int>(frame + 1));
+  // The ladder's rows: the frames so far and, before them, the exchange's two TCP messages.
+  const int row = w->scenario()->ladderRowOfFrame(static_cast<std::size_t>(frame));
+  EXPECT_EQ(row, static_cast<int>(frame) + 2);
+  EXPECT_EQ(w->ladder()->currentFrame(), row);
+  EXPECT_EQ(w->ladder()->visibleCount(), row + 1);
   EXPECT_TRUE(w->packetPane()->selectField("infiniband.bth.opcode"));
   EXPECT_EQ(w->packetPane()->detailTree()->currentIndex().data(DetailTreeModel::KeyRole).toString(),
             "infiniband.bth.opcode");
@@ -184,17 +187,18 @@ TEST_F(TourTest, KeysAndLadderClicksMoveTheCurrentEvent) {
   EXPECT_EQ(w->scenario()->current(), 0);
   w->scenario()->goTo(w->scenario()->eventCount() - 1);
   LadderView* ladder = w->ladder();
-  ladder->setCurrentFrame(0);
-  QTest::mouseClick(ladder, Qt::LeftButton, {}, ladder->pointOfFrame(0));
+  const int row0 = w->scenario()->ladderRowOfFrame(0);
+  ladder->setCurrentFrame(row0);
+  QTest::mouseClick(ladder, Qt::LeftButton, {}, ladder->pointOfFrame(row0));
   const int sent0 = test::findEvent(*rec, sim::TraceKind::FrameSent, -1);
   EXPECT_EQ(w->scenario()->current(), sent0);
   EXPECT_EQ(w->packetPane()->currentFrame(), 0);
-  EXPECT_EQ(ladder->currentFrame(), 0);
+  EXPECT_EQ(ladder->currentFrame(), row0);
   // Clicking a packet row selects its frame everywhere too.
   w->scenario()->goTo(w->scenario()->eventCount() - 1);
   ASSERT_TRUE(w->packetPane()->selectFrame(3));
   EXPECT_EQ(rec->events[static_cast<std::size_t>(w->scenario()->current())].frame, 3);
-  EXPECT_EQ(ladder->currentFrame(), 3);
+  EXPECT_EQ(ladder->currentFrame(), w->scenario()->ladderRowOfFrame(3));
 }
 
 TEST_F(TourTest, ModelsStayConsistentThroughEveryStep) {

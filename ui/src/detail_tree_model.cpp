@@ -26,8 +26,23 @@ QString severityName(packets::Severity s) {
 
 DetailTreeModel::DetailTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
+void DetailTreeModel::setMrLink(std::optional<MrLink> link) {
+  // Set before the view expands the new frame's rows (PacketPane::showFrame): a reset is cheap.
+  beginResetModel();
+  mrLink_ = std::move(link);
+  endResetModel();
+}
+
+bool DetailTreeModel::isRemoteKeyRow(const QModelIndex& index) const {
+  const std::int32_t n = nodeOf(index);
+  if (n < 0 || !dissection_) return false;
+  const auto& key = dissection_->nodes[static_cast<std::size_t>(n)].key;
+  return key == "infiniband.reth.r_key" || key == "infiniband.reth.va";
+}
+
 void DetailTreeModel::setDissection(std::shared_ptr<const packets::Dissection> dissection) {
   beginResetModel();
+  mrLink_.reset();
   dissection_ = std::move(dissection);
   children_.clear();
   rowOfNode_.clear();
@@ -138,18 +153,30 @@ QVariant DetailTreeModel::data(const QModelIndex& index, int role) const {
     }
   }
   const auto& node = dissection_->nodes[static_cast<std::size_t>(item)];
+  const bool linked = mrLink_ && isRemoteKeyRow(index);
   switch (role) {
     case Qt::DisplayRole:
+      if (linked && node.key == "infiniband.reth.r_key")
+        return QString::fromStdString(node.label) + QStringLiteral("  ") + mrLink_->text;
       return QString::fromStdString(node.label);
     case Qt::ToolTipRole: {
       if (node.key.empty()) return {};
       const QString key =
           QString::fromUtf8(node.key.data(), static_cast<qsizetype>(node.key.size()));
       QString tip = tr("%1 (%2 byte(s) at %3)").arg(key).arg(node.length).arg(node.offset);
+      if (linked) {
+        tip += QStringLiteral("\n") + mrLink_->text;
+        if (mrLink_->mr >= 0) tip += QStringLiteral("\n") + tr("Double-click to show that MR.");
+      }
       const QString term = Glossary::keyForField(key);
       if (!term.isEmpty()) tip += QStringLiteral("\n\n") + Glossary::tooltip(term);
       return tip;
     }
+    case Qt::ForegroundRole:
+      if (linked && mrLink_->mr >= 0) return QBrush(QColor(0x1f, 0x4e, 0x9a));
+      return {};
+    case MrLinkRole:
+      return linked && mrLink_->mr >= 0;
     case KeyRole:
       return QString::fromUtf8(node.key.data(), static_cast<qsizetype>(node.key.size()));
     case ExpertRole:

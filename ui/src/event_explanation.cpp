@@ -3,6 +3,7 @@
 #include <QRegularExpression>
 
 #include "rdmascope/packets/ib_opcodes.h"
+#include "rdmascope/ui/fabric_models.h"
 
 namespace rdmascope::ui {
 
@@ -1154,6 +1155,72 @@ QString EventExplainer::maskBitMeaning(const QString& bit) {
   return tr("an attribute of ibv_qp_attr");
 }
 
+namespace {
+
+// The remote region a one-sided post or a RETH names, and the MR of the responder it finds.
+QString remoteTargetText(const ScenarioRecording& rec, const ScenarioEvent& ev) {
+  const RemoteTarget& t = *ev.remote;
+  const auto owner = static_cast<std::size_t>(t.host);
+  const QString host = QString::fromStdString(rec.hostNames[owner]);
+  const bool frame = ev.trace.kind == K::FrameSent;
+  // What the operation needs of the MR.
+  unsigned need = sim::access::kRemoteAtomic;
+  QString needName = QStringLiteral("IBV_ACCESS_REMOTE_ATOMIC");
+  const std::uint8_t op =
+      frame ? static_cast<std::uint8_t>(ev.trace.args.opcode.value_or(0) & 0x1f) : std::uint8_t{0};
+  const std::string& text = ev.trace.args.text;
+  if ((frame && op >= 0x06 && op <= 0x0b) ||
+      (!frame && text.find("RDMA_WRITE") != std::string::npos)) {
+    need = sim::access::kRemoteWrite;
+    needName = QStringLiteral("IBV_ACCESS_REMOTE_WRITE");
+  } else if ((frame && op == 0x0c) || (!frame && text.find("RDMA_READ") != std::string::npos)) {
+    need = sim::access::kRemoteRead;
+    needName = QStringLiteral("IBV_ACCESS_REMOTE_READ");
+  }
+  QString out =
+      frame ? EventExplainer::tr("Its RETH names %1 bytes at remote address %2 with rkey %3.")
+                  .arg(t.length)
+                  .arg(hex(t.addr), hex(t.rkey))
+            : EventExplainer::tr(
+                  "The work request names %1's memory by remote address %2 and rkey %3, the "
+                  "values %1 published in the out-of-band exchange.")
+                  .arg(host, hex(t.addr), hex(t.rkey));
+  const Snapshot& snap = rec.snapshots[ev.snapshot];
+  const auto& mrs = snap.hosts[owner].mrs;
+  if (t.mr < 0 || static_cast<std::size_t>(t.mr) >= mrs.size()) {
+    out += QLatin1Char(' ') + EventExplainer::tr(
+                                  "No MR of %1 has rkey %2: its responder will "
+                                  "refuse the request (remote access error).")
+                                  .arg(host, hex(t.rkey));
+    return out;
+  }
+  const MrSnapshot& m = mrs[static_cast<std::size_t>(t.mr)];
+  out += QLatin1Char(' ') +
+         EventExplainer::tr("That rkey is %1's MR #%2 %3: %4 bytes at %5, access %6.")
+             .arg(host)
+             .arg(t.mr + 1)
+             .arg(QString::fromStdString(m.name))
+             .arg(m.length)
+             .arg(hex(m.addr), ibvAccessNames(m.access));
+  if (!(m.access & need))
+    out += QLatin1Char(' ') + EventExplainer::tr(
+                                  "The MR lacks %1, so %2's responder will refuse "
+                                  "the request (remote access error).")
+                                  .arg(needName, host);
+  else if (t.addr < m.addr || t.addr - m.addr > m.length || t.length > m.length - (t.addr - m.addr))
+    out += QLatin1Char(' ') +
+           EventExplainer::tr(
+               "The range does not lie inside the MR, so %1's responder will refuse "
+               "the request (remote access error).")
+               .arg(host);
+  else
+    out += QLatin1Char(' ') +
+           EventExplainer::tr("The range lies at offset %1 of it.").arg(hex(t.addr - m.addr));
+  return out;
+}
+
+}  // namespace
+
 EventExplanation EventExplainer::explain(const ScenarioRecording& rec, std::size_t index) {
   EventExplanation x;
   const ScenarioEvent& ev = rec.events[index];
@@ -1167,6 +1234,10 @@ EventExplanation EventExplainer::explain(const ScenarioRecording& rec, std::size
   }
   if (x.title.isEmpty()) x.title = QString::fromStdString(ev.trace.args.text);
   if (x.body.isEmpty()) x.body = x.title;
+  if (ev.remote) {
+    x.body += QStringLiteral("\n\n") + remoteTargetText(rec, ev);
+    x.terms << QStringLiteral("rkey") << QStringLiteral("RETH");
+  }
   x.body += wqeChanges(rec, index);
   x.title = tr("%1 · %2: %3").arg(x.actor, x.kind, x.title);
   return x;

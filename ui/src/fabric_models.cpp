@@ -50,6 +50,14 @@ QString accessFlagNames(unsigned access) {
   return names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(" | "));
 }
 
+QString ibvAccessNames(unsigned access) {
+  if (access == 0) return QStringLiteral("none");
+  QStringList names = accessFlagNames(access).split(QStringLiteral(" | "));
+  for (QString& n : names)
+    if (!n.startsWith(QLatin1String("0x"))) n.prepend(QLatin1String("IBV_ACCESS_"));
+  return names.join(QStringLiteral(" | "));
+}
+
 FabricHostModel::FabricHostModel(FabricTable table, QObject* parent)
     : QAbstractTableModel(parent), table_(table) {}
 

@@ -45,6 +45,7 @@ HostPane::HostPane(const QString& title, QWidget* parent) : QWidget(parent) {
   sqModel_ = new HostTableModel(HostTable::SendQueue, this);
   rqModel_ = new HostTableModel(HostTable::RecvQueue, this);
   cqModel_ = new HostTableModel(HostTable::Completions, this);
+  mrModel_ = new HostTableModel(HostTable::Mrs, this);
   diagram_ = new QpStateDiagram(this);
   memory_ = new HexView(this);
   memory_->setObjectName(QStringLiteral("memoryView"));
@@ -70,6 +71,16 @@ HostPane::HostPane(const QString& title, QWidget* parent) : QWidget(parent) {
   cq->setColumnWidth(2, cw * 9);
   cq->setColumnWidth(3, cw * 6);
 
+  mrTable_ = makeTable(mrModel_, this, QStringLiteral("mrTable"));
+  mrTable_->setColumnWidth(0, cw * 7);
+  mrTable_->setColumnWidth(1, cw * 15);
+  mrTable_->setColumnWidth(2, cw * 7);
+  mrTable_->setColumnWidth(3, cw * 8);
+  mrTable_->setColumnWidth(4, cw * 8);
+  // A header and two MRs; more scroll.
+  mrTable_->setMaximumHeight(mrTable_->fontMetrics().height() * 4 + 8);
+  mrTable_->setMinimumHeight(mrTable_->fontMetrics().height() * 2 + 8);
+
   auto* queues = new QSplitter(Qt::Horizontal, this);
   queues->addWidget(titled(tr("Send queue"), sq, queues));
   queues->addWidget(titled(tr("Receive queue"), rq, queues));
@@ -86,6 +97,7 @@ HostPane::HostPane(const QString& title, QWidget* parent) : QWidget(parent) {
   ml->setContentsMargins(0, 0, 0, 0);
   ml->setSpacing(1);
   ml->addWidget(memoryLabel_);
+  ml->addWidget(mrTable_);
   ml->addWidget(memory_, 1);
 
   auto* split = new QSplitter(Qt::Vertical, this);
@@ -121,6 +133,7 @@ void HostPane::setSnapshot(const HostSnapshot* s, const HostSnapshot* previous) 
   sqModel_->setSnapshot(s, previous);
   rqModel_->setSnapshot(s, previous);
   cqModel_->setSnapshot(s, previous);
+  mrModel_->setSnapshot(s, previous);
   if (!s) {
     memory_->setBytes({});
     diagram_->clearState();
@@ -137,6 +150,16 @@ void HostPane::setSnapshot(const HostSnapshot* s, const HostSnapshot* previous) 
   }
   bufferAddr_ = s->bufferAddr;
   if (s->qps.empty()) diagram_->clearState();
+}
+
+void HostPane::showMr(int mr) {
+  mrModel_->setHighlightedMr(mr);
+  if (mr >= 0 && mr < mrModel_->rowCount()) {
+    mrTable_->scrollTo(mrModel_->index(mr, 0));
+    // The pane scrolls when the window is small: bring the table itself into view too.
+    if (auto* scroll = findChild<QScrollArea*>(QStringLiteral("hostScroll")))
+      scroll->ensureWidgetVisible(mrTable_);
+  }
 }
 
 void HostPane::setQpState(sim::QpState current, sim::QpState from, bool lit) {

@@ -6,16 +6,25 @@
 
 #include "host_tables.h"
 #include "rdmascope/sim/narration.h"
+#include "rdmascope/ui/fabric_models.h"
+#include "rdmascope/ui/psn_base.h"
 
 namespace rdmascope::ui {
 
 using host_tables::hex;
 using host_tables::kGreen;
 using host_tables::kRed;
+using host_tables::kYellow;
 using host_tables::toQString;
 
 HostTableModel::HostTableModel(HostTable table, QObject* parent)
-    : QAbstractTableModel(parent), table_(table) {}
+    : QAbstractTableModel(parent), table_(table) {
+  if (table_ == HostTable::Qps || table_ == HostTable::SendQueue) {
+    connect(&PsnBase::instance(), &PsnBase::changed, this, [this] {
+      if (rowCount() > 0) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    });
+  }
+}
 
 const std::vector<sim::WqeView>* HostTableModel::queue(const HostSnapshot* s) const {
   if (!s || s->qps.empty()) return nullptr;
@@ -41,6 +50,8 @@ int HostTableModel::rowCount(const QModelIndex& parent) const {
     }
     case HostTable::Completions:
       return snapshot_->cqs.empty() ? 0 : static_cast<int>(snapshot_->cqs.front().entries.size());
+    case HostTable::Mrs:
+      return static_cast<int>(snapshot_->mrs.size());
   }
   return 0;
 }
@@ -56,6 +67,8 @@ int HostTableModel::columnCount(const QModelIndex& parent) const {
       return 3;
     case HostTable::Completions:
       return 5;
+    case HostTable::Mrs:
+      return 6;
   }
   return 0;
 }
@@ -67,6 +80,8 @@ QVariant HostTableModel::headerData(int section, Qt::Orientation orientation, in
                              QT_TR_NOOP("MSN")};
   static const char* cq[] = {QT_TR_NOOP("wr_id"), QT_TR_NOOP("Opcode"), QT_TR_NOOP("Status"),
                              QT_TR_NOOP("Bytes"), QT_TR_NOOP("Polled")};
+  static const char* mr[] = {QT_TR_NOOP("MR"),   QT_TR_NOOP("Address"), QT_TR_NOOP("Length"),
+                             QT_TR_NOOP("lkey"), QT_TR_NOOP("rkey"),    QT_TR_NOOP("Access")};
   if (section < 0 || section >= columnCount()) return {};
   const auto i = static_cast<std::size_t>(section);
   switch (table_) {
@@ -77,6 +92,8 @@ QVariant HostTableModel::headerData(int section, Qt::Orientation orientation, in
       return host_tables::wqeHeader(table_ == HostTable::RecvQueue, section);
     case HostTable::Completions:
       return tr(cq[i]);
+    case HostTable::Mrs:
+      return tr(mr[i]);
   }
   return {};
 }
@@ -101,6 +118,8 @@ bool HostTableModel::rowChanged(int row) const {
     case HostTable::Completions:
       if (previous_->cqs.empty() || r >= previous_->cqs.front().entries.size()) return true;
       return (r < snapshot_->cqs.front().polled) != (r < previous_->cqs.front().polled);
+    case HostTable::Mrs:
+      return r >= previous_->mrs.size();
   }
   return false;
 }
@@ -128,11 +147,11 @@ QVariant HostTableModel::data(const QModelIndex& index, int role) const {
         case 2:
           return toQString(qpStateName(q.state));
         case 3:
-          return hex(q.sqPsn);
+          return PsnBase::format(q.sqPsn);
         case 4:
-          return hex(q.rqPsn);
+          return PsnBase::format(q.rqPsn);
         case 5:
-          return hex(q.compPsn);
+          return PsnBase::format(q.compPsn);
         case 6:
           return q.msn;
       }
@@ -169,8 +188,47 @@ QVariant HostTableModel::data(const QModelIndex& index, int role) const {
       }
       return {};
     }
+    case HostTable::Mrs: {
+      const MrSnapshot& m = snapshot_->mrs[r];
+      const QString access = accessFlagNames(m.access);
+      if (role == Qt::ToolTipRole)
+        return tr("MR #%1 %2: %3 bytes at 0x%4\nlkey 0x%5: this host's work requests quote it "
+                  "in their SGEs\nrkey 0x%6: the peer quotes it in a RETH to READ or WRITE "
+                  "here\nAccess: %7")
+            .arg(r + 1)
+            .arg(QString::fromStdString(m.name))
+            .arg(m.length)
+            .arg(m.addr, 0, 16)
+            .arg(m.lkey, 0, 16)
+            .arg(m.rkey, 0, 16)
+            .arg(ibvAccessNames(m.access));
+      if (role == Qt::BackgroundRole && static_cast<int>(r) == highlightedMr_)
+        return QBrush(kYellow);
+      if (role != Qt::DisplayRole) return {};
+      switch (c) {
+        case 0:
+          return QStringLiteral("#%1 %2").arg(r + 1).arg(QString::fromStdString(m.name));
+        case 1:
+          return hex(m.addr);
+        case 2:
+          return QVariant::fromValue<qulonglong>(m.length);
+        case 3:
+          return hex(m.lkey);
+        case 4:
+          return hex(m.rkey);
+        case 5:
+          return access;
+      }
+      return {};
+    }
   }
   return {};
+}
+
+void HostTableModel::setHighlightedMr(int mr) {
+  if (table_ != HostTable::Mrs || mr == highlightedMr_) return;
+  highlightedMr_ = mr;
+  if (rowCount() > 0) Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
 }
 
 EventListModel::EventListModel(QObject* parent) : QAbstractTableModel(parent) {}

@@ -5,6 +5,7 @@
 #include <QTableView>
 
 #include "rdmascope/sim/narration.h"
+#include "rdmascope/ui/psn_base.h"
 
 namespace rdmascope::ui::host_tables {
 
@@ -73,8 +74,9 @@ QVariant wqeCell(const sim::WqeView& w, bool receiveQueue, int column) {
     case 3:
       return wqeStateText(w.state);
     case 4:
-      return w.firstPsn == w.lastPsn ? hex(w.firstPsn)
-                                     : hex(w.firstPsn) + QStringLiteral("-") + hex(w.lastPsn);
+      return w.firstPsn == w.lastPsn
+                 ? PsnBase::format(w.firstPsn)
+                 : PsnBase::format(w.firstPsn) + QStringLiteral("-") + PsnBase::format(w.lastPsn);
   }
   return {};
 }

@@ -57,6 +57,7 @@
 #include "rdmascope/ui/live_capture_dialog.h"
 #include "rdmascope/ui/packet_context_menus.h"
 #include "rdmascope/ui/packet_pane.h"
+#include "rdmascope/ui/psn_base.h"
 #include "rdmascope/ui/real_run_controller.h"
 #include "rdmascope/ui/scenario_controller.h"
 #include "rdmascope/ui/scenario_narration.h"
@@ -358,6 +359,7 @@ void MainWindow::createActions() {
   view->addAction(tr("&Comparison"), this, [this] { lowerTabs_->setCurrentWidget(comparison_); });
   view->addSeparator();
   addTimeDisplayFormatMenu(*view, *packets_);
+  addPsnBaseAction(*view);
   addLanguageMenu(*view, *this);
 
   QMenu* stats = menuBar()->addMenu(tr("&Statistics"));

@@ -98,6 +98,11 @@ PacketPane::PacketPane(FrameStore* store, QWidget* parent) : QWidget(parent), st
             hex_->setHighlight(r.offset, r.length);
             Q_EMIT fieldSelected(cur.data(DetailTreeModel::KeyRole).toString(), r);
           });
+  connect(tree_, &QTreeView::doubleClicked, this, [this](const QModelIndex& idx) {
+    const auto& link = detailModel_->mrLink();
+    if (link && idx.data(DetailTreeModel::MrLinkRole).toBool())
+      Q_EMIT mrLinkActivated(link->host, link->mr);
+  });
   connect(hex_, &HexView::byteClicked, this, [this](std::uint32_t offset) {
     const QModelIndex idx = detailModel_->deepestAt(offset);
     if (!idx.isValid()) return;
@@ -239,6 +244,10 @@ bool PacketPane::selectField(const QString& key) {
   return false;
 }
 
+void PacketPane::setMrLinker(MrLinker linker) {
+  mrLinker_ = std::move(linker);
+}
+
 void PacketPane::showFrame(qint64 frame) {
   if (frame == current_) return;
   current_ = frame;
@@ -250,6 +259,7 @@ void PacketPane::showFrame(qint64 frame) {
   }
   const auto f = static_cast<std::size_t>(frame);
   detailModel_->setDissection(packetModel_->dissection(f));
+  if (mrLinker_) detailModel_->setMrLink(mrLinker_(f));
   const auto bytes = store_->bytes(f);
   hex_->setBytes(QByteArray(reinterpret_cast<const char*>(bytes.data()),
                             static_cast<qsizetype>(bytes.size())));

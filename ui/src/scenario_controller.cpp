@@ -1,9 +1,11 @@
 #include "rdmascope/ui/scenario_controller.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 #include "rdmascope/sim/narration.h"
 #include "rdmascope/ui/event_explanation.h"
+#include "rdmascope/ui/fabric_models.h"
 #include "rdmascope/ui/host_pane.h"
 #include "rdmascope/ui/host_state_models.h"
 #include "rdmascope/ui/ladder_view.h"
@@ -61,8 +63,12 @@ ScenarioController::ScenarioController(FrameStore* store, PacketPane* packets,
   connect(packets_, &PacketPane::frameSelected, this, [this](qint64 frame) {
     if (!syncing_ && rec_ && frame >= 0) goToFrame(static_cast<std::size_t>(frame));
   });
-  connect(ladder_, &LadderView::frameClicked, this, [this](int frame) {
-    if (rec_ && frame >= 0) goToFrame(static_cast<std::size_t>(frame));
+  connect(ladder_, &LadderView::frameClicked, this, [this](int row) {
+    if (rec_ && row >= 0 && static_cast<std::size_t>(row) < rowEvent_.size())
+      goTo(rowEvent_[static_cast<std::size_t>(row)]);
+  });
+  connect(packets_, &PacketPane::mrLinkActivated, this, [this](int host, int mr) {
+    if (host >= 0 && host < 2) hosts_[static_cast<std::size_t>(host)]->showMr(mr);
   });
 }
 
@@ -103,38 +109,11 @@ void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStor
   packets_->packetModel()->setFrameLimit(0);
   rec_ = std::move(rec);
   *store_ = std::move(frames);
-  framesUpTo_.clear();
-  std::size_t sent = 0;
-  for (const auto& e : rec_->events) {
-    if (e.trace.kind == sim::TraceKind::FrameSent) ++sent;
-    framesUpTo_.push_back(sent);
-  }
+  packets_->setMrLinker([this](std::size_t frame) { return mrLinkOfFrame(frame); });
+  for (HostPane* h : hosts_)
+    h->showMr(-1);
+  std::vector<LadderFrame> ladder = buildLadder();
   packets_->storeReset();
-  std::vector<LadderFrame> ladder;
-  for (const auto& e : rec_->events) {
-    if (e.trace.kind == sim::TraceKind::FrameSent) {
-      const auto s =
-          sim::summarizeFrame(rec_->wire, store_->bytes(static_cast<std::size_t>(e.frame)));
-      LadderFrame f;
-      f.fromHost = e.host == 1 ? 1 : 0;
-      std::string name = s.opcodeName;
-      if (name.rfind("RC ", 0) == 0) name = name.substr(3);
-      f.label = QStringLiteral("%1  PSN %2")
-                    .arg(QString::fromStdString(name))
-                    .arg(s.psn);  // decimal, as the packet list and tshark show it
-      if (s.hasAeth && (s.syndrome & 0x60) != 0) {
-        f.nak = true;
-        f.label +=
-            (s.syndrome & 0x60) == 0x20 ? QStringLiteral("  RNR NAK") : QStringLiteral("  NAK");
-      }
-      f.detail = QString::fromStdString(sim::describe(e.trace));
-      f.sentUs = e.trace.time.micros();
-      ladder.push_back(std::move(f));
-    } else if (e.trace.kind == sim::TraceKind::FrameDropped && e.frame >= 0 &&
-               static_cast<std::size_t>(e.frame) < ladder.size()) {
-      ladder[static_cast<std::size_t>(e.frame)].dropped = true;
-    }
-  }
   ladder_->setHostNames(QString::fromStdString(rec_->hostNames[0]),
                         QString::fromStdString(rec_->hostNames[1]));
   ladder_->setFrames(std::move(ladder));
@@ -152,8 +131,13 @@ void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStor
 
 void ScenarioController::unload() {
   events_->setRecording(nullptr);
+  packets_->setMrLinker({});
   rec_.reset();
   framesUpTo_.clear();
+  rowsUpTo_.clear();
+  rowEvent_.clear();
+  rowOfFrame_.clear();
+  eventOfFrame_.clear();
   current_ = -1;
   currentFrame_ = -1;
   ladder_->setFrames({});
@@ -161,6 +145,146 @@ void ScenarioController::unload() {
   for (HostPane* h : hosts_)
     h->setSnapshot(nullptr, nullptr);
   packets_->packetModel()->setFrameLimit(SIZE_MAX);
+}
+
+namespace {
+
+QString hex(std::uint64_t v) {
+  return QStringLiteral("0x%1").arg(v, 0, 16);
+}
+
+// A GID as text: an IPv4-mapped one (RoCEv2 over IPv4) as ::ffff:a.b.c.d, else eight groups.
+QString gidText(const std::array<std::uint8_t, 16>& g) {
+  if (std::all_of(g.begin(), g.begin() + 10, [](std::uint8_t b) { return b == 0; }) &&
+      g[10] == 0xff && g[11] == 0xff)
+    return QStringLiteral("::ffff:%1.%2.%3.%4").arg(g[12]).arg(g[13]).arg(g[14]).arg(g[15]);
+  QStringList groups;
+  for (std::size_t i = 0; i < 16; i += 2)
+    groups << QString::number((g[i] << 8) | g[i + 1], 16);
+  return groups.join(QLatin1Char(':'));
+}
+
+}  // namespace
+
+std::vector<LadderFrame> ScenarioController::buildLadder() {
+  framesUpTo_.clear();
+  rowsUpTo_.clear();
+  rowEvent_.clear();
+  rowOfFrame_.clear();
+  eventOfFrame_.clear();
+  std::vector<LadderFrame> ladder;
+  std::array<std::int64_t, 2> lastReceived{-1, -1};
+  auto rowOf = [&](std::int64_t frame) -> LadderFrame* {
+    if (frame < 0 || static_cast<std::size_t>(frame) >= rowOfFrame_.size()) return nullptr;
+    return &ladder[static_cast<std::size_t>(rowOfFrame_[static_cast<std::size_t>(frame)])];
+  };
+  std::size_t sent = 0;
+  for (std::size_t i = 0; i < rec_->events.size(); ++i) {
+    const ScenarioEvent& e = rec_->events[i];
+    if (e.trace.kind == sim::TraceKind::FrameSent) {
+      const auto s =
+          sim::summarizeFrame(rec_->wire, store_->bytes(static_cast<std::size_t>(e.frame)));
+      LadderFrame f;
+      f.fromHost = e.host == 1 ? 1 : 0;
+      std::string name = s.opcodeName;
+      if (name.rfind("RC ", 0) == 0) name = name.substr(3);
+      f.label = QString::fromStdString(name);
+      f.psn = s.psn;  // in PsnBase's base, as the host tables
+      if (s.hasAeth && (s.syndrome & 0x60) != 0) {
+        f.nak = true;
+        f.note =
+            (s.syndrome & 0x60) == 0x20 ? QStringLiteral("  RNR NAK") : QStringLiteral("  NAK");
+      }
+      f.detail = QString::fromStdString(sim::describe(e.trace));
+      f.sentUs = e.trace.time.micros();
+      rowOfFrame_.push_back(static_cast<int>(ladder.size()));
+      eventOfFrame_.push_back(static_cast<int>(i));
+      rowEvent_.push_back(static_cast<int>(i));
+      ladder.push_back(std::move(f));
+      ++sent;
+    } else if (e.oob) {
+      const OobMessage& m = *e.oob;
+      const auto from = static_cast<std::size_t>(m.from);
+      const QString sender = QString::fromStdString(rec_->hostNames[from]);
+      const QString receiver = QString::fromStdString(rec_->hostNames[1 - from]);
+      LadderFrame f;
+      f.sideChannel = true;
+      f.fromHost = m.from == 1 ? 1 : 0;
+      f.label = tr("TCP: QPN %1").arg(hex(m.qpn));
+      f.psn = m.psn;
+      f.note = QStringLiteral("  ") + tr("GID %1").arg(gidText(m.gid));
+      if (!m.mr.empty())
+        f.secondLine = tr("%1: addr %2  rkey %3  %4 bytes")
+                           .arg(QString::fromStdString(m.mr), hex(m.addr), hex(m.rkey))
+                           .arg(m.length);
+      f.detail = tr("Out-of-band exchange over a TCP socket, not an RDMA frame: %1 tells %2 its QP "
+                    "number %3, first PSN %4 and GID %5, which %2 puts into its RTR attributes.")
+                     .arg(sender, receiver, hex(m.qpn), hex(m.psn), gidText(m.gid));
+      if (!m.mr.empty())
+        f.detail += QLatin1Char(' ') +
+                    tr("For one-sided operations it also names its region %1: address %2, "
+                       "rkey %3, %4 bytes; %5 quotes them in the RETH of every READ or WRITE.")
+                        .arg(QString::fromStdString(m.mr), hex(m.addr), hex(m.rkey))
+                        .arg(m.length)
+                        .arg(receiver);
+      f.sentUs = e.trace.time.micros();
+      rowEvent_.push_back(static_cast<int>(i));
+      ladder.push_back(std::move(f));
+    } else if (e.trace.kind == sim::TraceKind::FrameReceived && e.host >= 0 && e.frame >= 0) {
+      lastReceived[static_cast<std::size_t>(e.host)] = e.frame;
+    } else if (e.trace.kind == sim::TraceKind::FrameDropped) {
+      if (e.trace.what == sim::Narrative::FrameLost) {
+        if (LadderFrame* f = rowOf(e.frame)) {
+          f->dropped = true;
+          f->note += QStringLiteral("  \u2717 ") + tr("lost on the link");
+        }
+      } else if (e.host >= 0) {
+        // The receiver discarded it: the frame it last accepted, unless the event names one.
+        const std::int64_t frame =
+            e.frame >= 0 ? e.frame : lastReceived[static_cast<std::size_t>(e.host)];
+        if (LadderFrame* f = rowOf(frame); f && !f->droppedAtReceiver) {
+          f->droppedAtReceiver = true;
+          f->note +=
+              QStringLiteral("  \u2717 ") +
+              tr("dropped by %1")
+                  .arg(QString::fromStdString(rec_->hostNames[static_cast<std::size_t>(e.host)]));
+          f->detail += QStringLiteral("\n") + QString::fromStdString(sim::describe(e.trace));
+        }
+      }
+    }
+    framesUpTo_.push_back(sent);
+    rowsUpTo_.push_back(ladder.size());
+  }
+  return ladder;
+}
+
+int ScenarioController::ladderRowOfFrame(std::size_t frame) const {
+  return frame < rowOfFrame_.size() ? rowOfFrame_[frame] : -1;
+}
+
+std::optional<MrLink> ScenarioController::mrLinkOfFrame(std::size_t frame) const {
+  if (!rec_ || frame >= eventOfFrame_.size()) return std::nullopt;
+  const ScenarioEvent& e = rec_->events[static_cast<std::size_t>(eventOfFrame_[frame])];
+  if (!e.remote) return std::nullopt;
+  const RemoteTarget& t = *e.remote;
+  const auto host = static_cast<std::size_t>(t.host);
+  const QString name = QString::fromStdString(rec_->hostNames[host]);
+  MrLink link;
+  link.host = t.host;
+  link.mr = t.mr;
+  const HostSnapshot& hs = rec_->snapshots[e.snapshot].hosts[host];
+  if (t.mr >= 0 && static_cast<std::size_t>(t.mr) < hs.mrs.size()) {
+    const MrSnapshot& m = hs.mrs[static_cast<std::size_t>(t.mr)];
+    link.text = QStringLiteral("\u2192 ") +
+                tr("%1 MR #%2 %3 (rkey %4, %5)")
+                    .arg(name)
+                    .arg(t.mr + 1)
+                    .arg(QString::fromStdString(m.name), hex(m.rkey), accessFlagNames(m.access));
+  } else {
+    link.mr = -1;
+    link.text = QStringLiteral("\u2192 ") + tr("no MR of %1 has rkey %2").arg(name, hex(t.rkey));
+  }
+  return link;
 }
 
 std::size_t ScenarioController::framesShown() const {
@@ -303,8 +427,18 @@ void ScenarioController::update() {
   packets_->packetModel()->setFrameLimit(shown);
   if (frame >= 0) packets_->selectFrame(static_cast<std::size_t>(frame));
   syncing_ = false;
-  ladder_->setVisibleCount(static_cast<int>(shown));
-  ladder_->setCurrentFrame(static_cast<int>(frame));
+  // The ladder: its rows so far (frames and side-channel messages), the latest one current.
+  int row = -1;
+  for (int i = current_; i >= 0 && row < 0; --i) {
+    const auto& e = rec.events[static_cast<std::size_t>(i)];
+    if (e.oob)
+      row = static_cast<int>(rowsUpTo_[static_cast<std::size_t>(i)]) - 1;
+    else if (e.frame >= 0 && static_cast<std::size_t>(e.frame) < shown)
+      row = rowOfFrame_[static_cast<std::size_t>(e.frame)];
+  }
+  ladder_->setVisibleCount(
+      current_ >= 0 ? static_cast<int>(rowsUpTo_[static_cast<std::size_t>(current_)]) : 0);
+  ladder_->setCurrentFrame(row);
 
   // Layer stacks: the step of the RDMA data path this event stands for.
   if (ev) {

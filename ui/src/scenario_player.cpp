@@ -30,10 +30,16 @@ struct Watch {
 };
 
 HostSnapshot snapshotHost(sim::Host& host, const Watch& w, CqHistory& history,
-                          const HostSnapshot* previous) {
+                          const HostSnapshot* previous, const verbs_backend::HostSpec& spec) {
   HostSnapshot h;
   for (std::uint32_t q : host.qpNumbers())
     h.qps.push_back(host.qpView(q));
+  const auto& regions = host.memoryRegions();
+  for (std::size_t i = 0; i < regions.size(); ++i) {
+    const sim::MemoryRegionInfo& r = regions[i];
+    h.mrs.push_back({i < spec.mrs.size() ? spec.mrs[i].name : std::string(), r.addr, r.length,
+                     r.lkey, r.rkey, r.access});
+  }
   if (w.cq) {
     if (const sim::Host::Cq* cq = host.cq(w.cq)) {
       CqSnapshot c;
@@ -60,8 +66,9 @@ HostSnapshot snapshotHost(sim::Host& host, const Watch& w, CqHistory& history,
 /// Turns trace events into timeline events with a snapshot each, and frames into the store.
 class Recorder {
  public:
-  Recorder(sim::Network& net, ScenarioRecording& out, FrameStore& frames)
-      : net_(net), out_(out), frames_(frames) {}
+  Recorder(sim::Network& net, const verbs_backend::Scenario& scenario, ScenarioRecording& out,
+           FrameStore& frames)
+      : net_(net), scenario_(scenario), out_(out), frames_(frames) {}
 
   std::size_t phase = 0;
 
@@ -73,6 +80,15 @@ class Recorder {
     if (e.kind == sim::TraceKind::FrameSent) {
       frames_.append(e.bytes, e.time.picos() / 1000);
       ev.frame = static_cast<std::int64_t>(frames_.size()) - 1;
+      const sim::PacketSummary s = sim::summarizeFrame(out_.wire, e.bytes);
+      if (s.ok && s.hasReth && ev.host >= 0) {
+        RemoteTarget t;
+        t.host = 1 - ev.host;
+        t.addr = s.va;
+        t.rkey = s.rkey;
+        t.length = s.dmaLen;
+        ev.remote = t;
+      }
     } else if (e.frameNumber > 0 && e.frameNumber <= frames_.size()) {
       ev.frame = static_cast<std::int64_t>(e.frameNumber) - 1;
     }
@@ -94,8 +110,12 @@ class Recorder {
     const Snapshot* prev = out_.snapshots.empty() ? nullptr : &out_.snapshots.back();
     for (int h = 0; h < 2; ++h) {
       const auto hi = static_cast<std::size_t>(h);
-      snap.hosts[hi] =
-          snapshotHost(net_.host(h), watch(h), history_[h], prev ? &prev->hosts[hi] : nullptr);
+      snap.hosts[hi] = snapshotHost(net_.host(h), watch(h), history_[h],
+                                    prev ? &prev->hosts[hi] : nullptr, scenario_.hosts[h]);
+    }
+    if (ev.remote) {
+      ev.remote->mr =
+          findMr(snap.hosts[static_cast<std::size_t>(ev.remote->host)], ev.remote->rkey);
     }
     snap.frames = frames_.size();
     ev.snapshot = out_.snapshots.size();
@@ -120,6 +140,7 @@ class Recorder {
   }
 
   sim::Network& net_;
+  const verbs_backend::Scenario& scenario_;
   ScenarioRecording& out_;
   FrameStore& frames_;
   Watch watch_[2];
@@ -130,6 +151,44 @@ class Recorder {
 packets::LinkType linkTypeOf(sim::WireFormat wire) {
   return wire == sim::WireFormat::InfiniBand ? packets::LinkType::InfiniBand
                                              : packets::LinkType::Ethernet;
+}
+
+// Puts what a step told or named in typed form on the notes that report it: an exchange's
+// message on its "  -> QPN ..." note, a one-sided post's remote region on its call's note.
+void attachStepValues(ScenarioRecording& out, std::size_t first, const verbs_backend::Step& step,
+                      verbs_backend::ScenarioRun& run, const std::optional<RemoteTarget>& remote) {
+  auto noteOf = [&](int host, bool last) -> ScenarioEvent* {
+    ScenarioEvent* found = nullptr;
+    for (std::size_t i = first; i < out.events.size(); ++i) {
+      ScenarioEvent& e = out.events[i];
+      if (e.host != host || e.trace.kind != sim::TraceKind::Note) continue;
+      found = &e;
+      if (!last) break;
+    }
+    return found;
+  };
+  if (const auto* x = std::get_if<verbs_backend::ExchangeStep>(&step.action)) {
+    ScenarioEvent* note = noteOf(x->from, true);
+    if (note == nullptr) return;
+    const verbs_backend::PeerInfo info = run.host(x->from).published(*x);
+    OobMessage m;
+    m.from = x->from;
+    m.qpn = info.qpn;
+    m.psn = info.psn;
+    m.lid = info.lid;
+    m.gid = info.gid;
+    m.mr = x->mr;
+    m.addr = info.addr;
+    m.rkey = info.rkey;
+    m.length = info.length;
+    note->oob = m;
+  } else if (remote) {
+    ScenarioEvent* note = noteOf(step.host, false);
+    if (note == nullptr) return;
+    note->remote = remote;
+    const Snapshot& snap = out.snapshots[note->snapshot];
+    note->remote->mr = findMr(snap.hosts[static_cast<std::size_t>(remote->host)], remote->rkey);
+  }
 }
 
 bool narrated(const verbs_backend::Step& step) {
@@ -180,7 +239,7 @@ bool recordVerbsScenario(const verbs_backend::Scenario& scenario, const std::str
   for (int h = 0; h < 2; ++h)
     out.hostNames[static_cast<std::size_t>(h)] = net->host(h).name();
 
-  Recorder rec(*net, out, frames);
+  Recorder rec(*net, scenario, out, frames);
   verbs_backend::SimBackend host0(net, 0), host1(net, 1);
   std::optional<verbs_backend::ScenarioRun> run;
   sim::Trace& trace = net->sim().trace();
@@ -200,8 +259,26 @@ bool recordVerbsScenario(const verbs_backend::Scenario& scenario, const std::str
     return false;
   }
   while (!run->done()) {
-    rec.phase = stepPhase[run->nextStep()];
+    const std::size_t index = run->nextStep();
+    const verbs_backend::Step& step = scenario.steps[index];
+    rec.phase = stepPhase[index];
+    const std::size_t first = out.events.size();
+    // A one-sided post names the peer's region with the values the exchange delivered.
+    std::optional<RemoteTarget> remote;
+    if (const auto* p = std::get_if<verbs_backend::PostSendStep>(&step.action);
+        p != nullptr && p->remoteOffset) {
+      if (const auto& peer = run->host(step.host).peer(); peer && peer->length != 0) {
+        RemoteTarget t;
+        t.host = 1 - step.host;
+        t.addr = peer->addr + *p->remoteOffset;
+        t.rkey = p->wr.rkey != 0 ? p->wr.rkey : peer->rkey;
+        for (const auto& s : p->sges)
+          t.length += s.length;
+        remote = t;
+      }
+    }
     const auto outcome = run->step();
+    attachStepValues(out, first, step, *run, remote);
     if (!outcome.ok && out.problem.empty())
       out.problem = "step " + std::to_string(outcome.index + 1) + " (" + outcome.text +
                     "): " + outcome.message;
@@ -258,6 +335,12 @@ bool recordScenarioFile(const std::string& path, sim::WireFormat wire, ScenarioR
     return false;
   }
   return recordVerbsScenario(scenario, path, wire, out, frames, error);
+}
+
+int findMr(const HostSnapshot& host, std::uint32_t rkey) {
+  for (std::size_t i = 0; i < host.mrs.size(); ++i)
+    if (host.mrs[i].rkey == rkey && rkey != 0) return static_cast<int>(i);
+  return -1;
 }
 
 std::string_view qpStateName(sim::QpState state) {

@@ -5,8 +5,10 @@
 /// diagnostics at the end of the top level), as Wireshark shows expert info.
 
 #include <QAbstractItemModel>
+#include <QString>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "rdmascope/packets/dissection.h"
@@ -20,6 +22,14 @@ struct ByteRange {
   bool operator==(const ByteRange&) const = default;
 };
 
+/// The memory region a RETH's rkey (and VA) names in a simulated run: the annotation the
+/// detail tree shows beside those fields, and where a double-click leads.
+struct MrLink {
+  QString text;   ///< e.g. "→ host-b MR #1 buf (rkey 0x1234, LOCAL_WRITE | REMOTE_WRITE)"
+  int host = -1;  ///< the host that owns the MR
+  int mr = -1;    ///< its index in that host's MR list; -1: no MR has this rkey (no jump)
+};
+
 class DetailTreeModel : public QAbstractItemModel {
   Q_OBJECT
  public:
@@ -27,12 +37,20 @@ class DetailTreeModel : public QAbstractItemModel {
   static constexpr int KeyRole = Qt::UserRole + 1;
   /// Role returning true for expert (diagnostic) rows.
   static constexpr int ExpertRole = Qt::UserRole + 2;
+  /// Role returning true for a RETH rkey or VA row linked to a known MR (see setMrLink).
+  static constexpr int MrLinkRole = Qt::UserRole + 3;
 
   explicit DetailTreeModel(QObject* parent = nullptr);
 
   /// Shows a dissection (shared, not copied); null shows nothing.
   void setDissection(std::shared_ptr<const packets::Dissection> dissection);
   const std::shared_ptr<const packets::Dissection>& dissection() const { return dissection_; }
+  /// The MR the shown frame's RETH names (a simulated run; capture files have none): its
+  /// rkey row shows the annotation, its rkey and VA rows' tooltips too. setDissection clears it.
+  void setMrLink(std::optional<MrLink> link);
+  const std::optional<MrLink>& mrLink() const { return mrLink_; }
+  /// Whether a row is a RETH (or AtomicETH) rkey or VA field.
+  bool isRemoteKeyRow(const QModelIndex& index) const;
 
   QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
   QModelIndex parent(const QModelIndex& child) const override;
@@ -60,6 +78,7 @@ class DetailTreeModel : public QAbstractItemModel {
   Item parentOf(Item item) const;
 
   std::shared_ptr<const packets::Dissection> dissection_;
+  std::optional<MrLink> mrLink_;
   std::vector<std::vector<Item>> children_;  // [0]: root, [n + 1]: node n
   std::vector<int> rowOfNode_;
   std::vector<int> rowOfDiag_;

@@ -17,6 +17,8 @@ class FrameStore;
 
 /// An MR's access flags by their verbs names ("LOCAL_WRITE | REMOTE_WRITE"; "none" for 0).
 QString accessFlagNames(unsigned access);
+/// The same as ibv_access_flags spells them ("IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE").
+QString ibvAccessNames(unsigned access);
 
 /// One line for a frame of the fabric: number, destination host, opcode, PSN, QP, payload,
 /// NAKs, and whether the paused switch holds it.

@@ -1,8 +1,9 @@
 #pragma once
 /// @file host_pane.h
 /// One simulated host at the current event: its QP (state, PSNs, counters) with the QP state
-/// diagram, the send and receive queues with each WQE's state, the completion queue, and its
-/// registered memory as hex with the bytes the NIC just wrote or read highlighted.
+/// diagram, the send and receive queues with each WQE's state, the completion queue, its
+/// memory regions with their lkey, rkey and access flags, and its registered memory as hex
+/// with the bytes the NIC just wrote or read highlighted.
 
 #include <QWidget>
 
@@ -36,6 +37,10 @@ class HostPane : public QWidget {
   HostTableModel* sendQueueModel() const { return sqModel_; }
   HostTableModel* recvQueueModel() const { return rqModel_; }
   HostTableModel* completionModel() const { return cqModel_; }
+  HostTableModel* mrModel() const { return mrModel_; }
+  QTableView* mrTable() const { return mrTable_; }
+  /// Brings MR `mr` (an index of the snapshot's MR list) into view and marks it (-1: none).
+  void showMr(int mr);
   HexView* memoryView() const { return memory_; }
   QpStateDiagram* stateDiagram() const { return diagram_; }
   QLabel* memoryLabel() const { return memoryLabel_; }
@@ -47,6 +52,8 @@ class HostPane : public QWidget {
   HostTableModel* sqModel_;
   HostTableModel* rqModel_;
   HostTableModel* cqModel_;
+  HostTableModel* mrModel_;
+  QTableView* mrTable_;
   QpStateDiagram* diagram_;
   HexView* memory_;
   std::uint64_t bufferAddr_ = 0;

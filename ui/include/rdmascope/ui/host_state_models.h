@@ -1,8 +1,9 @@
 #pragma once
 /// @file host_state_models.h
 /// Table models over one host's snapshot of a scenario recording: its QPs, a QP's send or
-/// receive queue, and its completion queue. They point into the recording (never copy it);
-/// setSnapshot() switches to another step.
+/// receive queue, its completion queue and its memory regions (lkey, rkey, access flags).
+/// PSNs are written in the base of PsnBase and follow its switch. They point into the recording
+/// (never copy it); setSnapshot() switches to another step.
 
 #include <QAbstractTableModel>
 
@@ -10,8 +11,9 @@
 
 namespace rdmascope::ui {
 
-/// What a HostTableModel lists.
-enum class HostTable { Qps, SendQueue, RecvQueue, Completions };
+/// What a HostTableModel lists: the QPs, the first QP's send or receive queue, the first
+/// CQ, or the registered memory regions with their keys and access flags.
+enum class HostTable { Qps, SendQueue, RecvQueue, Completions, Mrs };
 
 class HostTableModel : public QAbstractTableModel {
   Q_OBJECT
@@ -21,6 +23,9 @@ class HostTableModel : public QAbstractTableModel {
   /// Shows a snapshot (null: nothing); `previous` (may be null) marks rows that changed.
   void setSnapshot(const HostSnapshot* snapshot, const HostSnapshot* previous = nullptr);
   HostTable table() const { return table_; }
+  /// An MR table: marks row `mr` (-1 none), the MR a RETH's rkey named.
+  void setHighlightedMr(int mr);
+  int highlightedMr() const { return highlightedMr_; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -35,6 +40,7 @@ class HostTableModel : public QAbstractTableModel {
   HostTable table_;
   const HostSnapshot* snapshot_ = nullptr;
   const HostSnapshot* previous_ = nullptr;
+  int highlightedMr_ = -1;
 };
 
 /// The timeline of a recording: one row per event (time, host, kind, explanation).

@@ -5,7 +5,9 @@
 
 #include <QWidget>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 
 #include "rdmascope/ui/detail_tree_model.h"
 #include "rdmascope/ui/filter_bar.h"
@@ -49,12 +51,17 @@ class PacketPane : public QWidget {
   qint64 currentFrame() const { return current_; }
   /// Selects the detail row of the first node with the key (e.g. "infiniband.bth.psn").
   bool selectField(const QString& key);
+  /// What names the MR of a frame's RETH (a simulated run); empty (a capture file): no links.
+  using MrLinker = std::function<std::optional<MrLink>(std::size_t frame)>;
+  void setMrLinker(MrLinker linker);
 
  Q_SIGNALS:
   /// The selected frame changed (-1: none).
   void frameSelected(qint64 frame);
   /// The selected detail row changed; `key` is its filter key.
   void fieldSelected(const QString& key, ByteRange range);
+  /// A linked RETH rkey or VA row was double-clicked: show MR `mr` of host `host`.
+  void mrLinkActivated(int host, int mr);
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
@@ -83,6 +90,7 @@ class PacketPane : public QWidget {
   PacketContextMenus* menus_;
   bool columnsFitted_ = false;
   qint64 current_ = -1;
+  MrLinker mrLinker_;
 };
 
 }  // namespace rdmascope::ui

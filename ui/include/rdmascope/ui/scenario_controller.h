@@ -9,7 +9,10 @@
 #include <QStringList>
 #include <array>
 #include <memory>
+#include <optional>
 
+#include "rdmascope/ui/detail_tree_model.h"
+#include "rdmascope/ui/ladder_view.h"
 #include "rdmascope/ui/scenario_player.h"
 
 namespace rdmascope::ui {
@@ -51,6 +54,11 @@ class ScenarioController : public QObject {
   std::int64_t currentFrame() const { return currentFrame_; }
   /// Frames on the wire by the current event.
   std::size_t framesShown() const;
+  /// The ladder's row of a frame (rows of the TCP side channel come between frames), or -1.
+  int ladderRowOfFrame(std::size_t frame) const;
+  /// The MR a frame's RETH (or AtomicETH) names, as "→ host-b MR #1 buf (rkey 0x..., access)",
+  /// with the host and MR index (-1 when no MR has that rkey); nothing for a frame without one.
+  std::optional<MrLink> mrLinkOfFrame(std::size_t frame) const;
 
   /// Title and text of the current event, as the explanation pane shows them.
   QString title() const;
@@ -68,6 +76,8 @@ class ScenarioController : public QObject {
  private:
   void update();
   void adopt(std::unique_ptr<ScenarioRecording> rec, FrameStore frames);
+  /// The ladder's rows (frames, side-channel messages, drops marked) and the row maps.
+  std::vector<LadderFrame> buildLadder();
 
   FrameStore* store_;
   PacketPane* packets_;
@@ -77,6 +87,10 @@ class ScenarioController : public QObject {
   EventListModel* events_;
   std::unique_ptr<ScenarioRecording> rec_;
   std::vector<std::size_t> framesUpTo_;  // frames sent by each event (inclusive)
+  std::vector<std::size_t> rowsUpTo_;    // ladder rows drawn by each event (inclusive)
+  std::vector<int> rowEvent_;            // the event each ladder row stands for
+  std::vector<int> rowOfFrame_;          // the ladder row of each frame
+  std::vector<int> eventOfFrame_;        // the event that sent each frame
   int current_ = -1;
   std::int64_t currentFrame_ = -1;
   bool syncing_ = false;

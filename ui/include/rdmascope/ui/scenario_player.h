@@ -15,6 +15,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,9 +34,21 @@ struct CqSnapshot {
   std::size_t polled = 0;
 };
 
+/// A memory region a host registered, with the keys the NIC gave it.
+struct MrSnapshot {
+  std::string name;  ///< the scenario's name for it ("buf")
+  std::uint64_t addr = 0;
+  std::uint64_t length = 0;
+  std::uint32_t lkey = 0;
+  std::uint32_t rkey = 0;
+  unsigned access = 0;  ///< IBV_ACCESS_* bits
+  bool operator==(const MrSnapshot&) const = default;
+};
+
 /// One host after a simulator step.
 struct HostSnapshot {
   std::vector<sim::QpView> qps;
+  std::vector<MrSnapshot> mrs;  ///< in registration order
   std::vector<CqSnapshot> cqs;
   std::uint64_t bufferAddr = 0;  ///< the host's (first) registered buffer
   /// Its bytes; shared between consecutive snapshots while they do not change.
@@ -47,6 +60,30 @@ struct Snapshot {
   std::size_t frames = 0;  ///< frames on the wire so far
 };
 
+/// One message of the out-of-band exchange: a line over the TCP side channel (rc_pingpong's
+/// socket), not an RDMA frame. It tells the peer what its QP needs to reach the publisher's.
+struct OobMessage {
+  int from = 0;  ///< the publishing host (the message goes to the other)
+  std::uint32_t qpn = 0;
+  std::uint32_t psn = 0;
+  std::uint16_t lid = 0;
+  std::array<std::uint8_t, 16> gid{};
+  std::string mr;  ///< the region published for one-sided operations (empty: none)
+  std::uint64_t addr = 0;
+  std::uint32_t rkey = 0;
+  std::uint64_t length = 0;
+};
+
+/// Which region of the other host a one-sided request names: the remote address and rkey of a
+/// posted WRITE, READ or atomic, or of a RETH (or AtomicETH) on the wire.
+struct RemoteTarget {
+  int host = 1;  ///< the host that owns the memory (the responder)
+  std::uint64_t addr = 0;
+  std::uint32_t rkey = 0;
+  std::uint64_t length = 0;
+  int mr = -1;  ///< index into that host's MrSnapshot list, -1 when no MR has this rkey
+};
+
 /// One event of the timeline.
 struct ScenarioEvent {
   sim::TraceEvent trace;     ///< frame bytes moved into the FrameStore (trace.bytes empty)
@@ -56,6 +93,11 @@ struct ScenarioEvent {
   std::size_t phase = 0;     ///< index into ScenarioRecording::phases
   sim::QpState fromState = sim::QpState::Reset;  ///< QpState events: the state left
   sim::QpState toState = sim::QpState::Reset;    ///< QpState events: the state entered
+  /// The exchange step's message, on the note that reports it ("  -> QPN ... rkey ...").
+  std::optional<OobMessage> oob;
+  /// A post_send of a one-sided operation (its note) and a frame carrying a RETH or AtomicETH:
+  /// the remote region named.
+  std::optional<RemoteTarget> remote;
 };
 
 /// A named part of a scenario ("Connect the queue pairs", "A multi-packet SEND", ...).
@@ -104,6 +146,10 @@ bool recordScenario(const std::string& id, sim::WireFormat wire, ScenarioRecordi
 /// The same for a scenario JSON file (verbs_backend's format); errors name the file.
 bool recordScenarioFile(const std::string& path, sim::WireFormat wire, ScenarioRecording& out,
                         FrameStore& frames, std::string& error);
+
+/// The index of the MR of `host` whose rkey is `rkey` (the responder looks a request's region
+/// up by it; whether the range fits is a later check), or -1.
+int findMr(const HostSnapshot& host, std::uint32_t rkey);
 
 /// Name of a QP state as the diagram shows it ("RESET", "INIT", ...).
 std::string_view qpStateName(sim::QpState state);
