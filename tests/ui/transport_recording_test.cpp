@@ -15,6 +15,7 @@
 #include "rdmascope/packets/decode.h"
 #include "rdmascope/sim/tcp_network.h"
 #include "rdmascope/sim/transport_scenarios.h"
+#include "rdmascope/ui/host_pane.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/scenario_controller.h"
 #include "rdmascope/ui/transport_choice.h"
