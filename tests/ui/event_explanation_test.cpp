@@ -107,8 +107,9 @@ TEST(EventExplanation, EveryEventOfEveryBuiltInHasItsOwnTitleAndBody) {
       if (ev.trace.kind == sim::TraceKind::FrameSent) {
         EXPECT_TRUE(x.title.contains(QStringLiteral("frame %1").arg(ev.trace.frameNumber)))
             << where;
-        if (r.rec.transport == RecordingTransport::Verbs)
+        if (r.rec.transport == RecordingTransport::Verbs) {
           EXPECT_TRUE(x.title.contains(QStringLiteral("0x%1").arg(ev.trace.psn, 0, 16))) << where;
+        }
       }
       // The new kinds of TCP and iWARP name what they are.
       if (r.rec.transport != RecordingTransport::Verbs) {

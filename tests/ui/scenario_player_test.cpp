@@ -53,8 +53,9 @@ TEST(ScenarioPlayer, TheListIsVerbsBackendsBuiltInsThenTheTransfers) {
   for (const auto& info : builtInScenarios()) {
     ids.push_back(info.id);
     EXPECT_FALSE(info.description.empty()) << info.id;
-    if (!isTransportScenario(info.id))
+    if (!isTransportScenario(info.id)) {
       EXPECT_EQ(info.description, verbs_backend::builtinScenario(info.id).description);
+    }
   }
   // As `rdmascope-cli sim --list` lists them: verbs_backend's, then tcp-stream and iwarp-*.
   std::vector<std::string> cli = verbs_backend::builtinScenarioNames();

@@ -25,10 +25,11 @@ TEST(VerbsScenarios, EveryBuiltInIsListedAndRecordsAtLeastOneFrame) {
     ASSERT_TRUE(recordScenario(info.id, sim::WireFormat::RoceV2Ipv4, rec, frames, error))
         << info.id << ": " << error;
     EXPECT_FALSE(rec.events.empty()) << info.id;
-    if (rec.transport == RecordingTransport::Verbs)
+    if (rec.transport == RecordingTransport::Verbs) {
       EXPECT_EQ(rec.snapshots.size(), rec.events.size()) << info.id;
-    else
+    } else {
       EXPECT_EQ(rec.hostStates.size(), rec.events.size()) << info.id;
+    }
     EXPECT_GT(frames.size(), 0u) << info.id;
   }
 }
