@@ -269,8 +269,18 @@ void TcpNetwork::transmit(int host, const TcpSegment& segment) {
         a.bytes = seg->payload.size();
         a.tcpFlags = seg->flags;
       }
-      note(host, TraceKind::FrameSent, Narrative::TcpSegmentSent, Reason::None, std::move(a),
-           number, &frame);
+      // As the HCA's FrameSent: at the frame's first bit on the wire (after the DMA and any
+      // frame ahead of it on the link), not when it was handed to the NIC.
+      TraceEvent e;
+      e.time = SimTime::ps(start);
+      e.host = host == 0 ? "host-a" : "host-b";
+      e.kind = TraceKind::FrameSent;
+      e.what = Narrative::TcpSegmentSent;
+      e.args = std::move(a);
+      e.frameNumber = number;
+      e.bytes = frame;
+      e.length = static_cast<std::uint32_t>(frame.size());
+      scheduler_.trace()->emit(std::move(e));
       if (lost)
         note(host, TraceKind::FrameDropped, Narrative::TcpSegmentLost, Reason::None, {}, number,
              &frame);

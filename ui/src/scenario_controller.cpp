@@ -154,6 +154,10 @@ void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStor
       f.fromHost = e.host == 1 ? 1 : 0;
       std::string name = s.opcodeName;
       if (name.rfind("RC ", 0) == 0) name = name.substr(3);
+      // The rdma_cm's MADs are named by what they are ("CM REQ (rdma_connect)").
+      const std::string& why = e.trace.args.text;
+      if (e.trace.reason == sim::Reason::Text && why.rfind("CM ", 0) == 0)
+        name = why.substr(0, std::min(why.find(" from "), why.find(':')));
       f.label = QStringLiteral("%1  PSN %2")
                     .arg(QString::fromStdString(name))
                     .arg(s.psn);  // decimal, as the packet list and tshark show it
