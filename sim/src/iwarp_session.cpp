@@ -71,6 +71,47 @@ struct PendingRead {
   std::uint32_t received = 0;
 };
 
+// Reports one iWARP step to the trace (nothing when tracing is off).
+void note(TcpNetwork& net, int host, TraceKind kind, Narrative what, TraceArgs args = {},
+          std::uint64_t wrId = 0, std::uint64_t address = 0, std::uint32_t length = 0) {
+  Trace* trace = net.scheduler().trace();
+  if (trace == nullptr) return;
+  TraceEvent e;
+  e.time = SimTime::ps(net.scheduler().nowPs());
+  e.host = host == 0 ? "host-a" : "host-b";
+  e.kind = kind;
+  e.what = what;
+  e.wrId = wrId;
+  e.address = address;
+  e.length = length;
+  e.args = std::move(args);
+  trace->emit(std::move(e));
+}
+
+TraceArgs mpaArgs(bool markers, bool crc, std::size_t privateData) {
+  TraceArgs a;
+  a.markers = markers;
+  a.crc = crc;
+  a.bytes = privateData;
+  return a;
+}
+
+TraceArgs ddpArgs(const packets::DdpSegmentHeader& h, std::size_t bytes) {
+  TraceArgs a;
+  a.opcode = static_cast<std::uint8_t>(h.opcode);
+  a.bytes = bytes;
+  a.lastSegment = h.last;
+  if (h.tagged()) {
+    a.key = h.stag;
+    a.value = h.taggedOffset;
+  } else {
+    a.queue = h.queue;
+    a.msn = h.msn;
+    a.value = h.messageOffset;
+  }
+  return a;
+}
+
 }  // namespace
 
 struct IwarpSession::Side {
@@ -112,6 +153,12 @@ IwarpSession::~IwarpSession() {
 }
 
 void IwarpSession::connect() {
+  TraceArgs port;
+  port.port = net_.config().serverPort;
+  note(net_, 1, TraceKind::Note, Narrative::RdmaCmBind, port);
+  note(net_, 1, TraceKind::Note, Narrative::RdmaCmListen, port);
+  note(net_, 0, TraceKind::Note, Narrative::RdmaCmResolve, port);
+  note(net_, 0, TraceKind::Note, Narrative::RdmaCmConnect, port);
   net_.connect();
 }
 
@@ -138,6 +185,11 @@ std::uint32_t IwarpSession::registerMemory(int host, std::size_t bytes, unsigned
   const std::uint32_t stag = nextStag_;
   nextStag_ += 0x100;
   sides_[host]->regions[stag] = Region{std::vector<std::uint8_t>(bytes), accessFlags, true};
+  TraceArgs a;
+  a.key = stag;
+  a.bytes = bytes;
+  a.access = accessFlags;
+  note(net_, host, TraceKind::Note, Narrative::StagRegistered, std::move(a));
   return stag;
 }
 
@@ -176,6 +228,23 @@ void IwarpSession::complete(int host, std::uint64_t wrId, WcOpcode opcode, WcSta
   c.status = status;
   c.byteLen = byteLen;
   completions_.push_back(c);
+  noteCompletion(c);
+}
+
+void IwarpSession::notePosted(int host, std::uint64_t wrId, WrOpcode opcode, std::uint32_t length) {
+  TraceArgs a;
+  a.wrOpcode = opcode;
+  a.bytes = length;
+  a.signaled = true;
+  note(net_, host, TraceKind::WqePosted, Narrative::SendPosted, std::move(a), wrId);
+}
+
+void IwarpSession::noteCompletion(const IwarpCompletion& c) {
+  TraceArgs a;
+  a.wcOpcode = c.opcode;
+  a.status = c.status;
+  a.bytes = c.byteLen;
+  note(net_, c.host, TraceKind::CqeProduced, Narrative::CqeProduced, std::move(a), c.wrId);
 }
 
 void IwarpSession::onTcpEvent(int host, TcpEvent event) {
@@ -188,6 +257,8 @@ void IwarpSession::onTcpEvent(int host, TcpEvent event) {
         req.crc = s.mine.crc;
         req.privateData = s.mine.privateData;
         const auto bytes = packets::encodeMpaStartFrame(req);
+        note(net_, host, TraceKind::Note, Narrative::MpaRequestSent,
+             mpaArgs(req.markers, req.crc, req.privateData.size()));
         s.streamAssigned += bytes.size();
         s.txQueue.push_back(bytes);
         pump(host);
@@ -257,6 +328,9 @@ bool IwarpSession::receiveStartFrame(int host) {
   const auto pd = s.rx.begin() + packets::kMpaStartHeaderLength;
   peer.privateData.assign(pd, pd + static_cast<long>(pdLength));
   s.rx.erase(s.rx.begin(), pd + static_cast<long>(pdLength));
+  note(net_, host, TraceKind::Note,
+       host == 1 ? Narrative::MpaRequestReceived : Narrative::MpaReplyReceived,
+       mpaArgs(peer.markers, peer.crc, peer.privateData.size()));
   s.peer = std::move(peer);
   s.fullOperation = true;
   s.encoder = std::make_unique<packets::MpaStreamEncoder>(
@@ -268,9 +342,13 @@ bool IwarpSession::receiveStartFrame(int host) {
     rep.crc = crcInUse();
     rep.privateData = s.mine.privateData;
     const auto bytes = packets::encodeMpaStartFrame(rep);
+    note(net_, host, TraceKind::Note, Narrative::RdmaCmAccept);
+    note(net_, host, TraceKind::Note, Narrative::MpaReplySent,
+         mpaArgs(rep.markers, rep.crc, rep.privateData.size()));
     s.streamAssigned += bytes.size();
     s.txQueue.push_front(bytes);
   }
+  note(net_, host, TraceKind::Note, Narrative::RdmaCmEstablished);
   auto waiting = std::move(s.waiting);
   s.waiting.clear();
   for (auto& w : waiting)
@@ -360,6 +438,15 @@ void IwarpSession::processSegment(int host, std::span<const std::uint8_t> ulpdu)
     }
     std::copy(payload.begin(), payload.end(), it->second.bytes.begin() + static_cast<long>(to));
     s.stats.bytesPlaced += payload.size();
+    {
+      packets::DdpSegmentHeader h;
+      h.opcode = opcode;
+      h.stag = stag;
+      h.taggedOffset = to;
+      h.last = last;
+      note(net_, host, TraceKind::MemoryWritten, Narrative::DdpSegmentPlaced,
+           ddpArgs(h, payload.size()), 0, to, static_cast<std::uint32_t>(payload.size()));
+    }
     if (readResponse) {
       auto& rd = s.reads.front();
       rd.received += static_cast<std::uint32_t>(payload.size());
@@ -411,6 +498,17 @@ void IwarpSession::processSegment(int host, std::span<const std::uint8_t> ulpdu)
     std::copy(payload.begin(), payload.end(),
               region->second.bytes.begin() + static_cast<long>(wqe.offset + mo));
     s.stats.bytesPlaced += payload.size();
+    {
+      packets::DdpSegmentHeader h;
+      h.opcode = opcode;
+      h.queue = qn;
+      h.msn = msn;
+      h.messageOffset = mo;
+      h.last = last;
+      note(net_, host, TraceKind::MemoryWritten, Narrative::DdpSegmentPlaced,
+           ddpArgs(h, payload.size()), wqe.wrId, wqe.offset + mo,
+           static_cast<std::uint32_t>(payload.size()));
+    }
     if (!last) return;
     s.rq.pop_front();
     ++s.recvMsn[qn];
@@ -432,6 +530,7 @@ void IwarpSession::processSegment(int host, std::span<const std::uint8_t> ulpdu)
       c.invalidatedStag = inv;
     }
     completions_.push_back(c);
+    noteCompletion(c);
     return;
   }
   if (qn == packets::kDdpQueueReadRequest) {
@@ -459,6 +558,15 @@ void IwarpSession::processSegment(int host, std::span<const std::uint8_t> ulpdu)
       return;
     }
     ++s.recvMsn[qn];
+    {
+      packets::DdpSegmentHeader h;
+      h.opcode = opcode;
+      h.queue = qn;
+      h.msn = msn;
+      h.messageOffset = mo;
+      h.last = last;
+      note(net_, host, TraceKind::Note, Narrative::DdpSegmentPlaced, ddpArgs(h, payload.size()));
+    }
     packets::DdpSegmentHeader response;
     response.opcode = RdmapOpcode::ReadResponse;
     response.stag = sinkStag;
@@ -512,6 +620,7 @@ void IwarpSession::queueMessage(int host, packets::DdpSegmentHeader header,
       header.messageOffset = static_cast<std::uint32_t>(sent);
     }
     const auto ulpdu = packets::encodeDdpSegment(header, payload.subspan(sent, chunk));
+    note(net_, host, TraceKind::WqePacket, Narrative::DdpSegmentSent, ddpArgs(header, chunk), wrId);
     auto fpdu = s.encoder->fpdu(ulpdu);
     const std::size_t plain = 2 + ulpdu.size() + packets::mpaPadLength(ulpdu.size()) + 4;
     s.stats.markersSent += (fpdu.size() - plain) / packets::kMpaMarkerLength;
@@ -541,6 +650,12 @@ void IwarpSession::sendTerminate(int host, std::uint8_t layer, std::uint8_t type
   header.opcode = RdmapOpcode::Terminate;
   header.queue = packets::kDdpQueueTerminate;
   terminates_.push_back({host, layer, type, code});
+  {
+    TraceArgs a;
+    a.value =
+        (static_cast<std::uint64_t>(layer) << 16) | (static_cast<std::uint64_t>(type) << 8) | code;
+    note(net_, host, TraceKind::Note, Narrative::IwarpTerminateSent, std::move(a));
+  }
   if (s.encoder)
     queueMessage(host, header, packets::encodeTerminate(term), 0, false, WcOpcode::Send);
   enterError(host);
@@ -568,6 +683,9 @@ void IwarpSession::postRecv(int host, std::uint64_t wrId, std::uint32_t stag, st
     complete(host, wrId, WcOpcode::Recv, WcStatus::WrFlushErr, 0);
     return;
   }
+  TraceArgs a;
+  a.bytes = length;
+  note(net_, host, TraceKind::WqePosted, Narrative::RecvPosted, std::move(a), wrId);
   s.rq.push_back({wrId, stag, offset, length});
 }
 
@@ -580,6 +698,7 @@ void IwarpSession::postSend(int host, std::uint64_t wrId, std::uint32_t stag, st
         [=, this] { postSend(host, wrId, stag, offset, length, opcode, invalidateStag); });
     return;
   }
+  notePosted(host, wrId, WrOpcode::Send, length);
   const auto mem = memory(host, stag);
   if (s.error || !isSend(opcode) || offset + length > mem.size()) {
     complete(host, wrId, WcOpcode::Send, s.error ? WcStatus::WrFlushErr : WcStatus::LocProtErr, 0);
@@ -601,6 +720,7 @@ void IwarpSession::postWrite(int host, std::uint64_t wrId, std::uint32_t stag, s
         [=, this] { postWrite(host, wrId, stag, offset, length, remoteStag, remoteOffset); });
     return;
   }
+  notePosted(host, wrId, WrOpcode::RdmaWrite, length);
   const auto mem = memory(host, stag);
   if (s.error || offset + length > mem.size()) {
     complete(host, wrId, WcOpcode::RdmaWrite, s.error ? WcStatus::WrFlushErr : WcStatus::LocProtErr,
@@ -623,6 +743,7 @@ void IwarpSession::postRead(int host, std::uint64_t wrId, std::uint32_t stag, st
         [=, this] { postRead(host, wrId, stag, offset, length, remoteStag, remoteOffset); });
     return;
   }
+  notePosted(host, wrId, WrOpcode::RdmaRead, length);
   const auto mem = memory(host, stag);
   if (s.error || offset + length > mem.size()) {
     complete(host, wrId, WcOpcode::RdmaRead, s.error ? WcStatus::WrFlushErr : WcStatus::LocProtErr,

@@ -4,6 +4,7 @@
 
 #include "opcodes.h"
 #include "qp_common.h"
+#include "rdmascope/packets/iwarp_headers.h"
 
 namespace rdmascope::sim {
 namespace {
@@ -446,6 +447,54 @@ std::string describe(const TraceEvent& e) {
       return "TCP connection reset";
     case Narrative::TcpClosed:
       return "TCP connection closed";
+    case Narrative::TcpSocketBuffers:
+      return fmt::format(
+          "socket buffers: {} bytes to send ({} in flight), {} bytes received and not yet read",
+          arg(a.sendQueued), arg(a.inFlight), arg(a.recvQueued));
+    case Narrative::RdmaCmBind:
+      return fmt::format("rdma_bind_addr: the cm_id takes TCP port {}", arg(a.port));
+    case Narrative::RdmaCmListen:
+      return fmt::format("rdma_listen on TCP port {}: connection requests are awaited",
+                         arg(a.port));
+    case Narrative::RdmaCmResolve:
+      return fmt::format(
+          "rdma_resolve_addr and rdma_resolve_route: the peer's port {} is reachable through "
+          "this RNIC",
+          arg(a.port));
+    case Narrative::RdmaCmConnect:
+      return fmt::format("rdma_connect to port {}: the RNIC opens the TCP connection", arg(a.port));
+    case Narrative::RdmaCmAccept:
+      return "rdma_accept: the RNIC answers the MPA Request with its MPA Reply";
+    case Narrative::RdmaCmEstablished:
+      return "rdma_cm event ESTABLISHED: the QP may send";
+    case Narrative::MpaRequestSent:
+    case Narrative::MpaRequestReceived:
+    case Narrative::MpaReplySent:
+    case Narrative::MpaReplyReceived: {
+      const bool request =
+          e.what == Narrative::MpaRequestSent || e.what == Narrative::MpaRequestReceived;
+      const bool sent = e.what == Narrative::MpaRequestSent || e.what == Narrative::MpaReplySent;
+      return fmt::format("MPA {} {}: markers {}, CRC {}, {} bytes of private data",
+                         request ? "Request" : "Reply", sent ? "sent" : "received",
+                         arg(a.markers) ? "on" : "off", arg(a.crc) ? "on" : "off", arg(a.bytes));
+    }
+    case Narrative::StagRegistered:
+      return fmt::format("memory of {} bytes registered: STag {:#x}", arg(a.bytes), arg(a.key));
+    case Narrative::DdpSegmentSent:
+    case Narrative::DdpSegmentPlaced: {
+      const std::string op = packets::rdmapOpcodeName(arg(a.opcode));
+      const std::string where =
+          a.key
+              ? fmt::format("tagged, STag {:#x} TO {}", *a.key, arg(a.value))
+              : fmt::format("untagged, QN {} MSN {} MO {}", arg(a.queue), arg(a.msn), arg(a.value));
+      return fmt::format(
+          "DDP segment {} ({}, {} bytes{}) {}", op, where, arg(a.bytes),
+          arg(a.lastSegment) ? ", last" : "",
+          e.what == Narrative::DdpSegmentSent ? "framed by MPA for TCP" : "placed by the RNIC");
+    }
+    case Narrative::IwarpTerminateSent:
+      return fmt::format("RDMAP Terminate (layer {}, type {}, code {:#x}): the stream is dead",
+                         arg(a.value) >> 16, (arg(a.value) >> 8) & 0xff, arg(a.value) & 0xff);
   }
   return {};
 }

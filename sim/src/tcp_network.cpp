@@ -186,6 +186,17 @@ void TcpNetwork::note(int host, TraceKind kind, Narrative what, Reason reason, T
   trace->emit(std::move(e));
 }
 
+void TcpNetwork::noteBuffers(int host, Reason reason, std::uint64_t change) {
+  if (scheduler_.trace() == nullptr) return;
+  const TcpControlBlock& tcb = *hosts_[host]->tcb;
+  TraceArgs a;
+  a.bytes = change;
+  a.sendQueued = tcb.unacknowledged();
+  a.inFlight = tcb.bytesInFlight();
+  a.recvQueued = tcb.readable();
+  note(host, TraceKind::Note, Narrative::TcpSocketBuffers, reason, std::move(a));
+}
+
 void TcpNetwork::cpu(int host, double costNs, std::function<void()> then) {
   Host& h = *hosts_[host];
   const std::int64_t now = scheduler_.nowPs();
@@ -258,8 +269,18 @@ void TcpNetwork::transmit(int host, const TcpSegment& segment) {
         a.bytes = seg->payload.size();
         a.tcpFlags = seg->flags;
       }
-      note(host, TraceKind::FrameSent, Narrative::TcpSegmentSent, Reason::None, std::move(a),
-           number, &frame);
+      // As the HCA's FrameSent: at the frame's first bit on the wire (after the DMA and any
+      // frame ahead of it on the link), not when it was handed to the NIC.
+      TraceEvent e;
+      e.time = SimTime::ps(start);
+      e.host = host == 0 ? "host-a" : "host-b";
+      e.kind = TraceKind::FrameSent;
+      e.what = Narrative::TcpSegmentSent;
+      e.args = std::move(a);
+      e.frameNumber = number;
+      e.bytes = frame;
+      e.length = static_cast<std::uint32_t>(frame.size());
+      scheduler_.trace()->emit(std::move(e));
       if (lost)
         note(host, TraceKind::FrameDropped, Narrative::TcpSegmentLost, Reason::None, {}, number,
              &frame);
@@ -350,8 +371,12 @@ void TcpNetwork::raiseInterrupt(int host) {
     segments.push_back(std::move(*seg));
   }
   cpu(host, work, [this, host, segs = std::move(segments)] {
-    for (const auto& s : segs)
+    std::uint64_t payload = 0;
+    for (const auto& s : segs) {
       hosts_[host]->tcb->onSegment(s);
+      payload += s.payload.size();
+    }
+    noteBuffers(host, Reason::None, payload);
   });
 }
 
@@ -363,6 +388,7 @@ void TcpNetwork::processFrame(int host, const std::vector<std::uint8_t>& frame) 
     return;
   }
   h.tcb->onSegment(*seg);
+  noteBuffers(host, Reason::None, seg->payload.size());
 }
 
 void TcpNetwork::onTcpEvent(int host, TcpEvent event) {
@@ -437,6 +463,7 @@ void TcpNetwork::sendStep(int host) {
             const std::size_t took = hh.tcb->write(chunk);
             j.offset += took;
             j.callLeft -= took;
+            noteBuffers(host, Reason::CopyIntoSocketBuffer, took);
             sendStep(host);
           });
 }
@@ -483,6 +510,7 @@ void TcpNetwork::recvStep(int host) {
                 hh.tcb->read(std::span<std::uint8_t>(j.got.data() + before, n));
             j.got.resize(before + took);
             j.inCall = false;
+            noteBuffers(host, Reason::CopyIntoAppBuffer, took);
             recvStep(host);
           });
 }

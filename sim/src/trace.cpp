@@ -169,6 +169,36 @@ std::string_view toString(Narrative v) {
       return "tcp-reset";
     case Narrative::TcpClosed:
       return "tcp-closed";
+    case Narrative::TcpSocketBuffers:
+      return "tcp-socket-buffers";
+    case Narrative::RdmaCmBind:
+      return "rdma-cm-bind";
+    case Narrative::RdmaCmListen:
+      return "rdma-cm-listen";
+    case Narrative::RdmaCmResolve:
+      return "rdma-cm-resolve";
+    case Narrative::RdmaCmConnect:
+      return "rdma-cm-connect";
+    case Narrative::RdmaCmAccept:
+      return "rdma-cm-accept";
+    case Narrative::RdmaCmEstablished:
+      return "rdma-cm-established";
+    case Narrative::MpaRequestSent:
+      return "mpa-request-sent";
+    case Narrative::MpaRequestReceived:
+      return "mpa-request-received";
+    case Narrative::MpaReplySent:
+      return "mpa-reply-sent";
+    case Narrative::MpaReplyReceived:
+      return "mpa-reply-received";
+    case Narrative::StagRegistered:
+      return "stag-registered";
+    case Narrative::DdpSegmentSent:
+      return "ddp-segment-sent";
+    case Narrative::DdpSegmentPlaced:
+      return "ddp-segment-placed";
+    case Narrative::IwarpTerminateSent:
+      return "iwarp-terminate-sent";
   }
   return "?";
 }

@@ -122,7 +122,7 @@ TEST(Narration, PacketsAndAcksCarryOpcodePsnAndSyndrome) {
 
 TEST(Narration, EveryNarrativeAndReasonHasItsSentenceAndName) {
   std::set<std::string_view> names;
-  const auto last = static_cast<int>(Narrative::TcpClosed);
+  const auto last = static_cast<int>(Narrative::IwarpTerminateSent);
   for (int i = 0; i <= last; ++i) {
     TraceEvent e;
     e.what = static_cast<Narrative>(i);

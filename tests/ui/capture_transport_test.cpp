@@ -12,6 +12,7 @@
 #include "rdmascope/ui/capture_loader.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/packet_pane.h"
+#include "rdmascope/ui/transport_choice.h"
 #include "test_frames.h"
 
 namespace rdmascope::ui {
@@ -23,12 +24,17 @@ TEST(CaptureTransport, TheTransportBoxFollowsAnOpenedCapture) {
   MainWindow w;
   auto* box = w.findChild<QComboBox*>(QStringLiteral("wireBox"));
   ASSERT_NE(box, nullptr);
-  for (int i = 0; i < box->count(); ++i) {
+  // The wire formats first (the items before iWARP and TCP sockets), then iWARP's transfer.
+  const int wires = box->findData(kTransportIwarp);
+  ASSERT_GT(wires, 0);
+  for (int i = 0; i <= wires; ++i) {
     box->setCurrentIndex(i);
-    ASSERT_TRUE(w.openScenario(QStringLiteral("rc-write"))) << w.lastError().toStdString();
+    const QString scenario = i < wires ? QStringLiteral("rc-write") : QStringLiteral("iwarp-write");
+    ASSERT_TRUE(w.openScenario(scenario)) << w.lastError().toStdString();
+    EXPECT_EQ(box->currentIndex(), i);
     const std::string path = test::writeFile("transport-" + std::to_string(i) + ".pcap", {});
     ASSERT_TRUE(w.saveFrames(QString::fromStdString(path)));
-    box->setCurrentIndex((i + 1) % box->count());
+    box->setCurrentIndex((i + 1) % wires);
     ASSERT_TRUE(w.openCapture(QString::fromStdString(path))) << w.lastError().toStdString();
     EXPECT_EQ(box->currentIndex(), i) << box->itemText(i).toStdString();
   }

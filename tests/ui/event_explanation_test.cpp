@@ -10,6 +10,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
+#include <algorithm>
 
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/host_pane.h"
@@ -25,22 +26,26 @@ struct Recorded {
   FrameStore frames;
 };
 
-Recorded record(const std::string& id) {
+Recorded record(const std::string& id, bool cm = false) {
   Recorded r;
   std::string error;
-  EXPECT_TRUE(recordScenario(id, sim::WireFormat::RoceV2Ipv4, r.rec, r.frames, error))
+  EXPECT_TRUE(recordScenario(id, sim::WireFormat::RoceV2Ipv4, r.rec, r.frames, error, cm))
       << id << ": " << error;
   return r;
 }
 
-// The built-ins the GUI steps (the TCP and iWARP transfers are not verbs scenarios).
-std::vector<std::string> steppable() {
-  std::vector<std::string> ids;
+// Every built-in the CLI lists (verbs scenarios, the tour, tcp-stream and the iWARP
+// transfers), and each verbs scenario the rdma_cm can connect once more with the CM.
+std::vector<std::pair<std::string, bool>> steppable() {
+  std::vector<std::pair<std::string, bool>> ids;
   for (const auto& info : builtInScenarios()) {
-    Recorded r;
-    std::string error;
-    if (recordScenario(info.id, sim::WireFormat::RoceV2Ipv4, r.rec, r.frames, error))
-      ids.push_back(info.id);
+    for (const bool cm : {false, true}) {
+      Recorded r;
+      std::string error;
+      if (recordScenario(info.id, sim::WireFormat::RoceV2Ipv4, r.rec, r.frames, error, cm) &&
+          (!cm || r.rec.cm))
+        ids.emplace_back(info.id, cm);
+    }
   }
   return ids;
 }
@@ -58,11 +63,17 @@ int find(const ScenarioRecording& rec, Pred pred) {
 }
 
 TEST(EventExplanation, EveryEventOfEveryBuiltInHasItsOwnTitleAndBody) {
-  const auto ids = steppable();
-  ASSERT_GE(ids.size(), 12u);  // rc-send-recv ... tour
+  const auto all = steppable();
+  ASSERT_GE(all.size(), 12u + 4u);  // rc-send-recv ... tour, tcp-stream, iwarp-*
+  for (const char* id : {"tcp-stream", "iwarp-send-recv", "iwarp-write", "iwarp-read"})
+    EXPECT_NE(std::find(all.begin(), all.end(), std::make_pair(std::string(id), false)), all.end())
+        << id;
+  EXPECT_NE(std::find(all.begin(), all.end(), std::make_pair(std::string("rc-write"), true)),
+            all.end());
   std::size_t walked = 0;
-  for (const auto& id : ids) {
-    const Recorded r = record(id);
+  for (const auto& [name, cm] : all) {
+    const Recorded r = record(name, cm);
+    const std::string id = name + (cm ? " --cm" : "");
     ASSERT_FALSE(r.rec.events.empty()) << id;
     const QString summary = q(r.rec.summary);
     ASSERT_FALSE(summary.isEmpty()) << id;
@@ -92,11 +103,17 @@ TEST(EventExplanation, EveryEventOfEveryBuiltInHasItsOwnTitleAndBody) {
       if (ev.trace.kind != sim::TraceKind::Note) {
         EXPECT_TRUE(x.title.contains(EventExplainer::kindName(ev))) << where;
       }
-      // Frames are named by number, opcode and PSN.
+      // Frames are named by number, and RDMA frames by opcode and PSN.
       if (ev.trace.kind == sim::TraceKind::FrameSent) {
         EXPECT_TRUE(x.title.contains(QStringLiteral("frame %1").arg(ev.trace.frameNumber)))
             << where;
-        EXPECT_TRUE(x.title.contains(QStringLiteral("0x%1").arg(ev.trace.psn, 0, 16))) << where;
+        if (r.rec.transport == RecordingTransport::Verbs) {
+          EXPECT_TRUE(x.title.contains(QStringLiteral("0x%1").arg(ev.trace.psn, 0, 16))) << where;
+        }
+      }
+      // The new kinds of TCP and iWARP name what they are.
+      if (r.rec.transport != RecordingTransport::Verbs) {
+        EXPECT_NE(x.kind, EventExplainer::tr("note")) << where;
       }
       // The body explains this event: not empty, not the scenario's summary.
       EXPECT_FALSE(x.body.trimmed().isEmpty()) << where;
@@ -105,7 +122,7 @@ TEST(EventExplanation, EveryEventOfEveryBuiltInHasItsOwnTitleAndBody) {
       ++walked;
     }
   }
-  EXPECT_GT(walked, 1000u);
+  EXPECT_GT(walked, 3000u);
 }
 
 TEST(EventExplanation, TheControllerShowsTheEventNotAStalePhase) {

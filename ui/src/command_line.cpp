@@ -1,7 +1,9 @@
 #include "rdmascope/ui/command_line.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QSignalBlocker>
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
@@ -96,9 +98,13 @@ int runGuiCommandLine(QApplication& app) {
       QStringLiteral(
           "The GUI's language: system, en or zh_CN (default: View > Language's choice)."),
       QStringLiteral("lang"));
+  const QCommandLineOption cm(
+      QStringLiteral("cm"),
+      QStringLiteral("Connect the scenario's RC QP with the simulated rdma_cm (CM REQ, REP, RTU "
+                     "as steps and frames) instead of the out-of-band exchange."));
   for (const auto* o :
        {&size, &frame, &step, &shot, &tab, &scenario, &device, &connect, &serve, &loopback, &port,
-        &quit, &fabric, &wait, &pause, &congestion, &at, &language})
+        &quit, &fabric, &wait, &pause, &congestion, &at, &language, &cm})
     parser.addOption(*o);
   parser.process(app);
   const QString lang = parser.isSet(language) ? parser.value(language) : savedLanguageChoice();
@@ -186,6 +192,17 @@ int runGuiCommandLine(QApplication& app) {
       window.congestionRun()->run()->setTime(
           sim::SimTime::ps(static_cast<std::int64_t>(us * 1e6 + 0.5)));
     }
+  }
+  if (parser.isSet(cm)) {
+    if (parser.isSet(device) || parser.isSet(fabric) || parser.isSet(congestion)) {
+      std::fprintf(stderr, "rdmascope: --cm applies to simulated scenarios only\n");
+      return 2;
+    }
+    window.scenario()->setConnectWithCm(true);
+    const QSignalBlocker quiet(window.cmAction());
+    window.cmAction()->setChecked(true);
+    if (!parser.isSet(scenario) && window.scenario()->loaded())
+      window.openScenario(QString::fromStdString(window.scenario()->recording()->source));
   }
   if (parser.isSet(scenario)) window.openScenario(parser.value(scenario));
   if (!parser.positionalArguments().isEmpty() && !parser.isSet(fabric))

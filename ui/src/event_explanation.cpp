@@ -3,6 +3,7 @@
 #include <QRegularExpression>
 
 #include "rdmascope/packets/ib_opcodes.h"
+#include "rdmascope/packets/iwarp_headers.h"
 #include "rdmascope/ui/fabric_models.h"
 
 namespace rdmascope::ui {
@@ -655,6 +656,18 @@ void explainTyped(const ScenarioRecording& rec, const ScenarioEvent& ev, EventEx
       x.title = EventExplainer::tr("completion wr_id %1 %2 %3")
                     .arg(e.wrId)
                     .arg(str(sim::toString(arg(a.wcOpcode))), st);
+      if (rec.transport == RecordingTransport::Iwarp) {
+        x.body = EventExplainer::tr(
+                     "The RNIC completes work request %1 (%2, status \"%3\", %4 bytes) and "
+                     "writes its completion entry to the CQ; the application learns of it when "
+                     "it polls. A send-side WRITE or SEND completes once TCP has the data "
+                     "acknowledged; a READ or RECV once the data is placed.")
+                     .arg(e.wrId)
+                     .arg(str(sim::toString(arg(a.wcOpcode))), st)
+                     .arg(arg(a.bytes));
+        x.terms << QStringLiteral("CQE");
+        return;
+      }
       x.body = EventExplainer::tr(
                    "A completion entry (wr_id %1, %2, status \"%3\", %4 bytes) entered CQ %5. "
                    "The application learns of it when it polls the CQ; until then it stays "
@@ -769,66 +782,303 @@ void explainTyped(const ScenarioRecording& rec, const ScenarioEvent& ev, EventEx
                           e);
       return;
     case N::TcpAppSleeps:
-      x.title = EventExplainer::tr("application sleeps");
+      x.title = e.reason == R::SendBufferFull
+                    ? EventExplainer::tr("send() sleeps: socket send buffer full")
+                    : EventExplainer::tr("recv() sleeps: nothing to read");
       x.body = withReason(
-          EventExplainer::tr("The application blocks in the kernel (a context switch)."), e);
+          EventExplainer::tr("The application blocks in the kernel and the CPU switches to other "
+                             "work (a context switch); it runs again only when woken."),
+          e);
       return;
     case N::TcpCopy:
-      x.title = EventExplainer::tr("CPU copies %1 bytes").arg(arg(a.bytes));
-      x.body = withReason(EventExplainer::tr("The CPU copies %1 bytes.").arg(arg(a.bytes)), e);
+      x.title = e.reason == R::CopyIntoAppBuffer
+                    ? EventExplainer::tr("CPU copies %1 bytes socket buffer → application")
+                          .arg(arg(a.bytes))
+                    : EventExplainer::tr("CPU copies %1 bytes application → socket buffer")
+                          .arg(arg(a.bytes));
+      x.body = withReason(
+          EventExplainer::tr("The CPU copies %1 bytes itself, byte by byte through its caches: "
+                             "this is the copy RDMA avoids (zero-copy), and it costs CPU time "
+                             "proportional to the size.")
+              .arg(arg(a.bytes)),
+          e);
+      x.terms << QStringLiteral("zero-copy");
       return;
     case N::TcpSendCall:
       x.title = EventExplainer::tr("send() of %1 bytes").arg(arg(a.bytes));
-      x.body = EventExplainer::tr("The application calls send(): a system call into the kernel.");
+      x.body = EventExplainer::tr(
+                   "The application calls send() for %1 bytes: a system call, so the CPU leaves "
+                   "user mode and enters the kernel, which will copy the bytes into the socket "
+                   "send buffer. RDMA posts work without entering the kernel (kernel bypass).")
+                   .arg(arg(a.bytes));
+      x.terms << QStringLiteral("kernel bypass");
       return;
     case N::TcpRecvCall:
-      x.title = EventExplainer::tr("recv()");
-      x.body = EventExplainer::tr("The application calls recv(): a system call into the kernel.");
+      x.title = EventExplainer::tr("recv() called");
+      x.body = EventExplainer::tr(
+          "The application calls recv(): a system call into the kernel, which copies whatever "
+          "the socket receive buffer holds into the application's buffer, or puts the caller "
+          "to sleep when it holds nothing.");
+      x.terms << QStringLiteral("kernel bypass");
       return;
     case N::TcpTransmitWork:
-      x.title = EventExplainer::tr("CPU runs TCP/IP transmit");
-      x.body =
-          EventExplainer::tr("The CPU builds the segment's headers and rings the NIC's doorbell.");
+      x.title = arg(a.bytes) == 0
+                    ? EventExplainer::tr("CPU builds a TCP ACK")
+                    : EventExplainer::tr("CPU runs TCP/IP for a %1-byte segment").arg(arg(a.bytes));
+      x.body = EventExplainer::tr(
+          "The kernel's TCP/IP code runs on the host CPU: it takes the next segment's bytes "
+          "from the socket send buffer, builds the TCP, IP and Ethernet headers and rings the "
+          "NIC's doorbell. An RDMA NIC does this itself (CPU offload).");
+      x.terms << QStringLiteral("CPU offload");
       return;
-    case N::TcpSegmentSent:
-      x.title = EventExplainer::tr("TCP segment sent");
-      x.body =
-          EventExplainer::tr("A TCP segment with %1 bytes goes on the wire.").arg(arg(a.bytes));
+    case N::TcpSegmentSent: {
+      const std::uint8_t flags = arg(a.tcpFlags);
+      QString what = arg(a.bytes) > 0 ? EventExplainer::tr("%1 bytes").arg(arg(a.bytes))
+                                      : EventExplainer::tr("no payload");
+      if (flags & 0x02) what += QStringLiteral(" SYN");
+      if (flags & 0x01) what += QStringLiteral(" FIN");
+      x.title = EventExplainer::tr("frame %1 TCP seq %2 ack %3, %4")
+                    .arg(e.frameNumber)
+                    .arg(arg(a.seq))
+                    .arg(arg(a.ack))
+                    .arg(what);
+      QString t = EventExplainer::tr(
+                      "Frame %1 (%2 bytes) goes on the wire: a TCP segment with sequence number "
+                      "%3 and acknowledgement %4 carrying %5.")
+                      .arg(e.frameNumber)
+                      .arg(e.length)
+                      .arg(arg(a.seq))
+                      .arg(arg(a.ack))
+                      .arg(what);
+      if (flags & 0x02)
+        t += EventExplainer::tr(
+            "\n\nSYN opens the connection: each side announces its initial sequence number.");
+      else if (flags & 0x01)
+        t += EventExplainer::tr("\n\nFIN closes this direction of the connection.");
+      else if (arg(a.bytes) == 0)
+        t += EventExplainer::tr(
+            "\n\nA pure ACK: it tells the sender which bytes arrived, so that it may free them "
+            "from its send buffer.");
+      if (rec.transport == RecordingTransport::Iwarp && arg(a.bytes) > 0)
+        t += EventExplainer::tr(
+            "\n\nThe RNIC built this segment itself: TCP runs in the NIC, and the payload is "
+            "MPA-framed DDP (see the packet detail).");
+      x.body = t;
       return;
+    }
     case N::TcpSegmentLost:
       x.title = EventExplainer::tr("link loses frame %1").arg(e.frameNumber);
-      x.body = EventExplainer::tr("The TCP segment is lost; TCP will resend it.");
+      x.body = EventExplainer::tr(
+          "The link loses this TCP segment. The receiver will see a gap; TCP's retransmission "
+          "(a timeout or three duplicate ACKs) sends it again.");
       return;
     case N::TcpInterrupt:
-      x.title = EventExplainer::tr("NIC interrupt");
-      x.body = EventExplainer::tr("The NIC interrupts the CPU for %1 frame(s) in its receive ring.")
+      x.title = EventExplainer::tr("NIC interrupt for %1 frame(s)").arg(arg(a.packets));
+      x.body = EventExplainer::tr(
+                   "The NIC interrupts the CPU for %1 frame(s) it wrote into its receive ring. "
+                   "The CPU runs the interrupt handler and the softirq: it parses Ethernet, IP "
+                   "and TCP and queues the payload in the socket receive buffer.")
                    .arg(arg(a.packets));
+      x.terms << QStringLiteral("CPU offload");
       return;
     case N::TcpChecksumDropped:
       x.title = EventExplainer::tr("checksum error: frame dropped");
-      x.body = EventExplainer::tr("The frame fails its IPv4/TCP checksum and is dropped.");
+      x.body = EventExplainer::tr(
+          "The frame fails its IPv4 or TCP checksum, so the kernel drops it; TCP resends it.");
       return;
     case N::TcpWriterWoken:
-      x.title = EventExplainer::tr("writer woken");
+      x.title = EventExplainer::tr("send() woken: buffer has room");
       x.body = EventExplainer::tr(
-          "The send buffer has room again: the writer is woken (a context switch).");
+          "ACKs freed a third of the socket send buffer: the sleeping writer is woken (a "
+          "context switch) to copy more.");
       return;
     case N::TcpReaderWoken:
-      x.title = EventExplainer::tr("reader woken");
-      x.body =
-          EventExplainer::tr("Data is readable: the sleeping reader is woken (a context switch).");
+      x.title = EventExplainer::tr("recv() woken: data arrived");
+      x.body = EventExplainer::tr(
+          "Data is readable in the socket receive buffer: the sleeping reader is woken (a "
+          "context switch) and its recv() continues.");
       return;
     case N::TcpEstablished:
       x.title = EventExplainer::tr("TCP connection established");
-      x.body = EventExplainer::tr("The three-way handshake is complete.");
+      x.body = EventExplainer::tr(
+          "The three-way handshake (SYN, SYN-ACK, ACK) is complete on this side: both sequence "
+          "numbers are known and data may flow.");
       return;
     case N::TcpReset:
       x.title = EventExplainer::tr("TCP connection reset");
-      x.body = EventExplainer::tr("The connection was reset.");
+      x.body = EventExplainer::tr("The connection was reset: both sides drop it at once.");
       return;
     case N::TcpClosed:
       x.title = EventExplainer::tr("TCP connection closed");
-      x.body = EventExplainer::tr("The connection was closed.");
+      x.body = EventExplainer::tr(
+          "Both directions have sent and acknowledged their FIN: the connection is closed.");
+      return;
+    case N::TcpSocketBuffers: {
+      x.title = EventExplainer::tr("socket buffers: %1 B to send, %2 B to read")
+                    .arg(arg(a.sendQueued))
+                    .arg(arg(a.recvQueued));
+      QString t;
+      if (e.reason == R::CopyIntoSocketBuffer)
+        t = EventExplainer::tr("The copy is done: %1 more bytes wait in the socket send buffer.")
+                .arg(arg(a.bytes));
+      else if (e.reason == R::CopyIntoAppBuffer)
+        t = EventExplainer::tr(
+                "The copy is done: %1 bytes left the socket receive buffer for the application.")
+                .arg(arg(a.bytes));
+      else
+        t = EventExplainer::tr(
+                "The kernel processed arriving segments (%1 payload bytes): data joins the "
+                "receive buffer in order, and ACKs free acknowledged bytes from the send "
+                "buffer.")
+                .arg(arg(a.bytes));
+      t += EventExplainer::tr(
+               "\n\nNow the send buffer holds %1 bytes not yet acknowledged (%2 of them on the "
+               "wire) and the receive buffer %3 bytes the application has not read.")
+               .arg(arg(a.sendQueued))
+               .arg(arg(a.inFlight))
+               .arg(arg(a.recvQueued));
+      x.body = t;
+      return;
+    }
+    case N::RdmaCmBind:
+      x.title = EventExplainer::tr("rdma_bind_addr to port %1").arg(arg(a.port));
+      x.body = EventExplainer::tr(
+                   "The passive side creates a cm_id and binds it to TCP port %1 on its RNIC's "
+                   "address, as a server binds a socket. iWARP runs over TCP, so rdma_cm "
+                   "addresses connections by IP address and port.")
+                   .arg(arg(a.port));
+      return;
+    case N::RdmaCmListen:
+      x.title = EventExplainer::tr("rdma_listen on port %1").arg(arg(a.port));
+      x.body = EventExplainer::tr(
+                   "The passive side listens on port %1: a connection request will arrive as "
+                   "the rdma_cm event CONNECT_REQUEST.")
+                   .arg(arg(a.port));
+      return;
+    case N::RdmaCmResolve:
+      x.title = EventExplainer::tr("rdma_resolve_addr and rdma_resolve_route");
+      x.body = EventExplainer::tr(
+          "The active side resolves the peer's IP address to its own RNIC and a route to it "
+          "(rdma_resolve_addr, then rdma_resolve_route): now it knows which device will carry "
+          "the connection.");
+      return;
+    case N::RdmaCmConnect:
+      x.title = EventExplainer::tr("rdma_connect to port %1").arg(arg(a.port));
+      x.body = EventExplainer::tr(
+                   "The active side calls rdma_connect. On iWARP the RNIC opens a TCP "
+                   "connection to port %1 itself (SYN, SYN-ACK, ACK) and then sends the MPA "
+                   "Request; the application does not touch the socket.")
+                   .arg(arg(a.port));
+      return;
+    case N::RdmaCmAccept:
+      x.title = EventExplainer::tr("rdma_accept");
+      x.body = EventExplainer::tr(
+          "The passive side got CONNECT_REQUEST (the MPA Request arrived) and calls "
+          "rdma_accept: its RNIC answers with the MPA Reply and moves the QP to RTS.");
+      return;
+    case N::RdmaCmEstablished:
+      x.title = EventExplainer::tr("rdma_cm event ESTABLISHED");
+      x.body = EventExplainer::tr(
+          "The MPA exchange is complete on this side: the connection is in full operation, "
+          "and from now on the TCP byte stream carries only MPA FPDUs with DDP segments.");
+      return;
+    case N::MpaRequestSent:
+    case N::MpaRequestReceived:
+    case N::MpaReplySent:
+    case N::MpaReplyReceived: {
+      const bool request = e.what == N::MpaRequestSent || e.what == N::MpaRequestReceived;
+      const bool sent = e.what == N::MpaRequestSent || e.what == N::MpaReplySent;
+      const QString frame =
+          request ? EventExplainer::tr("MPA Request") : EventExplainer::tr("MPA Reply");
+      x.title =
+          (sent ? EventExplainer::tr("%1 sent") : EventExplainer::tr("%1 received")).arg(frame);
+      QString t =
+          sent ? EventExplainer::tr(
+                     "The RNIC writes the %1 into the new TCP stream: the key \"MPA ID "
+                     "%2 Frame\", the flags it wants (markers %3, CRC %4) and %5 bytes "
+                     "of private data.")
+                     .arg(frame, request ? QStringLiteral("Req") : QStringLiteral("Rep"),
+                          arg(a.markers) ? EventExplainer::tr("on") : EventExplainer::tr("off"),
+                          arg(a.crc) ? EventExplainer::tr("on") : EventExplainer::tr("off"))
+                     .arg(arg(a.bytes))
+               : EventExplainer::tr(
+                     "The RNIC reads the %1 from the TCP stream: the peer asks for "
+                     "markers %2 and CRC %3 and sends %4 bytes of private data.")
+                     .arg(frame,
+                          arg(a.markers) ? EventExplainer::tr("on") : EventExplainer::tr("off"),
+                          arg(a.crc) ? EventExplainer::tr("on") : EventExplainer::tr("off"))
+                     .arg(arg(a.bytes));
+      t += EventExplainer::tr(
+          "\n\nMPA (RFC 5044) makes TCP's byte stream carry framed messages: before any DDP "
+          "segment, the two sides agree on markers (every 512 bytes) and a CRC32c per FPDU.");
+      if (e.what == N::MpaRequestReceived)
+        t += EventExplainer::tr(" For the application this is the CONNECT_REQUEST event.");
+      x.body = t;
+      x.terms << QStringLiteral("MPA");
+      return;
+    }
+    case N::StagRegistered:
+      x.title = EventExplainer::tr("memory registered: STag %1").arg(hex(arg(a.key)));
+      x.body = EventExplainer::tr(
+                   "ibv_reg_mr registers %1 bytes: the RNIC pins them and names them by the "
+                   "steering tag (STag) %2, iWARP's rkey. A peer that knows the STag may read "
+                   "or write the region directly, as the access flags allow.")
+                   .arg(arg(a.bytes))
+                   .arg(hex(arg(a.key)));
+      x.terms << QStringLiteral("rkey");
+      return;
+    case N::DdpSegmentSent:
+    case N::DdpSegmentPlaced: {
+      const QString op = QString::fromStdString(packets::rdmapOpcodeName(arg(a.opcode)));
+      const bool sent = e.what == N::DdpSegmentSent;
+      const QString where =
+          a.key
+              ? EventExplainer::tr("tagged: STag %1, offset %2").arg(hex(*a.key)).arg(arg(a.value))
+              : EventExplainer::tr("untagged: queue %1, MSN %2, offset %3")
+                    .arg(arg(a.queue))
+                    .arg(arg(a.msn))
+                    .arg(arg(a.value));
+      x.title = (sent ? EventExplainer::tr("DDP %1 segment framed, %2 bytes")
+                      : EventExplainer::tr("DDP %1 segment placed, %2 bytes"))
+                    .arg(op)
+                    .arg(arg(a.bytes));
+      QString t =
+          sent ? EventExplainer::tr(
+                     "The RNIC cuts the message into a DDP segment (%1) with %2 bytes "
+                     "of payload%3 and wraps it in one MPA FPDU (length, pad, CRC32c); "
+                     "its TCP sends the FPDU in one segment. The CPU does none of it.")
+                     .arg(where)
+                     .arg(arg(a.bytes))
+                     .arg(arg(a.lastSegment) ? EventExplainer::tr(", the message's last")
+                                             : QString())
+               : EventExplainer::tr(
+                     "The RNIC checked the FPDU's CRC and reads the DDP header (%1): it "
+                     "writes the %2 bytes straight into registered memory by DMA, in "
+                     "any order, without a copy%3.")
+                     .arg(where)
+                     .arg(arg(a.bytes))
+                     .arg(arg(a.lastSegment) ? EventExplainer::tr("; it is the message's last")
+                                             : QString());
+      t += a.key ? EventExplainer::tr(
+                       "\n\nTagged placement: the STag and offset name the destination, as the "
+                       "rkey and address of a RETH do (one-sided).")
+                 : EventExplainer::tr(
+                       "\n\nUntagged placement: the segment fills the receive buffer posted "
+                       "first (two-sided), at the message offset.");
+      x.body = t;
+      x.terms << QStringLiteral("DDP")
+              << (a.key ? QStringLiteral("one-sided") : QStringLiteral("two-sided"));
+      return;
+    }
+    case N::IwarpTerminateSent:
+      x.title = EventExplainer::tr("RDMAP Terminate sent");
+      x.body = EventExplainer::tr(
+                   "The RNIC found an error (layer %1, type %2, code %3) and sends a Terminate "
+                   "message: the stream is dead and every outstanding work request completes "
+                   "with a flush error.")
+                   .arg(arg(a.value) >> 16)
+                   .arg((arg(a.value) >> 8) & 0xff)
+                   .arg(arg(a.value) & 0xff);
       return;
   }
   Q_UNUSED(rec);
@@ -1117,6 +1367,42 @@ QString EventExplainer::kindName(const ScenarioEvent& ev) {
         case N::DuplicateAtomicReplayed:
         case N::DuplicateReadUnmatched:
           return tr("responder");
+        case N::RdmaCmBind:
+        case N::RdmaCmListen:
+        case N::RdmaCmResolve:
+        case N::RdmaCmConnect:
+        case N::RdmaCmAccept:
+        case N::RdmaCmEstablished:
+          return tr("rdma_cm");
+        case N::MpaRequestSent:
+        case N::MpaRequestReceived:
+        case N::MpaReplySent:
+        case N::MpaReplyReceived:
+          return tr("MPA");
+        case N::StagRegistered:
+          return tr("memory registration");
+        case N::DdpSegmentPlaced:
+          return tr("DDP placement");
+        case N::IwarpTerminateSent:
+          return tr("RDMAP");
+        case N::TcpSendCall:
+        case N::TcpRecvCall:
+          return tr("system call");
+        case N::TcpCopy:
+          return tr("CPU copy");
+        case N::TcpSocketBuffers:
+          return tr("socket buffers");
+        case N::TcpAppSleeps:
+        case N::TcpWriterWoken:
+        case N::TcpReaderWoken:
+          return tr("scheduler");
+        case N::TcpTransmitWork:
+        case N::TcpInterrupt:
+          return tr("kernel TCP/IP");
+        case N::TcpEstablished:
+        case N::TcpReset:
+        case N::TcpClosed:
+          return tr("TCP connection");
         default:
           return tr("note");
       }

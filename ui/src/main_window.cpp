@@ -32,6 +32,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <QVBoxLayout>
 #include <algorithm>
 #include <atomic>
 
@@ -64,6 +65,8 @@
 #include "rdmascope/ui/scenario_reload_bar.h"
 #include "rdmascope/ui/time_display_format.h"
 #include "rdmascope/ui/transfer_follower.h"
+#include "rdmascope/ui/transport_choice.h"
+#include "rdmascope/ui/transport_host_pane.h"
 
 namespace rdmascope::ui {
 
@@ -78,6 +81,8 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   explanation_->setOpenLinks(false);
   hosts_[0] = new HostPane(tr("Host A"), this);
   hosts_[1] = new HostPane(tr("Host B"), this);
+  transportPanes_[0] = new TransportHostPane(tr("Host A"), this);
+  transportPanes_[1] = new TransportHostPane(tr("Host B"), this);
   ladder_ = new LadderView(this);
   eventModel_ = new EventListModel(this);
   eventView_ = new QTableView(this);
@@ -99,6 +104,7 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
 
   scenario_ = new ScenarioController(store_.get(), packets_, {hosts_[0], hosts_[1]}, ladder_,
                                      dataPath_->view(), eventModel_, this);
+  scenario_->setTransportPanes({transportPanes_[0], transportPanes_[1]});
 
   // Hosts on both sides with the ladder of frames between them; below, the packets and the
   // layer stacks.
@@ -108,9 +114,19 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   middle->setSizes({380, 170});
   middle->setChildrenCollapsible(false);
   auto* top = new QSplitter(Qt::Horizontal, this);
-  top->addWidget(hosts_[0]);
+  // Each side holds the verbs host pane and the TCP/iWARP one; one of them shows.
+  QWidget* sides[2];
+  for (int h = 0; h < 2; ++h) {
+    sides[h] = new QWidget(this);
+    auto* sl = new QVBoxLayout(sides[h]);
+    sl->setContentsMargins(0, 0, 0, 0);
+    sl->addWidget(hosts_[h]);
+    sl->addWidget(transportPanes_[h]);
+    transportPanes_[h]->hide();
+  }
+  top->addWidget(sides[0]);
   top->addWidget(middle);
-  top->addWidget(hosts_[1]);
+  top->addWidget(sides[1]);
   top->setSizes({600, 400, 600});
   congestion_ = new CongestionRunView(this);
   congestion_->hide();
@@ -348,6 +364,22 @@ void MainWindow::createActions() {
   previousCongestionEvent_->setEnabled(false);
   go->addAction(packets_->contextMenus()->goToPacketAction());
 
+  go->addSeparator();
+  cmAction_ = go->addAction(tr("Connect with &rdma_cm"));
+  cmAction_->setObjectName(QStringLiteral("cmAction"));
+  cmAction_->setCheckable(true);
+  cmAction_->setToolTip(
+      tr("Connect the RC QP as rdma_cm does (CM REQ, REP, RTU as frames) instead of the "
+         "out-of-band exchange over TCP"));
+  connect(cmAction_, &QAction::toggled, this, [this](bool on) {
+    scenario_->setConnectWithCm(on);
+    if (!scenario_->loaded() || congestionMode()) return;
+    if (!reloadBar_->path().isEmpty())
+      reloadScenarioFile();
+    else
+      openScenario(QString::fromStdString(scenario_->recording()->source));
+  });
+
   QMenu* view = menuBar()->addMenu(tr("&View"));
   QAction* filter = view->addAction(tr("Display &Filter"), this, [this] {
     packets_->filterBar()->lineEdit()->setFocus();
@@ -401,6 +433,7 @@ QWidget* MainWindow::createScenarioBar() {
   wireBox_->addItem(tr("RoCEv2 (IPv6)"), static_cast<int>(sim::WireFormat::RoceV2Ipv6));
   wireBox_->addItem(tr("RoCEv1"), static_cast<int>(sim::WireFormat::RoceV1));
   wireBox_->addItem(tr("InfiniBand"), static_cast<int>(sim::WireFormat::InfiniBand));
+  TransportChoice::addItems(*wireBox_);
   backendBox_ = new QComboBox(w);
   backendBox_->setObjectName(QStringLiteral("backendBox"));
   realRun_ = new RealRunController(this, backendBox_);
@@ -477,7 +510,8 @@ QWidget* MainWindow::createScenarioBar() {
       openScenario(scenarioBox_->currentData().toString());
   };
   connect(scenarioBox_, &QComboBox::activated, this, reload);
-  connect(wireBox_, &QComboBox::activated, this, reload);
+  connect(wireBox_, &QComboBox::activated, this,
+          [this] { chooseTransport(wireBox_->currentData().toInt()); });
   connect(backendBox_, &QComboBox::activated, this, reload);
   connect(eventSpin_, &QSpinBox::valueChanged, this, [this](int v) {
     if (congestionMode()) {
@@ -494,12 +528,44 @@ QWidget* MainWindow::createScenarioBar() {
   return w;
 }
 
+bool MainWindow::chooseTransport(int transport) {
+  const int at = wireBox_->findData(transport);
+  if (at < 0) return false;
+  wireBox_->setCurrentIndex(at);
+  if (scenarioBox_->currentIndex() < 0) scenarioBox_->setCurrentIndex(0);
+  const TransportDecision d = TransportChoice::forTransport(scenarioBox_->currentData().toString(),
+                                                            transport, wireBox_->currentText());
+  if (realRun_->runIfReal(d.scenario)) return true;
+  const bool ok = openScenario(d.scenario);
+  if (ok && !d.note.isEmpty()) statusBar()->showMessage(d.note, 15000);
+  return ok;
+}
+
 bool MainWindow::openScenario(const QString& id) {
   setRunning(false);
   leaveFabric();
   QString error;
-  const auto wire = static_cast<sim::WireFormat>(wireBox_ ? wireBox_->currentData().toInt() : 0);
-  if (!scenario_->load(id.toStdString(), wire, error)) {
+  QString note;
+  if (wireBox_) {
+    const TransportDecision d =
+        TransportChoice::forScenario(id, wireBox_->currentData().toInt(), wireBox_->currentText());
+    wireBox_->setCurrentIndex(wireBox_->findData(d.transport));
+    note = d.note;
+  }
+  if (note.isEmpty() && scenario_->connectWithCm()) note = TransportChoice::cmNote(id);
+  const int chosen = wireBox_ ? wireBox_->currentData().toInt() : 0;
+  const auto wire = chosen == kTransportIwarp || chosen == kTransportTcpSockets
+                        ? sim::WireFormat::RoceV2Ipv4
+                        : static_cast<sim::WireFormat>(chosen);
+  bool loaded = scenario_->load(id.toStdString(), wire, error);
+  if (!loaded && scenario_->connectWithCm() && TransportChoice::transportOf(id) < 0) {
+    // A scenario the rdma_cm cannot connect (UD, UC, two QPs) runs with the exchange instead.
+    note = tr("%1; it runs with the out-of-band exchange instead.").arg(error);
+    scenario_->setConnectWithCm(false);
+    loaded = scenario_->load(id.toStdString(), wire, error);
+    scenario_->setConnectWithCm(true);
+  }
+  if (!loaded) {
     showError(tr("Cannot run scenario"), error);
     return false;
   }
@@ -513,6 +579,7 @@ bool MainWindow::openScenario(const QString& id) {
   lastError_.clear();
   onEventChanged(scenario_->current());
   reportProblem();
+  if (!note.isEmpty()) statusBar()->showMessage(note, 15000);
   return true;
 }
 
@@ -520,6 +587,11 @@ bool MainWindow::openScenarioFile(const QString& path) {
   setRunning(false);
   leaveFabric();
   QString error;
+  // A scenario file is verbs: from iWARP or TCP sockets the box goes back to a wire format.
+  const TransportDecision d = TransportChoice::forScenario(
+      QFileInfo(path).fileName(), wireBox_->currentData().toInt(), wireBox_->currentText());
+  wireBox_->setCurrentIndex(wireBox_->findData(d.transport));
+  if (!d.note.isEmpty()) statusBar()->showMessage(d.note, 15000);
   const auto wire = static_cast<sim::WireFormat>(wireBox_->currentData().toInt());
   if (!scenario_->loadFile(path.toStdString(), wire, error)) {
     showError(tr("Cannot run scenario"), error);
@@ -552,6 +624,12 @@ bool MainWindow::saveScenarioAs(const QString& path) {
     showError(tr("Cannot save the scenario"), tr("No scenario is shown."));
     return false;
   }
+  if (rec->scenarioText.empty()) {
+    showError(tr("Cannot save the scenario"),
+              tr("%1 runs on the TCP model, not from a scenario file: there is nothing to save.")
+                  .arg(QString::fromStdString(rec->name)));
+    return false;
+  }
   QSaveFile file(path);
   const QByteArray text = QByteArray::fromStdString(rec->scenarioText);
   if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size() || !file.commit()) {
@@ -566,10 +644,15 @@ bool MainWindow::saveScenarioAs(const QString& path) {
 
 void MainWindow::setScenarioMode(bool on, const QString& capture) {
   leaveCongestion();
-  const bool was = hosts_[0]->isVisibleTo(this);
-  for (QWidget* v : {static_cast<QWidget*>(hosts_[0]), static_cast<QWidget*>(hosts_[1]),
-                     static_cast<QWidget*>(ladder_)})
-    v->setVisible(on);
+  const bool was = ladder_->isVisibleTo(this);
+  const ScenarioRecording* rec = scenario_->recording();
+  const bool transport = on && rec && rec->transport != RecordingTransport::Verbs;
+  for (int h = 0; h < 2; ++h) {
+    hosts_[h]->setVisible(on && !transport);
+    transportPanes_[h]->setVisible(transport);
+    hosts_[h]->parentWidget()->setVisible(on);
+  }
+  ladder_->setVisible(on);
   if (on != was) mainSplit_->setSizes(on ? QList<int>{540, 420} : QList<int>{90, 870});
   // A capture has no events to step: the stepping controls and keys go, the bar names the
   // capture, and the scenario box offers to run a scenario again.

@@ -12,6 +12,7 @@
 #include "rdmascope/ui/layer_stacks_view.h"
 #include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/scenario_narration.h"
+#include "rdmascope/ui/transport_host_pane.h"
 
 namespace rdmascope::ui {
 
@@ -42,6 +43,31 @@ int pathStepOf(const ScenarioEvent& e) {
       return 5;
     case K::CqeProduced:
       return 6;
+    default:
+      return -1;
+  }
+}
+
+// Where an event of a TCP recording sits on the socket path of the layer stacks (kTcpPath of
+// layer_stacks.cpp: 0 send(), 1 copy in, 2 TCP/IP, 3 NIC DMA, 4 wire, 5 NIC DMA and interrupt,
+// 6 receive processing, 7 recv(), 8 copy out), or -1.
+int tcpPathStepOf(const ScenarioEvent& e) {
+  using N = sim::Narrative;
+  switch (e.trace.what) {
+    case N::TcpSendCall:
+      return 0;
+    case N::TcpCopy:
+      return e.trace.reason == sim::Reason::CopyIntoAppBuffer ? 8 : 1;
+    case N::TcpTransmitWork:
+      return 2;
+    case N::TcpSegmentSent:
+      return 4;
+    case N::TcpInterrupt:
+      return 5;
+    case N::TcpSocketBuffers:
+      return e.trace.reason == sim::Reason::None ? 6 : -1;
+    case N::TcpRecvCall:
+      return 7;
     default:
       return -1;
   }
@@ -82,7 +108,7 @@ bool ScenarioController::load(const std::string& id, sim::WireFormat wire, QStri
   auto rec = std::make_unique<ScenarioRecording>();
   FrameStore frames;
   std::string err;
-  if (!recordScenario(id, wire, *rec, frames, err)) {
+  if (!recordScenario(id, wire, *rec, frames, err, cm_)) {
     error = QString::fromStdString(err);
     return false;
   }
@@ -94,7 +120,7 @@ bool ScenarioController::loadFile(const std::string& path, sim::WireFormat wire,
   auto rec = std::make_unique<ScenarioRecording>();
   FrameStore frames;
   std::string err;
-  if (!recordScenarioFile(path, wire, *rec, frames, err)) {
+  if (!recordScenarioFile(path, wire, *rec, frames, err, cm_)) {
     error = QString::fromStdString(err);
     return false;
   }
@@ -118,12 +144,19 @@ void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStor
                         QString::fromStdString(rec_->hostNames[1]));
   ladder_->setFrames(std::move(ladder));
   events_->setRecording(rec_.get());
-  for (int h = 0; h < 2; ++h)
-    hosts_[static_cast<std::size_t>(h)]->setTitle(
-        QStringLiteral("%1 (simulated %2)")
-            .arg(QString::fromStdString(rec_->hostNames[static_cast<std::size_t>(h)]),
-                 QString::fromUtf8(sim::toString(rec_->wire).data(),
-                                   static_cast<qsizetype>(sim::toString(rec_->wire).size()))));
+  for (int h = 0; h < 2; ++h) {
+    const auto hi = static_cast<std::size_t>(h);
+    const QString name = QString::fromStdString(rec_->hostNames[hi]);
+    hosts_[hi]->setTitle(QStringLiteral("%1 (simulated %2)")
+                             .arg(name, QString::fromUtf8(sim::toString(rec_->wire).data(),
+                                                          static_cast<qsizetype>(
+                                                              sim::toString(rec_->wire).size()))));
+    if (transportPanes_[hi])
+      transportPanes_[hi]->setTitle(
+          rec_->transport == RecordingTransport::Iwarp
+              ? tr("%1 (simulated iWARP: rdma_cm, MPA, DDP over TCP in the RNIC)").arg(name)
+              : tr("%1 (simulated TCP sockets: send(), recv(), kernel TCP/IP)").arg(name));
+  }
   stacks_->clearPaths();
   current_ = -2;
   goTo(-1);
@@ -181,13 +214,32 @@ std::vector<LadderFrame> ScenarioController::buildLadder() {
   std::size_t sent = 0;
   for (std::size_t i = 0; i < rec_->events.size(); ++i) {
     const ScenarioEvent& e = rec_->events[i];
-    if (e.trace.kind == sim::TraceKind::FrameSent) {
+    if (e.trace.kind == sim::TraceKind::FrameSent &&
+        rec_->transport != RecordingTransport::Verbs) {
+      // TCP and iWARP frames: labelled as the packet list's Info names them.
+      LadderFrame f;
+      f.fromHost = e.host == 1 ? 1 : 0;
+      const auto frame = static_cast<std::size_t>(e.frame);
+      f.label = frame < rec_->frameLabels.size() ? QString::fromStdString(rec_->frameLabels[frame])
+                                                 : QString();
+      f.detail = QString::fromStdString(sim::describe(e.trace));
+      f.sentUs = e.trace.time.micros();
+      rowOfFrame_.push_back(static_cast<int>(ladder.size()));
+      eventOfFrame_.push_back(static_cast<int>(i));
+      rowEvent_.push_back(static_cast<int>(i));
+      ladder.push_back(std::move(f));
+      ++sent;
+    } else if (e.trace.kind == sim::TraceKind::FrameSent) {
       const auto s =
           sim::summarizeFrame(rec_->wire, store_->bytes(static_cast<std::size_t>(e.frame)));
       LadderFrame f;
       f.fromHost = e.host == 1 ? 1 : 0;
       std::string name = s.opcodeName;
       if (name.rfind("RC ", 0) == 0) name = name.substr(3);
+      // The rdma_cm's MADs are named by what they are ("CM REQ (rdma_connect)").
+      const std::string& why = e.trace.args.text;
+      if (e.trace.reason == sim::Reason::Text && why.rfind("CM ", 0) == 0)
+        name = why.substr(0, std::min(why.find(" from "), why.find(':')));
       f.label = QString::fromStdString(name);
       f.psn = s.psn;  // in PsnBase's base, as the host tables
       if (s.hasAeth && (s.syndrome & 0x60) != 0) {
@@ -333,6 +385,19 @@ QString ScenarioController::title() const {
 
 QString ScenarioController::explanation() const {
   if (!rec_) return {};
+  if (current_ < 0 && rec_->transport == RecordingTransport::TcpSockets)
+    return tr(
+        "Press Right to step (Left to step back, Space to run or pause). Each step is one "
+        "event of the TCP model: a send() or recv() system call, a CPU copy between the "
+        "application and a socket buffer, the kernel's TCP/IP work, a segment on the wire, an "
+        "interrupt, or the socket buffers after a change. The host panes show each socket "
+        "buffer filling and draining.");
+  if (current_ < 0 && rec_->transport == RecordingTransport::Iwarp)
+    return tr(
+        "Press Right to step (Left to step back, Space to run or pause). Each step is one "
+        "event of the iWARP model: an rdma_cm call or event, an MPA Request or Reply, a work "
+        "request, a DDP segment framed or placed by the RNIC, a TCP segment, or a completion. "
+        "The host panes list the connection steps and count the RNIC's work.");
   if (current_ < 0)
     return tr(
         "Press Right to step (Left to step back, Space to run or pause). Each step is one "
@@ -377,7 +442,18 @@ void ScenarioController::update() {
     if (pe.snapshot < rec.snapshots.size() && pe.snapshot != (ev ? ev->snapshot : SIZE_MAX))
       prev = &rec.snapshots[pe.snapshot];
   }
-  for (int h = 0; h < 2; ++h) {
+  const bool transport = rec.transport != RecordingTransport::Verbs;
+  for (int h = 0; h < 2 && transport; ++h) {
+    const auto hi = static_cast<std::size_t>(h);
+    if (!transportPanes_[hi]) continue;
+    const auto at = [&rec, hi](int i) -> const TransportHostState* {
+      return i >= 0 && static_cast<std::size_t>(i) < rec.hostStates.size()
+                 ? &rec.hostStates[static_cast<std::size_t>(i)][hi]
+                 : nullptr;
+    };
+    transportPanes_[hi]->setState(rec.transport, at(current_), at(current_ - 1));
+  }
+  for (int h = 0; h < 2 && !transport; ++h) {
     const auto hi = static_cast<std::size_t>(h);
     HostPane* pane = hosts_[hi];
     pane->setSnapshot(snap ? &snap->hosts[hi] : nullptr, prev ? &prev->hosts[hi] : nullptr);
@@ -443,13 +519,16 @@ void ScenarioController::update() {
   // Layer stacks: the step of the RDMA data path this event stands for.
   if (ev) {
     // The latest data-path step of this phase, so that a jump shows the path so far too.
+    const Stack stack = rec.transport == RecordingTransport::TcpSockets ? Stack::TcpIp
+                        : rec.transport == RecordingTransport::Iwarp    ? Stack::Iwarp
+                                                                        : stackOfWire(rec.wire);
     int step = -1;
     for (int i = current_; i >= 0 && step < 0; --i) {
       const auto& e = rec.events[static_cast<std::size_t>(i)];
       if (e.phase != ev->phase) break;
-      step = pathStepOf(e);
+      step = stack == Stack::TcpIp ? tcpPathStepOf(e) : pathStepOf(e);
     }
-    if (step >= 0) stacks_->setPathStep(stackOfWire(rec.wire), step);
+    if (step >= 0) stacks_->setPathStep(stack, step);
   } else {
     stacks_->clearPaths();
   }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "rdmascope/ui/transport_recording.h"
 #include "rdmascope/verbs_backend/scenario.h"
 #include "rdmascope/verbs_backend/sim_backend.h"
 
@@ -214,10 +215,19 @@ std::vector<std::size_t> planPhases(const verbs_backend::Scenario& scenario,
 // Both hosts on one simulated network, configured as verbs_backend's SimScenarioSession does
 // (the GUI's wire format instead of the scenario's); the trace is subscribed to before setup
 // so that every verbs call of the setup has its own snapshot too.
-bool recordVerbsScenario(const verbs_backend::Scenario& scenario, const std::string& source,
-                         sim::WireFormat wire, ScenarioRecording& out, FrameStore& frames,
+bool recordVerbsScenario(const verbs_backend::Scenario& given, const std::string& source,
+                         sim::WireFormat wire, bool cm, ScenarioRecording& out, FrameStore& frames,
                          std::string& error) {
+  verbs_backend::Scenario scenario = given;
+  if (cm) {
+    if (auto qp = verbs_backend::cmConnectedQp(scenario); !qp.ok()) {
+      error = scenario.name + " cannot be connected by the rdma_cm: " + qp.status.message;
+      return false;
+    }
+    verbs_backend::arrangeStepsForCm(scenario);
+  }
   out = ScenarioRecording{};
+  out.cm = cm;
   out.name = scenario.name;
   out.title = scenario.title;
   out.summary = scenario.description;
@@ -254,6 +264,7 @@ bool recordVerbsScenario(const verbs_backend::Scenario& scenario, const std::str
   run.emplace(scenario, host0, host1, [&net](int host, const std::string& line) {
     net->host(host).emit(sim::TraceKind::Note, 0, line);
   });
+  if (cm && !run->setupError()) run->useSimCm();
   if (run->setupError()) {
     error = scenario.name + ": " + *run->setupError();
     return false;
@@ -283,6 +294,9 @@ bool recordVerbsScenario(const verbs_backend::Scenario& scenario, const std::str
       out.problem = "step " + std::to_string(outcome.index + 1) + " (" + outcome.text +
                     "): " + outcome.message;
   }
+  // rdma_disconnect: host 1's DREQ, host 0's DREP (as `sim --cm` ends).
+  if (const auto st = run->simCmDisconnect(); !st.ok() && out.problem.empty())
+    out.problem = "rdma_disconnect: " + st.message;
   // As SimScenarioSession::runToEnd: the network goes idle (last ACKs, RNR and retry timers).
   net->sim().runUntil(net->sim().now() + sim::SimTime::ms(100));
   for (const auto& [host, wc] : run->completions())
@@ -308,13 +322,16 @@ const std::vector<ScenarioInfo>& builtInScenarios() {
       }
       l.push_back(std::move(info));
     }
+    for (const auto& info : transportScenarios())
+      l.push_back(info);
     return l;
   }();
   return list;
 }
 
 bool recordScenario(const std::string& id, sim::WireFormat wire, ScenarioRecording& out,
-                    FrameStore& frames, std::string& error) {
+                    FrameStore& frames, std::string& error, bool cm) {
+  if (isTransportScenario(id)) return recordTransportScenario(id, out, frames, error);
   verbs_backend::Scenario scenario;
   try {
     scenario = verbs_backend::builtinScenario(id);
@@ -322,11 +339,11 @@ bool recordScenario(const std::string& id, sim::WireFormat wire, ScenarioRecordi
     error = "unknown scenario '" + id + "': " + e.what();
     return false;
   }
-  return recordVerbsScenario(scenario, id, wire, out, frames, error);
+  return recordVerbsScenario(scenario, id, wire, cm, out, frames, error);
 }
 
 bool recordScenarioFile(const std::string& path, sim::WireFormat wire, ScenarioRecording& out,
-                        FrameStore& frames, std::string& error) {
+                        FrameStore& frames, std::string& error, bool cm) {
   verbs_backend::Scenario scenario;
   try {
     scenario = verbs_backend::loadScenarioFile(path);
@@ -334,7 +351,7 @@ bool recordScenarioFile(const std::string& path, sim::WireFormat wire, ScenarioR
     error = e.what();
     return false;
   }
-  return recordVerbsScenario(scenario, path, wire, out, frames, error);
+  return recordVerbsScenario(scenario, path, wire, cm, out, frames, error);
 }
 
 int findMr(const HostSnapshot& host, std::uint32_t rkey) {

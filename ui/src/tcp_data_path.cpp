@@ -47,7 +47,7 @@ TcpDataPath runTcpDataPath(std::uint64_t bytes, const sim::HostCostSettings& cos
       if (!hostA && e.what == N::TcpRecvCall) start = t;
       if (start < 0) continue;
     }
-    if (t > start + r->elapsedUs + 1e-6) break;
+    if (t > start + r->elapsedUs + 1e-6) continue;  // frames carry their time on the wire
     if (e.kind == sim::TraceKind::FrameSent) {
       const auto seg = sim::parseTcpFrame(e.bytes);
       if (!seg) continue;

@@ -87,38 +87,38 @@ sim::NetworkConfig simNetworkConfig(const Scenario& scenario, const RunOptions& 
   return cfg;
 }
 
-SimScenarioSession::SimScenarioSession(const Scenario& scenario, const RunOptions& options)
-    : scenario_(scenario) {
-  if (options.cm) {
-    // With the rdma_cm the passive side (host 0) goes RTS when the RTU arrives, after the
-    // active side's RTS: its RTS step moves there.
-    if (auto qp = cmConnectedQp(scenario_); qp.ok()) {
-      auto rts = [&](int host) {
-        for (std::size_t i = 0; i < scenario_.steps.size(); ++i) {
-          const Step& st = scenario_.steps[i];
-          const auto* m = std::get_if<ModifyQpStep>(&st.action);
-          if (st.host == host && m != nullptr && m->qp == qp.value &&
-              m->attr.qpState == QpState::Rts)
-            return static_cast<std::ptrdiff_t>(i);
-        }
-        return std::ptrdiff_t{-1};
-      };
-      for (Step& st : scenario_.steps)
-        if (const auto* x = std::get_if<ExchangeStep>(&st.action); x != nullptr)
-          st.text =
-              scenario_.hosts[x->from].name + ": publishes " +
-              (x->mr.empty() ? std::string("no region") : "the address and rkey of " + x->mr) +
-              " in the private data of its CM " + (x->from == 1 ? "REQ" : "REP") +
-              " (rdma_cm; QPN, PSN and GID travel in the CM messages themselves)";
-      const std::ptrdiff_t passive = rts(0), active = rts(1);
-      if (passive >= 0 && active > passive) {
-        Step moved = scenario_.steps[static_cast<std::size_t>(passive)];
-        moved.text += " (rdma_cm: after the RTU arrives)";
-        scenario_.steps.erase(scenario_.steps.begin() + passive);
-        scenario_.steps.insert(scenario_.steps.begin() + active, std::move(moved));
+void arrangeStepsForCm(Scenario& scenario) {
+  // With the rdma_cm the passive side (host 0) goes RTS when the RTU arrives, after the
+  // active side's RTS: its RTS step moves there.
+  if (auto qp = cmConnectedQp(scenario); qp.ok()) {
+    auto rts = [&](int host) {
+      for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
+        const Step& st = scenario.steps[i];
+        const auto* m = std::get_if<ModifyQpStep>(&st.action);
+        if (st.host == host && m != nullptr && m->qp == qp.value && m->attr.qpState == QpState::Rts)
+          return static_cast<std::ptrdiff_t>(i);
       }
+      return std::ptrdiff_t{-1};
+    };
+    for (Step& st : scenario.steps)
+      if (const auto* x = std::get_if<ExchangeStep>(&st.action); x != nullptr)
+        st.text = scenario.hosts[x->from].name + ": publishes " +
+                  (x->mr.empty() ? std::string("no region") : "the address and rkey of " + x->mr) +
+                  " in the private data of its CM " + (x->from == 1 ? "REQ" : "REP") +
+                  " (rdma_cm; QPN, PSN and GID travel in the CM messages themselves)";
+    const std::ptrdiff_t passive = rts(0), active = rts(1);
+    if (passive >= 0 && active > passive) {
+      Step moved = scenario.steps[static_cast<std::size_t>(passive)];
+      moved.text += " (rdma_cm: after the RTU arrives)";
+      scenario.steps.erase(scenario.steps.begin() + passive);
+      scenario.steps.insert(scenario.steps.begin() + active, std::move(moved));
     }
   }
+}
+
+SimScenarioSession::SimScenarioSession(const Scenario& scenario, const RunOptions& options)
+    : scenario_(scenario) {
+  if (options.cm) arrangeStepsForCm(scenario_);
   network_ = std::make_shared<sim::Network>(simNetworkConfig(scenario_, options));
   network_->sim().trace().setEnabled(options.trace);
   for (int i = 0; i < 2; ++i)

@@ -126,6 +126,8 @@ class IwarpSession {
   void enterError(int host);
   void complete(int host, std::uint64_t wrId, WcOpcode opcode, WcStatus status,
                 std::uint32_t byteLen);
+  void notePosted(int host, std::uint64_t wrId, WrOpcode opcode, std::uint32_t length);
+  void noteCompletion(const IwarpCompletion& c);
 
   TcpNetwork& net_;
   std::unique_ptr<Side> sides_[2];

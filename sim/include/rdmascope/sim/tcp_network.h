@@ -135,6 +135,8 @@ class TcpNetwork {
   void appCopy(int host, std::size_t n, double work, bool& asleep, bool& busy, Reason sleepNote,
                Reason where, std::function<void()> copied);
   void onTcpEvent(int host, TcpEvent event);
+  /// Reports the socket buffers of `host` after a copy or after segments were processed.
+  void noteBuffers(int host, Reason reason, std::uint64_t change);
   void note(int host, TraceKind kind, Narrative what, Reason reason = Reason::None,
             TraceArgs args = {}, std::uint64_t frameNumber = 0,
             const std::vector<std::uint8_t>* bytes = nullptr);

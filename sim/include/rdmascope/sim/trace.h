@@ -112,6 +112,27 @@ enum class Narrative : std::uint16_t {
   TcpEstablished,
   TcpReset,
   TcpClosed,
+  /// The socket buffers after a copy (reason CopyIntoSocketBuffer or CopyIntoAppBuffer) or
+  /// after the kernel (or an RNIC) processed arriving segments (reason None):
+  /// args.sendQueued, args.inFlight, args.recvQueued, args.bytes (the change)
+  TcpSocketBuffers,
+  // iWARP (iwarp_session.cpp): the rdma_cm calls and events, MPA, DDP
+  RdmaCmBind,          ///< args.port: rdma_bind_addr on the passive side
+  RdmaCmListen,        ///< args.port: rdma_listen
+  RdmaCmResolve,       ///< args.port: rdma_resolve_addr and rdma_resolve_route
+  RdmaCmConnect,       ///< args.port: rdma_connect (the RNIC opens the TCP connection)
+  RdmaCmAccept,        ///< rdma_accept after the CONNECT_REQUEST event
+  RdmaCmEstablished,   ///< the ESTABLISHED event
+  MpaRequestSent,      ///< args.markers, args.crc, args.bytes (private data)
+  MpaRequestReceived,  ///< args.markers, args.crc, args.bytes: the CONNECT_REQUEST event
+  MpaReplySent,        ///< args.markers, args.crc, args.bytes
+  MpaReplyReceived,    ///< args.markers, args.crc, args.bytes
+  StagRegistered,      ///< args.key (STag), args.bytes, args.access
+  DdpSegmentSent,      ///< args.opcode (RDMAP), args.bytes, args.key (STag: tagged) and
+                       ///< args.value (TO), or args.queue, args.msn and args.value (MO);
+                       ///< args.lastSegment
+  DdpSegmentPlaced,    ///< the same fields, on the receiving RNIC
+  IwarpTerminateSent,  ///< args.value: layer, type and code (layer << 16 | type << 8 | code)
 };
 
 /// Why: the cause an event names (a QP state change, a completion, a frame sent or lost).
@@ -272,7 +293,15 @@ std::string_view toString(AckRequest a);
   X(double, queuedSinceUs)        \
   X(std::uint32_t, seq)           \
   X(std::uint32_t, ack)           \
-  X(std::uint8_t, tcpFlags)
+  X(std::uint8_t, tcpFlags)       \
+  X(std::uint32_t, port)          \
+  X(bool, markers)                \
+  X(bool, crc)                    \
+  X(bool, lastSegment)            \
+  X(std::uint32_t, queue)         \
+  X(std::uint64_t, sendQueued)    \
+  X(std::uint64_t, inFlight)      \
+  X(std::uint64_t, recvQueued)
 
 /// The typed arguments of an event: only those its narrative and reasons use are set.
 struct TraceArgs {

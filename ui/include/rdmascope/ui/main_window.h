@@ -38,6 +38,7 @@ class RealRunController;
 class ScenarioController;
 class ScenarioReloadBar;
 class TransferFollower;
+class TransportHostPane;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -94,6 +95,14 @@ class MainWindow : public QMainWindow {
   QTextBrowser* explanation() const { return explanation_; }
   ScenarioController* scenario() const { return scenario_; }
   HostPane* hostPane(int host) const { return hosts_[host]; }
+  /// The host panes of TCP and iWARP recordings (socket buffers, rdma_cm, MPA, DDP).
+  TransportHostPane* transportPane(int host) const { return transportPanes_[host]; }
+  /// Go > Connect with rdma_cm: verbs scenarios are recorded with the simulated rdma_cm.
+  QAction* cmAction() const { return cmAction_; }
+  /// Runs the scenario shown over the transport picked in the Transport box (item data: a
+  /// sim::WireFormat, kTransportIwarp or kTransportTcpSockets); the scenario follows when it
+  /// cannot run there, with a note in the status bar.
+  bool chooseTransport(int transport);
   LadderView* ladder() const { return ladder_; }
   EventListModel* eventModel() const { return eventModel_; }
   /// The flow analysis of what the window shows (Conversations, Anomalies, Flow Graph, Plot).
@@ -140,6 +149,8 @@ class MainWindow : public QMainWindow {
   ComparisonView* comparison_ = nullptr;
   QTextBrowser* explanation_ = nullptr;
   HostPane* hosts_[2] = {nullptr, nullptr};
+  TransportHostPane* transportPanes_[2] = {nullptr, nullptr};
+  QAction* cmAction_ = nullptr;
   LadderView* ladder_ = nullptr;
   EventListModel* eventModel_ = nullptr;
   QTableView* eventView_ = nullptr;

@@ -22,6 +22,7 @@ class HostPane;
 class LadderView;
 class LayerStacksView;
 class PacketPane;
+class TransportHostPane;
 
 class ScenarioController : public QObject {
   Q_OBJECT
@@ -30,6 +31,14 @@ class ScenarioController : public QObject {
                      LadderView* ladder, LayerStacksView* stacks, EventListModel* events,
                      QObject* parent = nullptr);
   ~ScenarioController() override;
+
+  /// The panes that show the hosts of TCP and iWARP recordings (the verbs host panes show
+  /// QPs, WQEs, CQs and memory, which those transfers do not have).
+  void setTransportPanes(std::array<TransportHostPane*, 2> panes) { transportPanes_ = panes; }
+  /// Record verbs scenarios with the RC QP connected by the simulated rdma_cm (CM REQ, REP,
+  /// RTU on the wire) instead of the out-of-band exchange.
+  void setConnectWithCm(bool on) { cm_ = on; }
+  bool connectWithCm() const { return cm_; }
 
   /// Records a built-in scenario and shows it before its first event. False with `error` set
   /// when it cannot run.
@@ -82,6 +91,8 @@ class ScenarioController : public QObject {
   FrameStore* store_;
   PacketPane* packets_;
   std::array<HostPane*, 2> hosts_;
+  std::array<TransportHostPane*, 2> transportPanes_{};
+  bool cm_ = false;
   LadderView* ladder_;
   LayerStacksView* stacks_;
   EventListModel* events_;

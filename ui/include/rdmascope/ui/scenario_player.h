@@ -23,6 +23,7 @@
 #include "rdmascope/sim/network.h"
 #include "rdmascope/sim/trace.h"
 #include "rdmascope/ui/frame_store.h"
+#include "rdmascope/ui/transport_host_state.h"
 
 namespace rdmascope::ui {
 
@@ -106,8 +107,14 @@ struct ScenarioPhase {
   std::string text;  ///< the step's own "explanation" (empty when the step has none)
 };
 
+/// What a recording ran on: verbs over the simulated HCA (RoCE or InfiniBand, the out-of-band
+/// exchange or the rdma_cm), the TCP socket path, or iWARP (transport_recording.h).
+enum class RecordingTransport : std::uint8_t { Verbs, TcpSockets, Iwarp };
+
 /// Everything a run produced.
 struct ScenarioRecording {
+  RecordingTransport transport = RecordingTransport::Verbs;
+  bool cm = false;  ///< verbs: the RC QP was connected by the simulated rdma_cm
   std::string name;
   std::string title;  ///< the scenario's "title", else its name
   /// The scenario's one-line description and its setup explanation (what --list prints):
@@ -126,6 +133,10 @@ struct ScenarioRecording {
   /// Every completion the hosts polled, in order, as `rdmascope-cli sim` prints them
   /// (verbs_backend::formatCompletion): what a real run of the program is compared with.
   std::vector<std::string> completions;
+  /// TCP and iWARP recordings: both hosts' socket buffers and iWARP state as each event leaves
+  /// them (one entry per event), and each frame's ladder label (empty for verbs recordings).
+  std::vector<std::array<TransportHostState, 2>> hostStates;
+  std::vector<std::string> frameLabels;
 };
 
 /// A built-in scenario.
@@ -135,17 +146,22 @@ struct ScenarioInfo {
   std::string description;
 };
 
-/// The built-in scenarios: the tour first, then those of verbs_backend (rc-send-recv, ...).
+/// The built-in scenarios as `rdmascope-cli sim --list` lists them: those of verbs_backend
+/// (rc-send-recv, ..., the tour), then the transfers over TCP and iWARP (tcp-stream,
+/// iwarp-send-recv, iwarp-write, iwarp-read).
 const std::vector<ScenarioInfo>& builtInScenarios();
 
 /// Runs a built-in scenario on the simulator with the given wire format, filling `frames`
-/// (cleared first) with every frame sent. Returns false and sets `error` for an unknown id or
-/// a setup that failed.
+/// (cleared first) with every frame sent. With `cm` the RC QP is connected by the simulated
+/// rdma_cm (verbs_backend RunOptions::cm: CM REQ/REP/RTU and DREQ/DREP on the wire). The TCP
+/// and iWARP transfers run on the TCP model (transport_recording.h; `wire` and `cm` do not
+/// apply). Returns false and sets `error` for an unknown id, a setup that failed, or a
+/// scenario the rdma_cm cannot connect.
 bool recordScenario(const std::string& id, sim::WireFormat wire, ScenarioRecording& out,
-                    FrameStore& frames, std::string& error);
+                    FrameStore& frames, std::string& error, bool cm = false);
 /// The same for a scenario JSON file (verbs_backend's format); errors name the file.
 bool recordScenarioFile(const std::string& path, sim::WireFormat wire, ScenarioRecording& out,
-                        FrameStore& frames, std::string& error);
+                        FrameStore& frames, std::string& error, bool cm = false);
 
 /// The index of the MR of `host` whose rkey is `rkey` (the responder looks a request's region
 /// up by it; whether the range fits is a later check), or -1.

@@ -106,6 +106,12 @@ struct RunOptions {
 /// Returns the QP's name, or an error sentence.
 Result<std::string> cmConnectedQp(const Scenario& scenario);
 
+/// Rewrites a scenario's steps for a simulated rdma_cm run (RunOptions::cm): the exchange
+/// steps say what travels in the CM messages instead, and the passive side's RTS step moves
+/// after the active side's (it goes RTS when the RTU arrives). A scenario cmConnectedQp
+/// refuses stays as it is.
+void arrangeStepsForCm(Scenario& scenario);
+
 /// What a host's rdma_connect/rdma_accept passes (rdma_conn_param), from the scenario's own
 /// RTR/RTS steps of the connected QP; librdmacm's usual values where it gives none.
 struct CmConnectParams {
