@@ -102,6 +102,7 @@ void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStor
   packets_->packetModel()->setFrameLimit(0);
   rec_ = std::move(rec);
   *store_ = std::move(frames);
+  hold_ = -2;
   framesUpTo_.clear();
   std::size_t sent = 0;
   for (const auto& e : rec_->events) {
@@ -152,6 +153,7 @@ void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStor
 void ScenarioController::unload() {
   events_->setRecording(nullptr);
   rec_.reset();
+  hold_ = -2;
   framesUpTo_.clear();
   current_ = -1;
   currentFrame_ = -1;
@@ -169,14 +171,26 @@ std::size_t ScenarioController::framesShown() const {
 void ScenarioController::goTo(int event) {
   if (!rec_) return;
   event = std::clamp(event, -1, eventCount() - 1);
+  if (hold_ >= -1 && event > hold_) {
+    Q_EMIT held(event);
+    event = std::max(hold_, current_);
+  }
   if (event == current_) return;
   current_ = event;
   update();
   Q_EMIT currentChanged(current_);
 }
 
+void ScenarioController::holdAt(int last) {
+  hold_ = last;
+}
+
 bool ScenarioController::stepForward() {
   if (!rec_ || current_ + 1 >= eventCount()) return false;
+  if (hold_ >= -1 && current_ >= hold_) {
+    Q_EMIT held(current_ + 1);
+    return false;
+  }
   goTo(current_ + 1);
   return true;
 }
