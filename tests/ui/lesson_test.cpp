@@ -8,16 +8,24 @@
 
 #include <QAction>
 #include <QCoreApplication>
+#include <QHeaderView>
 #include <QImage>
 #include <QMenu>
 #include <QMenuBar>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTreeView>
 #include <algorithm>
 
 #include "rdmascope/packets/ib_opcodes.h"
 #include "rdmascope/sim/network.h"
 #include "rdmascope/ui/event_explanation.h"
+#include "rdmascope/ui/hex_view.h"
 #include "rdmascope/ui/lesson_pane.h"
 #include "rdmascope/ui/main_window.h"
+#include "rdmascope/ui/packet_list_model.h"
+#include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/scenario_controller.h"
 
 namespace rdmascope::ui {
@@ -233,6 +241,7 @@ TEST(LessonPane, HoldsSteppingRefusesAWrongAnswerAndStepsOnAfterTheRightOne) {
   LessonPane* pane = lessonPane(w);
   ASSERT_TRUE(pane->active());
   ASSERT_TRUE(pane->isVisible());
+  EXPECT_EQ(w.lowerTabs()->currentWidget(), pane);
   ASSERT_EQ(w.scenario()->recording()->name, "rc-write");
   EXPECT_EQ(pane->progress(), QStringLiteral("Checkpoint 1 of 5 (before event %1)")
                                   .arg(pane->plan().checkpoints[0].event + 1));
@@ -319,10 +328,31 @@ TEST(LessonPane, Screenshots) {
     QString error;
     ASSERT_TRUE(lessonPane(w)->start(QStringLiteral("send-recv"), error)) << error.toStdString();
     LessonPane* pane = lessonPane(w);
+    // Past the receive and the first packet, the second's PSN answered; the third packet's
+    // opcode answered wrong twice (the hint, then what happens).
     pane->skip();
-    pane->answer(QStringLiteral("nic"));  // whose CPU posts the receive: wrong, refused
+    pane->skip();
+    ASSERT_TRUE(pane->answer(QString::fromStdString(pane->plan().checkpoints[2].answer)));
+    const Checkpoint& third = pane->plan().checkpoints[3];
+    const auto wrong = std::find_if(third.choices.begin(), third.choices.end(),
+                                    [&](const LessonChoice& c) { return c.key != third.answer; });
+    ASSERT_NE(wrong, third.choices.end());
+    EXPECT_FALSE(pane->answer(QString::fromStdString(wrong->key)));
+    EXPECT_FALSE(pane->answer(QString::fromStdString(wrong->key)));
+    EXPECT_TRUE(pane->feedback().contains(QStringLiteral("What happens")));
     QCoreApplication::processEvents();
     const QImage img = w.grab().toImage();
+    QTabBar* tabs = w.lowerTabs()->tabBar();
+    EXPECT_GE(tabs->width(), tabs->sizeHint().width()) << "lower tabs cut";
+    // The criteria of layout_test: the packet list's Info, the detail tree, the hex pane.
+    PacketPane* p = w.packetPane();
+    const int cw = p->fontMetrics().horizontalAdvance(QLatin1Char('x'));
+    QTableView* list = p->packetList();
+    const int info = list->viewport()->width() -
+                     list->horizontalHeader()->sectionPosition(PacketListModel::Info);
+    EXPECT_GE(info, cw * 28) << "Info column " << info << " px";
+    EXPECT_GE(p->detailTree()->viewport()->width(), cw * 34) << "detail tree";
+    EXPECT_GE(p->hexView()->width(), p->hexView()->sizeHint().width() - 2) << "hex ASCII";
     const QString path = QStringLiteral(RDMASCOPE_BINARY_DIR "/tests/ui/lesson_%1x%2.png")
                              .arg(size.width())
                              .arg(size.height());

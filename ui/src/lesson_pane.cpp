@@ -11,8 +11,11 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "rdmascope/ui/event_explanation.h"
 #include "rdmascope/ui/main_window.h"
@@ -34,74 +37,74 @@ QString firstParagraph(const QString& text) {
 }  // namespace
 
 LessonPane::LessonPane(MainWindow& window)
-    : QDockWidget(tr("Lesson"), &window), window_(window), scenario_(window.scenario()) {
+    : QWidget(&window), window_(window), scenario_(window.scenario()) {
   setObjectName(QStringLiteral("lessonPane"));
-  setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
-  auto* body = new QWidget(this);
-  auto* l = new QVBoxLayout(body);
-  l->setContentsMargins(6, 4, 6, 4);
-  title_ = new QLabel(body);
+  title_ = new QLabel(this);
   title_->setObjectName(QStringLiteral("lessonTitle"));
   QFont bold = title_->font();
   bold.setBold(true);
   title_->setFont(bold);
   title_->setWordWrap(true);
-  progress_ = new QLabel(body);
+  progress_ = new QLabel(this);
   progress_->setObjectName(QStringLiteral("lessonProgress"));
-  narration_ = new QTextBrowser(body);
+  narration_ = new QTextBrowser(this);
   narration_->setObjectName(QStringLiteral("lessonNarration"));
   narration_->setOpenLinks(false);
-  question_ = new QLabel(body);
+  question_ = new QLabel(this);
   question_->setObjectName(QStringLiteral("lessonQuestion"));
   question_->setWordWrap(true);
   question_->setFont(bold);
-  choices_ = new QWidget(body);
+  choices_ = new QWidget(this);
   choicesLayout_ = new QVBoxLayout(choices_);
   choicesLayout_->setContentsMargins(0, 0, 0, 0);
+  choicesLayout_->setSpacing(2);
   group_ = new QButtonGroup(this);
-  number_ = new QLineEdit(body);
+  number_ = new QLineEdit(this);
   number_->setObjectName(QStringLiteral("lessonNumber"));
   number_->setPlaceholderText(tr("PSN, in decimal or 0x hex"));
-  answerButton_ = new QPushButton(tr("&Answer"), body);
+  answerButton_ = new QPushButton(tr("&Answer"), this);
   answerButton_->setObjectName(QStringLiteral("lessonAnswer"));
-  skipButton_ = new QPushButton(tr("S&kip"), body);
+  skipButton_ = new QPushButton(tr("S&kip"), this);
   skipButton_->setObjectName(QStringLiteral("lessonSkip"));
   skipButton_->setToolTip(tr("Show the answer and step on without answering"));
-  auto* endButton = new QPushButton(tr("&End Lesson"), body);
+  auto* endButton = new QPushButton(tr("&End Lesson"), this);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(answerButton_);
   buttons->addWidget(skipButton_);
   buttons->addStretch(1);
   buttons->addWidget(endButton);
-  feedback_ = new QLabel(body);
+  feedback_ = new QTextBrowser(this);
   feedback_->setObjectName(QStringLiteral("lessonFeedback"));
-  feedback_->setWordWrap(true);
-  feedback_->setTextFormat(Qt::RichText);
-  feedback_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-  l->addWidget(title_);
-  l->addWidget(progress_);
-  l->addWidget(narration_, 3);
-  l->addWidget(question_);
-  l->addWidget(choices_);
-  l->addWidget(number_);
-  l->addLayout(buttons);
-  l->addWidget(feedback_, 2);
-  setWidget(body);
-  const int em = fontMetrics().horizontalAdvance(QLatin1Char('x'));
-  body->setMinimumWidth(em * 34);
-  body->setMaximumWidth(em * 46);
+  feedback_->setOpenLinks(false);
+  // The lesson's story on the left; the question, its answer and the feedback on the right.
+  auto* left = new QVBoxLayout;
+  left->addWidget(title_);
+  left->addWidget(progress_);
+  left->addWidget(narration_, 1);
+  auto* right = new QVBoxLayout;
+  right->addWidget(question_);
+  right->addWidget(choices_);
+  right->addWidget(number_);
+  right->addLayout(buttons);
+  right->addWidget(feedback_, 1);
+  auto* l = new QHBoxLayout(this);
+  l->setContentsMargins(4, 4, 4, 4);
+  l->addLayout(left, 2);
+  l->addLayout(right, 3);
 
   connect(answerButton_, &QPushButton::clicked, this, &LessonPane::submit);
   connect(number_, &QLineEdit::returnPressed, this, &LessonPane::submit);
   connect(skipButton_, &QPushButton::clicked, this, &LessonPane::skip);
   connect(endButton, &QPushButton::clicked, this, [this] {
     stop();
-    hide();
+    showTab(false);
   });
   connect(scenario_, &ScenarioController::currentChanged, this, &LessonPane::onCurrentChanged);
   connect(scenario_, &ScenarioController::held, this, [this] {
     if (!asking()) return;
-    feedback_->setText(tr("Answer the question (or Skip it) to step on."));
+    // The notice goes above what the last answer said, which stays readable.
+    feedback_->setHtml(QStringLiteral("<i>%1</i><br><br>%2")
+                           .arg(tr("Answer the question (or Skip it) to step on."), lastHtml_));
     window_.statusBar()->showMessage(tr("Stepping waits for the lesson's question."), 3000);
   });
 }
@@ -158,10 +161,23 @@ bool LessonPane::start(const QString& id, QString& error) {
   title_->setText(lessonText(lesson->title));
   narration_->setPlainText(lessonText(lesson->intro));
   feedback_->clear();
+  lastHtml_.clear();
   showQuestion();
-  show();
-  raise();
+  showTab(true);
+  window_.lowerTabs()->setCurrentWidget(this);
   return true;
+}
+
+void LessonPane::showTab(bool on) {
+  QTabWidget* tabs = window_.lowerTabs();
+  if (tabsMinimum_ < 0) tabsMinimum_ = tabs->minimumWidth();
+  tabs->setTabVisible(tabs->indexOf(this), on);
+  // Every tab stays whole with the lesson's beside them (the main window's rule, with the same
+  // room for the anomaly count to grow).
+  tabs->setMinimumWidth(std::max(
+      tabsMinimum_, on ? tabs->tabBar()->sizeHint().width() +
+                             fontMetrics().horizontalAdvance(QStringLiteral(" (0000)")) + 12
+                       : 0));
 }
 
 void LessonPane::stop() {
@@ -187,14 +203,14 @@ void LessonPane::onCurrentChanged() {
     number_->hide();
     answerButton_->setEnabled(false);
     skipButton_->setEnabled(false);
-    feedback_->setText(tr("The lesson ended: another scenario replaced its own."));
+    feedback_->setHtml(tr("The lesson ended: another scenario replaced its own."));
     return;
   }
   plan_ = std::move(plan);
   planned_ = rec;
   next_ = 0;
   wrongTries_ = 0;
-  feedback_->setText(tr("The scenario was run again: the lesson starts over."));
+  feedback_->setHtml(tr("The scenario was run again: the lesson starts over."));
   showQuestion();
 }
 
@@ -251,7 +267,7 @@ QString LessonPane::question() const {
 }
 
 QString LessonPane::feedback() const {
-  return feedback_->text();
+  return feedback_->toPlainText();
 }
 QString LessonPane::progress() const {
   return progress_->text();
@@ -274,7 +290,7 @@ void LessonPane::submit() {
   }
   QAbstractButton* b = group_->checkedButton();
   if (!b) {
-    feedback_->setText(tr("Choose an answer first."));
+    feedback_->setHtml(tr("Choose an answer first."));
     return;
   }
   answer(b->property("lessonKey").toString());
@@ -295,12 +311,14 @@ bool LessonPane::answer(const QString& given) {
       text += QStringLiteral("<br><br>") +
               tr("What happens: <b>%1</b>. %2")
                   .arg(ex.title.toHtmlEscaped(), firstParagraph(ex.body).toHtmlEscaped());
-    feedback_->setText(text);
+    lastHtml_ = text;
+    feedback_->setHtml(text);
     return false;
   }
-  feedback_->setText(tr("<b>Right:</b> %1.<br><br><b>%2</b><br>%3")
-                         .arg(answerText(cp).toHtmlEscaped(), ex.title.toHtmlEscaped(),
-                              firstParagraph(ex.body).toHtmlEscaped()));
+  lastHtml_ = tr("<b>Right:</b> %1.<br><br><b>%2</b><br>%3")
+                  .arg(answerText(cp).toHtmlEscaped(), ex.title.toHtmlEscaped(),
+                       firstParagraph(ex.body).toHtmlEscaped());
+  feedback_->setHtml(lastHtml_);
   const int shownAt = static_cast<int>(cp.event);
   ++next_;
   showQuestion();
@@ -312,9 +330,10 @@ void LessonPane::skip() {
   if (!asking()) return;
   const Checkpoint& cp = plan_.checkpoints[next_];
   const EventExplanation ex = EventExplainer::explain(*planned_, cp.event);
-  feedback_->setText(tr("<b>Skipped.</b> The answer: %1.<br><br><b>%2</b><br>%3")
-                         .arg(answerText(cp).toHtmlEscaped(), ex.title.toHtmlEscaped(),
-                              firstParagraph(ex.body).toHtmlEscaped()));
+  lastHtml_ = tr("<b>Skipped.</b> The answer: %1.<br><br><b>%2</b><br>%3")
+                  .arg(answerText(cp).toHtmlEscaped(), ex.title.toHtmlEscaped(),
+                       firstParagraph(ex.body).toHtmlEscaped());
+  feedback_->setHtml(lastHtml_);
   const int shownAt = static_cast<int>(cp.event);
   ++next_;
   showQuestion();
@@ -324,8 +343,10 @@ void LessonPane::skip() {
 LessonPane* lessonPane(MainWindow& window) {
   if (auto* p = window.findChild<LessonPane*>(QStringLiteral("lessonPane"))) return p;
   auto* p = new LessonPane(window);
-  window.addDockWidget(Qt::RightDockWidgetArea, p);
-  p->hide();
+  // First among the lower tabs, so that it is never scrolled out of the tab bar; shown while a
+  // lesson runs.
+  window.lowerTabs()->insertTab(0, p, LessonPane::tr("Lesson"));
+  window.lowerTabs()->setTabVisible(0, false);
   return p;
 }
 

@@ -1,14 +1,14 @@
 #pragma once
 /// @file lesson_pane.h
-/// The Lessons menu and the lesson pane: a dock beside the scenario showing the lesson's
+/// The Lessons menu and the lesson pane: a lower tab below the scenario showing the lesson's
 /// narration, its progress (checkpoint k of n), the question asked before the next step, the
 /// answer input (choices, or a number for a PSN) and the feedback. While a checkpoint is
 /// unanswered the scenario cannot step past it (ScenarioController::holdAt); a right answer or
 /// Skip lets it go on, a wrong one is refused with a hint and, from the second try, the
 /// explanation of what happens (event_explanation.h).
 
-#include <QDockWidget>
 #include <QString>
+#include <QWidget>
 
 #include "rdmascope/ui/lesson.h"
 
@@ -25,7 +25,7 @@ namespace rdmascope::ui {
 class MainWindow;
 class ScenarioController;
 
-class LessonPane : public QDockWidget {
+class LessonPane : public QWidget {
   Q_OBJECT
  public:
   /// `window` opens the lessons' scenarios (MainWindow::openScenario).
@@ -50,7 +50,7 @@ class LessonPane : public QDockWidget {
   /// Gives up on the question: shows the answer and steps on.
   void skip();
 
-  /// The texts shown (for tests): question, feedback and progress.
+  /// The texts shown (for tests): question, feedback (as plain text) and progress.
   QString question() const;
   QString feedback() const;
   QString progress() const;
@@ -63,6 +63,8 @@ class LessonPane : public QDockWidget {
   static QString answerText(const Checkpoint& checkpoint);
 
  private:
+  /// Shows or hides the lesson's tab among the lower tabs.
+  void showTab(bool on);
   void showQuestion();
   void rebuildChoices();
   void onCurrentChanged();
@@ -85,10 +87,13 @@ class LessonPane : public QDockWidget {
   QLineEdit* number_ = nullptr;
   QPushButton* answerButton_ = nullptr;
   QPushButton* skipButton_ = nullptr;
-  QLabel* feedback_ = nullptr;
+  QTextBrowser* feedback_ = nullptr;
+  QString lastHtml_;
+  int tabsMinimum_ = -1;  // the lower tabs' own minimum width  // what the last answer or skip said
 };
 
-/// The lesson pane of `window`, created (docked on the right, hidden) on first use.
+/// The lesson pane of `window`, created on first use as the first lower tab, hidden until a
+/// lesson starts (the hosts, the ladder and the packet list keep their room).
 LessonPane* lessonPane(MainWindow& window);
 
 /// Adds the Lessons menu to `bar`: the lessons in the primer's order; a lesson whose scenario
