@@ -15,6 +15,7 @@
 #include "rdmascope/ui/device_run.h"
 #include "rdmascope/ui/fabric_session.h"
 #include "rdmascope/ui/language.h"
+#include "rdmascope/ui/lesson_pane.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/packet_pane.h"
 #include "rdmascope/ui/scenario_controller.h"
@@ -102,9 +103,14 @@ int runGuiCommandLine(QApplication& app) {
       QStringLiteral("cm"),
       QStringLiteral("Connect the scenario's RC QP with the simulated rdma_cm (CM REQ, REP, RTU "
                      "as steps and frames) instead of the out-of-band exchange."));
+  const QCommandLineOption lesson(
+      QStringLiteral("lesson"),
+      QStringLiteral("Start a lesson of the Lessons menu (send-recv, write, errors, ...): its "
+                     "scenario with questions before the steps."),
+      QStringLiteral("id"));
   for (const auto* o :
        {&size, &frame, &step, &shot, &tab, &scenario, &device, &connect, &serve, &loopback, &port,
-        &quit, &fabric, &wait, &pause, &congestion, &at, &language, &cm})
+        &quit, &fabric, &wait, &pause, &congestion, &at, &language, &cm, &lesson})
     parser.addOption(*o);
   parser.process(app);
   const QString lang = parser.isSet(language) ? parser.value(language) : savedLanguageChoice();
@@ -205,6 +211,20 @@ int runGuiCommandLine(QApplication& app) {
       window.openScenario(QString::fromStdString(window.scenario()->recording()->source));
   }
   if (parser.isSet(scenario)) window.openScenario(parser.value(scenario));
+  if (parser.isSet(lesson)) {
+    if (parser.isSet(scenario) || parser.isSet(congestion) || parser.isSet(fabric) ||
+        !parser.positionalArguments().isEmpty()) {
+      std::fprintf(stderr,
+                   "rdmascope: --lesson runs its own scenario: no --scenario, --congestion, "
+                   "--fabric or capture\n");
+      return 2;
+    }
+    QString error;
+    if (!lessonPane(window)->start(parser.value(lesson), error)) {
+      std::fprintf(stderr, "rdmascope: --lesson: %s\n", qPrintable(error));
+      return 2;
+    }
+  }
   if (!parser.positionalArguments().isEmpty() && !parser.isSet(fabric))
     window.openCapture(parser.positionalArguments()[0]);
   if (parser.isSet(step)) {

@@ -55,6 +55,7 @@
 #include "rdmascope/ui/ladder_view.h"
 #include "rdmascope/ui/language.h"
 #include "rdmascope/ui/layer_stacks_view.h"
+#include "rdmascope/ui/lesson_pane.h"
 #include "rdmascope/ui/live_capture_dialog.h"
 #include "rdmascope/ui/packet_context_menus.h"
 #include "rdmascope/ui/packet_pane.h"
@@ -415,6 +416,7 @@ void MainWindow::createActions() {
     packets_->filterBar()->setText({});
     packets_->filterBar()->apply();
   });
+  addLessonsMenu(*menuBar(), *this);
 }
 
 QWidget* MainWindow::createScenarioBar() {

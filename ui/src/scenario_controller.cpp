@@ -135,6 +135,7 @@ void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStor
   packets_->packetModel()->setFrameLimit(0);
   rec_ = std::move(rec);
   *store_ = std::move(frames);
+  hold_ = -2;
   packets_->setMrLinker([this](std::size_t frame) { return mrLinkOfFrame(frame); });
   for (HostPane* h : hosts_)
     h->showMr(-1);
@@ -166,6 +167,7 @@ void ScenarioController::unload() {
   events_->setRecording(nullptr);
   packets_->setMrLinker({});
   rec_.reset();
+  hold_ = -2;
   framesUpTo_.clear();
   rowsUpTo_.clear();
   rowEvent_.clear();
@@ -346,14 +348,26 @@ std::size_t ScenarioController::framesShown() const {
 void ScenarioController::goTo(int event) {
   if (!rec_) return;
   event = std::clamp(event, -1, eventCount() - 1);
+  if (hold_ >= -1 && event > hold_) {
+    Q_EMIT held(event);
+    event = std::max(hold_, current_);
+  }
   if (event == current_) return;
   current_ = event;
   update();
   Q_EMIT currentChanged(current_);
 }
 
+void ScenarioController::holdAt(int last) {
+  hold_ = last;
+}
+
 bool ScenarioController::stepForward() {
   if (!rec_ || current_ + 1 >= eventCount()) return false;
+  if (hold_ >= -1 && current_ >= hold_) {
+    Q_EMIT held(current_ + 1);
+    return false;
+  }
   goTo(current_ + 1);
   return true;
 }

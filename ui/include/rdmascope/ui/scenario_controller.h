@@ -57,6 +57,10 @@ class ScenarioController : public QObject {
   void goTo(int event);
   bool stepForward();
   bool stepBack();
+  /// Holds stepping at `last`: no later event becomes current (a move past it stops there and
+  /// emits held()); -2 lifts the hold. A lesson holds before an unanswered checkpoint.
+  void holdAt(int last);
+  int holdLimit() const { return hold_; }
   /// Makes the event that sent `frame` current (a frame clicked in a view).
   void goToFrame(std::size_t frame);
   /// The frame the views show for the current event (-1 none).
@@ -81,6 +85,8 @@ class ScenarioController : public QObject {
   void currentChanged(int event);
   /// A new recording is about to replace the store's frames (readers of it must stop now).
   void storeAboutToChange();
+  /// A move to `requested` stopped at the hold.
+  void held(int requested);
 
  private:
   void update();
@@ -105,6 +111,7 @@ class ScenarioController : public QObject {
   int current_ = -1;
   std::int64_t currentFrame_ = -1;
   bool syncing_ = false;
+  int hold_ = -2;
 };
 
 }  // namespace rdmascope::ui
