@@ -547,10 +547,10 @@ bool RdmaRun::run(std::string& error) {
     return false;
   }
   // The side channel closes with the socket.
+  step(0, CephStepKind::SocketClosed);
   side_channel_->endpoint(0).close();
   side_channel_->endpoint(1).close();
   sim().runUntil(sim().now() + SimTime::ms(1));
-  step(0, CephStepKind::SocketClosed);
   r_.dataIntact = intact_ && allDelivered_;
   for (const auto& f : net_->frames()) {
     TcpCapturedFrame c;
@@ -642,10 +642,10 @@ bool runPosix(const CephMessengerOptions& o, CephStackReport& r, std::string& er
     stepAt(1, CephStepKind::MessageDelivered, current + 1, in.size());
   }
   r.elapsedUs = (sim.now() - first).micros();
+  stepAt(0, CephStepKind::SocketClosed, 0, 0);
   net.endpoint(0).close();
   net.endpoint(1).close();
   sim.runUntil(sim.now() + SimTime::ms(1));
-  stepAt(0, CephStepKind::SocketClosed, 0, 0);
   r.dataIntact = intact;
   r.frames = net.frames();
   r.tcpFrames = r.frames.size();
