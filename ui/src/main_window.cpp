@@ -40,6 +40,7 @@
 #include "rdmascope/ui/capture_loader.h"
 #include "rdmascope/ui/capture_saver.h"
 #include "rdmascope/ui/capture_transport.h"
+#include "rdmascope/ui/ceph_messenger_view.h"
 #include "rdmascope/ui/comparison_view.h"
 #include "rdmascope/ui/congestion_run_view.h"
 #include "rdmascope/ui/congestion_view.h"
@@ -280,6 +281,11 @@ void MainWindow::createActions() {
   for (const auto& s : builtInScenarios())
     scenarios->addAction(QString::fromStdString(s.title), this,
                          [this, id = s.id] { openScenario(QString::fromStdString(id)); });
+  scenarios->addSeparator();
+  scenarios
+      ->addAction(tr("Ceph &Messenger (RDMA and TCP Stacks)"), this,
+                  [this] { showCephMessenger(); })
+      ->setObjectName(QStringLiteral("cephMessengerAction"));
   QAction* fabric = file->addAction(tr("Attach to &Fabric..."), this, [this] {
     const QString fallback = fabric_ && !fabric_->socketPath().isEmpty()
                                  ? fabric_->socketPath()
@@ -491,7 +497,24 @@ QWidget* MainWindow::createScenarioBar() {
   return w;
 }
 
+CephMessengerView* MainWindow::showCephMessenger() {
+  if (!ceph_) {
+    ceph_ = new CephMessengerView(this);
+    ceph_->setWindowFlag(Qt::Window);
+    ceph_->resize(size());
+    ceph_->runFromControls();
+  }
+  ceph_->show();
+  ceph_->raise();
+  return ceph_;
+}
+
 bool MainWindow::openScenario(const QString& id) {
+  if (id == QLatin1String("ceph-messenger") || id == QLatin1String("ceph-messenger-tcp")) {
+    showCephMessenger()->showFramesOf(id.endsWith(QLatin1String("-tcp")) ? sim::CephStack::Posix
+                                                                         : sim::CephStack::Rdma);
+    return true;
+  }
   setRunning(false);
   leaveFabric();
   QString error;
