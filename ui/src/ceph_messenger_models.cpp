@@ -6,12 +6,9 @@ namespace rdmascope::ui {
 
 namespace {
 
-QString tx(const char* text) {
-  return QCoreApplication::translate("CephMessenger", text);
-}
-
 QString who(int host) {
-  return host == 0 ? tx("client") : tx("OSD");
+  return host == 0 ? QCoreApplication::translate("CephMessenger", "client")
+                   : QCoreApplication::translate("CephMessenger", "OSD");
 }
 
 }  // namespace
@@ -21,77 +18,129 @@ QString stepText(const sim::CephStep& s) {
   const QString w = who(s.host);
   switch (s.kind) {
     case K::SideChannelConnected:
-      return tx("The TCP connection between client and OSD is established.");
+      return QCoreApplication::translate(
+          "CephMessenger", "The TCP connection between client and OSD is established.");
     case K::QpInfoSent:
-      return tx("%1 writes its QP information (lid:qpn:psn:peer_qpn:gid) to the TCP socket: %2")
+      return QCoreApplication::translate(
+                 "CephMessenger",
+                 "%1 writes its QP information (lid:qpn:psn:peer_qpn:gid) to the TCP socket: %2")
           .arg(w, QString::fromStdString(s.text));
     case K::QpInfoReceived:
-      return tx("%1 reads the peer's QP information: %2").arg(w, QString::fromStdString(s.text));
+      return QCoreApplication::translate("CephMessenger", "%1 reads the peer's QP information: %2")
+          .arg(w, QString::fromStdString(s.text));
     case K::QpReady:
-      return tx("%1 moves QP 0x%2 to RTR and RTS with the peer's QPN, PSN and GID.")
+      return QCoreApplication::translate(
+                 "CephMessenger",
+                 "%1 moves QP 0x%2 to RTR and RTS with the peer's QPN, PSN and GID.")
           .arg(w)
           .arg(s.qpn, 0, 16);
     case K::ReceivesPosted:
-      return tx("%1 posts %2 registered chunks (%3 bytes) to its shared receive queue.")
+      return QCoreApplication::translate(
+                 "CephMessenger",
+                 "%1 posts %2 registered chunks (%3 bytes) to its shared receive queue.")
           .arg(w)
           .arg(s.chunks)
           .arg(s.bytes);
     case K::MessageSubmitted:
-      return tx("%1 sends message %2 (%3 bytes).").arg(w).arg(s.message).arg(s.bytes);
+      return QCoreApplication::translate("CephMessenger", "%1 sends message %2 (%3 bytes).")
+          .arg(w)
+          .arg(s.message)
+          .arg(s.bytes);
     case K::ChunkTaken:
-      return tx("%1 takes send chunk %2 from the pool for %3 bytes.")
+      return QCoreApplication::translate("CephMessenger",
+                                         "%1 takes send chunk %2 from the pool for %3 bytes.")
           .arg(w)
           .arg(s.chunk)
           .arg(s.bytes);
     case K::CopyIntoChunk:
-      return tx("%1's CPU copies %2 bytes of the bufferlist into registered chunk %3.")
+      return QCoreApplication::translate(
+                 "CephMessenger",
+                 "%1's CPU copies %2 bytes of the bufferlist into registered chunk %3.")
           .arg(w)
           .arg(s.bytes)
           .arg(s.chunk);
     case K::ChunkInPlace:
-      return tx("The bufferlist already lives in registered chunk %1: no copy.").arg(s.chunk);
+      return QCoreApplication::translate(
+                 "CephMessenger", "The bufferlist already lives in registered chunk %1: no copy.")
+          .arg(s.chunk);
     case K::PostSend:
-      return tx("%1 posts %2 signalled SEND work request(s), %3 bytes, with one ibv_post_send.")
+      return QCoreApplication::translate(
+                 "CephMessenger",
+                 "%1 posts %2 signalled SEND work request(s), %3 bytes, with one ibv_post_send.")
           .arg(w)
           .arg(s.chunks)
           .arg(s.bytes);
     case K::SendCompletion:
-      return s.chunk < 0 ? tx("%1 polls the send completion of the fin.").arg(w)
-                         : tx("%1 polls the send completion of chunk %2.").arg(w).arg(s.chunk);
+      return s.chunk < 0 ? QCoreApplication::translate("CephMessenger",
+                                                       "%1 polls the send completion of the fin.")
+                               .arg(w)
+                         : QCoreApplication::translate("CephMessenger",
+                                                       "%1 polls the send completion of chunk %2.")
+                               .arg(w)
+                               .arg(s.chunk);
     case K::ChunkReturned:
-      return tx("Send chunk %1 goes back to the %2's pool.").arg(s.chunk).arg(w);
+      return QCoreApplication::translate("CephMessenger",
+                                         "Send chunk %1 goes back to the %2's pool.")
+          .arg(s.chunk)
+          .arg(w);
     case K::PoolEmpty:
-      return tx("%1's send pool is empty: %2 bytes wait for send completions.").arg(w).arg(s.bytes);
+      return QCoreApplication::translate(
+                 "CephMessenger", "%1's send pool is empty: %2 bytes wait for send completions.")
+          .arg(w)
+          .arg(s.bytes);
     case K::RecvCompletion:
-      return tx("%1 polls a receive completion: chunk %2 holds %3 bytes.")
+      return QCoreApplication::translate("CephMessenger",
+                                         "%1 polls a receive completion: chunk %2 holds %3 bytes.")
           .arg(w)
           .arg(s.chunk)
           .arg(s.bytes);
     case K::Notified:
-      return tx("%1's dispatcher wakes the connection's worker (eventfd write and read).").arg(w);
+      return QCoreApplication::translate(
+                 "CephMessenger",
+                 "%1's dispatcher wakes the connection's worker (eventfd write and read).")
+          .arg(w);
     case K::CopyOut:
-      return tx("%1's CPU copies %2 bytes out of chunk %3 to the reader.")
+      return QCoreApplication::translate("CephMessenger",
+                                         "%1's CPU copies %2 bytes out of chunk %3 to the reader.")
           .arg(w)
           .arg(s.bytes)
           .arg(s.chunk);
     case K::ChunkReposted:
-      return tx("%1 posts chunk %2 back to the shared receive queue.").arg(w).arg(s.chunk);
+      return QCoreApplication::translate("CephMessenger",
+                                         "%1 posts chunk %2 back to the shared receive queue.")
+          .arg(w)
+          .arg(s.chunk);
     case K::MessageDelivered:
-      return tx("%1 holds all %2 bytes of message %3.").arg(w).arg(s.bytes).arg(s.message);
+      return QCoreApplication::translate("CephMessenger", "%1 holds all %2 bytes of message %3.")
+          .arg(w)
+          .arg(s.bytes)
+          .arg(s.message);
     case K::FinSent:
-      return tx("%1 closes: a zero-length signalled SEND (the fin).").arg(w);
+      return QCoreApplication::translate("CephMessenger",
+                                         "%1 closes: a zero-length signalled SEND (the fin).")
+          .arg(w);
     case K::FinReceived:
-      return tx("%1 gets a zero-length receive completion: the peer closed.").arg(w);
+      return QCoreApplication::translate(
+                 "CephMessenger", "%1 gets a zero-length receive completion: the peer closed.")
+          .arg(w);
     case K::SocketSend:
-      return tx("%1 calls send() with %2 bytes.").arg(w).arg(s.bytes);
+      return QCoreApplication::translate("CephMessenger", "%1 calls send() with %2 bytes.")
+          .arg(w)
+          .arg(s.bytes);
     case K::SocketCopyIn:
-      return tx("%1's kernel copies %2 bytes into the socket send buffer.").arg(w).arg(s.bytes);
+      return QCoreApplication::translate("CephMessenger",
+                                         "%1's kernel copies %2 bytes into the socket send buffer.")
+          .arg(w)
+          .arg(s.bytes);
     case K::SocketRecv:
-      return tx("%1 calls recv().").arg(w);
+      return QCoreApplication::translate("CephMessenger", "%1 calls recv().").arg(w);
     case K::SocketCopyOut:
-      return tx("%1's kernel copies %2 bytes from the socket to the reader.").arg(w).arg(s.bytes);
+      return QCoreApplication::translate(
+                 "CephMessenger", "%1's kernel copies %2 bytes from the socket to the reader.")
+          .arg(w)
+          .arg(s.bytes);
     case K::SocketClosed:
-      return tx("The TCP connection closes.");
+      return QCoreApplication::translate("CephMessenger", "The TCP connection closes.");
   }
   return {};
 }
@@ -129,38 +178,56 @@ void CephComparisonModel::setReports(const sim::CephStackReport& rdma,
   auto perHost = [&](const QString& name, auto field) {
     add(
         name,
-        [&](int i) { return tx("%1 / %2").arg(field(r[i]->hosts[0])).arg(field(r[i]->hosts[1])); },
+        [&](int i) {
+          return QCoreApplication::translate("CephMessenger", "%1 / %2")
+              .arg(field(r[i]->hosts[0]))
+              .arg(field(r[i]->hosts[1]));
+        },
         [&](int i) {
           return std::optional<double>(
               static_cast<double>(field(r[i]->hosts[0]) + field(r[i]->hosts[1])));
         });
   };
-  count(tx("Frames on the wire"), [](const auto& x) { return x.frames.size(); });
-  count(tx("RoCEv2 frames"), [](const auto& x) { return x.roceFrames; });
-  count(tx("TCP frames"), [](const auto& x) { return x.tcpFrames; });
-  count(tx("Wire bytes"), [](const auto& x) { return x.wireBytes; });
-  count(tx("Message bytes delivered"), [](const auto& x) { return x.payloadBytes; });
-  perHost(tx("CPU copies (client / OSD)"), [](const auto& h) { return h.copies; });
-  perHost(tx("Bytes copied by the CPU (client / OSD)"), [](const auto& h) { return h.copyBytes; });
-  perHost(tx("System calls (client / OSD)"), [](const auto& h) { return h.syscalls; });
-  perHost(tx("Context switches (client / OSD)"), [](const auto& h) { return h.contextSwitches; });
-  perHost(tx("Interrupts (client / OSD)"), [](const auto& h) { return h.interrupts; });
-  perHost(tx("WQEs posted (client / OSD)"), [](const auto& h) { return h.doorbells; });
-  perHost(tx("CQEs polled (client / OSD)"), [](const auto& h) { return h.cqPolls; });
+  count(QCoreApplication::translate("CephMessenger", "Frames on the wire"),
+        [](const auto& x) { return x.frames.size(); });
+  count(QCoreApplication::translate("CephMessenger", "RoCEv2 frames"),
+        [](const auto& x) { return x.roceFrames; });
+  count(QCoreApplication::translate("CephMessenger", "TCP frames"),
+        [](const auto& x) { return x.tcpFrames; });
+  count(QCoreApplication::translate("CephMessenger", "Wire bytes"),
+        [](const auto& x) { return x.wireBytes; });
+  count(QCoreApplication::translate("CephMessenger", "Message bytes delivered"),
+        [](const auto& x) { return x.payloadBytes; });
+  perHost(QCoreApplication::translate("CephMessenger", "CPU copies (client / OSD)"),
+          [](const auto& h) { return h.copies; });
+  perHost(QCoreApplication::translate("CephMessenger", "Bytes copied by the CPU (client / OSD)"),
+          [](const auto& h) { return h.copyBytes; });
+  perHost(QCoreApplication::translate("CephMessenger", "System calls (client / OSD)"),
+          [](const auto& h) { return h.syscalls; });
+  perHost(QCoreApplication::translate("CephMessenger", "Context switches (client / OSD)"),
+          [](const auto& h) { return h.contextSwitches; });
+  perHost(QCoreApplication::translate("CephMessenger", "Interrupts (client / OSD)"),
+          [](const auto& h) { return h.interrupts; });
+  perHost(QCoreApplication::translate("CephMessenger", "WQEs posted (client / OSD)"),
+          [](const auto& h) { return h.doorbells; });
+  perHost(QCoreApplication::translate("CephMessenger", "CQEs polled (client / OSD)"),
+          [](const auto& h) { return h.cqPolls; });
   add(
-      tx("CPU time, us (client / OSD)"),
+      QCoreApplication::translate("CephMessenger", "CPU time, us (client / OSD)"),
       [&](int i) {
-        return tx("%1 / %2")
+        return QCoreApplication::translate("CephMessenger", "%1 / %2")
             .arg(r[i]->hosts[0].cpuNs / 1000, 0, 'f', 1)
             .arg(r[i]->hosts[1].cpuNs / 1000, 0, 'f', 1);
       },
       [&](int i) { return std::optional<double>(r[i]->hosts[0].cpuNs + r[i]->hosts[1].cpuNs); });
-  count(tx("SEND work requests"), [](const auto& x) { return x.sendWrs; });
-  count(tx("Receive chunks reposted"), [](const auto& x) { return x.chunksReposted; });
+  count(QCoreApplication::translate("CephMessenger", "SEND work requests"),
+        [](const auto& x) { return x.sendWrs; });
+  count(QCoreApplication::translate("CephMessenger", "Receive chunks reposted"),
+        [](const auto& x) { return x.chunksReposted; });
   const std::size_t messages = std::max(rdma.latencyUs.size(), posix.latencyUs.size());
   for (std::size_t m = 0; m < messages; ++m) {
     add(
-        tx("Latency of message %1, us").arg(m + 1),
+        QCoreApplication::translate("CephMessenger", "Latency of message %1, us").arg(m + 1),
         [&](int i) {
           return m < r[i]->latencyUs.size() ? QString::number(r[i]->latencyUs[m], 'f', 2)
                                             : QString();
@@ -171,14 +238,19 @@ void CephComparisonModel::setReports(const sim::CephStackReport& rdma,
         });
   }
   add(
-      tx("Close"),
+      QCoreApplication::translate("CephMessenger", "Close"),
       [&](int i) {
-        if (i == 1) return tx("TCP FIN");
-        return r[0]->finReceived ? tx("zero-length SEND") : tx("not seen");
+        if (i == 1) return QCoreApplication::translate("CephMessenger", "TCP FIN");
+        return r[0]->finReceived ? QCoreApplication::translate("CephMessenger", "zero-length SEND")
+                                 : QCoreApplication::translate("CephMessenger", "not seen");
       },
       [](int) { return std::optional<double>(); });
   add(
-      tx("Data"), [&](int i) { return r[i]->dataIntact ? tx("intact") : tx("NOT intact"); },
+      QCoreApplication::translate("CephMessenger", "Data"),
+      [&](int i) {
+        return r[i]->dataIntact ? QCoreApplication::translate("CephMessenger", "intact")
+                                : QCoreApplication::translate("CephMessenger", "NOT intact");
+      },
       [&](int i) { return std::optional<double>(r[i]->dataIntact ? 1 : 0); });
   endResetModel();
 }
@@ -207,11 +279,11 @@ QVariant CephComparisonModel::headerData(int section, Qt::Orientation orientatio
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
     case Name:
-      return tx("Figure");
+      return QCoreApplication::translate("CephMessenger", "Figure");
     case Rdma:
-      return tx("async+rdma (RDMA stack)");
+      return QCoreApplication::translate("CephMessenger", "async+rdma (RDMA stack)");
     case Posix:
-      return tx("async+posix (TCP stack)");
+      return QCoreApplication::translate("CephMessenger", "async+posix (TCP stack)");
     default:
       return {};
   }
@@ -267,13 +339,13 @@ QVariant CephStepsModel::headerData(int section, Qt::Orientation orientation, in
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
     case Time:
-      return tx("Time (us)");
+      return QCoreApplication::translate("CephMessenger", "Time (us)");
     case Host:
-      return tx("Host");
+      return QCoreApplication::translate("CephMessenger", "Host");
     case Step:
-      return tx("Step");
+      return QCoreApplication::translate("CephMessenger", "Step");
     case Text:
-      return tx("What happened");
+      return QCoreApplication::translate("CephMessenger", "What happened");
     default:
       return {};
   }
