@@ -90,9 +90,9 @@ CephMessengerView::CephMessengerView(QWidget* parent)
   group(tr("async+rdma: the RDMA stack's steps"), rdmaSteps_, CephStepsModel::Text);
   group(tr("async+posix: the TCP stack's steps"), posixSteps_, CephStepsModel::Text);
   table_ = group(tr("Both stacks counted"), comparison_, CephComparisonModel::Name);
-  top->setStretchFactor(0, 3);
-  top->setStretchFactor(1, 3);
-  top->setStretchFactor(2, 2);
+  top->setStretchFactor(0, 2);
+  top->setStretchFactor(1, 2);
+  top->setStretchFactor(2, 3);
   packets_ = new PacketPane(store_.get(), vertical);
   vertical->setStretchFactor(0, 1);
   vertical->setStretchFactor(1, 1);
@@ -131,6 +131,9 @@ bool CephMessengerView::run(const sim::CephMessengerOptions& o) {
   rdma_ = std::move(rdma);
   posix_ = std::move(posix);
   comparison_->setReports(*rdma_, *posix_);
+  // The figures stay whole: the splitter gives the table at least its columns' width.
+  table_->resizeColumnsToContents();
+  table_->setMinimumWidth(table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 24);
   rdmaSteps_->setSteps(rdma_->steps);
   posixSteps_->setSteps(posix_->steps);
   const double cpuRdma = (rdma_->hosts[0].cpuNs + rdma_->hosts[1].cpuNs) / 1000;
