@@ -77,7 +77,8 @@ TEST(SimAnalyzeCommand, BuiltinListIsCovered) {
   for (std::string line; std::getline(in, line);)
     if (!line.empty()) names.push_back(line.substr(0, line.find('\t')));
   std::vector<std::string> all = kScenarios;
-  for (const char* t : {"tcp-stream", "iwarp-send-recv", "iwarp-write", "iwarp-read"})
+  for (const char* t : {"tcp-stream", "iwarp-send-recv", "iwarp-write", "iwarp-read",
+                        "ceph-messenger", "ceph-messenger-tcp"})
     all.push_back(t);
   EXPECT_EQ(names, all);
 }

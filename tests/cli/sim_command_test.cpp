@@ -40,6 +40,7 @@ TEST(SimCommand, ListNamesEveryBuiltin) {
   const auto l = lines(r.out);
   std::vector<std::string> all = kBuiltins;
   all.insert(all.end(), kTransfers.begin(), kTransfers.end());
+  all.insert(all.end(), {"ceph-messenger", "ceph-messenger-tcp"});
   ASSERT_EQ(l.size(), all.size()) << r.out;
   for (std::size_t i = 0; i < l.size(); ++i) {
     EXPECT_EQ(l[i].substr(0, l[i].find('\t')), all[i]);

@@ -41,6 +41,7 @@
 #include "rdmascope/ui/capture_loader.h"
 #include "rdmascope/ui/capture_saver.h"
 #include "rdmascope/ui/capture_transport.h"
+#include "rdmascope/ui/ceph_messenger_view.h"
 #include "rdmascope/ui/comparison_view.h"
 #include "rdmascope/ui/congestion_run_view.h"
 #include "rdmascope/ui/congestion_view.h"
@@ -299,6 +300,11 @@ void MainWindow::createActions() {
   for (const auto& s : builtInScenarios())
     scenarios->addAction(narration(s.title), this,
                          [this, id = s.id] { openScenario(QString::fromStdString(id)); });
+  scenarios->addSeparator();
+  scenarios
+      ->addAction(tr("Ceph &Messenger (RDMA and TCP Stacks)"), this,
+                  [this] { showCephMessenger(); })
+      ->setObjectName(QStringLiteral("cephMessengerAction"));
   QAction* fabric = file->addAction(tr("Attach to &Fabric..."), this, [this] {
     const QString fallback = fabric_ && !fabric_->socketPath().isEmpty()
                                  ? fabric_->socketPath()
@@ -543,7 +549,24 @@ bool MainWindow::chooseTransport(int transport) {
   return ok;
 }
 
+CephMessengerView* MainWindow::showCephMessenger() {
+  if (!ceph_) {
+    ceph_ = new CephMessengerView(this);
+    ceph_->setWindowFlag(Qt::Window);
+    ceph_->resize(size());
+    ceph_->runFromControls();
+  }
+  ceph_->show();
+  ceph_->raise();
+  return ceph_;
+}
+
 bool MainWindow::openScenario(const QString& id) {
+  if (id == QLatin1String("ceph-messenger") || id == QLatin1String("ceph-messenger-tcp")) {
+    showCephMessenger()->showFramesOf(id.endsWith(QLatin1String("-tcp")) ? sim::CephStack::Posix
+                                                                         : sim::CephStack::Rdma);
+    return true;
+  }
   setRunning(false);
   leaveFabric();
   QString error;

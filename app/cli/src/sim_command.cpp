@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 
+#include "ceph_messenger_run.h"
 #include "commands.h"
 #include "numeric_options.h"
 #include "output_files.h"
@@ -31,6 +32,9 @@ struct SimArgs {
   bool traceGiven = false;
   bool cm = false;
   bool show = false;
+  std::string messageSize;                ///< ceph-messenger: --message-size
+  std::optional<std::uint32_t> messages;  ///< ceph-messenger: --messages
+  bool registered = false;                ///< ceph-messenger: --registered
   std::string runOption;  ///< the first option given that only a run takes (with --show)
 };
 
@@ -51,6 +55,7 @@ int listScenarios(std::ostream& out) {
     out << name << "\tOne 64 KiB transfer over "
         << (name == "tcp-stream" ? "the TCP socket path" : "iWARP (TCP, MPA, DDP, RDMAP)")
         << " (no verbs trace; --pcap, --loss, --seed, --analyze)\n";
+  listCephScenarios(out);
   return kExitOk;
 }
 
@@ -117,6 +122,30 @@ int runTransport(const SimArgs& a, std::ostream& out, std::ostream& err) {
   return kExitOk;
 }
 
+// The Ceph messenger runs on both stacks of its own model: no wire format, loss or CM to choose.
+int runCeph(const SimArgs& a, std::ostream& out, std::ostream& err) {
+  for (const auto& [given, name] :
+       {std::pair{!a.wire.empty(), "--wire"}, std::pair{a.loss.has_value(), "--loss"},
+        std::pair{a.cm, "--cm"}}) {
+    if (given) {
+      reportError(err, std::string(name) + " does not apply to '" + a.scenario + "'");
+      return kExitUsage;
+    }
+  }
+  CephRunArgs c;
+  c.scenario = a.scenario;
+  c.pcap = a.pcap;
+  c.trace = a.trace;
+  c.traceGiven = a.traceGiven;
+  c.seed = a.seed;
+  c.messageSize = a.messageSize;
+  c.messages = a.messages;
+  c.registered = a.registered;
+  c.analyze = a.analyze;
+  c.json = a.json;
+  return runCephScenario(c, out, err);
+}
+
 // `--trace json`: one JSON array, the trace events with their typed fields (the completions are
 // among them, as "cqe" events).
 std::string traceDocument(const verbs_backend::RunResult& r) {
@@ -155,6 +184,10 @@ bool writePcap(packets_io::CaptureWriter& writer, const verbs_backend::RunResult
 
 // `--show`: the scenario as the JSON file that runs it, to start one's own from.
 int showScenario(const SimArgs& a, std::ostream& out, std::ostream& err) {
+  if (isCephScenario(a.scenario)) {
+    reportError(err, "'" + a.scenario + "' runs the Ceph messenger model and has no scenario file");
+    return kExitUsage;
+  }
   if (isTransportScenario(a.scenario)) {
     reportError(err, "'" + a.scenario +
                          "' runs over the TCP model and has no scenario file (--list shows the "
@@ -186,6 +219,11 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
     return kExitUsage;
   }
   if (isTransportScenario(a.scenario)) return runTransport(a, out, err);
+  if (isCephScenario(a.scenario)) return runCeph(a, out, err);
+  if (!a.messageSize.empty() || a.messages || a.registered) {
+    reportError(err, "--message-size, --messages and --registered apply to ceph-messenger");
+    return kExitUsage;
+  }
   if (a.analyze && a.trace == "json") {
     reportError(err,
                 "--trace json and --analyze each print a document of their own: run them "
@@ -273,10 +311,17 @@ void addSimCommand(CLI::App& app, Action& action) {
   cmd->add_flag("--cm", args->cm,
                 "Connect the RC QP as rdma_cm does (REQ/REP/RTU, DREQ/DREP on the wire), as "
                 "verbs --cm does for real, instead of the out-of-band exchange");
+  cmd->add_option("--message-size", args->messageSize,
+                  "ceph-messenger: bytes per message (K, M suffixes; default 300K, at most 16M)");
+  checkRange(cmd->add_option("--messages", args->messages,
+                             "ceph-messenger: messages the client sends (default 3)"),
+             IntegerRange{1, 1000});
+  cmd->add_flag("--registered", args->registered,
+                "ceph-messenger: the messages already live in registered chunks (no copy in)");
   cmd->callback([args, traceOption, cmd, &action] {
     args->traceGiven = traceOption->count() > 0;
-    for (const char* runOnly :
-         {"--pcap", "--trace", "--seed", "--loss", "--wire", "--analyze", "--json", "--cm"}) {
+    for (const char* runOnly : {"--pcap", "--trace", "--seed", "--loss", "--wire", "--analyze",
+                                "--json", "--cm", "--message-size", "--messages", "--registered"}) {
       if (cmd->get_option(runOnly)->count() > 0 && args->runOption.empty())
         args->runOption = runOnly;
     }

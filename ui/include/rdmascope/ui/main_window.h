@@ -25,6 +25,7 @@ namespace rdmascope::ui {
 
 class AnalysisController;
 class ComparisonView;
+class CephMessengerView;
 class CongestionRunView;
 class DataPathPane;
 class EventListModel;
@@ -58,6 +59,9 @@ class MainWindow : public QMainWindow {
   LiveCaptureDialog* liveCaptureDialog();
   /// Runs a built-in scenario ("tour") and shows it before its first event.
   bool openScenario(const QString& id);
+  /// Opens (or raises) the Ceph messenger window, run with its defaults ("ceph-messenger" and
+  /// "ceph-messenger-tcp" as --scenario names open it too).
+  CephMessengerView* showCephMessenger();
   /// Runs a scenario JSON file (verbs_backend's format); errors are shown like capture errors.
   /// The file is watched: when it changes on disk, the reload bar offers to reload it.
   bool openScenarioFile(const QString& path);
@@ -158,6 +162,7 @@ class MainWindow : public QMainWindow {
   QSplitter* mainSplit_ = nullptr;
   QWidget* scenarioTop_ = nullptr;  // the hosts, the ladder and the explanation
   CongestionRunView* congestion_ = nullptr;
+  CephMessengerView* ceph_ = nullptr;
   QAction* nextCongestionEvent_ = nullptr;
   QAction* previousCongestionEvent_ = nullptr;
   FabricSession* fabric_ = nullptr;
