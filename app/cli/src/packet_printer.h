@@ -6,6 +6,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rdmascope/packets/decode.h"
@@ -42,11 +43,22 @@ class PacketPrinter {
   void tree(const packets::Dissection& d);
   void fields(const packets::Dissection& d);
   void json(const packets::Dissection& d, std::int64_t timestampNs);
+  // Summary and field lines are gathered in buffer_ and written in blocks of about kFlushBytes.
+  void flushFull();
+  void flush();
+
+  static constexpr std::size_t kFlushBytes = 1 << 16;
 
   PrintOptions options_;
   std::ostream& out_;
   std::uint64_t printed_ = 0;
+  std::string buffer_;
 };
+
+/// Appends the value tshark prints for a key with -T fields (occurrences joined, or the first
+/// or last with occurrence 'f' or 'l'); nothing when the frame has none.
+void appendFieldText(std::string& out, const packets::Dissection& d, std::string_view key,
+                     std::string_view aggregator = ",", char occurrence = 'a');
 
 /// The value tshark prints for a key with -T fields (occurrences joined), or empty.
 std::string fieldText(const packets::Dissection& d, const std::string& key,
