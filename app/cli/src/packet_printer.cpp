@@ -142,13 +142,12 @@ void PacketPrinter::end() {
 void PacketPrinter::print(const packets::Dissection& d, std::int64_t timestampNs) {
   switch (options_.format) {
     case PrintOptions::Format::Summary:
-      summary(d);
+    case PrintOptions::Format::Fields:
+      formatLine(d, buffer_);
+      flushFull();
       break;
     case PrintOptions::Format::Tree:
       tree(d);
-      break;
-    case PrintOptions::Format::Fields:
-      fields(d);
       break;
     case PrintOptions::Format::Json:
       json(d, timestampNs);
@@ -168,11 +167,22 @@ void appendPadded(std::string& out, std::string_view text, std::size_t width, bo
 
 }  // namespace
 
-void PacketPrinter::summary(const packets::Dissection& d) {
+void PacketPrinter::formatLine(const packets::Dissection& d, std::string& out) const {
+  if (options_.format == PrintOptions::Format::Fields)
+    fields(d, out);
+  else
+    summary(d, out);
+}
+
+void PacketPrinter::writeLines(std::string_view lines) {
+  buffer_.append(lines);
+  flushFull();
+}
+
+void PacketPrinter::summary(const packets::Dissection& d, std::string& line) const {
   const auto* number = d.find("frame.number");
   const auto* time = d.find("frame.time_relative");
   const auto* len = d.find("frame.len");
-  std::string& line = buffer_;
   appendPadded(line, number ? std::string_view(number->value) : "?", 5, false);
   line += ' ';
   line.append(time ? std::string_view(time->value) : "?");
@@ -200,7 +210,6 @@ void PacketPrinter::summary(const packets::Dissection& d) {
         break;
       }
   line += '\n';
-  flushFull();
 }
 
 void PacketPrinter::flushFull() {
@@ -230,13 +239,12 @@ void PacketPrinter::tree(const packets::Dissection& d) {
   }
 }
 
-void PacketPrinter::fields(const packets::Dissection& d) {
+void PacketPrinter::fields(const packets::Dissection& d, std::string& line) const {
   for (std::size_t i = 0; i < options_.fields.size(); ++i) {
-    if (i) buffer_ += options_.separator;
-    appendFieldText(buffer_, d, options_.fields[i], options_.aggregator, options_.occurrence);
+    if (i) line += options_.separator;
+    appendFieldText(line, d, options_.fields[i], options_.aggregator, options_.occurrence);
   }
-  buffer_ += '\n';
-  flushFull();
+  line += '\n';
 }
 
 void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs) {

@@ -34,14 +34,25 @@ class PacketPrinter {
   /// After the last packet.
   void end();
 
+  /// True for the formats that print one line per packet (summary, -T fields): their lines
+  /// depend on the packet alone and can be formatted apart with formatLine().
+  bool printsLines() const {
+    return options_.format == PrintOptions::Format::Summary ||
+           options_.format == PrintOptions::Format::Fields;
+  }
+  /// Appends the packet's line (summary or fields, with its newline), as print() writes it.
+  void formatLine(const packets::Dissection& d, std::string& out) const;
+  /// Writes lines formatted by formatLine(), in order with what print() writes.
+  void writeLines(std::string_view lines);
+
   /// The node values print() reads, for a lean decode (DecodeOptions::lean); nullopt when it
   /// needs full dissections (the detail tree reads every label).
   std::optional<packets::ValueKeys> valueKeys() const;
 
  private:
-  void summary(const packets::Dissection& d);
+  void summary(const packets::Dissection& d, std::string& line) const;
   void tree(const packets::Dissection& d);
-  void fields(const packets::Dissection& d);
+  void fields(const packets::Dissection& d, std::string& line) const;
   void json(const packets::Dissection& d, std::int64_t timestampNs);
   // Summary and field lines are gathered in buffer_ and written in blocks of about kFlushBytes.
   void flushFull();
