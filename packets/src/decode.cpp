@@ -1,6 +1,8 @@
 #include "rdmascope/packets/decode.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 
 #include "dissectors.h"
@@ -183,6 +185,30 @@ void dissectIpv6Payload(DecodeContext& ctx, std::uint8_t next, std::size_t at, s
   }
 }
 
+namespace {
+
+// printf("%.9f", x) without printf (it formats every frame's time): when x is the double
+// nearest to n nanoseconds and below 2^21 s, its 9-decimal rounding is exactly n / 1e9.
+void formatNineDecimals(double x, char* buf, std::size_t size) {
+  if (x >= 0 && x < 2097152.0) {
+    const auto n = static_cast<std::uint64_t>(std::llround(x * 1e9));
+    if (static_cast<double>(n) / 1e9 == x) {
+      auto [end, ec] = std::to_chars(buf, buf + size, n / 1'000'000'000);
+      if (ec == std::errc() && end + 11 <= buf + size) {
+        *end = '.';
+        std::uint64_t rest = n % 1'000'000'000;
+        for (int i = 9; i >= 1; --i, rest /= 10)
+          end[i] = static_cast<char>('0' + rest % 10);
+        end[10] = '\0';
+        return;
+      }
+    }
+  }
+  std::snprintf(buf, size, "%.9f", x);
+}
+
+}  // namespace
+
 void dissectFrameInfo(DecodeContext& ctx) {
   auto& d = ctx.b.dissection();
   auto& b = ctx.b;
@@ -204,7 +230,7 @@ void dissectFrameInfo(DecodeContext& ctx) {
   number("frame.cap_len", "Capture Length: ", cap, "");
   char buf[48];
   if (labels || b.wantsValue("frame.time_relative")) {
-    std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeRelative);
+    formatNineDecimals(ctx.info.timeRelative, buf, sizeof buf);
     b.addText("frame.time_relative",
               labels ? std::string("Time since first frame: ") + buf + " seconds" : "", buf, 0, 0,
               frame);
@@ -537,8 +563,9 @@ void ValueKeys::add(std::string_view key) {
 
 bool ValueKeys::contains(std::string_view key) const {
   if (all_) return true;
+  // Lengths first: most keys asked about differ in length from every wanted one.
   for (const auto& k : keys_)
-    if (k == key) return true;
+    if (k.size() == key.size() && std::string_view(k) == key) return true;
   return false;
 }
 

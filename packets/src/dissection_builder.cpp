@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 
+#include <charconv>
 #include <cstdio>
 
 namespace rdmascope::packets::detail {
@@ -144,6 +145,24 @@ void DissectionBuilder::crcResult(bool good) {
 void DissectionBuilder::crcUnreachable(std::string why, std::int32_t node) {
   diagnose(Severity::Warning, std::move(why), node);
   if (out_.crc != CrcStatus::Bad) out_.crc = CrcStatus::Unverified;
+}
+
+void appendDecimal(std::string& out, std::uint64_t v) {
+  char buf[20];
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, end);
+}
+
+void appendHex(std::string& out, std::uint64_t v, int minDigits) {
+  static constexpr char digits[] = "0123456789abcdef";
+  char buf[16];
+  int n = 0;
+  do {
+    buf[15 - n++] = digits[v & 15];
+    v >>= 4;
+  } while (v);
+  if (minDigits > n) out.append(static_cast<std::size_t>(minDigits - n), '0');
+  out.append(buf + 16 - n, static_cast<std::size_t>(n));
 }
 
 std::string hexBytes(std::span<const std::uint8_t> bytes) {

@@ -63,6 +63,11 @@ class DissectionBuilder {
   const ValueKeys* lean_ = nullptr;
 };
 
+/// Appends v in decimal (as %llu), without a temporary string.
+void appendDecimal(std::string& out, std::uint64_t v);
+/// Appends v in lowercase hex, zero-padded to at least minDigits (as %0*llx), without "0x".
+void appendHex(std::string& out, std::uint64_t v, int minDigits);
+
 /// Formats bytes as Wireshark does for FT_BYTES in field output: lowercase hex, no separator.
 std::string hexBytes(std::span<const std::uint8_t> bytes);
 std::string formatMac(std::span<const std::uint8_t> six);

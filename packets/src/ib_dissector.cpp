@@ -97,27 +97,30 @@ void summarize(DecodeContext& ctx, const IbOpcodeInfo* info, std::size_t bth, st
                IbExt e) {
   const auto f = ctx.b.frame();
   auto& s = ctx.b.dissection().summary.info;
-  char buf[120];
   switch (e) {
     case IbExt::Reth:
-      std::snprintf(buf, sizeof buf, " VA=0x%016llx R_Key=0x%08x Len=%u",
-                    static_cast<unsigned long long>(be64(f, ext)), be32(f, ext + 8),
-                    be32(f, ext + 12));
-      s += buf;
+      s.append(" VA=0x");
+      appendHex(s, be64(f, ext), 16);
+      s.append(" R_Key=0x");
+      appendHex(s, be32(f, ext + 8), 8);
+      s.append(" Len=");
+      appendDecimal(s, be32(f, ext + 12));
       break;
     case IbExt::Aeth:
-      // Appended piecewise: gcc 12 at -O3 warns falsely (-Wrestrict) on literal + string&&.
       s.append(" ").append(describeAethSyndrome(f[ext])).append(" MSN=");
-      s.append(std::to_string(be24(f, ext + 1)));
+      appendDecimal(s, be24(f, ext + 1));
       break;
     case IbExt::Deth:
-      std::snprintf(buf, sizeof buf, " SrcQP=0x%06x Q_Key=0x%08x", be24(f, ext + 5), be32(f, ext));
-      s += buf;
+      s.append(" SrcQP=0x");
+      appendHex(s, be24(f, ext + 5), 6);
+      s.append(" Q_Key=0x");
+      appendHex(s, be32(f, ext), 8);
       break;
     case IbExt::AtomicEth:
-      std::snprintf(buf, sizeof buf, " VA=0x%016llx R_Key=0x%08x",
-                    static_cast<unsigned long long>(be64(f, ext)), be32(f, ext + 8));
-      s += buf;
+      s.append(" VA=0x");
+      appendHex(s, be64(f, ext), 16);
+      s.append(" R_Key=0x");
+      appendHex(s, be32(f, ext + 8), 8);
       break;
     default:
       break;
@@ -163,10 +166,17 @@ void dissectTransport(DecodeContext& ctx, const Packet& p) {
   const std::uint8_t opcode = f[p.bth];
   const IbOpcodeInfo* info = ibOpcodeInfo(opcode);
   auto& d = ctx.b.dissection();
-  char buf[64];
-  std::snprintf(buf, sizeof buf, " QP=0x%06x PSN=%u", be24(f, p.bth + 5), be24(f, p.bth + 9));
-  d.summary.info =
-      (info ? std::string(info->name) : "Unknown opcode " + std::to_string(opcode)) + buf;
+  auto& line = d.summary.info;
+  if (info) {
+    line.assign(info->name);
+  } else {
+    line.assign("Unknown opcode ");
+    appendDecimal(line, opcode);
+  }
+  line.append(" QP=0x");
+  appendHex(line, be24(f, p.bth + 5), 6);
+  line.append(" PSN=");
+  appendDecimal(line, be24(f, p.bth + 9));
   if (const unsigned tver = f[p.bth + 1] & 15; tver != 0)
     ctx.b.diagnose(Severity::Warning, "BTH header version " + std::to_string(tver) + " is not 0",
                    bthNode);

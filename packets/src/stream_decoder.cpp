@@ -11,6 +11,7 @@
 #include "iwarp_dissector.h"
 #include "rdmascope/packets/iwarp_encoder.h"
 #include "rdmascope/packets/iwarp_headers.h"
+#include "rdmascope/packets/net_headers.h"
 
 namespace rdmascope::packets {
 namespace {
@@ -402,6 +403,44 @@ void CaptureDecoder::Impl::process(detail::DecodeContext& ctx, Connection& c, in
   else if (startFrame)
     summary.protocol = "MPA";
   if (!info.empty()) summary.info = info;
+}
+
+namespace {
+
+// dissectIpv4 reads the protocol whatever the version nibble says.
+bool ipv4MayReachTcp(std::span<const std::uint8_t> ip) {
+  return ip.size() > 9 && ip[9] == kIpProtoTcp;
+}
+
+}  // namespace
+
+bool mayReachTcp(std::span<const std::uint8_t> frame, LinkType link) {
+  switch (link) {
+    case LinkType::Ethernet: {
+      std::size_t at = 12;
+      while (frame.size() >= at + 2) {
+        const auto type = static_cast<std::uint16_t>(frame[at] << 8 | frame[at + 1]);
+        if (isVlanTpid(type)) {
+          at += 4;
+          continue;
+        }
+        if (type == kEtherTypeIpv6) return true;
+        return type == kEtherTypeIpv4 && ipv4MayReachTcp(frame.subspan(at + 2));
+      }
+      return false;
+    }
+    case LinkType::Raw:
+      return (!frame.empty() && (frame[0] >> 4) == 6) || ipv4MayReachTcp(frame);
+    case LinkType::Ipv4:
+      return ipv4MayReachTcp(frame);
+    case LinkType::Ipv6:
+      return true;
+    case LinkType::Erf:
+      return frame.size() < 9 || (frame[8] & 0x7f) != 21;
+    case LinkType::InfiniBand:
+      return false;
+  }
+  return false;
 }
 
 CaptureDecoder::CaptureDecoder(const DecodeOptions& options) : impl_(std::make_unique<Impl>()) {

@@ -3,7 +3,9 @@
 // are fuzzed statefully), one full and one lean; both must give the same nodes (keys, byte
 // ranges, numbers, parents; the lean one without the header fields not asked for), summary,
 // diagnostics and CRC status, the same values for the keys the lean one was asked for, and the
-// same verdict of a display filter reading those keys.
+// same verdict of a display filter reading those keys. A frame that mayReachTcp rules out must
+// decode alone (stateless) as it does in the stream and hold no TCP layer, and the relative
+// time (any double, or whole nanoseconds) must print as printf's %.9f.
 //
 // Input: byte 0 selects the link type (bits 0-2) and the key set (bits 3-7); then records
 // until the input ends: a 2-byte big-endian length and that many bytes of one frame.
@@ -11,6 +13,8 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -106,11 +110,33 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::size_t len = std::min<std::size_t>((std::size_t{in[0]} << 8) | in[1], in.size() - 2);
     const auto frame = in.subspan(2, len);
     in = in.subspan(2 + len);
-    const FrameInfo info{number, 0.25 * static_cast<double>(number), 1e9, 0};
+    FrameInfo info{number, 0.25 * static_cast<double>(number), 1e9, 0};
+    if (frame.size() >= 8 && (frame[0] & 1)) {  // any double: the time printed as %.9f prints it
+      std::uint64_t bits = 0;
+      for (std::size_t i = 0; i < 8; ++i)
+        bits = bits << 8 | frame[i];
+      std::memcpy(&info.timeRelative, &bits, sizeof bits);
+    } else if (frame.size() >= 8) {  // whole nanoseconds, as the CLI computes them
+      std::int64_t ns = 0;
+      for (std::size_t i = 0; i < 8; ++i)
+        ns = static_cast<std::int64_t>(static_cast<std::uint64_t>(ns) << 8 | frame[i]);
+      info.timeRelative = static_cast<double>(ns >> (frame[1] & 15)) / 1e9;
+    }
     const Dissection a = full.decode(frame, link, info);
+    char expected[48];  // the size the decoder formats into
+    std::snprintf(expected, sizeof expected, "%.9f", info.timeRelative);
+    const Node* time = a.find("frame.time_relative");
+    if (!time || time->value != expected) __builtin_trap();
     lean.decodeInto(d, frame, link, info);
     if (!sameDissection(a, d, keys)) __builtin_trap();
     if (filter->matches(a) != filter->matches(d)) __builtin_trap();
+    // The parallel passes decode the frames mayReachTcp rules out without the stream decoder.
+    if (!mayReachTcp(frame, link)) {
+      if (a.find("tcp")) __builtin_trap();
+      Dissection alone;
+      decodeFrameInto(alone, frame, link, info, leanOptions);
+      if (!sameDissection(a, alone, keys)) __builtin_trap();
+    }
   }
   return 0;
 }

@@ -1,10 +1,13 @@
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <memory>
+#include <thread>
 
 #include "commands.h"
 #include "frame_decoder.h"
 #include "numeric_options.h"
 #include "output_options.h"
+#include "parallel_lines.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/packets/ib_crc.h"
 #include "rdmascope/packets_io/capture_reader.h"
@@ -106,6 +109,17 @@ int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
   }
   FrameDecoder decoder(options);
   printer.begin();
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  if (lean && printer.printsLines() && reader->memoryMapped() && threads > 1) {
+    const bool stoppedAtCount =
+        printLinesInParallel(*reader, decoder, filter, printer, a.count, threads);
+    printer.end();
+    if (!stoppedAtCount && !reader->error().empty()) {
+      reportError(err, reader->error());
+      return kExitUsage;
+    }
+    return kExitOk;
+  }
   std::uint64_t shown = 0;
   std::int64_t first = 0;
   packets_io::FrameView v;

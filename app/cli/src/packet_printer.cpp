@@ -69,24 +69,38 @@ Json subtree(const packets::Dissection& d, const std::vector<std::vector<std::in
 
 }  // namespace
 
+void appendFieldText(std::string& out, const packets::Dissection& d, std::string_view key,
+                     std::string_view aggregator, char occurrence) {
+  const auto targets = packets::aliasTargets(key);
+  const auto hit = [&](const packets::Node& n) {
+    if (n.key == key) return true;
+    for (auto t : targets)
+      if (n.key == t) return true;
+    return false;
+  };
+  const packets::Node* last = nullptr;
+  bool any = false;
+  for (const auto& n : d.nodes) {
+    if (!hit(n)) continue;
+    if (occurrence == 'f') {
+      out += n.value;
+      return;
+    }
+    if (occurrence == 'l') {
+      last = &n;
+      continue;
+    }
+    if (any) out += aggregator;
+    out += n.value;
+    any = true;
+  }
+  if (last) out += last->value;
+}
+
 std::string fieldText(const packets::Dissection& d, const std::string& key,
                       const std::string& aggregator, char occurrence) {
-  const auto targets = packets::aliasTargets(key);
-  std::vector<const std::string*> values;
-  for (const auto& n : d.nodes) {
-    bool hit = n.key == key;
-    for (auto t : targets)
-      hit = hit || n.key == t;
-    if (hit) values.push_back(&n.value);
-  }
-  if (values.empty()) return {};
-  if (occurrence == 'f') return *values.front();
-  if (occurrence == 'l') return *values.back();
   std::string out;
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i) out += aggregator;
-    out += *values[i];
-  }
+  appendFieldText(out, d, key, aggregator, occurrence);
   return out;
 }
 
@@ -120,6 +134,7 @@ void PacketPrinter::begin() {
 }
 
 void PacketPrinter::end() {
+  flush();
   if (options_.format == PrintOptions::Format::Json) out_ << (printed_ ? "\n]\n" : "]\n");
   out_.flush();
 }
@@ -127,13 +142,12 @@ void PacketPrinter::end() {
 void PacketPrinter::print(const packets::Dissection& d, std::int64_t timestampNs) {
   switch (options_.format) {
     case PrintOptions::Format::Summary:
-      summary(d);
+    case PrintOptions::Format::Fields:
+      formatLine(d, buffer_);
+      flushFull();
       break;
     case PrintOptions::Format::Tree:
       tree(d);
-      break;
-    case PrintOptions::Format::Fields:
-      fields(d);
       break;
     case PrintOptions::Format::Json:
       json(d, timestampNs);
@@ -142,30 +156,69 @@ void PacketPrinter::print(const packets::Dissection& d, std::int64_t timestampNs
   ++printed_;
 }
 
-void PacketPrinter::summary(const packets::Dissection& d) {
+namespace {
+
+// As snprintf's %*s and %-*s: padded by bytes, not by display width.
+void appendPadded(std::string& out, std::string_view text, std::size_t width, bool left) {
+  if (!left && text.size() < width) out.append(width - text.size(), ' ');
+  out.append(text);
+  if (left && text.size() < width) out.append(width - text.size(), ' ');
+}
+
+}  // namespace
+
+void PacketPrinter::formatLine(const packets::Dissection& d, std::string& out) const {
+  if (options_.format == PrintOptions::Format::Fields)
+    fields(d, out);
+  else
+    summary(d, out);
+}
+
+void PacketPrinter::writeLines(std::string_view lines) {
+  buffer_.append(lines);
+  flushFull();
+}
+
+void PacketPrinter::summary(const packets::Dissection& d, std::string& line) const {
   const auto* number = d.find("frame.number");
   const auto* time = d.find("frame.time_relative");
   const auto* len = d.find("frame.len");
-  char head[96];
-  std::snprintf(head, sizeof head, "%5s %s ", number ? number->value.c_str() : "?",
-                time ? time->value.c_str() : "?");
-  std::string line = head;
-  const auto& s = d.summary;
-  char addr[160];
-  std::snprintf(addr, sizeof addr, "%12s \u2192 %-12s ", s.source.c_str(), s.destination.c_str());
-  line += addr;
-  line += s.protocol.empty() ? highestLayer(d) : s.protocol;
+  appendPadded(line, number ? std::string_view(number->value) : "?", 5, false);
   line += ' ';
-  line += len ? len->value : std::to_string(d.frameLength);
+  line.append(time ? std::string_view(time->value) : "?");
+  line += ' ';
+  const auto& s = d.summary;
+  appendPadded(line, s.source, 12, false);
+  line.append(" \u2192 ");
+  appendPadded(line, s.destination, 12, true);
+  line += ' ';
+  if (s.protocol.empty())
+    line += highestLayer(d);
+  else
+    line += s.protocol;
+  line += ' ';
+  if (len)
+    line += len->value;
+  else
+    line += std::to_string(d.frameLength);
   line += ' ';
   line += s.info;
   if (options_.showDiagnostics)
     for (const auto& diag : d.diagnostics)
       if (diag.severity == packets::Severity::Error) {
-        line += " [" + diag.message + "]";
+        line.append(" [").append(diag.message).append("]");
         break;
       }
-  out_ << line << '\n';
+  line += '\n';
+}
+
+void PacketPrinter::flushFull() {
+  if (buffer_.size() >= kFlushBytes) flush();
+}
+
+void PacketPrinter::flush() {
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  buffer_.clear();
 }
 
 void PacketPrinter::tree(const packets::Dissection& d) {
@@ -186,13 +239,12 @@ void PacketPrinter::tree(const packets::Dissection& d) {
   }
 }
 
-void PacketPrinter::fields(const packets::Dissection& d) {
-  std::string line;
+void PacketPrinter::fields(const packets::Dissection& d, std::string& line) const {
   for (std::size_t i = 0; i < options_.fields.size(); ++i) {
     if (i) line += options_.separator;
-    line += fieldText(d, options_.fields[i], options_.aggregator, options_.occurrence);
+    appendFieldText(line, d, options_.fields[i], options_.aggregator, options_.occurrence);
   }
-  out_ << line << '\n';
+  line += '\n';
 }
 
 void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs) {

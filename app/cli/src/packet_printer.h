@@ -6,6 +6,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "rdmascope/packets/decode.h"
@@ -33,20 +34,42 @@ class PacketPrinter {
   /// After the last packet.
   void end();
 
+  /// True for the formats that print one line per packet (summary, -T fields): their lines
+  /// depend on the packet alone and can be formatted apart with formatLine().
+  bool printsLines() const {
+    return options_.format == PrintOptions::Format::Summary ||
+           options_.format == PrintOptions::Format::Fields;
+  }
+  /// Appends the packet's line (summary or fields, with its newline), as print() writes it.
+  void formatLine(const packets::Dissection& d, std::string& out) const;
+  /// Writes lines formatted by formatLine(), in order with what print() writes.
+  void writeLines(std::string_view lines);
+
   /// The node values print() reads, for a lean decode (DecodeOptions::lean); nullopt when it
   /// needs full dissections (the detail tree reads every label).
   std::optional<packets::ValueKeys> valueKeys() const;
 
  private:
-  void summary(const packets::Dissection& d);
+  void summary(const packets::Dissection& d, std::string& line) const;
   void tree(const packets::Dissection& d);
-  void fields(const packets::Dissection& d);
+  void fields(const packets::Dissection& d, std::string& line) const;
   void json(const packets::Dissection& d, std::int64_t timestampNs);
+  // Summary and field lines are gathered in buffer_ and written in blocks of about kFlushBytes.
+  void flushFull();
+  void flush();
+
+  static constexpr std::size_t kFlushBytes = 1 << 16;
 
   PrintOptions options_;
   std::ostream& out_;
   std::uint64_t printed_ = 0;
+  std::string buffer_;
 };
+
+/// Appends the value tshark prints for a key with -T fields (occurrences joined, or the first
+/// or last with occurrence 'f' or 'l'); nothing when the frame has none.
+void appendFieldText(std::string& out, const packets::Dissection& d, std::string_view key,
+                     std::string_view aggregator = ",", char occurrence = 'a');
 
 /// The value tshark prints for a key with -T fields (occurrences joined), or empty.
 std::string fieldText(const packets::Dissection& d, const std::string& key,

@@ -1,0 +1,200 @@
+#include "parallel_lines.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "rdmascope/packets/stream_decoder.h"
+
+namespace rdmascope::cli {
+namespace {
+
+constexpr std::size_t kBatchFrames = 2048;
+
+struct Slot {
+  std::span<const std::uint8_t> data;
+  packets::FrameInfo info;
+  bool stream = false;  // decoded by the stateful decoder when the batch is written
+  bool shown = false;
+  std::uint32_t end = 0;  // end of its line in Batch::text
+};
+
+struct Batch {
+  std::vector<Slot> slots;
+  std::string text;
+  bool taken = false;  // guarded by Work::mutex
+  bool done = false;   // guarded by Work::mutex
+};
+
+// Batches read but not yet formatted, oldest first, and the threads that format them.
+class Work {
+ public:
+  Work(packets::LinkType link, const packets::DecodeOptions& options,
+       const std::optional<packets::DisplayFilter>& filter, const PacketPrinter& printer)
+      : link_(link), options_(options), filter_(filter), printer_(printer) {}
+
+  ~Work() { stop(); }
+
+  void start(unsigned helpers) {
+    for (unsigned i = 0; i < helpers; ++i)
+      threads_.emplace_back([this] { helperLoop(); });
+  }
+
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+      queue_.clear();
+    }
+    changed_.notify_all();
+    for (auto& t : threads_)
+      t.join();
+    threads_.clear();
+  }
+
+  void submit(Batch* b) {
+    {
+      std::lock_guard lock(mutex_);
+      queue_.push_back(b);
+    }
+    changed_.notify_all();
+  }
+
+  // Formats queued batches on the calling thread until `b` is done.
+  void finish(Batch* b, packets::Dissection& scratch) {
+    std::unique_lock lock(mutex_);
+    while (!b->done) {
+      if (!queue_.empty()) {
+        Batch* next = take(lock);
+        format(*next, scratch);
+        lock.lock();
+        next->done = true;
+        changed_.notify_all();
+      } else {
+        changed_.wait(lock);
+      }
+    }
+  }
+
+ private:
+  // Takes the oldest queued batch and unlocks.
+  Batch* take(std::unique_lock<std::mutex>& lock) {
+    Batch* b = queue_.front();
+    queue_.pop_front();
+    b->taken = true;
+    lock.unlock();
+    return b;
+  }
+
+  void helperLoop() {
+    packets::Dissection scratch;
+    std::unique_lock lock(mutex_);
+    while (true) {
+      changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      Batch* b = take(lock);
+      format(*b, scratch);
+      lock.lock();
+      b->done = true;
+      changed_.notify_all();
+    }
+  }
+
+  void format(Batch& b, packets::Dissection& d) const {
+    for (auto& s : b.slots) {
+      if (!s.stream) {
+        packets::decodeFrameInto(d, s.data, link_, s.info, options_);
+        s.shown = !filter_ || filter_->matches(d);
+        if (s.shown) printer_.formatLine(d, b.text);
+      }
+      s.end = static_cast<std::uint32_t>(b.text.size());
+    }
+  }
+
+  const packets::LinkType link_;
+  const packets::DecodeOptions& options_;
+  const std::optional<packets::DisplayFilter>& filter_;
+  const PacketPrinter& printer_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Batch*> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace
+
+bool printLinesInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
+                          const std::optional<packets::DisplayFilter>& filter,
+                          PacketPrinter& printer, std::uint64_t count, unsigned threads) {
+  const auto link = reader.linkType();
+  std::deque<std::unique_ptr<Batch>> inFlight;  // outlives the helpers that format its batches
+  Work work(link, decoder.options(), filter, printer);
+  work.start(threads > 1 ? threads - 1 : 0);
+  const std::size_t maxInFlight = 4 * std::max(1u, threads);
+  packets::Dissection scratch;
+  std::string line;
+  std::uint64_t shown = 0;
+  std::int64_t first = 0;
+  bool end = false;
+  packets_io::FrameView v;
+  while (true) {
+    while (!end && inFlight.size() < maxInFlight) {
+      auto b = std::make_unique<Batch>();
+      b->slots.reserve(kBatchFrames);
+      while (b->slots.size() < kBatchFrames) {
+        // Without a filter the count is known in advance: read no frame beyond it.
+        if (!filter && count != 0 && reader.framesRead() >= count) {
+          end = true;
+          break;
+        }
+        if (!reader.next(v)) {
+          end = true;
+          break;
+        }
+        if (reader.framesRead() == 1) first = v.timestampNs;
+        Slot& s = b->slots.emplace_back();
+        s.data = v.data;
+        s.info = makeFrameInfo(reader.framesRead(), v.timestampNs, first, v.originalLength);
+        s.stream = packets::mayReachTcp(v.data, link);
+      }
+      if (b->slots.empty()) break;
+      work.submit(b.get());
+      inFlight.push_back(std::move(b));
+    }
+    if (inFlight.empty()) {
+      work.stop();
+      return false;
+    }
+    Batch& b = *inFlight.front();
+    work.finish(&b, scratch);
+    std::uint32_t begin = 0;
+    for (const Slot& s : b.slots) {
+      if (s.stream) {
+        decoder.decodeInto(scratch, s.data, link, s.info);
+        if (!filter || filter->matches(scratch)) {
+          line.clear();
+          printer.formatLine(scratch, line);
+          printer.writeLines(line);
+          ++shown;
+        }
+      } else if (s.shown) {
+        printer.writeLines(std::string_view(b.text).substr(begin, s.end - begin));
+        ++shown;
+      }
+      begin = s.end;
+      if (count != 0 && shown >= count) {
+        work.stop();
+        return true;
+      }
+    }
+    inFlight.pop_front();
+  }
+}
+
+}  // namespace rdmascope::cli
