@@ -26,7 +26,9 @@ for context in ET.parse(ts).getroot().iter("context"):
     for message in context.iter("message"):
         total += 1
         t = message.find("translation")
-        if t is None or t.get("type") in ("unfinished",) or not (t.text or "").strip():
+        # A plural message keeps its forms in <numerusform> children.
+        text = "" if t is None else (t.text or "") + "".join(f.text or "" for f in t.iter("numerusform"))
+        if t is None or t.get("type") in ("unfinished",) or not text.strip():
             missing.append(f"{name}: {message.findtext('source')!r}")
 for m in missing:
     print(f"untranslated: {m}")

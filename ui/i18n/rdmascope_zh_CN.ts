@@ -81,6 +81,245 @@
     </message>
 </context>
 <context>
+    <name>CephMessenger</name>
+    <message>
+        <source>client</source>
+        <translation>客户端</translation>
+    </message>
+    <message>
+        <source>OSD</source>
+        <translation>OSD</translation>
+    </message>
+    <message>
+        <source>The TCP connection between client and OSD is established.</source>
+        <translation>客户端与 OSD 之间的 TCP 连接已建立。</translation>
+    </message>
+    <message>
+        <source>%1 writes its QP information (lid:qpn:psn:peer_qpn:gid) to the TCP socket: %2</source>
+        <translation>%1 把自己的 QP 信息（lid:qpn:psn:peer_qpn:gid）写入 TCP 套接字：%2</translation>
+    </message>
+    <message>
+        <source>%1 reads the peer's QP information: %2</source>
+        <translation>%1 读到对端的 QP 信息：%2</translation>
+    </message>
+    <message>
+        <source>%1 moves QP 0x%2 to RTR and RTS with the peer's QPN, PSN and GID.</source>
+        <translation>%1 用对端的 QPN、PSN 和 GID 把 QP 0x%2 转到 RTR 和 RTS。</translation>
+    </message>
+    <message>
+        <source>%1 posts %2 registered chunks (%3 bytes) to its shared receive queue.</source>
+        <translation>%1 把 %2 个已注册块（%3 字节）投递到共享接收队列（SRQ）。</translation>
+    </message>
+    <message>
+        <source>%1 sends message %2 (%3 bytes).</source>
+        <translation>%1 发送消息 %2（%3 字节）。</translation>
+    </message>
+    <message>
+        <source>%1 takes send chunk %2 from the pool for %3 bytes.</source>
+        <translation>%1 从内存池取出发送块 %2，用于 %3 字节。</translation>
+    </message>
+    <message>
+        <source>%1's CPU copies %2 bytes of the bufferlist into registered chunk %3.</source>
+        <translation>%1 的 CPU 把 bufferlist 的 %2 字节复制到已注册块 %3。</translation>
+    </message>
+    <message>
+        <source>The bufferlist already lives in registered chunk %1: no copy.</source>
+        <translation>bufferlist 已经位于已注册块 %1 中：无需复制。</translation>
+    </message>
+    <message>
+        <source>%1 posts %2 signalled SEND work request(s), %3 bytes, with one ibv_post_send.</source>
+        <translation>%1 用一次 ibv_post_send 投递 %2 个带信号的 SEND 工作请求，共 %3 字节。</translation>
+    </message>
+    <message>
+        <source>%1 polls the send completion of the fin.</source>
+        <translation>%1 轮询到 fin 的发送完成。</translation>
+    </message>
+    <message>
+        <source>%1 polls the send completion of chunk %2.</source>
+        <translation>%1 轮询到块 %2 的发送完成。</translation>
+    </message>
+    <message>
+        <source>Send chunk %1 goes back to the %2's pool.</source>
+        <translation>发送块 %1 回到 %2 的内存池。</translation>
+    </message>
+    <message>
+        <source>%1's send pool is empty: %2 bytes wait for send completions.</source>
+        <translation>%1 的发送内存池已空：%2 字节等待发送完成。</translation>
+    </message>
+    <message>
+        <source>%1 polls a receive completion: chunk %2 holds %3 bytes.</source>
+        <translation>%1 轮询到一个接收完成：块 %2 中有 %3 字节。</translation>
+    </message>
+    <message>
+        <source>%1's dispatcher wakes the connection's worker (eventfd write and read).</source>
+        <translation>%1 的分发线程唤醒连接的工作线程（eventfd 写和读）。</translation>
+    </message>
+    <message>
+        <source>%1's CPU copies %2 bytes out of chunk %3 to the reader.</source>
+        <translation>%1 的 CPU 把 %2 字节从块 %3 复制给读取方。</translation>
+    </message>
+    <message>
+        <source>%1 posts chunk %2 back to the shared receive queue.</source>
+        <translation>%1 把块 %2 重新投递到共享接收队列。</translation>
+    </message>
+    <message>
+        <source>%1 holds all %2 bytes of message %3.</source>
+        <translation>%1 已收齐消息 %3 的全部 %2 字节。</translation>
+    </message>
+    <message>
+        <source>%1 closes: a zero-length signalled SEND (the fin).</source>
+        <translation>%1 关闭：发送一个零长度、带信号的 SEND（fin）。</translation>
+    </message>
+    <message>
+        <source>%1 gets a zero-length receive completion: the peer closed.</source>
+        <translation>%1 收到一个零长度的接收完成：对端已关闭。</translation>
+    </message>
+    <message>
+        <source>%1 calls send() with %2 bytes.</source>
+        <translation>%1 调用 send()，%2 字节。</translation>
+    </message>
+    <message>
+        <source>%1's kernel copies %2 bytes into the socket send buffer.</source>
+        <translation>%1 的内核把 %2 字节复制到套接字发送缓冲区。</translation>
+    </message>
+    <message>
+        <source>%1 calls recv().</source>
+        <translation>%1 调用 recv()。</translation>
+    </message>
+    <message>
+        <source>%1's kernel copies %2 bytes from the socket to the reader.</source>
+        <translation>%1 的内核把 %2 字节从套接字复制给读取方。</translation>
+    </message>
+    <message>
+        <source>The TCP connection closes.</source>
+        <translation>TCP 连接关闭。</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>Frames on the wire</source>
+        <translation>线路上的帧</translation>
+    </message>
+    <message>
+        <source>RoCEv2 frames</source>
+        <translation>RoCEv2 帧</translation>
+    </message>
+    <message>
+        <source>TCP frames</source>
+        <translation>TCP 帧</translation>
+    </message>
+    <message>
+        <source>Wire bytes</source>
+        <translation>线路字节数</translation>
+    </message>
+    <message>
+        <source>Message bytes delivered</source>
+        <translation>送达的消息字节数</translation>
+    </message>
+    <message>
+        <source>CPU copies (client / OSD)</source>
+        <translation>CPU 复制次数（客户端 / OSD）</translation>
+    </message>
+    <message>
+        <source>Bytes copied by the CPU (client / OSD)</source>
+        <translation>CPU 复制的字节数（客户端 / OSD）</translation>
+    </message>
+    <message>
+        <source>System calls (client / OSD)</source>
+        <translation>系统调用（客户端 / OSD）</translation>
+    </message>
+    <message>
+        <source>Context switches (client / OSD)</source>
+        <translation>上下文切换（客户端 / OSD）</translation>
+    </message>
+    <message>
+        <source>Interrupts (client / OSD)</source>
+        <translation>中断（客户端 / OSD）</translation>
+    </message>
+    <message>
+        <source>WQEs posted (client / OSD)</source>
+        <translation>投递的 WQE（客户端 / OSD）</translation>
+    </message>
+    <message>
+        <source>CQEs polled (client / OSD)</source>
+        <translation>轮询的 CQE（客户端 / OSD）</translation>
+    </message>
+    <message>
+        <source>CPU time, us (client / OSD)</source>
+        <translation>CPU 时间，us（客户端 / OSD）</translation>
+    </message>
+    <message>
+        <source>SEND work requests</source>
+        <translation>SEND 工作请求</translation>
+    </message>
+    <message>
+        <source>Receive chunks reposted</source>
+        <translation>重新投递的接收块</translation>
+    </message>
+    <message>
+        <source>Latency of message %1, us</source>
+        <translation>消息 %1 的延迟，us</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>TCP FIN</source>
+        <translation>TCP FIN</translation>
+    </message>
+    <message>
+        <source>zero-length SEND</source>
+        <translation>零长度 SEND</translation>
+    </message>
+    <message>
+        <source>not seen</source>
+        <translation>未见到</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据</translation>
+    </message>
+    <message>
+        <source>intact</source>
+        <translation>完整</translation>
+    </message>
+    <message>
+        <source>NOT intact</source>
+        <translation>不完整</translation>
+    </message>
+    <message>
+        <source>Figure</source>
+        <translation>指标</translation>
+    </message>
+    <message>
+        <source>async+rdma (RDMA stack)</source>
+        <translation>async+rdma（RDMA 栈）</translation>
+    </message>
+    <message>
+        <source>async+posix (TCP stack)</source>
+        <translation>async+posix（TCP 栈）</translation>
+    </message>
+    <message>
+        <source>Time (us)</source>
+        <translation>时间（us）</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步骤</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>发生了什么</translation>
+    </message>
+</context>
+<context>
     <name>ComparisonView</name>
     <message>
         <source>Size of the one message each transport moves</source>
@@ -1075,116 +1314,28 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>接收方拒收帧 %1（%2，PSN %3）。</translation>
     </message>
     <message>
-        <source>application sleeps</source>
-        <translation>应用程序睡眠</translation>
-    </message>
-    <message>
-        <source>The application blocks in the kernel (a context switch).</source>
-        <translation>应用程序在内核中阻塞（一次上下文切换）。</translation>
-    </message>
-    <message>
-        <source>CPU copies %1 bytes</source>
-        <translation>CPU 拷贝 %1 字节</translation>
-    </message>
-    <message>
-        <source>The CPU copies %1 bytes.</source>
-        <translation>CPU 拷贝了 %1 字节。</translation>
-    </message>
-    <message>
         <source>send() of %1 bytes</source>
         <translation>send() %1 字节</translation>
-    </message>
-    <message>
-        <source>The application calls send(): a system call into the kernel.</source>
-        <translation>应用程序调用 send()：一次进入内核的系统调用。</translation>
-    </message>
-    <message>
-        <source>recv()</source>
-        <translation>recv()</translation>
-    </message>
-    <message>
-        <source>The application calls recv(): a system call into the kernel.</source>
-        <translation>应用程序调用 recv()：一次进入内核的系统调用。</translation>
-    </message>
-    <message>
-        <source>CPU runs TCP/IP transmit</source>
-        <translation>CPU 执行 TCP/IP 发送处理</translation>
-    </message>
-    <message>
-        <source>The CPU builds the segment's headers and rings the NIC's doorbell.</source>
-        <translation>CPU 构建报文段的首部，并敲响网卡的门铃。</translation>
-    </message>
-    <message>
-        <source>TCP segment sent</source>
-        <translation>TCP 报文段已发送</translation>
-    </message>
-    <message>
-        <source>A TCP segment with %1 bytes goes on the wire.</source>
-        <translation>一个携带 %1 字节的 TCP 报文段被发到线路上。</translation>
     </message>
     <message>
         <source>link loses frame %1</source>
         <translation>链路丢失帧 %1</translation>
     </message>
     <message>
-        <source>The TCP segment is lost; TCP will resend it.</source>
-        <translation>该 TCP 报文段丢失；TCP 将重发它。</translation>
-    </message>
-    <message>
-        <source>NIC interrupt</source>
-        <translation>网卡中断</translation>
-    </message>
-    <message>
-        <source>The NIC interrupts the CPU for %1 frame(s) in its receive ring.</source>
-        <translation>网卡因接收环中的 %1 个帧向 CPU 发出中断。</translation>
-    </message>
-    <message>
         <source>checksum error: frame dropped</source>
         <translation>校验和错误：帧被丢弃</translation>
-    </message>
-    <message>
-        <source>The frame fails its IPv4/TCP checksum and is dropped.</source>
-        <translation>该帧未通过 IPv4/TCP 校验和检查，被丢弃。</translation>
-    </message>
-    <message>
-        <source>writer woken</source>
-        <translation>写方被唤醒</translation>
-    </message>
-    <message>
-        <source>The send buffer has room again: the writer is woken (a context switch).</source>
-        <translation>发送缓冲区又有空间了：写方被唤醒（一次上下文切换）。</translation>
-    </message>
-    <message>
-        <source>reader woken</source>
-        <translation>读方被唤醒</translation>
-    </message>
-    <message>
-        <source>Data is readable: the sleeping reader is woken (a context switch).</source>
-        <translation>有数据可读：睡眠中的读方被唤醒（一次上下文切换）。</translation>
     </message>
     <message>
         <source>TCP connection established</source>
         <translation>TCP 连接已建立</translation>
     </message>
     <message>
-        <source>The three-way handshake is complete.</source>
-        <translation>三次握手已完成。</translation>
-    </message>
-    <message>
         <source>TCP connection reset</source>
         <translation>TCP 连接被重置</translation>
     </message>
     <message>
-        <source>The connection was reset.</source>
-        <translation>连接已被重置。</translation>
-    </message>
-    <message>
         <source>TCP connection closed</source>
         <translation>TCP 连接已关闭</translation>
-    </message>
-    <message>
-        <source>The connection was closed.</source>
-        <translation>连接已关闭。</translation>
     </message>
     <message>
         <source>verbs call</source>
@@ -1509,6 +1660,402 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
     <message>
         <source>check</source>
         <translation>检查</translation>
+    </message>
+    <message>
+        <source>The RNIC completes work request %1 (%2, status "%3", %4 bytes) and writes its completion entry to the CQ; the application learns of it when it polls. A send-side WRITE or SEND completes once TCP has the data acknowledged; a READ or RECV once the data is placed.</source>
+        <translation>RNIC 完成工作请求 %1（%2，状态“%3”，%4 字节），并把它的完成项写入 CQ；应用程序轮询时才得知。发送端的 WRITE 或 SEND 在 TCP 确认数据后完成；READ 或 RECV 在数据放置后完成。</translation>
+    </message>
+    <message>
+        <source>send() sleeps: socket send buffer full</source>
+        <translation>send() 睡眠：套接字发送缓冲区已满</translation>
+    </message>
+    <message>
+        <source>recv() sleeps: nothing to read</source>
+        <translation>recv() 睡眠：没有可读的数据</translation>
+    </message>
+    <message>
+        <source>The application blocks in the kernel and the CPU switches to other work (a context switch); it runs again only when woken.</source>
+        <translation>应用程序阻塞在内核中，CPU 转去做其他工作（一次上下文切换）；只有被唤醒后它才继续运行。</translation>
+    </message>
+    <message>
+        <source>CPU copies %1 bytes socket buffer → application</source>
+        <translation>CPU 复制 %1 字节：套接字缓冲区 → 应用程序</translation>
+    </message>
+    <message>
+        <source>CPU copies %1 bytes application → socket buffer</source>
+        <translation>CPU 复制 %1 字节：应用程序 → 套接字缓冲区</translation>
+    </message>
+    <message>
+        <source>The CPU copies %1 bytes itself, byte by byte through its caches: this is the copy RDMA avoids (zero-copy), and it costs CPU time proportional to the size.</source>
+        <translation>CPU 亲自复制这 %1 字节，逐字节经过它的缓存：这正是 RDMA 避免的复制（零拷贝），其 CPU 时间与大小成正比。</translation>
+    </message>
+    <message>
+        <source>The application calls send() for %1 bytes: a system call, so the CPU leaves user mode and enters the kernel, which will copy the bytes into the socket send buffer. RDMA posts work without entering the kernel (kernel bypass).</source>
+        <translation>应用程序为 %1 字节调用 send()：这是一次系统调用，CPU 离开用户态进入内核，由内核把这些字节复制到套接字发送缓冲区。RDMA 提交工作时不进入内核（内核旁路）。</translation>
+    </message>
+    <message>
+        <source>recv() called</source>
+        <translation>调用 recv()</translation>
+    </message>
+    <message>
+        <source>The application calls recv(): a system call into the kernel, which copies whatever the socket receive buffer holds into the application's buffer, or puts the caller to sleep when it holds nothing.</source>
+        <translation>应用程序调用 recv()：一次进入内核的系统调用。内核把套接字接收缓冲区中已有的数据复制到应用程序的缓冲区；若其中没有数据，则让调用者睡眠。</translation>
+    </message>
+    <message>
+        <source>CPU builds a TCP ACK</source>
+        <translation>CPU 构造一个 TCP ACK</translation>
+    </message>
+    <message>
+        <source>CPU runs TCP/IP for a %1-byte segment</source>
+        <translation>CPU 为一个 %1 字节的段运行 TCP/IP</translation>
+    </message>
+    <message>
+        <source>The kernel's TCP/IP code runs on the host CPU: it takes the next segment's bytes from the socket send buffer, builds the TCP, IP and Ethernet headers and rings the NIC's doorbell. An RDMA NIC does this itself (CPU offload).</source>
+        <translation>内核的 TCP/IP 代码在主机 CPU 上运行：它从套接字发送缓冲区取出下一个段的字节，构造 TCP、IP 和以太网头部，并敲响 NIC 的门铃。RDMA 网卡自己完成这些工作（CPU 卸载）。</translation>
+    </message>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>no payload</source>
+        <translation>无载荷</translation>
+    </message>
+    <message>
+        <source>frame %1 TCP seq %2 ack %3, %4</source>
+        <translation>帧 %1 TCP seq %2 ack %3，%4</translation>
+    </message>
+    <message>
+        <source>Frame %1 (%2 bytes) goes on the wire: a TCP segment with sequence number %3 and acknowledgement %4 carrying %5.</source>
+        <translation>帧 %1（%2 字节）上线：一个序列号为 %3、确认号为 %4 的 TCP 段，携带 %5。</translation>
+    </message>
+    <message>
+        <source>
+
+SYN opens the connection: each side announces its initial sequence number.</source>
+        <translation>
+
+SYN 打开连接：双方各自宣布自己的初始序列号。</translation>
+    </message>
+    <message>
+        <source>
+
+FIN closes this direction of the connection.</source>
+        <translation>
+
+FIN 关闭连接的这一方向。</translation>
+    </message>
+    <message>
+        <source>
+
+A pure ACK: it tells the sender which bytes arrived, so that it may free them from its send buffer.</source>
+        <translation>
+
+纯 ACK：它告诉发送方哪些字节已到达，以便发送方把它们从发送缓冲区中释放。</translation>
+    </message>
+    <message>
+        <source>
+
+The RNIC built this segment itself: TCP runs in the NIC, and the payload is MPA-framed DDP (see the packet detail).</source>
+        <translation>
+
+这个段由 RNIC 自己构造：TCP 运行在网卡中，载荷是经 MPA 成帧的 DDP（见数据包详情）。</translation>
+    </message>
+    <message>
+        <source>The link loses this TCP segment. The receiver will see a gap; TCP's retransmission (a timeout or three duplicate ACKs) sends it again.</source>
+        <translation>链路丢失了这个 TCP 段。接收方会看到一个空洞；TCP 的重传（超时或三个重复 ACK）会再次发送它。</translation>
+    </message>
+    <message>
+        <source>NIC interrupt for %1 frame(s)</source>
+        <translation>NIC 为 %1 个帧触发中断</translation>
+    </message>
+    <message>
+        <source>The NIC interrupts the CPU for %1 frame(s) it wrote into its receive ring. The CPU runs the interrupt handler and the softirq: it parses Ethernet, IP and TCP and queues the payload in the socket receive buffer.</source>
+        <translation>NIC 为它写入接收环的 %1 个帧中断 CPU。CPU 运行中断处理程序和软中断：解析以太网、IP 和 TCP，并把载荷排入套接字接收缓冲区。</translation>
+    </message>
+    <message>
+        <source>The frame fails its IPv4 or TCP checksum, so the kernel drops it; TCP resends it.</source>
+        <translation>该帧的 IPv4 或 TCP 校验和错误，内核丢弃它；TCP 会重发。</translation>
+    </message>
+    <message>
+        <source>send() woken: buffer has room</source>
+        <translation>send() 被唤醒：缓冲区有空间了</translation>
+    </message>
+    <message>
+        <source>ACKs freed a third of the socket send buffer: the sleeping writer is woken (a context switch) to copy more.</source>
+        <translation>ACK 释放了套接字发送缓冲区的三分之一：睡眠的写者被唤醒（一次上下文切换）继续复制。</translation>
+    </message>
+    <message>
+        <source>recv() woken: data arrived</source>
+        <translation>recv() 被唤醒：数据到达</translation>
+    </message>
+    <message>
+        <source>Data is readable in the socket receive buffer: the sleeping reader is woken (a context switch) and its recv() continues.</source>
+        <translation>套接字接收缓冲区中有可读数据：睡眠的读者被唤醒（一次上下文切换），它的 recv() 继续执行。</translation>
+    </message>
+    <message>
+        <source>The three-way handshake (SYN, SYN-ACK, ACK) is complete on this side: both sequence numbers are known and data may flow.</source>
+        <translation>三次握手（SYN、SYN-ACK、ACK）在这一端完成：双方的序列号都已知，数据可以流动。</translation>
+    </message>
+    <message>
+        <source>The connection was reset: both sides drop it at once.</source>
+        <translation>连接被重置：双方立即放弃它。</translation>
+    </message>
+    <message>
+        <source>Both directions have sent and acknowledged their FIN: the connection is closed.</source>
+        <translation>两个方向都已发送并确认了各自的 FIN：连接已关闭。</translation>
+    </message>
+    <message>
+        <source>socket buffers: %1 B to send, %2 B to read</source>
+        <translation>套接字缓冲区：待发送 %1 B，待读取 %2 B</translation>
+    </message>
+    <message>
+        <source>The copy is done: %1 more bytes wait in the socket send buffer.</source>
+        <translation>复制完成：又有 %1 字节在套接字发送缓冲区中等待。</translation>
+    </message>
+    <message>
+        <source>The copy is done: %1 bytes left the socket receive buffer for the application.</source>
+        <translation>复制完成：%1 字节离开套接字接收缓冲区交给应用程序。</translation>
+    </message>
+    <message>
+        <source>The kernel processed arriving segments (%1 payload bytes): data joins the receive buffer in order, and ACKs free acknowledged bytes from the send buffer.</source>
+        <translation>内核处理了到达的段（%1 字节载荷）：数据按序进入接收缓冲区，ACK 把已确认的字节从发送缓冲区释放。</translation>
+    </message>
+    <message>
+        <source>
+
+Now the send buffer holds %1 bytes not yet acknowledged (%2 of them on the wire) and the receive buffer %3 bytes the application has not read.</source>
+        <translation>
+
+现在发送缓冲区中有 %1 字节尚未确认（其中 %2 字节在线路上），接收缓冲区中有 %3 字节应用程序尚未读取。</translation>
+    </message>
+    <message>
+        <source>rdma_bind_addr to port %1</source>
+        <translation>rdma_bind_addr 到端口 %1</translation>
+    </message>
+    <message>
+        <source>The passive side creates a cm_id and binds it to TCP port %1 on its RNIC's address, as a server binds a socket. iWARP runs over TCP, so rdma_cm addresses connections by IP address and port.</source>
+        <translation>被动端创建一个 cm_id，并把它绑定到其 RNIC 地址上的 TCP 端口 %1，就像服务器绑定套接字一样。iWARP 运行在 TCP 之上，因此 rdma_cm 用 IP 地址和端口来标识连接。</translation>
+    </message>
+    <message>
+        <source>rdma_listen on port %1</source>
+        <translation>在端口 %1 上 rdma_listen</translation>
+    </message>
+    <message>
+        <source>The passive side listens on port %1: a connection request will arrive as the rdma_cm event CONNECT_REQUEST.</source>
+        <translation>被动端在端口 %1 上监听：连接请求将以 rdma_cm 事件 CONNECT_REQUEST 的形式到达。</translation>
+    </message>
+    <message>
+        <source>rdma_resolve_addr and rdma_resolve_route</source>
+        <translation>rdma_resolve_addr 和 rdma_resolve_route</translation>
+    </message>
+    <message>
+        <source>The active side resolves the peer's IP address to its own RNIC and a route to it (rdma_resolve_addr, then rdma_resolve_route): now it knows which device will carry the connection.</source>
+        <translation>主动端把对端的 IP 地址解析到自己的 RNIC 以及一条到达对端的路由（先 rdma_resolve_addr，再 rdma_resolve_route）：现在它知道由哪块设备承载这个连接。</translation>
+    </message>
+    <message>
+        <source>rdma_connect to port %1</source>
+        <translation>rdma_connect 到端口 %1</translation>
+    </message>
+    <message>
+        <source>The active side calls rdma_connect. On iWARP the RNIC opens a TCP connection to port %1 itself (SYN, SYN-ACK, ACK) and then sends the MPA Request; the application does not touch the socket.</source>
+        <translation>主动端调用 rdma_connect。在 iWARP 上，RNIC 自己向端口 %1 打开 TCP 连接（SYN、SYN-ACK、ACK），然后发送 MPA Request；应用程序不接触套接字。</translation>
+    </message>
+    <message>
+        <source>rdma_accept</source>
+        <translation>rdma_accept</translation>
+    </message>
+    <message>
+        <source>The passive side got CONNECT_REQUEST (the MPA Request arrived) and calls rdma_accept: its RNIC answers with the MPA Reply and moves the QP to RTS.</source>
+        <translation>被动端收到 CONNECT_REQUEST（MPA Request 已到达）并调用 rdma_accept：它的 RNIC 以 MPA Reply 应答，并把 QP 转到 RTS。</translation>
+    </message>
+    <message>
+        <source>rdma_cm event ESTABLISHED</source>
+        <translation>rdma_cm 事件 ESTABLISHED</translation>
+    </message>
+    <message>
+        <source>The MPA exchange is complete on this side: the connection is in full operation, and from now on the TCP byte stream carries only MPA FPDUs with DDP segments.</source>
+        <translation>这一端的 MPA 交换已完成：连接进入完全运行状态，从此 TCP 字节流只承载装有 DDP 段的 MPA FPDU。</translation>
+    </message>
+    <message>
+        <source>MPA Request</source>
+        <translation>MPA Request</translation>
+    </message>
+    <message>
+        <source>MPA Reply</source>
+        <translation>MPA Reply</translation>
+    </message>
+    <message>
+        <source>%1 sent</source>
+        <translation>%1 已发送</translation>
+    </message>
+    <message>
+        <source>%1 received</source>
+        <translation>%1 已接收</translation>
+    </message>
+    <message>
+        <source>The RNIC writes the %1 into the new TCP stream: the key "MPA ID %2 Frame", the flags it wants (markers %3, CRC %4) and %5 bytes of private data.</source>
+        <translation>RNIC 把 %1 写入新的 TCP 流：键“MPA ID %2 Frame”、它想要的标志（markers %3，CRC %4）以及 %5 字节的私有数据。</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>The RNIC reads the %1 from the TCP stream: the peer asks for markers %2 and CRC %3 and sends %4 bytes of private data.</source>
+        <translation>RNIC 从 TCP 流中读出 %1：对端要求 markers %2、CRC %3，并发送了 %4 字节的私有数据。</translation>
+    </message>
+    <message>
+        <source>
+
+MPA (RFC 5044) makes TCP's byte stream carry framed messages: before any DDP segment, the two sides agree on markers (every 512 bytes) and a CRC32c per FPDU.</source>
+        <translation>
+
+MPA（RFC 5044）让 TCP 的字节流承载成帧的消息：在任何 DDP 段之前，双方先商定 markers（每 512 字节一个）以及每个 FPDU 的 CRC32c。</translation>
+    </message>
+    <message>
+        <source> For the application this is the CONNECT_REQUEST event.</source>
+        <translation>对应用程序而言，这就是 CONNECT_REQUEST 事件。</translation>
+    </message>
+    <message>
+        <source>memory registered: STag %1</source>
+        <translation>内存已注册：STag %1</translation>
+    </message>
+    <message>
+        <source>ibv_reg_mr registers %1 bytes: the RNIC pins them and names them by the steering tag (STag) %2, iWARP's rkey. A peer that knows the STag may read or write the region directly, as the access flags allow.</source>
+        <translation>ibv_reg_mr 注册 %1 字节：RNIC 锁定这些内存，并用引导标签（STag）%2 命名它们，即 iWARP 的 rkey。知道该 STag 的对端可以按访问标志的允许直接读写这块区域。</translation>
+    </message>
+    <message>
+        <source>tagged: STag %1, offset %2</source>
+        <translation>带标签：STag %1，偏移 %2</translation>
+    </message>
+    <message>
+        <source>untagged: queue %1, MSN %2, offset %3</source>
+        <translation>无标签：队列 %1，MSN %2，偏移 %3</translation>
+    </message>
+    <message>
+        <source>DDP %1 segment framed, %2 bytes</source>
+        <translation>DDP %1 段已成帧，%2 字节</translation>
+    </message>
+    <message>
+        <source>DDP %1 segment placed, %2 bytes</source>
+        <translation>DDP %1 段已放置，%2 字节</translation>
+    </message>
+    <message>
+        <source>The RNIC cuts the message into a DDP segment (%1) with %2 bytes of payload%3 and wraps it in one MPA FPDU (length, pad, CRC32c); its TCP sends the FPDU in one segment. The CPU does none of it.</source>
+        <translation>RNIC 把消息切成一个 DDP 段（%1），载荷 %2 字节%3，并把它装进一个 MPA FPDU（长度、填充、CRC32c）；它的 TCP 用一个段发送这个 FPDU。CPU 完全不参与。</translation>
+    </message>
+    <message>
+        <source>, the message's last</source>
+        <translation>，是该消息的最后一段</translation>
+    </message>
+    <message>
+        <source>The RNIC checked the FPDU's CRC and reads the DDP header (%1): it writes the %2 bytes straight into registered memory by DMA, in any order, without a copy%3.</source>
+        <translation>RNIC 校验了 FPDU 的 CRC 并读取 DDP 头部（%1）：它通过 DMA 把这 %2 字节直接写入已注册的内存，顺序任意，无需复制%3。</translation>
+    </message>
+    <message>
+        <source>; it is the message's last</source>
+        <translation>；这是该消息的最后一段</translation>
+    </message>
+    <message>
+        <source>
+
+Tagged placement: the STag and offset name the destination, as the rkey and address of a RETH do (one-sided).</source>
+        <translation>
+
+带标签放置：STag 和偏移指明目的地，就像 RETH 中的 rkey 和地址一样（单边）。</translation>
+    </message>
+    <message>
+        <source>
+
+Untagged placement: the segment fills the receive buffer posted first (two-sided), at the message offset.</source>
+        <translation>
+
+无标签放置：该段按消息偏移填入最先提交的接收缓冲区（双边）。</translation>
+    </message>
+    <message>
+        <source>RDMAP Terminate sent</source>
+        <translation>已发送 RDMAP Terminate</translation>
+    </message>
+    <message>
+        <source>The RNIC found an error (layer %1, type %2, code %3) and sends a Terminate message: the stream is dead and every outstanding work request completes with a flush error.</source>
+        <translation>RNIC 发现一个错误（层 %1，类型 %2，代码 %3），发送 Terminate 消息：该流已失效，所有未完成的工作请求都以刷新错误完成。</translation>
+    </message>
+    <message>
+        <source>rdma_cm</source>
+        <translation>rdma_cm</translation>
+    </message>
+    <message>
+        <source>MPA</source>
+        <translation>MPA</translation>
+    </message>
+    <message>
+        <source>memory registration</source>
+        <translation>内存注册</translation>
+    </message>
+    <message>
+        <source>DDP placement</source>
+        <translation>DDP 放置</translation>
+    </message>
+    <message>
+        <source>RDMAP</source>
+        <translation>RDMAP</translation>
+    </message>
+    <message>
+        <source>system call</source>
+        <translation>系统调用</translation>
+    </message>
+    <message>
+        <source>CPU copy</source>
+        <translation>CPU 复制</translation>
+    </message>
+    <message>
+        <source>socket buffers</source>
+        <translation>套接字缓冲区</translation>
+    </message>
+    <message>
+        <source>scheduler</source>
+        <translation>调度器</translation>
+    </message>
+    <message>
+        <source>kernel TCP/IP</source>
+        <translation>内核 TCP/IP</translation>
+    </message>
+    <message>
+        <source>TCP connection</source>
+        <translation>TCP 连接</translation>
+    </message>
+    <message>
+        <source>Its RETH names %1 bytes at remote address %2 with rkey %3.</source>
+        <translation>其 RETH 指明远端地址 %2 处的 %1 字节，rkey 为 %3。</translation>
+    </message>
+    <message>
+        <source>The work request names %1's memory by remote address %2 and rkey %3, the values %1 published in the out-of-band exchange.</source>
+        <translation>该工作请求以远端地址 %2 和 rkey %3 指明 %1 的内存，这些值是 %1 在带外交换中公布的。</translation>
+    </message>
+    <message>
+        <source>No MR of %1 has rkey %2: its responder will refuse the request (remote access error).</source>
+        <translation>%1 没有 rkey 为 %2 的 MR：其响应端将拒绝该请求（远端访问错误）。</translation>
+    </message>
+    <message>
+        <source>That rkey is %1's MR #%2 %3: %4 bytes at %5, access %6.</source>
+        <translation>该 rkey 属于 %1 的 MR #%2 %3：位于 %5 的 %4 字节，访问权限 %6。</translation>
+    </message>
+    <message>
+        <source>The MR lacks %1, so %2's responder will refuse the request (remote access error).</source>
+        <translation>该 MR 缺少 %1，因此 %2 的响应端将拒绝该请求（远端访问错误）。</translation>
+    </message>
+    <message>
+        <source>The range does not lie inside the MR, so %1's responder will refuse the request (remote access error).</source>
+        <translation>该范围不在 MR 之内，因此 %1 的响应端将拒绝该请求（远端访问错误）。</translation>
+    </message>
+    <message>
+        <source>The range lies at offset %1 of it.</source>
+        <translation>该范围位于其偏移 %1 处。</translation>
     </message>
 </context>
 <context>
@@ -2180,6 +2727,552 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
     </message>
 </context>
 <context>
+    <name>Lesson</name>
+    <message>
+        <source>1. TCP copies</source>
+        <translation>1. TCP 的拷贝</translation>
+    </message>
+    <message>
+        <source>An application sends 64 KiB over an ordinary TCP socket. send() copies the bytes from the application's buffer into the kernel's socket send buffer, the kernel's TCP/IP stack cuts them into segments, and on the other side recv() copies them out of the socket receive buffer again. Watch who does each copy.</source>
+        <translation>应用程序通过普通的 TCP 套接字发送 64 KiB。send() 把字节从应用程序的缓冲区拷贝到内核的套接字发送缓冲区，内核的 TCP/IP 协议栈把它们切成报文段；在另一端，recv() 再把它们从套接字接收缓冲区拷贝出来。请观察每次拷贝由谁完成。</translation>
+    </message>
+    <message>
+        <source>Every byte was copied twice by a CPU, and every send() and recv() crossed into the kernel. RDMA removes both: that is the next lesson.</source>
+        <translation>每个字节都被 CPU 拷贝了两次，每次 send() 和 recv() 都要进入内核。RDMA 把这两者都去掉了：这是下一课的内容。</translation>
+    </message>
+    <message>
+        <source>The application has called send(). Who copies its bytes into the socket send buffer?</source>
+        <translation>应用程序调用了 send()。谁把它的字节拷贝到套接字发送缓冲区？</translation>
+    </message>
+    <message>
+        <source>send() runs in the kernel, on the sending host's processor.</source>
+        <translation>send() 在内核中运行，使用的是发送主机的处理器。</translation>
+    </message>
+    <message>
+        <source>Segments have arrived at host B. Who copies them into the application's buffer?</source>
+        <translation>报文段已到达主机 B。谁把它们拷贝到应用程序的缓冲区？</translation>
+    </message>
+    <message>
+        <source>recv() copies out of the socket receive buffer in the kernel.</source>
+        <translation>recv() 在内核中从套接字接收缓冲区往外拷贝。</translation>
+    </message>
+    <message>
+        <source>Which host sends the next frame?</source>
+        <translation>下一帧由哪台主机发送？</translation>
+    </message>
+    <message>
+        <source>TCP acknowledges what it has received.</source>
+        <translation>TCP 会确认它已收到的数据。</translation>
+    </message>
+    <message>
+        <source>2. The RDMA idea</source>
+        <translation>2. RDMA 的思想</translation>
+    </message>
+    <message>
+        <source>RDMA lets the network card move data straight between registered application buffers: no copy through the kernel (zero-copy), no system call on the data path (kernel bypass), and the transport runs on the NIC (CPU offload). Here host A writes 8 KiB into host B's memory with an RDMA WRITE. Whose CPU takes part?</source>
+        <translation>RDMA 让网卡直接在已注册的应用程序缓冲区之间搬运数据：不经过内核拷贝（零拷贝），数据路径上没有系统调用（内核旁路），传输层在网卡上运行（CPU 卸载）。这里主机 A 用一次 RDMA WRITE 把 8 KiB 写入主机 B 的内存。谁的 CPU 参与其中？</translation>
+    </message>
+    <message>
+        <source>Host A's CPU only posted the work request and later found its completion; host B's CPU did nothing at all. The NICs read, sent, wrote and completed.</source>
+        <translation>主机 A 的 CPU 只提交了工作请求，之后取回了它的完成；主机 B 的 CPU 什么也没做。读取、发送、写入和完成都由网卡完成。</translation>
+    </message>
+    <message>
+        <source>Host A's application starts the transfer. Whose CPU posts the work request?</source>
+        <translation>主机 A 的应用程序开始传输。谁的 CPU 提交工作请求？</translation>
+    </message>
+    <message>
+        <source>A verbs call is an ordinary function call in the application's process.</source>
+        <translation>verbs 调用就是应用程序进程中的一次普通函数调用。</translation>
+    </message>
+    <message>
+        <source>The data must leave host A's buffer. Who reads it from memory?</source>
+        <translation>数据必须离开主机 A 的缓冲区。谁从内存中读取它？</translation>
+    </message>
+    <message>
+        <source>The buffer is registered: the NIC may read it by DMA.</source>
+        <translation>该缓冲区已注册：网卡可以通过 DMA 读取它。</translation>
+    </message>
+    <message>
+        <source>The first packet has reached host B. Who puts its payload into host B's memory?</source>
+        <translation>第一个包已到达主机 B。谁把它的载荷放进主机 B 的内存？</translation>
+    </message>
+    <message>
+        <source>Nothing runs on host B for a one-sided WRITE.</source>
+        <translation>对于单边的 WRITE，主机 B 上什么也不运行。</translation>
+    </message>
+    <message>
+        <source>Who writes the completion into host A's completion queue?</source>
+        <translation>谁把完成写入主机 A 的完成队列？</translation>
+    </message>
+    <message>
+        <source>The application only polls the CQ; something else fills it.</source>
+        <translation>应用程序只轮询 CQ；填充它的是别的部件。</translation>
+    </message>
+    <message>
+        <source>3. The three stacks</source>
+        <translation>3. 三种协议栈</translation>
+    </message>
+    <message>
+        <source>The same transport, the InfiniBand BTH with its QP number and PSN, travels on three stacks: native InfiniBand (LRH, GRH when routed), RoCE v1 (Ethernet, GRH) and RoCE v2 (Ethernet, IP, UDP port 4791). The Transport box in the toolbar picks one; the lesson restarts when you change it.</source>
+        <translation>同一个传输层——带有 QP 号和 PSN 的 InfiniBand BTH——可以在三种协议栈上传输：原生 InfiniBand（LRH，跨子网路由时加 GRH）、RoCE v1（以太网、GRH）和 RoCE v2（以太网、IP、UDP 端口 4791）。工具栏中的 Transport 框选择其中一种；更改它时本课会重新开始。</translation>
+    </message>
+    <message>
+        <source>Whatever carried it, the BTH was the same: the RDMA transport does not care which network is below. Try another Transport and see.</source>
+        <translation>无论由谁承载，BTH 都是一样的：RDMA 传输层不关心下面是哪种网络。换一个 Transport 看看。</translation>
+    </message>
+    <message>
+        <source>Which headers will the first packet carry, outermost first?</source>
+        <translation>第一个包将从外到内携带哪些报头？</translation>
+    </message>
+    <message>
+        <source>Look at the Transport chosen in the toolbar.</source>
+        <translation>看看工具栏中选择的 Transport。</translation>
+    </message>
+    <message>
+        <source>The BTH numbers every packet. Which PSN will the second packet carry?</source>
+        <translation>BTH 为每个包编号。第二个包将携带哪个 PSN？</translation>
+    </message>
+    <message>
+        <source>The first packet's PSN is in the packet list; each packet adds one.</source>
+        <translation>第一个包的 PSN 在包列表中；每个包加一。</translation>
+    </message>
+    <message>
+        <source>Which host sends the next packet?</source>
+        <translation>下一个包由哪台主机发送？</translation>
+    </message>
+    <message>
+        <source>Reliable Connected: someone must acknowledge.</source>
+        <translation>可靠连接（Reliable Connected）：总得有一方发送确认。</translation>
+    </message>
+    <message>
+        <source>4. The verbs workflow</source>
+        <translation>4. verbs 工作流程</translation>
+    </message>
+    <message>
+        <source>Every verbs program follows the same steps: allocate a protection domain, register memory (and get its lkey and rkey), create the completion and queue pairs, exchange QP number, PSN, GID (and address and rkey) with the peer over an ordinary TCP connection, move the QP through INIT, RTR and RTS, then post work requests and poll for their completions.</source>
+        <translation>每个 verbs 程序都遵循相同的步骤：分配保护域，注册内存（并得到它的 lkey 和 rkey），创建完成队列和队列对，通过一条普通的 TCP 连接与对端交换 QP 号、PSN、GID（以及地址和 rkey），把 QP 依次迁移到 INIT、RTR 和 RTS，然后提交工作请求并轮询它们的完成。</translation>
+    </message>
+    <message>
+        <source>That is the whole workflow. The rest of the tour shows SEND, WRITE, READ and an RNR NAK: the next lessons take them one at a time.</source>
+        <translation>这就是完整的工作流程。导览的其余部分展示了 SEND、WRITE、READ 和一次 RNR NAK：接下来的课程逐一讲解。</translation>
+    </message>
+    <message>
+        <source>Host A has its protection domain. Which verbs call comes next?</source>
+        <translation>主机 A 已有保护域。接下来是哪个 verbs 调用？</translation>
+    </message>
+    <message>
+        <source>The NIC may only touch memory it has been given keys for.</source>
+        <translation>网卡只能访问已为其分配了密钥的内存。</translation>
+    </message>
+    <message>
+        <source>Host A calls ibv_modify_qp for the first time. Which state does its QP enter?</source>
+        <translation>主机 A 第一次调用 ibv_modify_qp。它的 QP 进入哪个状态？</translation>
+    </message>
+    <message>
+        <source>A new QP is in RESET and moves one state at a time.</source>
+        <translation>新建的 QP 处于 RESET，每次只迁移一个状态。</translation>
+    </message>
+    <message>
+        <source>Host A now knows host B's QP number and PSN. Which state does its QP enter?</source>
+        <translation>主机 A 现在知道了主机 B 的 QP 号和 PSN。它的 QP 进入哪个状态？</translation>
+    </message>
+    <message>
+        <source>The responder side is set up first: ready to receive.</source>
+        <translation>先设置响应方：准备好接收。</translation>
+    </message>
+    <message>
+        <source>Host A posts its first SEND. Which PSN will its first packet carry?</source>
+        <translation>主机 A 提交它的第一个 SEND。它的第一个包将携带哪个 PSN？</translation>
+    </message>
+    <message>
+        <source>Host A announced its starting PSN in the exchange over TCP.</source>
+        <translation>主机 A 在通过 TCP 的交换中公布了它的起始 PSN。</translation>
+    </message>
+    <message>
+        <source>5. SEND and RECV</source>
+        <translation>5. SEND 和 RECV</translation>
+    </message>
+    <message>
+        <source>SEND is two-sided: the receiver must have posted a receive work request saying where the message goes. Host A sends 3000 bytes at a path MTU of 1024, so the message travels as several packets.</source>
+        <translation>SEND 是双边操作：接收方必须事先提交一个接收工作请求，说明消息放到哪里。主机 A 以 1024 的路径 MTU 发送 3000 字节，所以这条消息分成多个包传输。</translation>
+    </message>
+    <message>
+        <source>Both sides took part: host B posted the receive and got a completion for it, host A got one when the ACK came back.</source>
+        <translation>双方都参与了：主机 B 提交了接收并得到了它的完成，主机 A 在 ACK 返回时得到了一个完成。</translation>
+    </message>
+    <message>
+        <source>Before anything is sent, a receive buffer must be posted. Whose CPU posts it?</source>
+        <translation>在发送任何数据之前，必须先提交一个接收缓冲区。谁的 CPU 提交它？</translation>
+    </message>
+    <message>
+        <source>The receive buffer belongs to the receiving application.</source>
+        <translation>接收缓冲区属于接收方的应用程序。</translation>
+    </message>
+    <message>
+        <source>Which opcode will the first packet carry?</source>
+        <translation>第一个包将携带哪个操作码？</translation>
+    </message>
+    <message>
+        <source>3000 bytes do not fit in one 1024-byte packet.</source>
+        <translation>3000 字节放不进一个 1024 字节的包。</translation>
+    </message>
+    <message>
+        <source>Which PSN will the second packet carry?</source>
+        <translation>第二个包将携带哪个 PSN？</translation>
+    </message>
+    <message>
+        <source>Each packet of the message takes the next PSN.</source>
+        <translation>消息的每个包使用下一个 PSN。</translation>
+    </message>
+    <message>
+        <source>Which opcode will the third packet carry?</source>
+        <translation>第三个包将携带哪个操作码？</translation>
+    </message>
+    <message>
+        <source>1024 + 1024 + 952 = 3000.</source>
+        <translation>1024 + 1024 + 952 = 3000。</translation>
+    </message>
+    <message>
+        <source>Who writes the receive completion into host B's CQ?</source>
+        <translation>谁把接收完成写入主机 B 的 CQ？</translation>
+    </message>
+    <message>
+        <source>Completions are written like data: by DMA.</source>
+        <translation>完成和数据一样写入：通过 DMA。</translation>
+    </message>
+    <message>
+        <source>The whole message arrived. Will the responder ACK?</source>
+        <translation>整条消息已到达。响应方会发送 ACK 吗？</translation>
+    </message>
+    <message>
+        <source>A receive WQE was posted and every PSN arrived in order.</source>
+        <translation>已提交了接收 WQE，并且每个 PSN 都按顺序到达。</translation>
+    </message>
+    <message>
+        <source>6. RDMA READ</source>
+        <translation>6. RDMA READ</translation>
+    </message>
+    <message>
+        <source>READ is one-sided and pulls: host A names an address and rkey of host B's memory and host B's NIC sends the data back. One READ REQUEST reserves a PSN for every response packet.</source>
+        <translation>READ 是单边的“拉取”：主机 A 指定主机 B 内存的地址和 rkey，由主机 B 的网卡把数据送回。一个 READ REQUEST 为每个响应包预留一个 PSN。</translation>
+    </message>
+    <message>
+        <source>Host B's application never noticed: no receive, no completion on host B.</source>
+        <translation>主机 B 的应用程序毫无察觉：主机 B 上没有接收，也没有完成。</translation>
+    </message>
+    <message>
+        <source>Which opcode will host A's first packet carry?</source>
+        <translation>主机 A 的第一个包将携带哪个操作码？</translation>
+    </message>
+    <message>
+        <source>Host A asks; it does not send the data.</source>
+        <translation>主机 A 是在请求；它并不发送数据。</translation>
+    </message>
+    <message>
+        <source>The request reached host B. Who reads the requested bytes?</source>
+        <translation>请求已到达主机 B。谁读取所请求的字节？</translation>
+    </message>
+    <message>
+        <source>The rkey authorised host B's NIC, not its CPU.</source>
+        <translation>rkey 授权的是主机 B 的网卡，而不是它的 CPU。</translation>
+    </message>
+    <message>
+        <source>A READ pulls: the data flows towards the requester.</source>
+        <translation>READ 是拉取：数据流向请求方。</translation>
+    </message>
+    <message>
+        <source>Which PSN will the next READ RESPONSE carry?</source>
+        <translation>下一个 READ RESPONSE 将携带哪个 PSN？</translation>
+    </message>
+    <message>
+        <source>Responses use the PSNs the request reserved, starting at the request's own.</source>
+        <translation>响应使用请求预留的 PSN，从请求自己的 PSN 开始。</translation>
+    </message>
+    <message>
+        <source>Who writes the response data into host A's buffer?</source>
+        <translation>谁把响应数据写入主机 A 的缓冲区？</translation>
+    </message>
+    <message>
+        <source>The same DMA as a WRITE, the other way round.</source>
+        <translation>与 WRITE 相同的 DMA，只是方向相反。</translation>
+    </message>
+    <message>
+        <source>7. RDMA WRITE</source>
+        <translation>7. RDMA WRITE</translation>
+    </message>
+    <message>
+        <source>WRITE is one-sided and pushes: host A sends 8 KiB to an address and rkey of host B's memory, which it learned in the exchange. The first packet carries a RETH with them; no receive WQE is consumed.</source>
+        <translation>WRITE 是单边的“推送”：主机 A 把 8 KiB 发送到主机 B 内存的某个地址和 rkey，这是它在交换中得知的。第一个包用 RETH 携带它们；不消耗接收 WQE。</translation>
+    </message>
+    <message>
+        <source>Eight packets, one ACK, one completion on host A, nothing on host B's CPU.</source>
+        <translation>八个包，一个 ACK，主机 A 上一个完成，主机 B 的 CPU 上什么也没有。</translation>
+    </message>
+    <message>
+        <source>8 KiB at MTU 1024 is eight packets.</source>
+        <translation>MTU 为 1024 时，8 KiB 就是八个包。</translation>
+    </message>
+    <message>
+        <source>Which PSN will the next packet carry?</source>
+        <translation>下一个包将携带哪个 PSN？</translation>
+    </message>
+    <message>
+        <source>One more than the first.</source>
+        <translation>比第一个多一。</translation>
+    </message>
+    <message>
+        <source>Which opcode ends the message?</source>
+        <translation>哪个操作码结束这条消息？</translation>
+    </message>
+    <message>
+        <source>Only the first packet carries the RETH.</source>
+        <translation>只有第一个包携带 RETH。</translation>
+    </message>
+    <message>
+        <source>Who writes the data into host B's memory?</source>
+        <translation>谁把数据写入主机 B 的内存？</translation>
+    </message>
+    <message>
+        <source>Host B posted nothing for this transfer.</source>
+        <translation>主机 B 没有为这次传输提交任何东西。</translation>
+    </message>
+    <message>
+        <source>The last packet asked for an ACK. Will the responder ACK?</source>
+        <translation>最后一个包请求了 ACK。响应方会发送 ACK 吗？</translation>
+    </message>
+    <message>
+        <source>Every PSN arrived in order and the rkey allowed remote write.</source>
+        <translation>每个 PSN 都按顺序到达，而且 rkey 允许远程写。</translation>
+    </message>
+    <message>
+        <source>8. Atomics</source>
+        <translation>8. 原子操作</translation>
+    </message>
+    <message>
+        <source>An atomic operation reads, modifies and writes an 8-byte word of remote memory in one step no other access can split: FETCH_AND_ADD adds, COMPARE_AND_SWAP replaces the word only if it still holds the expected value. Each returns the word's original value.</source>
+        <translation>原子操作在一个不可被其他访问打断的步骤中读取、修改并写回远程内存中的一个 8 字节字：FETCH_AND_ADD 做加法，COMPARE_AND_SWAP 仅当该字仍为预期值时才替换它。两者都返回该字的原始值。</translation>
+    </message>
+    <message>
+        <source>The responder's NIC did the arithmetic; the original values came back in ATOMIC ACKNOWLEDGE packets.</source>
+        <translation>响应方的网卡完成了运算；原始值通过 ATOMIC ACKNOWLEDGE 包返回。</translation>
+    </message>
+    <message>
+        <source>Which opcode will host A send first?</source>
+        <translation>主机 A 首先发送哪个操作码？</translation>
+    </message>
+    <message>
+        <source>The first work request adds.</source>
+        <translation>第一个工作请求做加法。</translation>
+    </message>
+    <message>
+        <source>Who performs the addition on host B's word?</source>
+        <translation>谁在主机 B 的字上执行加法？</translation>
+    </message>
+    <message>
+        <source>Atomics are one-sided, like READ and WRITE.</source>
+        <translation>原子操作和 READ、WRITE 一样是单边的。</translation>
+    </message>
+    <message>
+        <source>Which opcode will host B's answer carry?</source>
+        <translation>主机 B 的应答将携带哪个操作码？</translation>
+    </message>
+    <message>
+        <source>The answer must carry the original value.</source>
+        <translation>应答必须携带原始值。</translation>
+    </message>
+    <message>
+        <source>Which opcode will host A send next?</source>
+        <translation>主机 A 接下来发送哪个操作码？</translation>
+    </message>
+    <message>
+        <source>The second work request compares and swaps.</source>
+        <translation>第二个工作请求做比较并交换。</translation>
+    </message>
+    <message>
+        <source>9. Errors and retries</source>
+        <translation>9. 错误与重试</translation>
+    </message>
+    <message>
+        <source>Reliable Connected recovers from loss itself. Host A writes 16 KiB across the PSN wrap (0xffffff to 0x000000) and the link loses one packet. The responder accepts only the PSN it expects, NAKs the first gap, and the requester goes back to the lost PSN and resends from there (go-back-N).</source>
+        <translation>可靠连接自己就能从丢包中恢复。主机 A 跨越 PSN 回绕（0xffffff 到 0x000000）写入 16 KiB，链路丢失了一个包。响应方只接受它期望的 PSN，对第一个缺口发送 NAK，请求方回到丢失的 PSN 并从那里重发（go-back-N）。</translation>
+    </message>
+    <message>
+        <source>One lost packet cost a NAK and the resending of every packet after it: go-back-N. The rnr-retry, remote-access-error and retry-exceeded scenarios show the other errors.</source>
+        <translation>一个丢失的包代价是一个 NAK 以及其后每个包的重发：go-back-N。rnr-retry、remote-access-error 和 retry-exceeded 场景展示了其他错误。</translation>
+    </message>
+    <message>
+        <source>What becomes of the next packet?</source>
+        <translation>下一个包会怎样？</translation>
+    </message>
+    <message>
+        <source>Look for it among the frames host B receives.</source>
+        <translation>在主机 B 接收的帧中找找它。</translation>
+    </message>
+    <message>
+        <source>What becomes of this packet?</source>
+        <translation>这个包会怎样？</translation>
+    </message>
+    <message>
+        <source>Host B is still waiting for the lost PSN and has already NAKed once.</source>
+        <translation>主机 B 仍在等待丢失的 PSN，并且已经发送过一次 NAK。</translation>
+    </message>
+    <message>
+        <source>Host B sees a gap in the PSNs. How does it answer?</source>
+        <translation>主机 B 发现 PSN 有缺口。它如何应答？</translation>
+    </message>
+    <message>
+        <source>The responder tells the requester which PSN it expects.</source>
+        <translation>响应方告诉请求方它期望的 PSN。</translation>
+    </message>
+    <message>
+        <source>Host A got the NAK. Which PSN will its next packet carry?</source>
+        <translation>主机 A 收到了 NAK。它的下一个包将携带哪个 PSN？</translation>
+    </message>
+    <message>
+        <source>Go back to the PSN the NAK names.</source>
+        <translation>回到 NAK 指明的 PSN。</translation>
+    </message>
+    <message>
+        <source>10. iWARP and rdma_cm</source>
+        <translation>10. iWARP 与 rdma_cm</translation>
+    </message>
+    <message>
+        <source>iWARP runs RDMA over TCP: RDMAP over DDP over MPA over a TCP connection. The connection is made with rdma_cm: the server binds and listens, the client resolves the address and route and connects, and MPA's request and reply start the stream.</source>
+        <translation>iWARP 在 TCP 上运行 RDMA：RDMAP 位于 DDP 之上，DDP 位于 MPA 之上，MPA 位于一条 TCP 连接之上。连接由 rdma_cm 建立：服务器绑定并监听，客户端解析地址和路由后发起连接，MPA 的请求和应答开启数据流。</translation>
+    </message>
+    <message>
+        <source>The data was placed directly into host B's buffer by DDP: zero-copy even though TCP carried it.</source>
+        <translation>数据由 DDP 直接放入主机 B 的缓冲区：即使由 TCP 承载，也是零拷贝。</translation>
+    </message>
+    <message>
+        <source>Host B is the server. Which rdma_cm call comes next?</source>
+        <translation>主机 B 是服务器。接下来是哪个 rdma_cm 调用？</translation>
+    </message>
+    <message>
+        <source>A server first names the address it serves.</source>
+        <translation>服务器首先指定它服务的地址。</translation>
+    </message>
+    <message>
+        <source>Which rdma_cm call does host A make next?</source>
+        <translation>主机 A 接下来调用哪个 rdma_cm 函数？</translation>
+    </message>
+    <message>
+        <source>A client must find the server before it connects.</source>
+        <translation>客户端必须先找到服务器才能连接。</translation>
+    </message>
+    <message>
+        <source>The client opens the TCP connection.</source>
+        <translation>客户端建立 TCP 连接。</translation>
+    </message>
+    <message>
+        <source>Who places the data into host B's buffer?</source>
+        <translation>谁把数据放入主机 B 的缓冲区？</translation>
+    </message>
+    <message>
+        <source>DDP segments name their target buffer.</source>
+        <translation>DDP 段指明了它们的目标缓冲区。</translation>
+    </message>
+    <message>
+        <source>11. Ceph's messenger</source>
+        <translation>11. Ceph 的 messenger</translation>
+    </message>
+    <message>
+        <source>Ceph's async messenger chooses its network stack per messenger: POSIX TCP or RDMA. The RDMA stack exchanges QP information over a TCP side channel, receives into registered chunks from a shared receive queue, and sends the byte stream as SENDs.</source>
+        <translation>Ceph 的 async messenger 为每个 messenger 选择网络栈：POSIX TCP 或 RDMA。RDMA 栈通过 TCP 旁路通道交换 QP 信息，从共享接收队列接收到已注册的块中，并把字节流作为 SEND 发送。</translation>
+    </message>
+    <message>
+        <source>The messenger keeps its stream semantics over RDMA: SENDs into registered chunks, copied out and reposted on the other side.</source>
+        <translation>messenger 在 RDMA 上保持了它的流语义：SEND 进入已注册的块，在另一端拷贝出来并重新提交。</translation>
+    </message>
+    <message>
+        <source>Which host sends the first frame?</source>
+        <translation>第一帧由哪台主机发送？</translation>
+    </message>
+    <message>
+        <source>The client talks to the OSD.</source>
+        <translation>客户端与 OSD 通信。</translation>
+    </message>
+    <message>
+        <source>Which opcode carries the messenger's bytes?</source>
+        <translation>哪个操作码承载 messenger 的字节？</translation>
+    </message>
+    <message>
+        <source>Ceph sends its stream two-sided, into posted receives.</source>
+        <translation>Ceph 以双边方式把它的流发送到已提交的接收中。</translation>
+    </message>
+    <message>
+        <source>Who writes the received bytes into the registered chunk?</source>
+        <translation>谁把收到的字节写入已注册的块？</translation>
+    </message>
+    <message>
+        <source>The chunk was posted to the shared receive queue.</source>
+        <translation>该块已提交到共享接收队列。</translation>
+    </message>
+    <message>
+        <source>ACK: everything up to it arrived</source>
+        <translation>ACK：它之前的一切都已到达</translation>
+    </message>
+    <message>
+        <source>RNR NAK: receiver not ready</source>
+        <translation>RNR NAK：接收方未就绪</translation>
+    </message>
+    <message>
+        <source>NAK: PSN sequence error</source>
+        <translation>NAK：PSN 序列错误</translation>
+    </message>
+    <message>
+        <source>NAK: invalid request</source>
+        <translation>NAK：无效请求</translation>
+    </message>
+    <message>
+        <source>NAK: remote access error</source>
+        <translation>NAK：远程访问错误</translation>
+    </message>
+    <message>
+        <source>NAK: remote operational error</source>
+        <translation>NAK：远程操作错误</translation>
+    </message>
+    <message>
+        <source>A packet without an AETH</source>
+        <translation>不带 AETH 的包</translation>
+    </message>
+    <message>
+        <source>It arrives and the responder takes it</source>
+        <translation>它到达了，响应方接受了它</translation>
+    </message>
+    <message>
+        <source>The link loses it</source>
+        <translation>链路丢失了它</translation>
+    </message>
+    <message>
+        <source>The receiving NIC discards it (a failed check)</source>
+        <translation>接收网卡丢弃了它（某项检查失败）</translation>
+    </message>
+    <message>
+        <source>It arrives, but the responder drops it (out of sequence)</source>
+        <translation>它到达了，但响应方丢弃了它（乱序）</translation>
+    </message>
+    <message>
+        <source>%1's CPU</source>
+        <translation>%1 的 CPU</translation>
+    </message>
+    <message>
+        <source>No CPU: the NIC does it on its own</source>
+        <translation>没有 CPU：网卡独自完成</translation>
+    </message>
+</context>
+<context>
+    <name>PsnBase</name>
+    <message>
+        <source>PSNs in &amp;Decimal</source>
+        <translation>PSN 以十进制显示(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Write PSNs in decimal in the ladder and the host tables (hexadecimal when off)</source>
+        <translation>在时序图和主机表格中以十进制显示 PSN（关闭时为十六进制）</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>Connection:</source>
@@ -2401,6 +3494,49 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
     </message>
 </context>
 <context>
+    <name>TransportChoice</name>
+    <message>
+        <source>iWARP</source>
+        <translation>iWARP</translation>
+    </message>
+    <message>
+        <source>TCP sockets</source>
+        <translation>TCP 套接字</translation>
+    </message>
+    <message>
+        <source>%1 runs over iWARP (RDMAP, DDP and MPA over TCP in the RNIC), not over %2: Transport set to iWARP.</source>
+        <translation>%1 运行在 iWARP 上（RNIC 中 TCP 之上的 RDMAP、DDP 和 MPA），而不是 %2：传输方式已设为 iWARP。</translation>
+    </message>
+    <message>
+        <source>%1 runs over the kernel's TCP/IP sockets, not over %2: Transport set to TCP sockets.</source>
+        <translation>%1 运行在内核的 TCP/IP 套接字上，而不是 %2：传输方式已设为 TCP 套接字。</translation>
+    </message>
+    <message>
+        <source>%1 is a verbs scenario for RoCE or InfiniBand, not for %2: Transport set to RoCEv2 (IPv4).</source>
+        <translation>%1 是用于 RoCE 或 InfiniBand 的 verbs 场景，而不是用于 %2：传输方式已设为 RoCEv2 (IPv4)。</translation>
+    </message>
+    <message>
+        <source>%1 does not run over iWARP: showing %2, its iWARP counterpart.</source>
+        <translation>%1 不能运行在 iWARP 上：改为显示它的 iWARP 对应场景 %2。</translation>
+    </message>
+    <message>
+        <source>%1 does not run over TCP sockets: showing tcp-stream, the same kind of transfer through send() and recv().</source>
+        <translation>%1 不能运行在 TCP 套接字上：改为显示 tcp-stream，即通过 send() 和 recv() 的同类传输。</translation>
+    </message>
+    <message>
+        <source>%1 runs only over %2: showing %3, its verbs counterpart, over %4.</source>
+        <translation>%1 只能运行在 %2 上：改为在 %4 上显示它的 verbs 对应场景 %3。</translation>
+    </message>
+    <message>
+        <source>Connect with rdma_cm: %1 always connects through rdma_cm (bind, listen, connect, accept, then the MPA Request and Reply).</source>
+        <translation>用 rdma_cm 连接：%1 总是通过 rdma_cm 连接（bind、listen、connect、accept，然后是 MPA Request 和 Reply）。</translation>
+    </message>
+    <message>
+        <source>Connect with rdma_cm does not apply to %1: sockets connect with connect() and accept().</source>
+        <translation>用 rdma_cm 连接不适用于 %1：套接字用 connect() 和 accept() 建立连接。</translation>
+    </message>
+</context>
+<context>
     <name>rdmascope</name>
     <message>
         <source>Soft-RoCE lab (2 qemu guests)</source>
@@ -2571,6 +3707,69 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
     <message>
         <source>sent by B</source>
         <translation>B 发送</translation>
+    </message>
+</context>
+<context>
+    <name>rdmascope::ui::CephMessengerView</name>
+    <message>
+        <source>Ceph messenger: RDMA and TCP stacks - rdmascope</source>
+        <translation>Ceph 消息器：RDMA 栈与 TCP 栈 - rdmascope</translation>
+    </message>
+    <message>
+        <source>Message size (KiB):</source>
+        <translation>消息大小（KiB）：</translation>
+    </message>
+    <message>
+        <source>Bytes of each message; the RDMA stack cuts it into 128 KiB chunks (ms_async_rdma_buffer_size).</source>
+        <translation>每条消息的字节数；RDMA 栈把它切成 128 KiB 的块（ms_async_rdma_buffer_size）。</translation>
+    </message>
+    <message>
+        <source>Messages:</source>
+        <translation>消息数：</translation>
+    </message>
+    <message>
+        <source>Bufferlist already in registered chunks</source>
+        <translation>bufferlist 已在已注册块中</translation>
+    </message>
+    <message>
+        <source>The client builds each message inside registered send chunks, so the RDMA stack posts them without copying.</source>
+        <translation>客户端直接在已注册的发送块中构造每条消息，因此 RDMA 栈无需复制即可投递。</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Frames of:</source>
+        <translation>帧来自：</translation>
+    </message>
+    <message>
+        <source>async+rdma</source>
+        <translation>async+rdma</translation>
+    </message>
+    <message>
+        <source>async+posix</source>
+        <translation>async+posix</translation>
+    </message>
+    <message>
+        <source>async+rdma: the RDMA stack's steps</source>
+        <translation>async+rdma：RDMA 栈的步骤</translation>
+    </message>
+    <message>
+        <source>async+posix: the TCP stack's steps</source>
+        <translation>async+posix：TCP 栈的步骤</translation>
+    </message>
+    <message>
+        <source>Both stacks counted</source>
+        <translation>两个栈的计数</translation>
+    </message>
+    <message>
+        <source>Cannot run the Ceph messenger: %1</source>
+        <translation>无法运行 Ceph 消息器：%1</translation>
+    </message>
+    <message>
+        <source>%1 message(s) of %2 bytes from a client to an OSD. async+rdma: QP information over a TCP side channel, %3 KiB registered chunks, %4 bytes copied by the CPUs, %5 us of CPU. async+posix: %6 bytes copied, %7 system calls, %8 us of CPU.</source>
+        <translation>%1 条 %2 字节的消息，从客户端发往 OSD。async+rdma：QP 信息经 TCP 旁路通道交换，%3 KiB 的已注册块，CPU 复制 %4 字节，CPU 时间 %5 us。async+posix：复制 %6 字节，%7 次系统调用，CPU 时间 %8 us。</translation>
     </message>
 </context>
 <context>
@@ -2856,6 +4055,10 @@ Display filter: %6</source>
     <message>
         <source>%1 (%2 byte(s) at %3)</source>
         <translation>%1（偏移 %3 处的 %2 字节）</translation>
+    </message>
+    <message>
+        <source>Double-click to show that MR.</source>
+        <translation>双击以显示该 MR。</translation>
     </message>
 </context>
 <context>
@@ -3483,6 +4686,40 @@ Display filter: %6</source>
         <source>Polled</source>
         <translation>已轮询</translation>
     </message>
+    <message>
+        <source>MR</source>
+        <translation>MR</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>Length</source>
+        <translation>长度</translation>
+    </message>
+    <message>
+        <source>lkey</source>
+        <translation>lkey</translation>
+    </message>
+    <message>
+        <source>rkey</source>
+        <translation>rkey</translation>
+    </message>
+    <message>
+        <source>Access</source>
+        <translation>访问权限</translation>
+    </message>
+    <message>
+        <source>MR #%1 %2: %3 bytes at 0x%4
+lkey 0x%5: this host's work requests quote it in their SGEs
+rkey 0x%6: the peer quotes it in a RETH to READ or WRITE here
+Access: %7</source>
+        <translation>MR #%1 %2：位于 0x%4 的 %3 字节
+lkey 0x%5：本主机的工作请求在其 SGE 中引用它
+rkey 0x%6：对端在 RETH 中引用它以在此 READ 或 WRITE
+访问权限：%7</translation>
+    </message>
 </context>
 <context>
     <name>rdmascope::ui::LadderView</name>
@@ -3538,6 +4775,111 @@ segments %4 · interrupts %5</source>
 DMA %3 · doorbells %4</source>
         <translation>CPU 拷贝 %1 · 系统调用 %2
 DMA %3 · 门铃 %4</translation>
+    </message>
+</context>
+<context>
+    <name>rdmascope::ui::LessonPane</name>
+    <message>
+        <source>PSN, in decimal or 0x hex</source>
+        <translation>PSN，十进制或 0x 十六进制</translation>
+    </message>
+    <message>
+        <source>&amp;Answer</source>
+        <translation>回答(&amp;A)</translation>
+    </message>
+    <message>
+        <source>S&amp;kip</source>
+        <translation>跳过(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Show the answer and step on without answering</source>
+        <translation>显示答案并继续，不作回答</translation>
+    </message>
+    <message>
+        <source>&amp;End Lesson</source>
+        <translation>结束课程(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Answer the question (or Skip it) to step on.</source>
+        <translation>回答问题（或跳过）后才能继续单步。</translation>
+    </message>
+    <message>
+        <source>Stepping waits for the lesson's question.</source>
+        <translation>单步正在等待课程的问题。</translation>
+    </message>
+    <message>
+        <source>PSN %1 (0x%2)</source>
+        <translation>PSN %1 (0x%2)</translation>
+    </message>
+    <message>
+        <source>no lesson '%1' (lessons: %2)</source>
+        <translation>没有课程“%1”（课程：%2）</translation>
+    </message>
+    <message>
+        <source>lesson '%1' needs the scenario %2, which this build does not have</source>
+        <translation>课程“%1”需要场景 %2，而此版本没有该场景</translation>
+    </message>
+    <message>
+        <source>The lesson ended: another scenario replaced its own.</source>
+        <translation>课程已结束：另一个场景替换了它自己的场景。</translation>
+    </message>
+    <message>
+        <source>The scenario was run again: the lesson starts over.</source>
+        <translation>场景已重新运行：课程从头开始。</translation>
+    </message>
+    <message numerus="yes">
+        <source>All %n checkpoint(s) done</source>
+        <translation>
+            <numerusform>已完成全部 %n 个检查点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Step on to the end of the scenario.</source>
+        <translation>单步走到场景结尾。</translation>
+    </message>
+    <message>
+        <source>Checkpoint %1 of %2 (before event %3)</source>
+        <translation>检查点 %1 / %2（在事件 %3 之前）</translation>
+    </message>
+    <message>
+        <source>Choose an answer first.</source>
+        <translation>请先选择一个答案。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Not right:&lt;/b&gt; %1 is not what happens.</source>
+        <translation>&lt;b&gt;不对：&lt;/b&gt;发生的不是 %1。</translation>
+    </message>
+    <message>
+        <source>What happens: &lt;b&gt;%1&lt;/b&gt;. %2</source>
+        <translation>实际发生的是：&lt;b&gt;%1&lt;/b&gt;。%2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Right:&lt;/b&gt; %1.&lt;br&gt;&lt;br&gt;&lt;b&gt;%2&lt;/b&gt;&lt;br&gt;%3</source>
+        <translation>&lt;b&gt;正确：&lt;/b&gt;%1。&lt;br&gt;&lt;br&gt;&lt;b&gt;%2&lt;/b&gt;&lt;br&gt;%3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Skipped.&lt;/b&gt; The answer: %1.&lt;br&gt;&lt;br&gt;&lt;b&gt;%2&lt;/b&gt;&lt;br&gt;%3</source>
+        <translation>&lt;b&gt;已跳过。&lt;/b&gt;答案：%1。&lt;br&gt;&lt;br&gt;&lt;b&gt;%2&lt;/b&gt;&lt;br&gt;%3</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>&amp;Lessons</source>
+        <translation>课程(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Needs the scenario %1, which this build does not have yet</source>
+        <translation>需要场景 %1，而此版本尚无该场景</translation>
+    </message>
+    <message>
+        <source>Runs the scenario %1 with questions</source>
+        <translation>运行场景 %1 并附带提问</translation>
+    </message>
+    <message>
+        <source>Cannot start the lesson: %1</source>
+        <translation>无法开始课程：%1</translation>
     </message>
 </context>
 <context>
@@ -4091,6 +5433,26 @@ The %2 frames before the damage are shown.</source>
         <source>of %1 slices of %2 us</source>
         <translation>/ %1 个时间片（每片 %2 us）</translation>
     </message>
+    <message>
+        <source>Ceph &amp;Messenger (RDMA and TCP Stacks)</source>
+        <translation>Ceph 消息器（RDMA 与 TCP 栈）(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Connect with &amp;rdma_cm</source>
+        <translation>用 &amp;rdma_cm 连接</translation>
+    </message>
+    <message>
+        <source>Connect the RC QP as rdma_cm does (CM REQ, REP, RTU as frames) instead of the out-of-band exchange over TCP</source>
+        <translation>像 rdma_cm 那样连接 RC QP（CM REQ、REP、RTU 作为帧），而不是通过 TCP 的带外交换</translation>
+    </message>
+    <message>
+        <source>%1; it runs with the out-of-band exchange instead.</source>
+        <translation>%1；改为用带外交换运行。</translation>
+    </message>
+    <message>
+        <source>%1 runs on the TCP model, not from a scenario file: there is nothing to save.</source>
+        <translation>%1 运行在 TCP 模型上，不来自场景文件：没有可保存的内容。</translation>
+    </message>
 </context>
 <context>
     <name>rdmascope::ui::PacketContextMenus</name>
@@ -4498,6 +5860,58 @@ On the peer: %4</source>
         <source>Event %1 of %2 at %3 us, during the scenario step “%4”.</source>
         <translation>第 %1/%2 个事件，发生于 %3 us，处于场景步骤“%4”期间。</translation>
     </message>
+    <message>
+        <source>%1 (simulated iWARP: rdma_cm, MPA, DDP over TCP in the RNIC)</source>
+        <translation>%1（模拟 iWARP：rdma_cm、MPA、RNIC 中 TCP 之上的 DDP）</translation>
+    </message>
+    <message>
+        <source>%1 (simulated TCP sockets: send(), recv(), kernel TCP/IP)</source>
+        <translation>%1（模拟 TCP 套接字：send()、recv()、内核 TCP/IP）</translation>
+    </message>
+    <message>
+        <source>TCP: QPN %1</source>
+        <translation>TCP：QPN %1</translation>
+    </message>
+    <message>
+        <source>GID %1</source>
+        <translation>GID %1</translation>
+    </message>
+    <message>
+        <source>%1: addr %2  rkey %3  %4 bytes</source>
+        <translation>%1：地址 %2  rkey %3  %4 字节</translation>
+    </message>
+    <message>
+        <source>Out-of-band exchange over a TCP socket, not an RDMA frame: %1 tells %2 its QP number %3, first PSN %4 and GID %5, which %2 puts into its RTR attributes.</source>
+        <translation>经 TCP 套接字的带外交换，不是 RDMA 帧：%1 告诉 %2 它的 QP 号 %3、首个 PSN %4 和 GID %5，%2 将其填入 RTR 属性。</translation>
+    </message>
+    <message>
+        <source>For one-sided operations it also names its region %1: address %2, rkey %3, %4 bytes; %5 quotes them in the RETH of every READ or WRITE.</source>
+        <translation>为单边操作，它还公布其内存区域 %1：地址 %2、rkey %3、%4 字节；%5 在每个 READ 或 WRITE 的 RETH 中引用它们。</translation>
+    </message>
+    <message>
+        <source>lost on the link</source>
+        <translation>在链路上丢失</translation>
+    </message>
+    <message>
+        <source>dropped by %1</source>
+        <translation>被 %1 丢弃</translation>
+    </message>
+    <message>
+        <source>%1 MR #%2 %3 (rkey %4, %5)</source>
+        <translation>%1 的 MR #%2 %3（rkey %4，%5）</translation>
+    </message>
+    <message>
+        <source>no MR of %1 has rkey %2</source>
+        <translation>%1 没有 rkey 为 %2 的 MR</translation>
+    </message>
+    <message>
+        <source>Press Right to step (Left to step back, Space to run or pause). Each step is one event of the TCP model: a send() or recv() system call, a CPU copy between the application and a socket buffer, the kernel's TCP/IP work, a segment on the wire, an interrupt, or the socket buffers after a change. The host panes show each socket buffer filling and draining.</source>
+        <translation>按右方向键单步（左方向键后退，空格运行或暂停）。每一步是 TCP 模型的一个事件：一次 send() 或 recv() 系统调用、应用程序与套接字缓冲区之间的一次 CPU 复制、内核的 TCP/IP 工作、线路上的一个段、一次中断，或变化后的套接字缓冲区。主机窗格显示每个套接字缓冲区的填充与排空。</translation>
+    </message>
+    <message>
+        <source>Press Right to step (Left to step back, Space to run or pause). Each step is one event of the iWARP model: an rdma_cm call or event, an MPA Request or Reply, a work request, a DDP segment framed or placed by the RNIC, a TCP segment, or a completion. The host panes list the connection steps and count the RNIC's work.</source>
+        <translation>按右方向键单步（左方向键后退，空格运行或暂停）。每一步是 iWARP 模型的一个事件：一次 rdma_cm 调用或事件、一个 MPA Request 或 Reply、一个工作请求、RNIC 成帧或放置的一个 DDP 段、一个 TCP 段，或一个完成。主机窗格列出连接步骤并统计 RNIC 的工作。</translation>
+    </message>
 </context>
 <context>
     <name>rdmascope::ui::ScenarioReloadBar</name>
@@ -4538,6 +5952,188 @@ On the peer: %4</source>
     <message>
         <source>simulated run: %1 us to completion; model: %2 us, which adds %3 us of CPU and PCIe DMA time the simulated NIC leaves out</source>
         <translation>模拟运行：%1 us 完成；模型：%2 us，其中多计入了模拟网卡未建模的 %3 us CPU 与 PCIe DMA 时间</translation>
+    </message>
+</context>
+<context>
+    <name>rdmascope::ui::TransportHostPane</name>
+    <message>
+        <source>Connection (rdma_cm and MPA):</source>
+        <translation>连接（rdma_cm 和 MPA）：</translation>
+    </message>
+    <message>
+        <source>rdma_bind_addr: port %1</source>
+        <translation>rdma_bind_addr：端口 %1</translation>
+    </message>
+    <message>
+        <source>rdma_listen: waits for connection requests</source>
+        <translation>rdma_listen：等待连接请求</translation>
+    </message>
+    <message>
+        <source>rdma_resolve_addr, rdma_resolve_route</source>
+        <translation>rdma_resolve_addr、rdma_resolve_route</translation>
+    </message>
+    <message>
+        <source>rdma_connect: the RNIC opens TCP to port %1</source>
+        <translation>rdma_connect：RNIC 向端口 %1 打开 TCP</translation>
+    </message>
+    <message>
+        <source>TCP connection established (SYN, SYN-ACK, ACK)</source>
+        <translation>TCP 连接已建立（SYN、SYN-ACK、ACK）</translation>
+    </message>
+    <message>
+        <source>MPA Request sent</source>
+        <translation>已发送 MPA Request</translation>
+    </message>
+    <message>
+        <source>MPA Request received: event CONNECT_REQUEST</source>
+        <translation>已接收 MPA Request：事件 CONNECT_REQUEST</translation>
+    </message>
+    <message>
+        <source>rdma_accept</source>
+        <translation>rdma_accept</translation>
+    </message>
+    <message>
+        <source>MPA Reply sent</source>
+        <translation>已发送 MPA Reply</translation>
+    </message>
+    <message>
+        <source>MPA Reply received</source>
+        <translation>已接收 MPA Reply</translation>
+    </message>
+    <message>
+        <source>event ESTABLISHED: DDP segments may flow</source>
+        <translation>事件 ESTABLISHED：DDP 段可以流动</translation>
+    </message>
+    <message>
+        <source>TCP send queue in the RNIC: %1 bytes, %2 in flight</source>
+        <translation>RNIC 中的 TCP 发送队列：%1 字节，%2 字节在途</translation>
+    </message>
+    <message>
+        <source>Socket send buffer (SO_SNDBUF %2 bytes): %1 bytes queued, %3 in flight, %4 acknowledged</source>
+        <translation>套接字发送缓冲区（SO_SNDBUF %2 字节）：排队 %1 字节，在途 %3，已确认 %4</translation>
+    </message>
+    <message>
+        <source>Socket receive buffer: %1 bytes waiting, %2 copied to the application</source>
+        <translation>套接字接收缓冲区：%1 字节等待读取，%2 字节已复制给应用程序</translation>
+    </message>
+</context>
+<context>
+    <name>rdmascope::ui::TransportStateModel</name>
+    <message>
+        <source>%1 bytes</source>
+        <translation>%1 字节</translation>
+    </message>
+    <message>
+        <source>asleep in the kernel</source>
+        <translation>在内核中睡眠</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>%1 (%2 bytes)</source>
+        <translation>%1（%2 字节）</translation>
+    </message>
+    <message>
+        <source>%1 (%2 bytes placed)</source>
+        <translation>%1（已放置 %2 字节）</translation>
+    </message>
+    <message>
+        <source>not connected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>markers %1, CRC %2</source>
+        <translation>markers %1，CRC %2</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>%1 bytes unacknowledged, %2 in flight</source>
+        <translation>%1 字节未确认，%2 字节在途</translation>
+    </message>
+    <message>
+        <source>send() calls</source>
+        <translation>send() 调用</translation>
+    </message>
+    <message>
+        <source>recv() calls</source>
+        <translation>recv() 调用</translation>
+    </message>
+    <message>
+        <source>CPU copies</source>
+        <translation>CPU 复制</translation>
+    </message>
+    <message>
+        <source>Copied app → send buffer</source>
+        <translation>已复制 应用 → 发送缓冲区</translation>
+    </message>
+    <message>
+        <source>Acknowledged by the peer</source>
+        <translation>已被对端确认</translation>
+    </message>
+    <message>
+        <source>Arrived in order</source>
+        <translation>按序到达</translation>
+    </message>
+    <message>
+        <source>Copied receive buffer → app</source>
+        <translation>已复制 接收缓冲区 → 应用</translation>
+    </message>
+    <message>
+        <source>TCP segments sent</source>
+        <translation>已发送的 TCP 段</translation>
+    </message>
+    <message>
+        <source>Interrupts</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <source>Application</source>
+        <translation>应用程序</translation>
+    </message>
+    <message>
+        <source>STags registered</source>
+        <translation>已注册的 STag</translation>
+    </message>
+    <message>
+        <source>Work requests posted</source>
+        <translation>已提交的工作请求</translation>
+    </message>
+    <message>
+        <source>DDP segments framed</source>
+        <translation>已成帧的 DDP 段</translation>
+    </message>
+    <message>
+        <source>DDP segments placed</source>
+        <translation>已放置的 DDP 段</translation>
+    </message>
+    <message>
+        <source>Completions</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>MPA</source>
+        <translation>MPA</translation>
+    </message>
+    <message>
+        <source>TCP in the RNIC</source>
+        <translation>RNIC 中的 TCP</translation>
+    </message>
+    <message>
+        <source>Quantity</source>
+        <translation>量</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,6 @@
 #include "rdmascope/ui/transport_recording.h"
 
+#include <QtGlobal>
 #include <algorithm>
 
 #include "rdmascope/sim/tcp_control_block.h"
@@ -34,23 +35,36 @@ bool isConnectionStep(N what) {
 // The phases of a transfer: connection setup, the transfer, the close.
 std::vector<ScenarioPhase> phasesOf(RecordingTransport t) {
   if (t == RecordingTransport::TcpSockets)
-    return {{"Connect: the TCP three-way handshake",
-             "host-b listens, host-a connects: SYN, SYN-ACK, ACK. No application data yet."},
-            {"Send 64 KiB with send(), receive it with recv()",
+    return {
+        {QT_TRANSLATE_NOOP("ScenarioNarration", "Connect: the TCP three-way handshake"),
+         QT_TRANSLATE_NOOP(
+             "ScenarioNarration",
+             "host-b listens, host-a connects: SYN, SYN-ACK, ACK. No application data yet.")},
+        {QT_TRANSLATE_NOOP("ScenarioNarration", "Send 64 KiB with send(), receive it with recv()"),
+         QT_TRANSLATE_NOOP(
+             "ScenarioNarration",
              "Each send() copies from the application buffer into host-a's socket send buffer; "
              "the kernel cuts it into segments; host-b's kernel queues them in its socket "
              "receive buffer and ACKs them; each recv() copies from there into the "
-             "application buffer."},
-            {"Close the connection", "Both sides close: FIN and ACK each way."}};
-  return {{"Connect with rdma_cm: bind, listen, connect, accept",
-           "host-b binds and listens, host-a resolves and connects: the RNICs open a TCP "
-           "connection, then exchange the MPA Request and Reply (markers, CRC, private data) "
-           "before any DDP segment may flow."},
-          {"Register memory, post the work request, move 64 KiB",
-           "Both hosts register memory (an STag each); the RNIC cuts the message into DDP "
-           "segments, each in one MPA FPDU in one TCP segment, and the peer's RNIC places "
-           "their payload directly into registered memory: no CPU copy, no system call."},
-          {"Close the connection", "The TCP connection below iWARP closes."}};
+             "application buffer.")},
+        {QT_TRANSLATE_NOOP("ScenarioNarration", "Close the connection"),
+         QT_TRANSLATE_NOOP("ScenarioNarration", "Both sides close: FIN and ACK each way.")}};
+  return {{QT_TRANSLATE_NOOP("ScenarioNarration",
+                             "Connect with rdma_cm: bind, listen, connect, accept"),
+           QT_TRANSLATE_NOOP(
+               "ScenarioNarration",
+               "host-b binds and listens, host-a resolves and connects: the RNICs open a TCP "
+               "connection, then exchange the MPA Request and Reply (markers, CRC, private data) "
+               "before any DDP segment may flow.")},
+          {QT_TRANSLATE_NOOP("ScenarioNarration",
+                             "Register memory, post the work request, move 64 KiB"),
+           QT_TRANSLATE_NOOP(
+               "ScenarioNarration",
+               "Both hosts register memory (an STag each); the RNIC cuts the message into DDP "
+               "segments, each in one MPA FPDU in one TCP segment, and the peer's RNIC places "
+               "their payload directly into registered memory: no CPU copy, no system call.")},
+          {QT_TRANSLATE_NOOP("ScenarioNarration", "Close the connection"),
+           QT_TRANSLATE_NOOP("ScenarioNarration", "The TCP connection below iWARP closes.")}};
 }
 
 std::string completionLine(const std::string& host, const sim::IwarpCompletion& c) {
@@ -65,17 +79,31 @@ std::string completionLine(const std::string& host, const sim::IwarpCompletion& 
 
 const std::vector<ScenarioInfo>& transportScenarios() {
   static const std::vector<ScenarioInfo> list = {
-      {"tcp-stream", "TCP stream: 64 KiB through send() and recv()",
-       "One 64 KiB transfer over the TCP socket path: send() copies into the socket send "
-       "buffer, the kernel sends segments, recv() copies out of the socket receive buffer"},
-      {"iwarp-send-recv", "iWARP SEND/RECV of 64 KiB (rdma_cm, MPA, untagged DDP)",
-       "One 64 KiB SEND over iWARP: rdma_cm connects, MPA negotiates, untagged DDP segments "
-       "fill the posted receive buffer"},
-      {"iwarp-write", "iWARP RDMA WRITE of 64 KiB (tagged DDP)",
-       "One 64 KiB RDMA WRITE over iWARP: tagged DDP segments name the peer's STag and offset"},
-      {"iwarp-read", "iWARP RDMA READ of 64 KiB (Read Request, tagged Read Response)",
-       "One 64 KiB RDMA READ over iWARP: a Read Request, answered by tagged Read Response "
-       "segments placed into the reader's memory"},
+      {"tcp-stream",
+       QT_TRANSLATE_NOOP("ScenarioNarration", "TCP stream: 64 KiB through send() and recv()"),
+       QT_TRANSLATE_NOOP(
+           "ScenarioNarration",
+           "One 64 KiB transfer over the TCP socket path: send() copies into the socket send "
+           "buffer, the kernel sends segments, recv() copies out of the socket receive buffer")},
+      {"iwarp-send-recv",
+       QT_TRANSLATE_NOOP("ScenarioNarration",
+                         "iWARP SEND/RECV of 64 KiB (rdma_cm, MPA, untagged DDP)"),
+       QT_TRANSLATE_NOOP(
+           "ScenarioNarration",
+           "One 64 KiB SEND over iWARP: rdma_cm connects, MPA negotiates, untagged DDP segments "
+           "fill the posted receive buffer")},
+      {"iwarp-write",
+       QT_TRANSLATE_NOOP("ScenarioNarration", "iWARP RDMA WRITE of 64 KiB (tagged DDP)"),
+       QT_TRANSLATE_NOOP("ScenarioNarration",
+                         "One 64 KiB RDMA WRITE over iWARP: tagged DDP segments name the peer's "
+                         "STag and offset")},
+      {"iwarp-read",
+       QT_TRANSLATE_NOOP("ScenarioNarration",
+                         "iWARP RDMA READ of 64 KiB (Read Request, tagged Read Response)"),
+       QT_TRANSLATE_NOOP(
+           "ScenarioNarration",
+           "One 64 KiB RDMA READ over iWARP: a Read Request, answered by tagged Read Response "
+           "segments placed into the reader's memory")},
   };
   return list;
 }
