@@ -19,6 +19,7 @@
 #include <algorithm>
 
 #include "rdmascope/packets/ib_opcodes.h"
+#include "rdmascope/sim/narration.h"
 #include "rdmascope/sim/network.h"
 #include "rdmascope/ui/event_explanation.h"
 #include "rdmascope/ui/hex_view.h"
@@ -62,12 +63,19 @@ std::string shownAnswer(const Checkpoint& cp, const ScenarioRecording& rec,
       return std::to_string(*e.trace.args.opcode);
     case CheckpointKind::Sender:
       return "host:" + std::to_string(e.host);
-    case CheckpointKind::Cpu:
-      // A verbs call is the application's (a note "host-x: ibv_..."); the rest the NIC's.
-      return e.trace.kind == sim::TraceKind::Note &&
-                     e.trace.args.text.find(": ibv_") != std::string::npos
-                 ? "cpu:" + std::to_string(e.host)
-                 : "nic";
+    case CheckpointKind::Cpu: {
+      // A verbs call is the application's (a note "host-x: ibv_..."), and so are an rdma_cm
+      // call and the kernel's socket work (a host's processor runs them); the rest the NIC's.
+      using N = sim::Narrative;
+      const N w = e.trace.what;
+      const bool verbs = e.trace.kind == sim::TraceKind::Note &&
+                         e.trace.args.text.find(": ibv_") != std::string::npos;
+      const bool rdmaCm = w == N::RdmaCmBind || w == N::RdmaCmListen || w == N::RdmaCmResolve ||
+                          w == N::RdmaCmConnect || w == N::RdmaCmAccept;
+      const bool socket = w == N::TcpCopy || w == N::TcpSendCall || w == N::TcpRecvCall ||
+                          w == N::TcpTransmitWork || w == N::TcpInterrupt;
+      return verbs || rdmaCm || socket ? "cpu:" + std::to_string(e.host) : "nic";
+    }
     case CheckpointKind::Reply: {
       const auto s = summary(e);
       if (!s.hasAeth) return "none";
@@ -87,6 +95,11 @@ std::string shownAnswer(const Checkpoint& cp, const ScenarioRecording& rec,
       return frameStack(frames, static_cast<std::size_t>(e.frame));
     case CheckpointKind::Verb: {
       if (e.trace.what == sim::Narrative::QpCreated) return "ibv_create_qp";
+      if (e.trace.args.text.empty()) {
+        // A typed rdma_cm event: the simulator's narration starts with the call's name.
+        const std::string d = sim::describe(e.trace);
+        return d.substr(0, d.find_first_not_of("abcdefghijklmnopqrstuvwxyz_"));
+      }
       const auto& t = e.trace.args.text;
       const auto start = t.find(": ") + 2;
       return t.substr(start, t.find('(', start) - start);

@@ -3469,6 +3469,82 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <source>compare %1 bytes of %2 and %3</source>
         <translation>比较 %2 与 %3 的 %1 字节</translation>
     </message>
+    <message>
+        <source>Connect: the TCP three-way handshake</source>
+        <translation>连接：TCP 三次握手</translation>
+    </message>
+    <message>
+        <source>host-b listens, host-a connects: SYN, SYN-ACK, ACK. No application data yet.</source>
+        <translation>host-b 监听，host-a 发起连接：SYN、SYN-ACK、ACK。此时还没有应用数据。</translation>
+    </message>
+    <message>
+        <source>Send 64 KiB with send(), receive it with recv()</source>
+        <translation>用 send() 发送 64 KiB，用 recv() 接收</translation>
+    </message>
+    <message>
+        <source>Each send() copies from the application buffer into host-a's socket send buffer; the kernel cuts it into segments; host-b's kernel queues them in its socket receive buffer and ACKs them; each recv() copies from there into the application buffer.</source>
+        <translation>每次 send() 把数据从应用缓冲区拷贝到 host-a 的套接字发送缓冲区；内核把它切成报文段；host-b 的内核把报文段排入其套接字接收缓冲区并回 ACK；每次 recv() 再从那里拷贝到应用缓冲区。</translation>
+    </message>
+    <message>
+        <source>Close the connection</source>
+        <translation>关闭连接</translation>
+    </message>
+    <message>
+        <source>Both sides close: FIN and ACK each way.</source>
+        <translation>双方关闭：每个方向各一个 FIN 和 ACK。</translation>
+    </message>
+    <message>
+        <source>Connect with rdma_cm: bind, listen, connect, accept</source>
+        <translation>用 rdma_cm 建立连接：bind、listen、connect、accept</translation>
+    </message>
+    <message>
+        <source>host-b binds and listens, host-a resolves and connects: the RNICs open a TCP connection, then exchange the MPA Request and Reply (markers, CRC, private data) before any DDP segment may flow.</source>
+        <translation>host-b 绑定并监听，host-a 解析地址并发起连接：两块 RNIC 先建立 TCP 连接，再交换 MPA Request 和 Reply（标记、CRC、私有数据），之后 DDP 段才能传输。</translation>
+    </message>
+    <message>
+        <source>Register memory, post the work request, move 64 KiB</source>
+        <translation>注册内存、投递工作请求、传输 64 KiB</translation>
+    </message>
+    <message>
+        <source>Both hosts register memory (an STag each); the RNIC cuts the message into DDP segments, each in one MPA FPDU in one TCP segment, and the peer's RNIC places their payload directly into registered memory: no CPU copy, no system call.</source>
+        <translation>两台主机各自注册内存（各得一个 STag）；RNIC 把消息切成 DDP 段，每段装进一个 MPA FPDU、放在一个 TCP 报文段里，对端 RNIC 把载荷直接放入已注册内存：没有 CPU 拷贝，也没有系统调用。</translation>
+    </message>
+    <message>
+        <source>The TCP connection below iWARP closes.</source>
+        <translation>iWARP 之下的 TCP 连接关闭。</translation>
+    </message>
+    <message>
+        <source>TCP stream: 64 KiB through send() and recv()</source>
+        <translation>TCP 流：经 send() 和 recv() 传输 64 KiB</translation>
+    </message>
+    <message>
+        <source>One 64 KiB transfer over the TCP socket path: send() copies into the socket send buffer, the kernel sends segments, recv() copies out of the socket receive buffer</source>
+        <translation>经 TCP 套接字路径传输一次 64 KiB：send() 拷贝到套接字发送缓冲区，内核发送报文段，recv() 从套接字接收缓冲区拷贝出来</translation>
+    </message>
+    <message>
+        <source>iWARP SEND/RECV of 64 KiB (rdma_cm, MPA, untagged DDP)</source>
+        <translation>64 KiB 的 iWARP SEND/RECV（rdma_cm、MPA、无标签 DDP）</translation>
+    </message>
+    <message>
+        <source>One 64 KiB SEND over iWARP: rdma_cm connects, MPA negotiates, untagged DDP segments fill the posted receive buffer</source>
+        <translation>经 iWARP 的一次 64 KiB SEND：rdma_cm 建立连接，MPA 协商，无标签 DDP 段填入已投递的接收缓冲区</translation>
+    </message>
+    <message>
+        <source>iWARP RDMA WRITE of 64 KiB (tagged DDP)</source>
+        <translation>64 KiB 的 iWARP RDMA WRITE（带标签 DDP）</translation>
+    </message>
+    <message>
+        <source>One 64 KiB RDMA WRITE over iWARP: tagged DDP segments name the peer's STag and offset</source>
+        <translation>经 iWARP 的一次 64 KiB RDMA WRITE：带标签的 DDP 段指明对端的 STag 和偏移</translation>
+    </message>
+    <message>
+        <source>iWARP RDMA READ of 64 KiB (Read Request, tagged Read Response)</source>
+        <translation>64 KiB 的 iWARP RDMA READ（Read Request，带标签的 Read Response）</translation>
+    </message>
+    <message>
+        <source>One 64 KiB RDMA READ over iWARP: a Read Request, answered by tagged Read Response segments placed into the reader's memory</source>
+        <translation>经 iWARP 的一次 64 KiB RDMA READ：一个 Read Request，由放入读取方内存的带标签 Read Response 段应答</translation>
+    </message>
 </context>
 <context>
     <name>TimeDisplayFormat</name>
@@ -4829,9 +4905,7 @@ DMA %3 · 门铃 %4</translation>
     </message>
     <message numerus="yes">
         <source>All %n checkpoint(s) done</source>
-        <translation>
-            <numerusform>已完成全部 %n 个检查点</numerusform>
-        </translation>
+        <translation><numerusform>已完成全部 %n 个检查点</numerusform></translation>
     </message>
     <message>
         <source>Step on to the end of the scenario.</source>

@@ -55,7 +55,8 @@ const Catalogue& catalogue() {
       } else if (xml.isStartElement() && xml.name() == QLatin1String("source")) {
         source = xml.readElementText();
       } else if (xml.isStartElement() && xml.name() == QLatin1String("translation")) {
-        translation = xml.readElementText();
+        // A plural message keeps its text in <numerusform> children (one form in Chinese).
+        translation = xml.readElementText(QXmlStreamReader::IncludeChildElements).trimmed();
       } else if (xml.isEndElement() && xml.name() == QLatin1String("message") &&
                  !translation.isEmpty()) {
         cat.toChinese.insert(source, translation);

@@ -332,10 +332,10 @@ std::vector<LessonSpec> makeLessons() {
        QT_TRANSLATE_NOOP("Lesson",
                          "The data was placed directly into host B's buffer by DDP: zero-copy "
                          "even though TCP carried it."),
-       {{K::Verb, note("rdma_", 1),
+       {{K::Verb, saying(Narrative::RdmaCmBind, 1),
          QT_TRANSLATE_NOOP("Lesson", "Host B is the server. Which rdma_cm call comes next?"),
          QT_TRANSLATE_NOOP("Lesson", "A server first names the address it serves.")},
-        {K::Verb, note("rdma_", 0),
+        {K::Verb, saying(Narrative::RdmaCmResolve, 0),
          QT_TRANSLATE_NOOP("Lesson", "Which rdma_cm call does host A make next?"),
          QT_TRANSLATE_NOOP("Lesson", "A client must find the server before it connects.")},
         {K::Sender, frameSent(), QT_TRANSLATE_NOOP("Lesson", "Which host sends the next frame?"),
@@ -408,7 +408,23 @@ std::string opcodeName(std::uint8_t opcode) {
 
 // "host-a: ibv_reg_mr(buf, ...)" -> "ibv_reg_mr"; create_qp is a QpState event.
 std::string verbOf(const ScenarioEvent& e) {
-  if (e.trace.what == Narrative::QpCreated) return "ibv_create_qp";
+  switch (e.trace.what) {
+    case Narrative::QpCreated:
+      return "ibv_create_qp";
+    // The simulated rdma_cm's calls (iWARP): typed events, not notes.
+    case Narrative::RdmaCmBind:
+      return "rdma_bind_addr";
+    case Narrative::RdmaCmListen:
+      return "rdma_listen";
+    case Narrative::RdmaCmResolve:
+      return "rdma_resolve_addr";
+    case Narrative::RdmaCmConnect:
+      return "rdma_connect";
+    case Narrative::RdmaCmAccept:
+      return "rdma_accept";
+    default:
+      break;
+  }
   if (e.trace.kind != TraceKind::Note) return {};
   const std::string& t = e.trace.args.text;
   const auto colon = t.find(": ");

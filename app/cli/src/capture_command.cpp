@@ -238,6 +238,7 @@ int runCapture(const CaptureArgs& a, std::ostream& out, std::ostream& err) {
     }
     if (!a.quiet) {
       printer.print(d, v.timestampNs);
+      printer.flush();
       out.flush();
     }
   }

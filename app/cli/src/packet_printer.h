@@ -33,6 +33,9 @@ class PacketPrinter {
   void print(const packets::Dissection& d, std::int64_t timestampNs);
   /// After the last packet.
   void end();
+  /// Writes the lines gathered so far to the stream (a live capture shows each packet as it
+  /// comes; a file's pass lets them gather into blocks).
+  void flush();
 
   /// True for the formats that print one line per packet (summary, -T fields): their lines
   /// depend on the packet alone and can be formatted apart with formatLine().
@@ -56,7 +59,6 @@ class PacketPrinter {
   void json(const packets::Dissection& d, std::int64_t timestampNs);
   // Summary and field lines are gathered in buffer_ and written in blocks of about kFlushBytes.
   void flushFull();
-  void flush();
 
   static constexpr std::size_t kFlushBytes = 1 << 16;
 
