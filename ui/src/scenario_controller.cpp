@@ -214,28 +214,30 @@ std::vector<LadderFrame> ScenarioController::buildLadder() {
     return &ladder[static_cast<std::size_t>(rowOfFrame_[static_cast<std::size_t>(frame)])];
   };
   std::size_t sent = 0;
+  // The row of a frame event i sent.
+  auto addFrameRow = [&](LadderFrame f, std::size_t i) {
+    f.fromHost = rec_->events[i].host == 1 ? 1 : 0;
+    f.detail = QString::fromStdString(sim::describe(rec_->events[i].trace));
+    f.sentUs = rec_->events[i].trace.time.micros();
+    rowOfFrame_.push_back(static_cast<int>(ladder.size()));
+    eventOfFrame_.push_back(static_cast<int>(i));
+    rowEvent_.push_back(static_cast<int>(i));
+    ladder.push_back(std::move(f));
+    ++sent;
+  };
   for (std::size_t i = 0; i < rec_->events.size(); ++i) {
     const ScenarioEvent& e = rec_->events[i];
-    if (e.trace.kind == sim::TraceKind::FrameSent &&
-        rec_->transport != RecordingTransport::Verbs) {
+    if (e.trace.kind == sim::TraceKind::FrameSent && rec_->transport != RecordingTransport::Verbs) {
       // TCP and iWARP frames: labelled as the packet list's Info names them.
       LadderFrame f;
-      f.fromHost = e.host == 1 ? 1 : 0;
       const auto frame = static_cast<std::size_t>(e.frame);
       f.label = frame < rec_->frameLabels.size() ? QString::fromStdString(rec_->frameLabels[frame])
                                                  : QString();
-      f.detail = QString::fromStdString(sim::describe(e.trace));
-      f.sentUs = e.trace.time.micros();
-      rowOfFrame_.push_back(static_cast<int>(ladder.size()));
-      eventOfFrame_.push_back(static_cast<int>(i));
-      rowEvent_.push_back(static_cast<int>(i));
-      ladder.push_back(std::move(f));
-      ++sent;
+      addFrameRow(std::move(f), i);
     } else if (e.trace.kind == sim::TraceKind::FrameSent) {
       const auto s =
           sim::summarizeFrame(rec_->wire, store_->bytes(static_cast<std::size_t>(e.frame)));
       LadderFrame f;
-      f.fromHost = e.host == 1 ? 1 : 0;
       std::string name = s.opcodeName;
       if (name.rfind("RC ", 0) == 0) name = name.substr(3);
       // The rdma_cm's MADs are named by what they are ("CM REQ (rdma_connect)").
@@ -249,13 +251,7 @@ std::vector<LadderFrame> ScenarioController::buildLadder() {
         f.note =
             (s.syndrome & 0x60) == 0x20 ? QStringLiteral("  RNR NAK") : QStringLiteral("  NAK");
       }
-      f.detail = QString::fromStdString(sim::describe(e.trace));
-      f.sentUs = e.trace.time.micros();
-      rowOfFrame_.push_back(static_cast<int>(ladder.size()));
-      eventOfFrame_.push_back(static_cast<int>(i));
-      rowEvent_.push_back(static_cast<int>(i));
-      ladder.push_back(std::move(f));
-      ++sent;
+      addFrameRow(std::move(f), i);
     } else if (e.oob) {
       const OobMessage& m = *e.oob;
       const auto from = static_cast<std::size_t>(m.from);
