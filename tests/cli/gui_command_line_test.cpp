@@ -50,6 +50,23 @@ TEST(GuiCommandLine, WithoutADisplayHelpPrintsAndAWindowIsOneLine) {
 #endif
 }
 
+TEST(GuiCommandLine, CmIsRefusedBesideADeviceAFabricOrACongestionRun) {
+#ifndef RDMASCOPE_GUI
+  GTEST_SKIP() << "the GUI is not part of this build";
+#else
+  if (!std::filesystem::exists(RDMASCOPE_GUI)) GTEST_SKIP() << "the GUI is not built";
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"--cm", "--device", "rxe0", "--loopback", "--scenario",
+                                 "rc-write"},
+        std::vector<std::string>{"--cm", "--congestion", "missing.json"},
+        std::vector<std::string>{"--cm", "--fabric", "/nonexistent.sock"}}) {
+    const auto gui = runGui(args);
+    EXPECT_EQ(gui.exitCode, 2) << args[1];
+    EXPECT_EQ(gui.err, "rdmascope: --cm applies to simulated scenarios only\n") << args[1];
+  }
+#endif
+}
+
 TEST(GuiCommandLine, PortFollowsTheCliRule) {
 #ifndef RDMASCOPE_GUI
   GTEST_SKIP() << "the GUI is not part of this build";

@@ -109,8 +109,8 @@ int runGuiCommandLine(QApplication& app) {
                      "scenario with questions before the steps."),
       QStringLiteral("id"));
   for (const auto* o :
-       {&size, &frame, &step, &shot, &tab, &scenario, &device, &connect, &serve, &loopback, &port,
-        &quit, &fabric, &wait, &pause, &congestion, &at, &language, &cm, &lesson})
+       {&size, &frame, &step,   &shot, &tab,   &scenario,   &device, &connect,  &serve, &loopback,
+        &port, &quit,  &fabric, &wait, &pause, &congestion, &at,     &language, &cm,    &lesson})
     parser.addOption(*o);
   parser.process(app);
   const QString lang = parser.isSet(language) ? parser.value(language) : savedLanguageChoice();
@@ -121,6 +121,11 @@ int runGuiCommandLine(QApplication& app) {
     return 2;
   }
   installLanguage(resolveLanguage(lang));
+  if (parser.isSet(cm) &&
+      (parser.isSet(device) || parser.isSet(fabric) || parser.isSet(congestion))) {
+    std::fprintf(stderr, "rdmascope: --cm applies to simulated scenarios only\n");
+    return 2;
+  }
 
   MainWindow window;
   if (parser.isSet(size)) {
@@ -200,10 +205,6 @@ int runGuiCommandLine(QApplication& app) {
     }
   }
   if (parser.isSet(cm)) {
-    if (parser.isSet(device) || parser.isSet(fabric) || parser.isSet(congestion)) {
-      std::fprintf(stderr, "rdmascope: --cm applies to simulated scenarios only\n");
-      return 2;
-    }
     window.scenario()->setConnectWithCm(true);
     const QSignalBlocker quiet(window.cmAction());
     window.cmAction()->setChecked(true);
