@@ -17,22 +17,13 @@
 #include "rdmascope/ui/host_state_models.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/scenario_controller.h"
+#include "scenario_support.h"
 
 namespace rdmascope::ui {
 namespace {
 
-struct Recorded {
-  ScenarioRecording rec;
-  FrameStore frames;
-};
-
-Recorded record(const std::string& id, bool cm = false) {
-  Recorded r;
-  std::string error;
-  EXPECT_TRUE(recordScenario(id, sim::WireFormat::RoceV2Ipv4, r.rec, r.frames, error, cm))
-      << id << ": " << error;
-  return r;
-}
+using test::record;
+using test::Recorded;
 
 // Every built-in the CLI lists (verbs scenarios, the tour, tcp-stream and the iWARP
 // transfers), and each verbs scenario the rdma_cm can connect once more with the CM.

@@ -1,10 +1,29 @@
 #pragma once
-// Finding the events of a recorded scenario by what their frames carry.
+// Recording a built-in, and finding the events of a recorded scenario by what their frames
+// carry.
+
+#include <gtest/gtest.h>
+
+#include <string>
 
 #include "rdmascope/sim/network.h"
 #include "rdmascope/ui/scenario_player.h"
 
 namespace rdmascope::ui::test {
+
+/// A built-in recorded on RoCEv2 (with the rdma_cm when `cm`), with its frames.
+struct Recorded {
+  ScenarioRecording rec;
+  FrameStore frames;
+};
+
+inline Recorded record(const std::string& id, bool cm = false) {
+  Recorded r;
+  std::string error;
+  EXPECT_TRUE(recordScenario(id, sim::WireFormat::RoceV2Ipv4, r.rec, r.frames, error, cm))
+      << id << ": " << error;
+  return r;
+}
 
 /// The first FrameSent event whose BTH opcode is `opcode`, or -1.
 inline int findFrameEvent(const ScenarioRecording& rec, const FrameStore& store,

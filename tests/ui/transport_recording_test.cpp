@@ -21,24 +21,15 @@
 #include "rdmascope/ui/transport_choice.h"
 #include "rdmascope/ui/transport_host_pane.h"
 #include "rdmascope/ui/transport_state_model.h"
+#include "scenario_support.h"
 
 namespace rdmascope::ui {
 namespace {
 
 using N = sim::Narrative;
 
-struct Recorded {
-  ScenarioRecording rec;
-  FrameStore frames;
-};
-
-Recorded record(const std::string& id, bool cm = false) {
-  Recorded r;
-  std::string error;
-  EXPECT_TRUE(recordScenario(id, sim::WireFormat::RoceV2Ipv4, r.rec, r.frames, error, cm))
-      << id << ": " << error;
-  return r;
-}
+using test::record;
+using test::Recorded;
 
 TEST(TransportRecording, EveryBuiltInTheCliListsIsSteppable) {
   std::vector<std::string> ids;

@@ -315,14 +315,9 @@ bool LessonPane::answer(const QString& given) {
     feedback_->setHtml(text);
     return false;
   }
-  lastHtml_ = tr("<b>Right:</b> %1.<br><br><b>%2</b><br>%3")
-                  .arg(answerText(cp).toHtmlEscaped(), ex.title.toHtmlEscaped(),
-                       firstParagraph(ex.body).toHtmlEscaped());
-  feedback_->setHtml(lastHtml_);
-  const int shownAt = static_cast<int>(cp.event);
-  ++next_;
-  showQuestion();
-  scenario_->goTo(shownAt);
+  passCheckpoint(tr("<b>Right:</b> %1.<br><br><b>%2</b><br>%3")
+                     .arg(answerText(cp).toHtmlEscaped(), ex.title.toHtmlEscaped(),
+                          firstParagraph(ex.body).toHtmlEscaped()));
   return true;
 }
 
@@ -330,11 +325,15 @@ void LessonPane::skip() {
   if (!asking()) return;
   const Checkpoint& cp = plan_.checkpoints[next_];
   const EventExplanation ex = EventExplainer::explain(*planned_, cp.event);
-  lastHtml_ = tr("<b>Skipped.</b> The answer: %1.<br><br><b>%2</b><br>%3")
-                  .arg(answerText(cp).toHtmlEscaped(), ex.title.toHtmlEscaped(),
-                       firstParagraph(ex.body).toHtmlEscaped());
+  passCheckpoint(tr("<b>Skipped.</b> The answer: %1.<br><br><b>%2</b><br>%3")
+                     .arg(answerText(cp).toHtmlEscaped(), ex.title.toHtmlEscaped(),
+                          firstParagraph(ex.body).toHtmlEscaped()));
+}
+
+void LessonPane::passCheckpoint(const QString& feedback) {
+  lastHtml_ = feedback;
   feedback_->setHtml(lastHtml_);
-  const int shownAt = static_cast<int>(cp.event);
+  const int shownAt = static_cast<int>(plan_.checkpoints[next_].event);
   ++next_;
   showQuestion();
   scenario_->goTo(shownAt);

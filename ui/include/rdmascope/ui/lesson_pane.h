@@ -63,6 +63,8 @@ class LessonPane : public QWidget {
   static QString answerText(const Checkpoint& checkpoint);
 
  private:
+  /// Shows `feedback`, asks the next question and steps to the checkpoint's event.
+  void passCheckpoint(const QString& feedback);
   /// Shows or hides the lesson's tab among the lower tabs.
   void showTab(bool on);
   void showQuestion();
