@@ -196,16 +196,56 @@ TEST(Lessons, TheStackQuestionOffersTheOtherWireFormatsStacks) {
   }
 }
 
+TEST(Lessons, TheErrorsLessonAsksAboutTheLostFrameAndOneTheResponderDrops) {
+  ScenarioRecording rec;
+  FrameStore frames;
+  std::string error;
+  ASSERT_TRUE(recordScenario("lossy-go-back-n", sim::WireFormat::RoceV2Ipv4, rec, frames, error))
+      << error;
+  LessonPlan plan;
+  ASSERT_TRUE(planLesson(*findLesson("errors"), rec, frames, plan, error)) << error;
+  ASSERT_GE(plan.checkpoints.size(), 2u);
+  // The checkpoints sit on the frames whose fate they ask about, wherever the scenario puts them.
+  const auto fateOf = [&](const Checkpoint& cp) {
+    const auto number = rec.events[cp.event].trace.frameNumber;
+    for (std::size_t i = cp.event + 1; i < rec.events.size(); ++i)
+      if (rec.events[i].trace.frameNumber == number &&
+          rec.events[i].trace.kind == sim::TraceKind::FrameDropped)
+        return rec.events[i].trace.what;
+    return sim::Narrative::Text;
+  };
+  EXPECT_EQ(plan.checkpoints[0].answer, "lost");
+  EXPECT_EQ(fateOf(plan.checkpoints[0]), sim::Narrative::FrameLost);
+  EXPECT_EQ(plan.checkpoints[1].answer, "dropped");
+  EXPECT_EQ(rec.events[plan.checkpoints[1].event].trace.kind, sim::TraceKind::FrameSent);
+  // It arrives; the receiving host's next event discards it.
+  const auto second = plan.checkpoints[1].event;
+  bool droppedOnArrival = false;
+  for (std::size_t i = second + 1; i < rec.events.size(); ++i) {
+    const auto& e = rec.events[i];
+    if (e.trace.frameNumber != rec.events[second].trace.frameNumber ||
+        e.trace.kind != sim::TraceKind::FrameReceived)
+      continue;
+    for (std::size_t j = i + 1; j < rec.events.size(); ++j)
+      if (rec.events[j].host == e.host) {
+        droppedOnArrival = rec.events[j].trace.kind == sim::TraceKind::FrameDropped;
+        break;
+      }
+    break;
+  }
+  EXPECT_TRUE(droppedOnArrival);
+}
+
 TEST(Lessons, MissingScenarioMakesAClearError) {
   ScenarioRecording rec;
   FrameStore frames;
   std::string error;
   ASSERT_TRUE(recordScenario("rc-write", sim::WireFormat::RoceV2Ipv4, rec, frames, error));
   LessonPlan plan;
-  // The errors lesson asks about frames 8 and 10; rc-write sends 9 (eight WRITEs, an ACK).
+  // The errors lesson asks first about the frame the link loses; rc-write loses none.
   EXPECT_FALSE(planLesson(*findLesson("errors"), rec, frames, plan, error));
   EXPECT_NE(
-      error.find("lesson errors: checkpoint 2 (delivery): no matching event in scenario rc-write"),
+      error.find("lesson errors: checkpoint 1 (delivery): no matching event in scenario rc-write"),
       std::string::npos)
       << error;
 }

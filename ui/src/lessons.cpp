@@ -24,9 +24,9 @@ EventMatch frameSent(int host = -1, std::string_view opcode = {}) {
   return m;
 }
 
-EventMatch frameNumbered(std::uint64_t number) {
-  EventMatch m = frameSent();
-  m.frameNumber = number;
+EventMatch frameThatIs(std::string_view fate, int host = -1) {
+  EventMatch m = frameSent(host);
+  m.fate = fate;
   return m;
 }
 
@@ -306,14 +306,12 @@ std::vector<LessonSpec> makeLessons() {
                          "One lost packet cost a NAK and the resending of every packet after it: "
                          "go-back-N. The rnr-retry, remote-access-error and retry-exceeded "
                          "scenarios show the other errors."),
-       {{K::Delivery, frameNumbered(8),
+       {{K::Delivery, frameThatIs("lost"),
          QT_TRANSLATE_NOOP("Lesson", "What becomes of the next packet?"),
          QT_TRANSLATE_NOOP("Lesson", "Look for it among the frames host B receives.")},
-        {K::Delivery, frameNumbered(10),
+        {K::Delivery, frameThatIs("dropped"),
          QT_TRANSLATE_NOOP("Lesson", "What becomes of this packet?"),
-         QT_TRANSLATE_NOOP("Lesson",
-                           "Host B is still waiting for the lost PSN and has already NAKed "
-                           "once.")},
+         QT_TRANSLATE_NOOP("Lesson", "Host B still waits for the PSN the link lost.")},
         {K::Reply, frameSent(1),
          QT_TRANSLATE_NOOP("Lesson", "Host B sees a gap in the PSNs. How does it answer?"),
          QT_TRANSLATE_NOOP("Lesson", "The responder tells the requester which PSN it expects.")},
@@ -450,7 +448,14 @@ bool cpuEvent(const ScenarioEvent& e) {
   }
 }
 
-bool matches(const EventMatch& m, const ScenarioEvent& e, const FrameStore& frames) {
+std::pair<std::string, std::size_t> deliveryOf(const ScenarioRecording& rec, std::size_t at);
+
+bool matches(const EventMatch& m, const ScenarioRecording& rec, std::size_t at,
+             const FrameStore& frames) {
+  const ScenarioEvent& e = rec.events[at];
+  if (!m.fate.empty() &&
+      (e.trace.kind != TraceKind::FrameSent || deliveryOf(rec, at).first != m.fate))
+    return false;
   if (m.kind && e.trace.kind != *m.kind) return false;
   if (m.what && e.trace.what != *m.what) return false;
   if (m.host >= 0 && e.host != m.host) return false;
@@ -717,7 +722,7 @@ bool planLesson(const LessonSpec& lesson, const ScenarioRecording& rec, const Fr
   for (std::size_t k = 0; k < lesson.checkpoints.size(); ++k) {
     const auto& spec = lesson.checkpoints[k];
     std::size_t at = from;
-    while (at < rec.events.size() && !matches(spec.before, rec.events[at], frames))
+    while (at < rec.events.size() && !matches(spec.before, rec, at, frames))
       ++at;
     const std::string which = "lesson " + std::string(lesson.id) + ": checkpoint " +
                               std::to_string(k + 1) + " (" + std::string(kindName(spec.kind)) + ")";

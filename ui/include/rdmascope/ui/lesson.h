@@ -45,6 +45,9 @@ struct EventMatch {
   std::string_view opcodeContains;  ///< frame events: the IBTA opcode name contains it
   std::string_view textContains;    ///< Note events: their text contains it
   std::uint64_t frameNumber = 0;    ///< frame events: this 1-based frame number (0: any)
+  /// FrameSent events: what becomes of the frame ("lost", "discarded", "dropped",
+  /// "accepted"), read from the later events of the recording; empty: any
+  std::string_view fate;
 };
 
 /// One checkpoint of a lesson.
