@@ -5,12 +5,16 @@
 
 #include <QApplication>
 #include <QHeaderView>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTreeView>
 
 #include "rdmascope/ui/hex_view.h"
+#include "rdmascope/ui/host_pane.h"
+#include "rdmascope/ui/qp_state_diagram.h"
 #include "rdmascope/ui/language.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/packet_pane.h"
@@ -62,6 +66,45 @@ TEST_P(Layout, NothingEssentialIsCut) {
   HexView* hex = p->hexView();
   EXPECT_GE(hex->width(), hex->sizeHint().width() - 2) << "hex pane's ASCII cut";
   EXPECT_GE(hex->height(), p->fontMetrics().height() * 3);
+}
+
+// At 1280x720 a host pane is shorter than its sections and scrolls: at every event of the tour
+// the section the event changes (the completion queue at a completion or a poll, the queues at
+// a post, the memory at a DMA access) is in view in its host's pane.
+TEST(Layout, AtASmallSizeWhatTheEventChangesIsInItsHostsView) {
+  MainWindow w;
+  w.resize(1280, 720);
+  w.show();
+  QApplication::processEvents();
+  const ScenarioRecording* rec = w.scenario()->recording();
+  ASSERT_NE(rec, nullptr);
+  int scrolled = 0, checked = 0;
+  for (std::size_t i = 0; i < rec->events.size(); ++i) {
+    const auto& e = rec->events[i];
+    const auto section = HostPane::sectionOf(e.trace);
+    if (e.host < 0 || e.host > 1 || !section) continue;
+    w.scenario()->goTo(static_cast<int>(i));
+    QApplication::processEvents();
+    HostPane* pane = w.hostPane(e.host);
+    auto* scroll = pane->findChild<QScrollArea*>(QStringLiteral("hostScroll"));
+    ASSERT_NE(scroll, nullptr);
+    const char* names[] = {"qpTable", "stateDiagram", "sqTable", "cqTable", "memoryView"};
+    QWidget* target = nullptr;
+    if (*section == HostPane::Section::StateDiagram)
+      target = pane->stateDiagram();
+    else
+      target = pane->findChild<QWidget*>(QString::fromLatin1(names[static_cast<int>(*section)]));
+    ASSERT_NE(target, nullptr) << names[static_cast<int>(*section)];
+    const QRect inView(target->mapTo(scroll->viewport(), QPoint(0, 0)),
+                       QSize(target->width(), std::min(target->height(), 40)));
+    EXPECT_TRUE(scroll->viewport()->rect().intersects(inView) &&
+                scroll->viewport()->rect().contains(inView.topLeft()))
+        << "event " << i + 1 << ": " << names[static_cast<int>(*section)] << " out of view";
+    ++checked;
+    scrolled += scroll->verticalScrollBar()->value() > 0;
+  }
+  EXPECT_GT(checked, 50);
+  EXPECT_GT(scrolled, 0) << "the panes never needed to scroll: the test shows nothing";
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -2,6 +2,7 @@
 
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -101,10 +102,14 @@ HostPane::HostPane(const QString& title, QWidget* parent) : QWidget(parent) {
   ml->addWidget(memory_, 1);
 
   auto* split = new QSplitter(Qt::Vertical, this);
-  split->addWidget(titled(tr("Queue pair"), qpTable, split));
+  qpBox_ = titled(tr("Queue pair"), qpTable, split);
+  cqBox_ = titled(tr("Completion queue"), cq, split);
+  queuesBox_ = queues;
+  memBox_ = memBox;
+  split->addWidget(qpBox_);
   split->addWidget(diagram_);
   split->addWidget(queues);
-  split->addWidget(titled(tr("Completion queue"), cq, split));
+  split->addWidget(cqBox_);
   split->addWidget(memBox);
   split->setChildrenCollapsible(false);
   split->setSizes({60, 140, 110, 100, 180});
@@ -159,6 +164,66 @@ void HostPane::showMr(int mr) {
     // The pane scrolls when the window is small: bring the table itself into view too.
     if (auto* scroll = findChild<QScrollArea*>(QStringLiteral("hostScroll")))
       scroll->ensureWidgetVisible(mrTable_);
+  }
+}
+
+QWidget* HostPane::section(Section s) const {
+  switch (s) {
+    case Section::Qp:
+      return qpBox_;
+    case Section::StateDiagram:
+      return diagram_;
+    case Section::Queues:
+      return queuesBox_;
+    case Section::Completions:
+      return cqBox_;
+    case Section::Memory:
+      return memBox_;
+  }
+  return qpBox_;
+}
+
+void HostPane::bringIntoView(Section s) {
+  auto* scroll = findChild<QScrollArea*>(QStringLiteral("hostScroll"));
+  QWidget* w = section(s);
+  if (!scroll || !w || !scroll->widget()) return;
+  // The whole section when it fits, else its top (a table's first rows).
+  const int top = w->mapTo(scroll->widget(), QPoint(0, 0)).y();
+  const int view = scroll->viewport()->height();
+  auto* bar = scroll->verticalScrollBar();
+  if (top >= bar->value() && top + w->height() <= bar->value() + view) return;
+  bar->setValue(w->height() <= view ? top + w->height() - view : top);
+}
+
+std::optional<HostPane::Section> HostPane::sectionOf(const sim::TraceEvent& e) {
+  using sim::TraceKind;
+  switch (e.kind) {
+    case TraceKind::QpState:
+      return Section::StateDiagram;
+    case TraceKind::WqePosted:
+    case TraceKind::WqeStarted:
+    case TraceKind::WqePacket:
+    case TraceKind::WqeCompleted:
+      return Section::Queues;
+    case TraceKind::CqeProduced:
+      return Section::Completions;
+    case TraceKind::MemoryRead:
+    case TraceKind::MemoryWritten:
+      return Section::Memory;
+    case TraceKind::Note: {
+      // The scenario's verbs calls (notes "host-a: ibv_poll_cq(cq) ...", "-> wr_id ...").
+      const auto& t = e.args.text;
+      if (t.find("poll_cq") != std::string::npos || t.find("-> wr_id") != std::string::npos)
+        return Section::Completions;
+      if (t.find("reg_mr") != std::string::npos) return Section::Memory;
+      if (t.find("post_send") != std::string::npos || t.find("post_recv") != std::string::npos)
+        return Section::Queues;
+      if (t.find("modify_qp") != std::string::npos || t.find("create_qp") != std::string::npos)
+        return Section::StateDiagram;
+      return std::nullopt;
+    }
+    default:
+      return std::nullopt;
   }
 }
 

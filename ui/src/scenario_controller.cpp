@@ -496,6 +496,9 @@ void ScenarioController::update() {
       }
     }
     pane->setMemoryAccess(off, len, write, lastMemory == current_);
+    // On a short screen the pane scrolls: what this event changes comes into view.
+    if (ev && ev->host == h)
+      if (const auto section = HostPane::sectionOf(ev->trace)) pane->bringIntoView(*section);
   }
 
   // Frames: those on the wire by now; the event's own frame, or the latest one, selected.

@@ -6,6 +6,7 @@
 /// with the bytes the NIC just wrote or read highlighted.
 
 #include <QWidget>
+#include <optional>
 
 #include "rdmascope/ui/scenario_player.h"
 
@@ -41,12 +42,25 @@ class HostPane : public QWidget {
   QTableView* mrTable() const { return mrTable_; }
   /// Brings MR `mr` (an index of the snapshot's MR list) into view and marks it (-1: none).
   void showMr(int mr);
+  /// The pane's sections, top to bottom.
+  enum class Section { Qp, StateDiagram, Queues, Completions, Memory };
+  /// When the pane is too short for every section (it scrolls), scrolls so that `section` is
+  /// in view; the controller passes the section the current event changes.
+  void bringIntoView(Section section);
+  /// The section an event of this host changes (nullopt: none in particular).
+  static std::optional<Section> sectionOf(const sim::TraceEvent& event);
   HexView* memoryView() const { return memory_; }
   QpStateDiagram* stateDiagram() const { return diagram_; }
   QLabel* memoryLabel() const { return memoryLabel_; }
 
  private:
+  QWidget* section(Section s) const;
+
   QLabel* title_;
+  QWidget* qpBox_ = nullptr;
+  QWidget* queuesBox_ = nullptr;
+  QWidget* cqBox_ = nullptr;
+  QWidget* memBox_ = nullptr;
   QLabel* memoryLabel_;
   HostTableModel* qpModel_;
   HostTableModel* sqModel_;
