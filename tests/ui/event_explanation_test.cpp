@@ -7,14 +7,17 @@
 
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <algorithm>
+#include <set>
 
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/host_pane.h"
 #include "rdmascope/ui/host_state_models.h"
+#include "rdmascope/ui/language.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/scenario_controller.h"
 #include "scenario_support.h"
@@ -114,6 +117,33 @@ TEST(EventExplanation, EveryEventOfEveryBuiltInHasItsOwnTitleAndBody) {
     }
   }
   EXPECT_GT(walked, 3000u);
+}
+
+// In Chinese no explanation of any event of any built-in (with and without the CM) keeps an
+// English sentence: a run of five or more English words in a title or a body is a string that
+// escaped translation (verbs calls and field names are not sentences).
+TEST(EventExplanation, InChineseNoEventKeepsAnEnglishSentence) {
+  ASSERT_TRUE(installLanguage(QStringLiteral("zh_CN")));
+  const QRegularExpression sentence(QStringLiteral("\\b[A-Za-z]{2,}(?:,? [a-z]{2,}){4,}\\b"));
+  std::size_t walked = 0;
+  std::set<std::string> reported;
+  for (const auto& [name, cm] : steppable()) {
+    const Recorded r = record(name, cm);
+    for (std::size_t i = 0; i < r.rec.events.size(); ++i) {
+      const EventExplanation x = EventExplainer::explain(r.rec, i);
+      for (QString text : {x.title, x.body}) {
+        // A completion's status reads as ibv_wc_status_str() writes it, in every language.
+        text.remove(QStringLiteral("transport retry counter exceeded"));
+        const auto m = sentence.match(text);
+        if (m.hasMatch() && reported.insert(m.captured(0).toStdString()).second)
+          ADD_FAILURE() << name << (cm ? " --cm" : "") << " event " << i + 1 << ": English left: \""
+                        << m.captured(0).toStdString() << "\" in " << text.toStdString();
+      }
+      ++walked;
+    }
+  }
+  EXPECT_GT(walked, 3000u);
+  installLanguage(QStringLiteral("en"));
 }
 
 TEST(EventExplanation, TheControllerShowsTheEventNotAStalePhase) {

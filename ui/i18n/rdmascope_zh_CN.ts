@@ -99,11 +99,11 @@
         <translation>%1 把自己的 QP 信息（lid:qpn:psn:peer_qpn:gid）写入 TCP 套接字：%2</translation>
     </message>
     <message>
-        <source>%1 reads the peer's QP information: %2</source>
+        <source>%1 reads the peer&apos;s QP information: %2</source>
         <translation>%1 读到对端的 QP 信息：%2</translation>
     </message>
     <message>
-        <source>%1 moves QP 0x%2 to RTR and RTS with the peer's QPN, PSN and GID.</source>
+        <source>%1 moves QP 0x%2 to RTR and RTS with the peer&apos;s QPN, PSN and GID.</source>
         <translation>%1 用对端的 QPN、PSN 和 GID 把 QP 0x%2 转到 RTR 和 RTS。</translation>
     </message>
     <message>
@@ -119,7 +119,7 @@
         <translation>%1 从内存池取出发送块 %2，用于 %3 字节。</translation>
     </message>
     <message>
-        <source>%1's CPU copies %2 bytes of the bufferlist into registered chunk %3.</source>
+        <source>%1&apos;s CPU copies %2 bytes of the bufferlist into registered chunk %3.</source>
         <translation>%1 的 CPU 把 bufferlist 的 %2 字节复制到已注册块 %3。</translation>
     </message>
     <message>
@@ -139,11 +139,11 @@
         <translation>%1 轮询到块 %2 的发送完成。</translation>
     </message>
     <message>
-        <source>Send chunk %1 goes back to the %2's pool.</source>
+        <source>Send chunk %1 goes back to the %2&apos;s pool.</source>
         <translation>发送块 %1 回到 %2 的内存池。</translation>
     </message>
     <message>
-        <source>%1's send pool is empty: %2 bytes wait for send completions.</source>
+        <source>%1&apos;s send pool is empty: %2 bytes wait for send completions.</source>
         <translation>%1 的发送内存池已空：%2 字节等待发送完成。</translation>
     </message>
     <message>
@@ -151,11 +151,11 @@
         <translation>%1 轮询到一个接收完成：块 %2 中有 %3 字节。</translation>
     </message>
     <message>
-        <source>%1's dispatcher wakes the connection's worker (eventfd write and read).</source>
+        <source>%1&apos;s dispatcher wakes the connection&apos;s worker (eventfd write and read).</source>
         <translation>%1 的分发线程唤醒连接的工作线程（eventfd 写和读）。</translation>
     </message>
     <message>
-        <source>%1's CPU copies %2 bytes out of chunk %3 to the reader.</source>
+        <source>%1&apos;s CPU copies %2 bytes out of chunk %3 to the reader.</source>
         <translation>%1 的 CPU 把 %2 字节从块 %3 复制给读取方。</translation>
     </message>
     <message>
@@ -179,7 +179,7 @@
         <translation>%1 调用 send()，%2 字节。</translation>
     </message>
     <message>
-        <source>%1's kernel copies %2 bytes into the socket send buffer.</source>
+        <source>%1&apos;s kernel copies %2 bytes into the socket send buffer.</source>
         <translation>%1 的内核把 %2 字节复制到套接字发送缓冲区。</translation>
     </message>
     <message>
@@ -187,7 +187,7 @@
         <translation>%1 调用 recv()。</translation>
     </message>
     <message>
-        <source>%1's kernel copies %2 bytes from the socket to the reader.</source>
+        <source>%1&apos;s kernel copies %2 bytes from the socket to the reader.</source>
         <translation>%1 的内核把 %2 字节从套接字复制给读取方。</translation>
     </message>
     <message>
@@ -320,6 +320,97 @@
     </message>
 </context>
 <context>
+    <name>CmNarration</name>
+    <message>
+        <source>rdma_cm (simulated): %1 listens on TCP port %2 (rdma_listen, RDMA_PS_TCP); %3 resolves its address and route (rdma_resolve_addr/route) and will send the REQ for QP &apos;%4&apos; in place of the out-of-band exchange</source>
+        <translation>rdma_cm（模拟）：%1 在 TCP 端口 %2 上监听（rdma_listen，RDMA_PS_TCP）；%3 解析其地址与路由（rdma_resolve_addr/route），并将为 QP“%4”发送 REQ，取代带外交换</translation>
+    </message>
+    <message>
+        <source>publishes the address and rkey of %1 in the private data of its CM %2 (rdma_cm; QPN, PSN and GID travel in the CM messages themselves)</source>
+        <translation>在其 CM %2 的私有数据中公布 %1 的地址和 rkey（rdma_cm；QPN、PSN 和 GID 由 CM 消息本身携带）</translation>
+    </message>
+    <message>
+        <source>publishes no region in the private data of its CM %1 (rdma_cm; QPN, PSN and GID travel in the CM messages themselves)</source>
+        <translation>不在其 CM %1 的私有数据中公布任何内存区域（rdma_cm；QPN、PSN 和 GID 由 CM 消息本身携带）</translation>
+    </message>
+    <message>
+        <source>-&gt; rq_psn %1: the starting PSN of the %2, which this side announced</source>
+        <translation>-&gt; rq_psn %1：%2 的起始 PSN，由本端宣告</translation>
+    </message>
+    <message>
+        <source>-&gt; sq_psn %1: the starting PSN of the %2 (Linux&apos;s CM gives each side its send PSN so)</source>
+        <translation>-&gt; sq_psn %1：%2 的起始 PSN（Linux 的 CM 以此给每一端设定发送 PSN）</translation>
+    </message>
+    <message>
+        <source>REQ received: %1 learns QPN %2 and PSN %3 (rdma_cm event CONNECT_REQUEST); its QP may now go INIT-&gt;RTR, after which rdma_accept sends the REP</source>
+        <translation>收到 REQ：%1 得知 QPN %2 和 PSN %3（rdma_cm 事件 CONNECT_REQUEST）；其 QP 现在可以进入 INIT-&gt;RTR，之后 rdma_accept 发送 REP</translation>
+    </message>
+    <message>
+        <source>REP received: %1 learns QPN %2 and PSN %3 (rdma_cm event CONNECT_RESPONSE); its QP may now go INIT-&gt;RTR-&gt;RTS, after which rdma_establish sends the RTU</source>
+        <translation>收到 REP：%1 得知 QPN %2 和 PSN %3（rdma_cm 事件 CONNECT_RESPONSE）；其 QP 现在可以进入 INIT-&gt;RTR-&gt;RTS，之后 rdma_establish 发送 RTU</translation>
+    </message>
+    <message>
+        <source>RTU received (rdma_cm event ESTABLISHED): %1&apos;s QP may now go RTR-&gt;RTS</source>
+        <translation>收到 RTU（rdma_cm 事件 ESTABLISHED）：%1 的 QP 现在可以进入 RTR-&gt;RTS</translation>
+    </message>
+    <message>
+        <source>DREQ received (rdma_cm event DISCONNECTED): the kernel answers with the DREP</source>
+        <translation>收到 DREQ（rdma_cm 事件 DISCONNECTED）：内核以 DREP 应答</translation>
+    </message>
+    <message>
+        <source>DREP received (rdma_cm event DISCONNECTED): the connection is closed</source>
+        <translation>收到 DREP（rdma_cm 事件 DISCONNECTED）：连接已关闭</translation>
+    </message>
+    <message>
+        <source>-&gt; the CM %1 from %2 was lost 16 times (the link loses what it sends): ib_cm gives up and rdma_cm reports the connection as unreachable</source>
+        <translation>-&gt; 来自 %2 的 CM %1 丢失了 16 次（链路丢弃它发送的一切）：ib_cm 放弃，rdma_cm 报告连接不可达</translation>
+    </message>
+    <message>
+        <source>-&gt; modify_qp uses the peer&apos;s values, but no exchange has delivered them yet</source>
+        <translation>-&gt; modify_qp 要用对端的值，但还没有任何交换把它们送达</translation>
+    </message>
+    <message>
+        <source>CM REQ (rdma_connect) from %1&apos;s GSI: service ID %2 (RDMA_PS_TCP, port %3), QPN %4, starting PSN %5, responder resources %6, initiator depth %7, retry %8, RNR retry %9, path MTU %10, private data: rdma_cm&apos;s IP header (source port %11) then %12 bytes &apos;RSC1&apos; (the published regions)</source>
+        <translation>CM REQ（rdma_connect），来自 %1 的 GSI：服务 ID %2（RDMA_PS_TCP，端口 %3），QPN %4，起始 PSN %5，响应方资源 %6，发起方深度 %7，重试 %8，RNR 重试 %9，路径 MTU %10，私有数据：rdma_cm 的 IP 头（源端口 %11），随后是 %12 字节“RSC1”（公布的内存区域）</translation>
+    </message>
+    <message>
+        <source>CM REP (rdma_accept) from %1, whose QP is now RTR: QPN %2, starting PSN %3, target ACK delay %4, private data: %5 bytes &apos;RSC1&apos; (the published regions)</source>
+        <translation>CM REP（rdma_accept），来自 %1，其 QP 现为 RTR：QPN %2，起始 PSN %3，目标 ACK 延迟 %4，私有数据：%5 字节“RSC1”（公布的内存区域）</translation>
+    </message>
+    <message>
+        <source>CM RTU (rdma_establish) from %1, whose QP is now RTS: the connection is ready to use</source>
+        <translation>CM RTU（rdma_establish），来自 %1，其 QP 现为 RTS：连接已可使用</translation>
+    </message>
+    <message>
+        <source>CM DREQ (rdma_disconnect) from %1 for remote QPN %2; the QPs keep their state: rdma_cm moves a QP to ERR only when it created it (rdma_create_qp), and the scenario&apos;s QPs are its own</source>
+        <translation>CM DREQ（rdma_disconnect），来自 %1，针对远端 QPN %2；各 QP 保持原状态：rdma_cm 只把它自己创建的 QP（rdma_create_qp）转入 ERR，而本场景的 QP 是场景自己创建的</translation>
+    </message>
+    <message>
+        <source>CM DREP from %1: disconnect acknowledged</source>
+        <translation>CM DREP，来自 %1：断开已确认</translation>
+    </message>
+    <message>
+        <source>no answer within the CM response timeout (4.096 us x 2^20 = 4.3 s): ib_cm sends the MAD again</source>
+        <translation>在 CM 响应超时（4.096 us x 2^20 = 4.3 秒）内没有应答：ib_cm 重新发送该 MAD</translation>
+    </message>
+    <message>
+        <source> (resent: attempt %1)</source>
+        <translation>（重发：第 %1 次尝试）</translation>
+    </message>
+    <message>
+        <source>; in the lab (two TCG guests) REQ-&gt;REP took ~60 ms and REP-&gt;RTU ~10 ms, almost all of it outside the wire: the kernel&apos;s ib_cm work queue, librdmacm&apos;s event channel (rdma_get_cm_event waking the application), the application&apos;s modify_qp and rdma_accept/rdma_establish calls; the simulator sends each message at once</source>
+        <translation>；在实验环境（两台 TCG 虚拟机）中，REQ-&gt;REP 约需 60 ms，REP-&gt;RTU 约需 10 ms，几乎全部耗在线路之外：内核的 ib_cm 工作队列、librdmacm 的事件通道（rdma_get_cm_event 唤醒应用程序）、应用程序的 modify_qp 以及 rdma_accept/rdma_establish 调用；模拟器则立即发送每条消息</translation>
+    </message>
+    <message>
+        <source> (rdma_cm: after the RTU arrives)</source>
+        <translation>（rdma_cm：在 RTU 到达之后）</translation>
+    </message>
+    <message>
+        <source>GSI (QP 1) got frame %1: %2</source>
+        <translation>GSI（QP 1）收到帧 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>ComparisonView</name>
     <message>
         <source>Size of the one message each transport moves</source>
@@ -432,7 +523,7 @@
         <translation>%1 us：出端口 %2 优先级 %3（去往 %4）发生 ECN 标记：队列已有 %5 KB，超过 Kmin（%6 KB），因此 %7 的一个分组离开时被置上 CE（标记概率 %8%）。</translation>
     </message>
     <message>
-        <source>%1 us: CNP from %2: a CE-marked packet of %3 reached %2's NIC (the notification point), which answers with a CNP to the sender %4 (at most one per QP every %5 us).</source>
+        <source>%1 us: CNP from %2: a CE-marked packet of %3 reached %2&apos;s NIC (the notification point), which answers with a CNP to the sender %4 (at most one per QP every %5 us).</source>
         <translation>%1 us：%2 发出 CNP：%3 的一个带 CE 标记的分组到达 %2 的网卡（通知点），网卡向发送方 %4 回送 CNP（每个 QP 每 %5 us 最多一个）。</translation>
     </message>
     <message>
@@ -440,11 +531,11 @@
         <translation>%1 us：%2 对 %3 降速：CNP 使反应点把速率从 %4 降到 %5 Gb/s（RC x (1 - alpha/2)），并把 alpha 提高到 %6。</translation>
     </message>
     <message>
-        <source>%1 us: drop at %2 priority %3: a frame of %4 bytes of %5 overflowed the lossless headroom: the PAUSE came too late for the link's round trip.</source>
+        <source>%1 us: drop at %2 priority %3: a frame of %4 bytes of %5 overflowed the lossless headroom: the PAUSE came too late for the link&apos;s round trip.</source>
         <translation>%1 us：%2 优先级 %3 发生丢包：%5 的一个 %4 字节的帧溢出了无损余量缓冲（headroom）：PAUSE 来得太晚，赶不上链路的往返时间。</translation>
     </message>
     <message>
-        <source>%1 us: drop at %2 priority %3: a frame of %4 bytes of %5 found its priority's share of the buffer full (no PFC on a lossy priority).</source>
+        <source>%1 us: drop at %2 priority %3: a frame of %4 bytes of %5 found its priority&apos;s share of the buffer full (no PFC on a lossy priority).</source>
         <translation>%1 us：%2 优先级 %3 发生丢包：%5 的一个 %4 字节的帧发现该优先级的缓冲区份额已满（有损优先级上没有 PFC）。</translation>
     </message>
     <message>
@@ -578,7 +669,7 @@
         <translation>应用程序将 QP 转入 ERR</translation>
     </message>
     <message>
-        <source>the completion error "%1" moves the QP to ERR</source>
+        <source>the completion error &quot;%1&quot; moves the QP to ERR</source>
         <translation>完成错误“%1”使 QP 转入 ERR</translation>
     </message>
     <message>
@@ -638,7 +729,7 @@
         <translation>范围 %1 + %2 字节超出了位于 %3 的 MR（%4 字节）</translation>
     </message>
     <message>
-        <source>the QP's access flags do not allow %1</source>
+        <source>the QP&apos;s access flags do not allow %1</source>
         <translation>QP 的访问标志不允许 %1</translation>
     </message>
     <message>
@@ -654,7 +745,7 @@
         <translation>rkey %1 的内存区域注册时未授予此操作所需的远端访问权限（访问位 %2）</translation>
     </message>
     <message>
-        <source>rkey %1 names no memory region of the QP's protection domain</source>
+        <source>rkey %1 names no memory region of the QP&apos;s protection domain</source>
         <translation>rkey %1 不对应该 QP 所在保护域中的任何内存区域</translation>
     </message>
     <message>
@@ -678,7 +769,7 @@
         <translation>rkey %1 已失效</translation>
     </message>
     <message>
-        <source>the atomic's address %1 is not 8-byte aligned</source>
+        <source>the atomic&apos;s address %1 is not 8-byte aligned</source>
         <translation>原子操作的地址 %1 未按 8 字节对齐</translation>
     </message>
     <message>
@@ -762,15 +853,15 @@
         <translation>ICRC 不匹配：帧已损坏</translation>
     </message>
     <message>
-        <source>the destination address is not this host's</source>
+        <source>the destination address is not this host&apos;s</source>
         <translation>目的地址不是本主机的地址</translation>
     </message>
     <message>
-        <source>the destination LID is not this port's</source>
+        <source>the destination LID is not this port&apos;s</source>
         <translation>目的 LID 不是本端口的 LID</translation>
     </message>
     <message>
-        <source>the P_Key does not match the port's</source>
+        <source>the P_Key does not match the port&apos;s</source>
         <translation>P_Key 与端口的不匹配</translation>
     </message>
     <message>
@@ -778,7 +869,7 @@
         <translation>QP 1（GSI）只接受 UD SEND ONLY 分组</translation>
     </message>
     <message>
-        <source>the Q_Key is not the GSI's</source>
+        <source>the Q_Key is not the GSI&apos;s</source>
         <translation>Q_Key 不是 GSI 的 Q_Key</translation>
     </message>
     <message>
@@ -786,7 +877,7 @@
         <translation>本主机上没有 QP %1</translation>
     </message>
     <message>
-        <source>the opcode's transport does not match the %1 QP</source>
+        <source>the opcode&apos;s transport does not match the %1 QP</source>
         <translation>操作码的传输类型与 %1 QP 不匹配</translation>
     </message>
     <message>
@@ -794,11 +885,11 @@
         <translation>QP %1 处于 %2，无法接收该分组</translation>
     </message>
     <message>
-        <source>the source differs from the connected QP's peer</source>
+        <source>the source differs from the connected QP&apos;s peer</source>
         <translation>源地址与已连接 QP 的对端不同</translation>
     </message>
     <message>
-        <source>the Q_Key %1 differs from the QP's %2</source>
+        <source>the Q_Key %1 differs from the QP&apos;s %2</source>
         <translation>Q_Key %1 与 QP 的 Q_Key %2 不同</translation>
     </message>
     <message>
@@ -810,11 +901,11 @@
         <translation>没有可读数据，recv() 进入睡眠</translation>
     </message>
     <message>
-        <source>from the application's buffer into the socket send buffer</source>
+        <source>from the application&apos;s buffer into the socket send buffer</source>
         <translation>从应用程序缓冲区拷贝到套接字发送缓冲区</translation>
     </message>
     <message>
-        <source>from the socket receive buffer into the application's buffer</source>
+        <source>from the socket receive buffer into the application&apos;s buffer</source>
         <translation>从套接字接收缓冲区拷贝到应用程序缓冲区</translation>
     </message>
     <message>
@@ -890,7 +981,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>重传定时器启动（%1 us）</translation>
     </message>
     <message>
-        <source>A request is outstanding, so the requester starts its transport timer: if no ACK arrives within %1 us (4.096 us × 2^%2, the QP's timeout attribute) it resends from the oldest unacknowledged PSN.</source>
+        <source>A request is outstanding, so the requester starts its transport timer: if no ACK arrives within %1 us (4.096 us × 2^%2, the QP&apos;s timeout attribute) it resends from the oldest unacknowledged PSN.</source>
         <translation>有请求尚未得到确认，因此请求方启动传输定时器：若在 %1 us（4.096 us × 2^%2，即 QP 的 timeout 属性）内没有收到 ACK，就从最早未确认的 PSN 开始重发。</translation>
     </message>
     <message>
@@ -914,11 +1005,11 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>RNR NAK：等待 %1 us 后重发 PSN %2</translation>
     </message>
     <message>
-        <source>The responder had no receive WQE for PSN %1 and answered "receiver not ready". The requester waits the %2 us the NAK asked for, then sends the request again. rnr_retry 7 means it retries forever.</source>
+        <source>The responder had no receive WQE for PSN %1 and answered &quot;receiver not ready&quot;. The requester waits the %2 us the NAK asked for, then sends the request again. rnr_retry 7 means it retries forever.</source>
         <translation>响应方没有可用于 PSN %1 的接收 WQE，于是回复“接收方未就绪”。请求方按 NAK 的要求等待 %2 us，然后重新发送该请求。rnr_retry 为 7 表示无限重试。</translation>
     </message>
     <message>
-        <source>The responder had no receive WQE for PSN %1 and answered "receiver not ready". The requester waits the %2 us the NAK asked for, then sends the request again; %3 RNR retries are left.</source>
+        <source>The responder had no receive WQE for PSN %1 and answered &quot;receiver not ready&quot;. The requester waits the %2 us the NAK asked for, then sends the request again; %3 RNR retries are left.</source>
         <translation>响应方没有可用于 PSN %1 的接收 WQE，于是回复“接收方未就绪”。请求方按 NAK 的要求等待 %2 us，然后重新发送该请求；还剩 %3 次 RNR 重试。</translation>
     </message>
     <message>
@@ -958,7 +1049,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>wr_id %1：本地保护错误</translation>
     </message>
     <message>
-        <source>The NIC could not read the work request's local buffer.</source>
+        <source>The NIC could not read the work request&apos;s local buffer.</source>
         <translation>网卡无法读取该工作请求的本地缓冲区。</translation>
     </message>
     <message>
@@ -966,7 +1057,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>请求方从 PSN %3 开始执行 wr_id %1（%2）</translation>
     </message>
     <message>
-        <source>The NIC's requester took wr_id %1 from the send queue (its state goes from pending to processing): %2 bytes of %3, numbered from PSN %4. The CPU is not involved from here on (CPU offload).</source>
+        <source>The NIC&apos;s requester took wr_id %1 from the send queue (its state goes from pending to processing): %2 bytes of %3, numbered from PSN %4. The CPU is not involved from here on (CPU offload).</source>
         <translation>网卡的请求方从发送队列取出 wr_id %1（其状态从 pending 变为 processing）：%3，共 %2 字节，PSN 从 %4 开始编号。从此刻起 CPU 不再参与（CPU 卸载）。</translation>
     </message>
     <message>
@@ -978,7 +1069,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>请求方为 wr_id %2 构建了分组 PSN %1：%3，有效载荷 %4 字节。</translation>
     </message>
     <message>
-        <source> It is the message's last packet, so it sets AckReq: the responder must acknowledge it.</source>
+        <source> It is the message&apos;s last packet, so it sets AckReq: the responder must acknowledge it.</source>
         <translation> 这是消息的最后一个分组，因此设置了 AckReq：响应方必须对它进行确认。</translation>
     </message>
     <message>
@@ -1026,7 +1117,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>wr_id %1 的 READ 响应无法存储</translation>
     </message>
     <message>
-        <source>The READ's data arrived but the local buffer refuses it.</source>
+        <source>The READ&apos;s data arrived but the local buffer refuses it.</source>
         <translation>READ 的数据已到达，但本地缓冲区拒绝接收。</translation>
     </message>
     <message>
@@ -1078,7 +1169,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>接收 WQE 格式错误</translation>
     </message>
     <message>
-        <source>The receive WQE's buffer cannot be used.</source>
+        <source>The receive WQE&apos;s buffer cannot be used.</source>
         <translation>该接收 WQE 的缓冲区无法使用。</translation>
     </message>
     <message>
@@ -1102,7 +1193,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>UC 消息被放弃</translation>
     </message>
     <message>
-        <source>A new message began before the previous one's LAST packet arrived: the unfinished message is abandoned and its receive WQE is used again.</source>
+        <source>A new message began before the previous one&apos;s LAST packet arrived: the unfinished message is abandoned and its receive WQE is used again.</source>
         <translation>上一条消息的 LAST 分组到达之前，新消息就开始了：未完成的消息被放弃，其接收 WQE 被重新使用。</translation>
     </message>
     <message>
@@ -1158,7 +1249,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>网卡向内存写入 %1 字节</translation>
     </message>
     <message>
-        <source>The NIC wrote %1 bytes into the registered buffer at %2 by DMA. The CPU copied nothing: the data goes from the wire straight to the application's memory (zero-copy).</source>
+        <source>The NIC wrote %1 bytes into the registered buffer at %2 by DMA. The CPU copied nothing: the data goes from the wire straight to the application&apos;s memory (zero-copy).</source>
         <translation>网卡通过 DMA 将 %1 字节写入位于 %2 的已注册缓冲区。CPU 没有拷贝任何数据：数据从线路直接进入应用程序的内存（零拷贝）。</translation>
     </message>
     <message>
@@ -1174,7 +1265,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>网卡为 READ 响应读取 %1 字节</translation>
     </message>
     <message>
-        <source>The responder's NIC read %1 bytes at %2 that the peer asked for with RDMA READ. This host's CPU takes no part: READ is one-sided.</source>
+        <source>The responder&apos;s NIC read %1 bytes at %2 that the peer asked for with RDMA READ. This host&apos;s CPU takes no part: READ is one-sided.</source>
         <translation>响应方的网卡读取了位于 %2 的 %1 字节，这是对端用 RDMA READ 请求的数据。本主机的 CPU 完全不参与：READ 是单边操作。</translation>
     </message>
     <message>
@@ -1198,7 +1289,7 @@ In ERR the QP sends nothing more; every work request still queued completes with
         <translation>完成事件 wr_id %1 %2 %3</translation>
     </message>
     <message>
-        <source>A completion entry (wr_id %1, %2, status "%3", %4 bytes) entered CQ %5. The application learns of it when it polls the CQ; until then it stays unpolled.</source>
+        <source>A completion entry (wr_id %1, %2, status &quot;%3&quot;, %4 bytes) entered CQ %5. The application learns of it when it polls the CQ; until then it stays unpolled.</source>
         <translation>一个完成条目（wr_id %1，%2，状态“%3”，%4 字节）进入了 CQ %5。应用程序轮询该 CQ 时才会得知；在此之前它保持未轮询状态。</translation>
     </message>
     <message>
@@ -1266,7 +1357,7 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>链路损坏帧 %1</translation>
     </message>
     <message>
-        <source>Byte %1 of frame %2 was changed on the wire (bit mask %3). The receiver's ICRC check will catch it.</source>
+        <source>Byte %1 of frame %2 was changed on the wire (bit mask %3). The receiver&apos;s ICRC check will catch it.</source>
         <translation>帧 %2 的第 %1 字节在线路上被改动（位掩码 %3）。接收方的 ICRC 校验会发现它。</translation>
     </message>
     <message>
@@ -1358,7 +1449,7 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>ibv_reg_mr：%1 字节，lkey %2，rkey %3</translation>
     </message>
     <message>
-        <source>The application registers %1 bytes at %2. The kernel pins the pages and the NIC learns their translation, so it can reach them by DMA without the CPU. The NIC answers with two keys: the lkey (%3) that this host's own work requests quote, and the rkey (%4) the peer must quote to READ or WRITE here.</source>
+        <source>The application registers %1 bytes at %2. The kernel pins the pages and the NIC learns their translation, so it can reach them by DMA without the CPU. The NIC answers with two keys: the lkey (%3) that this host&apos;s own work requests quote, and the rkey (%4) the peer must quote to READ or WRITE here.</source>
         <translation>应用程序注册位于 %2 的 %1 字节。内核锁定（pin）这些页，网卡获知其地址转换，从而无需 CPU 即可通过 DMA 访问它们。网卡返回两个密钥：本主机自己的工作请求所引用的 lkey（%3），以及对端在此处执行 READ 或 WRITE 时必须提供的 rkey（%4）。</translation>
     </message>
     <message>
@@ -1366,11 +1457,11 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>带外交换</translation>
     </message>
     <message>
-        <source>sends its QP's details to %1 over TCP</source>
+        <source>sends its QP&apos;s details to %1 over TCP</source>
         <translation>通过 TCP 将其 QP 信息发送给 %1</translation>
     </message>
     <message>
-        <source>Before RDMA can flow, each side must learn the other's QP number, first PSN and address (GID or LID), and, for one-sided operations, the buffer's address and rkey. Here they travel over an ordinary TCP connection to %1, outside the RDMA fabric (rdma_cm could carry them instead).</source>
+        <source>Before RDMA can flow, each side must learn the other&apos;s QP number, first PSN and address (GID or LID), and, for one-sided operations, the buffer&apos;s address and rkey. Here they travel over an ordinary TCP connection to %1, outside the RDMA fabric (rdma_cm could carry them instead).</source>
         <translation>在 RDMA 数据能够传输之前，双方都必须获知对方的 QP 编号、首个 PSN 和地址（GID 或 LID）；对于单边操作，还需获知缓冲区的地址和 rkey。这里它们通过一条到 %1 的普通 TCP 连接传递，位于 RDMA 网络之外（也可以改用 rdma_cm 传递）。</translation>
     </message>
     <message>
@@ -1390,15 +1481,15 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>SEND 是双边操作：对端必须已提交一个接收 WQE 来接收它。</translation>
     </message>
     <message>
-        <source>RDMA WRITE is one-sided: it pushes data straight into the peer's registered memory at the address and rkey it was given; the peer's CPU takes no part.</source>
+        <source>RDMA WRITE is one-sided: it pushes data straight into the peer&apos;s registered memory at the address and rkey it was given; the peer&apos;s CPU takes no part.</source>
         <translation>RDMA WRITE 是单边操作：它按照获得的地址和 rkey，将数据直接推入对端的已注册内存；对端的 CPU 完全不参与。</translation>
     </message>
     <message>
-        <source>RDMA READ is one-sided: it pulls data out of the peer's registered memory at the address and rkey it was given; the peer's CPU takes no part.</source>
+        <source>RDMA READ is one-sided: it pulls data out of the peer&apos;s registered memory at the address and rkey it was given; the peer&apos;s CPU takes no part.</source>
         <translation>RDMA READ 是单边操作：它按照获得的地址和 rkey，从对端的已注册内存中直接取出数据；对端的 CPU 完全不参与。</translation>
     </message>
     <message>
-        <source>An atomic operation reads, changes and writes 8 bytes of the peer's memory in one step and returns the original value.</source>
+        <source>An atomic operation reads, changes and writes 8 bytes of the peer&apos;s memory in one step and returns the original value.</source>
         <translation>原子操作在一个步骤中读取、修改并写回对端内存中的 8 字节，并返回原值。</translation>
     </message>
     <message>
@@ -1474,7 +1565,7 @@ Nothing tells the sender directly: RC notices by a gap in PSNs or by its retrans
         <translation>请求方已开始执行它，正在发送其分组</translation>
     </message>
     <message>
-        <source>all its packets have been sent; it now waits for the responder's acknowledgement (or READ response) before it can complete</source>
+        <source>all its packets have been sent; it now waits for the responder&apos;s acknowledgement (or READ response) before it can complete</source>
         <translation>其所有分组都已发出；它现在等待响应方的确认（或 READ 响应），之后才能完成</translation>
     </message>
     <message>
@@ -1586,7 +1677,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>允许对端执行哪些远端操作（READ、WRITE、原子操作）</translation>
     </message>
     <message>
-        <source>the partition key (P_Key) the QP's packets carry</source>
+        <source>the partition key (P_Key) the QP&apos;s packets carry</source>
         <translation>QP 的分组所携带的分区键（P_Key）</translation>
     </message>
     <message>
@@ -1598,7 +1689,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>UD 数据报必须携带的 Q_Key</translation>
     </message>
     <message>
-        <source>the address vector: the peer's GID or LID, where packets go</source>
+        <source>the address vector: the peer&apos;s GID or LID, where packets go</source>
         <translation>地址向量：对端的 GID 或 LID，即分组的去向</translation>
     </message>
     <message>
@@ -1610,7 +1701,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>期望从对端收到的首个 PSN</translation>
     </message>
     <message>
-        <source>the peer's QP number</source>
+        <source>the peer&apos;s QP number</source>
         <translation>对端的 QP 编号</translation>
     </message>
     <message>
@@ -1662,7 +1753,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>检查</translation>
     </message>
     <message>
-        <source>The RNIC completes work request %1 (%2, status "%3", %4 bytes) and writes its completion entry to the CQ; the application learns of it when it polls. A send-side WRITE or SEND completes once TCP has the data acknowledged; a READ or RECV once the data is placed.</source>
+        <source>The RNIC completes work request %1 (%2, status &quot;%3&quot;, %4 bytes) and writes its completion entry to the CQ; the application learns of it when it polls. A send-side WRITE or SEND completes once TCP has the data acknowledged; a READ or RECV once the data is placed.</source>
         <translation>RNIC 完成工作请求 %1（%2，状态“%3”，%4 字节），并把它的完成项写入 CQ；应用程序轮询时才得知。发送端的 WRITE 或 SEND 在 TCP 确认数据后完成；READ 或 RECV 在数据放置后完成。</translation>
     </message>
     <message>
@@ -1698,7 +1789,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>调用 recv()</translation>
     </message>
     <message>
-        <source>The application calls recv(): a system call into the kernel, which copies whatever the socket receive buffer holds into the application's buffer, or puts the caller to sleep when it holds nothing.</source>
+        <source>The application calls recv(): a system call into the kernel, which copies whatever the socket receive buffer holds into the application&apos;s buffer, or puts the caller to sleep when it holds nothing.</source>
         <translation>应用程序调用 recv()：一次进入内核的系统调用。内核把套接字接收缓冲区中已有的数据复制到应用程序的缓冲区；若其中没有数据，则让调用者睡眠。</translation>
     </message>
     <message>
@@ -1710,7 +1801,7 @@ Send WQE wr_id %1: %2 → %3: %4.</source>
         <translation>CPU 为一个 %1 字节的段运行 TCP/IP</translation>
     </message>
     <message>
-        <source>The kernel's TCP/IP code runs on the host CPU: it takes the next segment's bytes from the socket send buffer, builds the TCP, IP and Ethernet headers and rings the NIC's doorbell. An RDMA NIC does this itself (CPU offload).</source>
+        <source>The kernel&apos;s TCP/IP code runs on the host CPU: it takes the next segment&apos;s bytes from the socket send buffer, builds the TCP, IP and Ethernet headers and rings the NIC&apos;s doorbell. An RDMA NIC does this itself (CPU offload).</source>
         <translation>内核的 TCP/IP 代码在主机 CPU 上运行：它从套接字发送缓冲区取出下一个段的字节，构造 TCP、IP 和以太网头部，并敲响 NIC 的门铃。RDMA 网卡自己完成这些工作（CPU 卸载）。</translation>
     </message>
     <message>
@@ -1762,7 +1853,7 @@ The RNIC built this segment itself: TCP runs in the NIC, and the payload is MPA-
 这个段由 RNIC 自己构造：TCP 运行在网卡中，载荷是经 MPA 成帧的 DDP（见数据包详情）。</translation>
     </message>
     <message>
-        <source>The link loses this TCP segment. The receiver will see a gap; TCP's retransmission (a timeout or three duplicate ACKs) sends it again.</source>
+        <source>The link loses this TCP segment. The receiver will see a gap; TCP&apos;s retransmission (a timeout or three duplicate ACKs) sends it again.</source>
         <translation>链路丢失了这个 TCP 段。接收方会看到一个空洞；TCP 的重传（超时或三个重复 ACK）会再次发送它。</translation>
     </message>
     <message>
@@ -1834,7 +1925,7 @@ Now the send buffer holds %1 bytes not yet acknowledged (%2 of them on the wire)
         <translation>rdma_bind_addr 到端口 %1</translation>
     </message>
     <message>
-        <source>The passive side creates a cm_id and binds it to TCP port %1 on its RNIC's address, as a server binds a socket. iWARP runs over TCP, so rdma_cm addresses connections by IP address and port.</source>
+        <source>The passive side creates a cm_id and binds it to TCP port %1 on its RNIC&apos;s address, as a server binds a socket. iWARP runs over TCP, so rdma_cm addresses connections by IP address and port.</source>
         <translation>被动端创建一个 cm_id，并把它绑定到其 RNIC 地址上的 TCP 端口 %1，就像服务器绑定套接字一样。iWARP 运行在 TCP 之上，因此 rdma_cm 用 IP 地址和端口来标识连接。</translation>
     </message>
     <message>
@@ -1850,7 +1941,7 @@ Now the send buffer holds %1 bytes not yet acknowledged (%2 of them on the wire)
         <translation>rdma_resolve_addr 和 rdma_resolve_route</translation>
     </message>
     <message>
-        <source>The active side resolves the peer's IP address to its own RNIC and a route to it (rdma_resolve_addr, then rdma_resolve_route): now it knows which device will carry the connection.</source>
+        <source>The active side resolves the peer&apos;s IP address to its own RNIC and a route to it (rdma_resolve_addr, then rdma_resolve_route): now it knows which device will carry the connection.</source>
         <translation>主动端把对端的 IP 地址解析到自己的 RNIC 以及一条到达对端的路由（先 rdma_resolve_addr，再 rdma_resolve_route）：现在它知道由哪块设备承载这个连接。</translation>
     </message>
     <message>
@@ -1894,7 +1985,7 @@ Now the send buffer holds %1 bytes not yet acknowledged (%2 of them on the wire)
         <translation>%1 已接收</translation>
     </message>
     <message>
-        <source>The RNIC writes the %1 into the new TCP stream: the key "MPA ID %2 Frame", the flags it wants (markers %3, CRC %4) and %5 bytes of private data.</source>
+        <source>The RNIC writes the %1 into the new TCP stream: the key &quot;MPA ID %2 Frame&quot;, the flags it wants (markers %3, CRC %4) and %5 bytes of private data.</source>
         <translation>RNIC 把 %1 写入新的 TCP 流：键“MPA ID %2 Frame”、它想要的标志（markers %3，CRC %4）以及 %5 字节的私有数据。</translation>
     </message>
     <message>
@@ -1912,7 +2003,7 @@ Now the send buffer holds %1 bytes not yet acknowledged (%2 of them on the wire)
     <message>
         <source>
 
-MPA (RFC 5044) makes TCP's byte stream carry framed messages: before any DDP segment, the two sides agree on markers (every 512 bytes) and a CRC32c per FPDU.</source>
+MPA (RFC 5044) makes TCP&apos;s byte stream carry framed messages: before any DDP segment, the two sides agree on markers (every 512 bytes) and a CRC32c per FPDU.</source>
         <translation>
 
 MPA（RFC 5044）让 TCP 的字节流承载成帧的消息：在任何 DDP 段之前，双方先商定 markers（每 512 字节一个）以及每个 FPDU 的 CRC32c。</translation>
@@ -1926,7 +2017,7 @@ MPA（RFC 5044）让 TCP 的字节流承载成帧的消息：在任何 DDP 段�
         <translation>内存已注册：STag %1</translation>
     </message>
     <message>
-        <source>ibv_reg_mr registers %1 bytes: the RNIC pins them and names them by the steering tag (STag) %2, iWARP's rkey. A peer that knows the STag may read or write the region directly, as the access flags allow.</source>
+        <source>ibv_reg_mr registers %1 bytes: the RNIC pins them and names them by the steering tag (STag) %2, iWARP&apos;s rkey. A peer that knows the STag may read or write the region directly, as the access flags allow.</source>
         <translation>ibv_reg_mr 注册 %1 字节：RNIC 锁定这些内存，并用引导标签（STag）%2 命名它们，即 iWARP 的 rkey。知道该 STag 的对端可以按访问标志的允许直接读写这块区域。</translation>
     </message>
     <message>
@@ -1950,15 +2041,15 @@ MPA（RFC 5044）让 TCP 的字节流承载成帧的消息：在任何 DDP 段�
         <translation>RNIC 把消息切成一个 DDP 段（%1），载荷 %2 字节%3，并把它装进一个 MPA FPDU（长度、填充、CRC32c）；它的 TCP 用一个段发送这个 FPDU。CPU 完全不参与。</translation>
     </message>
     <message>
-        <source>, the message's last</source>
+        <source>, the message&apos;s last</source>
         <translation>，是该消息的最后一段</translation>
     </message>
     <message>
-        <source>The RNIC checked the FPDU's CRC and reads the DDP header (%1): it writes the %2 bytes straight into registered memory by DMA, in any order, without a copy%3.</source>
+        <source>The RNIC checked the FPDU&apos;s CRC and reads the DDP header (%1): it writes the %2 bytes straight into registered memory by DMA, in any order, without a copy%3.</source>
         <translation>RNIC 校验了 FPDU 的 CRC 并读取 DDP 头部（%1）：它通过 DMA 把这 %2 字节直接写入已注册的内存，顺序任意，无需复制%3。</translation>
     </message>
     <message>
-        <source>; it is the message's last</source>
+        <source>; it is the message&apos;s last</source>
         <translation>；这是该消息的最后一段</translation>
     </message>
     <message>
@@ -2034,7 +2125,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>其 RETH 指明远端地址 %2 处的 %1 字节，rkey 为 %3。</translation>
     </message>
     <message>
-        <source>The work request names %1's memory by remote address %2 and rkey %3, the values %1 published in the out-of-band exchange.</source>
+        <source>The work request names %1&apos;s memory by remote address %2 and rkey %3, the values %1 published in the out-of-band exchange.</source>
         <translation>该工作请求以远端地址 %2 和 rkey %3 指明 %1 的内存，这些值是 %1 在带外交换中公布的。</translation>
     </message>
     <message>
@@ -2042,26 +2133,30 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>%1 没有 rkey 为 %2 的 MR：其响应端将拒绝该请求（远端访问错误）。</translation>
     </message>
     <message>
-        <source>That rkey is %1's MR #%2 %3: %4 bytes at %5, access %6.</source>
+        <source>That rkey is %1&apos;s MR #%2 %3: %4 bytes at %5, access %6.</source>
         <translation>该 rkey 属于 %1 的 MR #%2 %3：位于 %5 的 %4 字节，访问权限 %6。</translation>
     </message>
     <message>
-        <source>The MR lacks %1, so %2's responder will refuse the request (remote access error).</source>
+        <source>The MR lacks %1, so %2&apos;s responder will refuse the request (remote access error).</source>
         <translation>该 MR 缺少 %1，因此 %2 的响应端将拒绝该请求（远端访问错误）。</translation>
     </message>
     <message>
-        <source>The range does not lie inside the MR, so %1's responder will refuse the request (remote access error).</source>
+        <source>The range does not lie inside the MR, so %1&apos;s responder will refuse the request (remote access error).</source>
         <translation>该范围不在 MR 之内，因此 %1 的响应端将拒绝该请求（远端访问错误）。</translation>
     </message>
     <message>
         <source>The range lies at offset %1 of it.</source>
         <translation>该范围位于其偏移 %1 处。</translation>
     </message>
+    <message>
+        <source>With the rdma_cm this side moves to RTS only once the RTU has arrived: the connection is then established on both sides.</source>
+        <translation>使用 rdma_cm 时，本端要等 RTU 到达后才进入 RTS：此时连接在两端都已建立。</translation>
+    </message>
 </context>
 <context>
     <name>Glossary</name>
     <message>
-        <source>The data moves between the application's buffer and the wire without the CPU copying it anywhere in between. With TCP the kernel copies every byte into and out of socket buffers; an RDMA NIC reads and writes the application's registered memory directly by DMA.</source>
+        <source>The data moves between the application&apos;s buffer and the wire without the CPU copying it anywhere in between. With TCP the kernel copies every byte into and out of socket buffers; an RDMA NIC reads and writes the application&apos;s registered memory directly by DMA.</source>
         <translation>数据在应用程序的缓冲区与线路之间传送，中间不经 CPU 拷贝。使用 TCP 时，内核要把每个字节拷入、拷出套接字缓冲区；而 RDMA 网卡通过 DMA 直接读写应用程序已注册的内存。</translation>
     </message>
     <message>
@@ -2069,7 +2164,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>投递工作和获取完成事件都在用户空间进行：应用程序把工作请求写入网卡读取的队列并敲响门铃，数据路径上没有任何系统调用。内核只参与准备工作（创建队列、注册内存）。</translation>
     </message>
     <message>
-        <source>The transport runs in the NIC: segmentation, sequence numbers, acknowledgements and retransmissions are the adapter's work, not the host CPU's, which stays free for the application.</source>
+        <source>The transport runs in the NIC: segmentation, sequence numbers, acknowledgements and retransmissions are the adapter&apos;s work, not the host CPU&apos;s, which stays free for the application.</source>
         <translation>传输层在网卡中运行：分段、序列号、确认和重传都由适配器完成，而不是由主机 CPU 完成，CPU 因而可以留给应用程序。</translation>
     </message>
     <message>
@@ -2077,7 +2172,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>需要双方应用程序共同参与的操作：发送方投递 SEND，接收方必须已投递一个接收工作请求，由其缓冲区接收该消息。双方都会得到完成事件。</translation>
     </message>
     <message>
-        <source>An operation that only the initiator's application takes part in: RDMA READ pulls data from, RDMA WRITE pushes data into, the peer's registered memory, named by an address and an rkey. The peer's CPU does nothing and (without immediate data) is not told.</source>
+        <source>An operation that only the initiator&apos;s application takes part in: RDMA READ pulls data from, RDMA WRITE pushes data into, the peer&apos;s registered memory, named by an address and an rkey. The peer&apos;s CPU does nothing and (without immediate data) is not told.</source>
         <translation>只有发起方应用程序参与的操作：RDMA READ 从对端已注册的内存中拉取数据，RDMA WRITE 向其中推送数据，目标由地址和 rkey 指定。对端 CPU 什么也不做，而且（不带立即数时）不会得到通知。</translation>
     </message>
     <message>
@@ -2093,7 +2188,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>队列对编号</translation>
     </message>
     <message>
-        <source>The 24-bit number that names a QP on its NIC. The BTH's destination QP field carries the receiver's QPN; peers learn each other's QPN during connection setup.</source>
+        <source>The 24-bit number that names a QP on its NIC. The BTH&apos;s destination QP field carries the receiver&apos;s QPN; peers learn each other&apos;s QPN during connection setup.</source>
         <translation>在所属网卡上标识一个 QP 的 24 位编号。BTH 的目的 QP 字段携带接收方的 QPN；双方在建立连接时获知对方的 QPN。</translation>
     </message>
     <message>
@@ -2133,7 +2228,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>本地密钥</translation>
     </message>
     <message>
-        <source>The key a host's own work requests quote in their scatter/gather entries so that the NIC may read or write that memory region.</source>
+        <source>The key a host&apos;s own work requests quote in their scatter/gather entries so that the NIC may read or write that memory region.</source>
         <translation>主机自己的工作请求在其分散/聚合（scatter/gather）条目中引用的密钥，使网卡可以读写该内存区域。</translation>
     </message>
     <message>
@@ -2141,7 +2236,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>远程密钥</translation>
     </message>
     <message>
-        <source>The key a peer must present (in a RETH or AtomicETH) to READ, WRITE or atomically change a memory region. The owner hands it over together with the buffer's address; a wrong or revoked rkey gets a remote access error.</source>
+        <source>The key a peer must present (in a RETH or AtomicETH) to READ, WRITE or atomically change a memory region. The owner hands it over together with the buffer&apos;s address; a wrong or revoked rkey gets a remote access error.</source>
         <translation>对端要对内存区域执行 READ、WRITE 或原子修改时必须出示（放在 RETH 或 AtomicETH 中）的密钥。所有者把它连同缓冲区地址一起交给对端；错误或已撤销的 rkey 会导致远程访问错误。</translation>
     </message>
     <message>
@@ -2157,7 +2252,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>消息序列号</translation>
     </message>
     <message>
-        <source>The responder's count of completed messages, sent back in every AETH so that the requester can match acknowledgements to messages.</source>
+        <source>The responder&apos;s count of completed messages, sent back in every AETH so that the requester can match acknowledgements to messages.</source>
         <translation>响应方对已完成消息的计数，在每个 AETH 中回送，使请求方能把确认与消息对应起来。</translation>
     </message>
     <message>
@@ -2181,7 +2276,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>全局标识符</translation>
     </message>
     <message>
-        <source>A 128-bit address of a port, formatted like an IPv6 address. In RoCE v2 it holds the port's IP address.</source>
+        <source>A 128-bit address of a port, formatted like an IPv6 address. In RoCE v2 it holds the port&apos;s IP address.</source>
         <translation>端口的 128 位地址，格式与 IPv6 地址相同。在 RoCE v2 中，它存放端口的 IP 地址。</translation>
     </message>
     <message>
@@ -2229,7 +2324,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>立即数</translation>
     </message>
     <message>
-        <source>Four bytes a SEND or RDMA WRITE may carry beside its data. They appear in the receiver's completion, so a WRITE with immediate consumes a receive WQE and wakes the receiver.</source>
+        <source>Four bytes a SEND or RDMA WRITE may carry beside its data. They appear in the receiver&apos;s completion, so a WRITE with immediate consumes a receive WQE and wakes the receiver.</source>
         <translation>SEND 或 RDMA WRITE 在数据之外可以携带的 4 个字节。它们出现在接收方的完成事件中，因此带立即数的 WRITE 会消耗一个接收 WQE 并唤醒接收方。</translation>
     </message>
     <message>
@@ -2261,7 +2356,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>队列键</translation>
     </message>
     <message>
-        <source>A 32-bit key a UD datagram carries in its DETH; the receiving QP accepts it only if it matches the QP's own Q_Key.</source>
+        <source>A 32-bit key a UD datagram carries in its DETH; the receiving QP accepts it only if it matches the QP&apos;s own Q_Key.</source>
         <translation>UD 数据报在其 DETH 中携带的 32 位键；只有与接收 QP 自身的 Q_Key 匹配时，该 QP 才会接受它。</translation>
     </message>
     <message>
@@ -2269,7 +2364,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>确认</translation>
     </message>
     <message>
-        <source>The responder's confirmation of the packets up to a PSN. ACKs are cumulative: one may cover several packets or messages.</source>
+        <source>The responder&apos;s confirmation of the packets up to a PSN. ACKs are cumulative: one may cover several packets or messages.</source>
         <translation>响应方对截至某个 PSN 的分组的确认。ACK 是累积的：一个 ACK 可以覆盖多个分组或消息。</translation>
     </message>
     <message>
@@ -2289,7 +2384,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>当 SEND 到达而没有已投递的接收 WQE 时，响应方发送的 NAK。它要求请求方等待一段给定时间（min_rnr_timer）后重发；rnr_retry 限制重发次数（7 表示无限次）。</translation>
     </message>
     <message>
-        <source>RC's recovery: after a NAK or a timeout the requester resends every packet from the first unacknowledged PSN on, not just the missing one.</source>
+        <source>RC&apos;s recovery: after a NAK or a timeout the requester resends every packet from the first unacknowledged PSN on, not just the missing one.</source>
         <translation>RC 的恢复方式：收到 NAK 或超时后，请求方从第一个未被确认的 PSN 开始重传其后的所有分组，而不只是丢失的那一个。</translation>
     </message>
     <message>
@@ -2321,7 +2416,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>拥塞通知包</translation>
     </message>
     <message>
-        <source>RoCE v2's signal from a receiver that saw ECN-marked packets back to the sender, which then lowers its rate (DCQCN).</source>
+        <source>RoCE v2&apos;s signal from a receiver that saw ECN-marked packets back to the sender, which then lowers its rate (DCQCN).</source>
         <translation>RoCE v2 中的一种信号：看到 ECN 标记分组的接收方把它发回给发送方，发送方随即降低速率（DCQCN）。</translation>
     </message>
     <message>
@@ -2329,7 +2424,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>基于融合以太网的 RDMA</translation>
     </message>
     <message>
-        <source>InfiniBand's transport on Ethernet: v1 puts the GRH and BTH right after the Ethernet header, v2 wraps them in IP and UDP (port 4791) so they can be routed.</source>
+        <source>InfiniBand&apos;s transport on Ethernet: v1 puts the GRH and BTH right after the Ethernet header, v2 wraps them in IP and UDP (port 4791) so they can be routed.</source>
         <translation>在以太网上运行的 InfiniBand 传输层：v1 把 GRH 和 BTH 紧跟在以太网首部之后，v2 则把它们封装在 IP 和 UDP（端口 4791）中，使其可以路由。</translation>
     </message>
     <message>
@@ -2345,7 +2440,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>标记 PDU 对齐分帧</translation>
     </message>
     <message>
-        <source>iWARP's framing layer: it turns TCP's byte stream into records (FPDUs) with a length and a CRC32c, after a request/reply handshake at connection start.</source>
+        <source>iWARP&apos;s framing layer: it turns TCP&apos;s byte stream into records (FPDUs) with a length and a CRC32c, after a request/reply handshake at connection start.</source>
         <translation>iWARP 的分帧层：在连接开始时进行请求/应答握手之后，把 TCP 字节流切分成带长度和 CRC32c 的记录（FPDU）。</translation>
     </message>
     <message>
@@ -2353,7 +2448,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>直接数据放置</translation>
     </message>
     <message>
-        <source>iWARP's layer that says where each segment's payload goes: into a tagged buffer (STag and offset, for RDMA WRITE and READ) or into a posted receive buffer (untagged, for SEND).</source>
+        <source>iWARP&apos;s layer that says where each segment&apos;s payload goes: into a tagged buffer (STag and offset, for RDMA WRITE and READ) or into a posted receive buffer (untagged, for SEND).</source>
         <translation>iWARP 中指明每个报文段的载荷放到哪里的层：放入带标签的缓冲区（STag 和偏移量，用于 RDMA WRITE 和 READ），或放入已投递的接收缓冲区（无标签，用于 SEND）。</translation>
     </message>
     <message>
@@ -2361,7 +2456,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>RDMA 协议</translation>
     </message>
     <message>
-        <source>iWARP's top layer: the operations themselves (SEND, RDMA WRITE, READ request and response, terminate).</source>
+        <source>iWARP&apos;s top layer: the operations themselves (SEND, RDMA WRITE, READ request and response, terminate).</source>
         <translation>iWARP 的最高层：即各种操作本身（SEND、RDMA WRITE、READ 请求与响应、terminate）。</translation>
     </message>
     <message>
@@ -2442,7 +2537,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>应用 MR</translation>
     </message>
     <message>
-        <source>The application's buffer, registered as a memory region: the NIC may read and write it directly.</source>
+        <source>The application&apos;s buffer, registered as a memory region: the NIC may read and write it directly.</source>
         <translation>应用的缓冲区，已注册为内存区域（MR）：网卡可以直接读写它。</translation>
     </message>
     <message>
@@ -2458,7 +2553,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>应用缓冲区</translation>
     </message>
     <message>
-        <source>The application's own buffer.</source>
+        <source>The application&apos;s own buffer.</source>
         <translation>应用自己的缓冲区。</translation>
     </message>
     <message>
@@ -2614,7 +2709,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>CPU 把有效载荷从应用缓冲区拷贝到内核中的套接字发送缓冲区。</translation>
     </message>
     <message>
-        <source>The kernel's TCP, IP and Ethernet code builds the headers.</source>
+        <source>The kernel&apos;s TCP, IP and Ethernet code builds the headers.</source>
         <translation>内核的 TCP、IP 和以太网代码构造各层首部。</translation>
     </message>
     <message>
@@ -2654,7 +2749,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>网卡通过 DMA 从已注册的内存区域读取有效载荷：没有 CPU 拷贝（零拷贝）。</translation>
     </message>
     <message>
-        <source>The receiving NIC checks the frame and writes the payload by DMA straight into the application's buffer (the posted receive or the RETH address).</source>
+        <source>The receiving NIC checks the frame and writes the payload by DMA straight into the application&apos;s buffer (the posted receive or the RETH address).</source>
         <translation>接收端网卡校验帧，并通过 DMA 把有效载荷直接写入应用的缓冲区（已投递的接收请求或 RETH 指定的地址）。</translation>
     </message>
     <message>
@@ -2733,7 +2828,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>1. TCP 的拷贝</translation>
     </message>
     <message>
-        <source>An application sends 64 KiB over an ordinary TCP socket. send() copies the bytes from the application's buffer into the kernel's socket send buffer, the kernel's TCP/IP stack cuts them into segments, and on the other side recv() copies them out of the socket receive buffer again. Watch who does each copy.</source>
+        <source>An application sends 64 KiB over an ordinary TCP socket. send() copies the bytes from the application&apos;s buffer into the kernel&apos;s socket send buffer, the kernel&apos;s TCP/IP stack cuts them into segments, and on the other side recv() copies them out of the socket receive buffer again. Watch who does each copy.</source>
         <translation>应用程序通过普通的 TCP 套接字发送 64 KiB。send() 把字节从应用程序的缓冲区拷贝到内核的套接字发送缓冲区，内核的 TCP/IP 协议栈把它们切成报文段；在另一端，recv() 再把它们从套接字接收缓冲区拷贝出来。请观察每次拷贝由谁完成。</translation>
     </message>
     <message>
@@ -2745,11 +2840,11 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>应用程序调用了 send()。谁把它的字节拷贝到套接字发送缓冲区？</translation>
     </message>
     <message>
-        <source>send() runs in the kernel, on the sending host's processor.</source>
+        <source>send() runs in the kernel, on the sending host&apos;s processor.</source>
         <translation>send() 在内核中运行，使用的是发送主机的处理器。</translation>
     </message>
     <message>
-        <source>Segments have arrived at host B. Who copies them into the application's buffer?</source>
+        <source>Segments have arrived at host B. Who copies them into the application&apos;s buffer?</source>
         <translation>报文段已到达主机 B。谁把它们拷贝到应用程序的缓冲区？</translation>
     </message>
     <message>
@@ -2769,23 +2864,23 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>2. RDMA 的思想</translation>
     </message>
     <message>
-        <source>RDMA lets the network card move data straight between registered application buffers: no copy through the kernel (zero-copy), no system call on the data path (kernel bypass), and the transport runs on the NIC (CPU offload). Here host A writes 8 KiB into host B's memory with an RDMA WRITE. Whose CPU takes part?</source>
+        <source>RDMA lets the network card move data straight between registered application buffers: no copy through the kernel (zero-copy), no system call on the data path (kernel bypass), and the transport runs on the NIC (CPU offload). Here host A writes 8 KiB into host B&apos;s memory with an RDMA WRITE. Whose CPU takes part?</source>
         <translation>RDMA 让网卡直接在已注册的应用程序缓冲区之间搬运数据：不经过内核拷贝（零拷贝），数据路径上没有系统调用（内核旁路），传输层在网卡上运行（CPU 卸载）。这里主机 A 用一次 RDMA WRITE 把 8 KiB 写入主机 B 的内存。谁的 CPU 参与其中？</translation>
     </message>
     <message>
-        <source>Host A's CPU only posted the work request and later found its completion; host B's CPU did nothing at all. The NICs read, sent, wrote and completed.</source>
+        <source>Host A&apos;s CPU only posted the work request and later found its completion; host B&apos;s CPU did nothing at all. The NICs read, sent, wrote and completed.</source>
         <translation>主机 A 的 CPU 只提交了工作请求，之后取回了它的完成；主机 B 的 CPU 什么也没做。读取、发送、写入和完成都由网卡完成。</translation>
     </message>
     <message>
-        <source>Host A's application starts the transfer. Whose CPU posts the work request?</source>
+        <source>Host A&apos;s application starts the transfer. Whose CPU posts the work request?</source>
         <translation>主机 A 的应用程序开始传输。谁的 CPU 提交工作请求？</translation>
     </message>
     <message>
-        <source>A verbs call is an ordinary function call in the application's process.</source>
+        <source>A verbs call is an ordinary function call in the application&apos;s process.</source>
         <translation>verbs 调用就是应用程序进程中的一次普通函数调用。</translation>
     </message>
     <message>
-        <source>The data must leave host A's buffer. Who reads it from memory?</source>
+        <source>The data must leave host A&apos;s buffer. Who reads it from memory?</source>
         <translation>数据必须离开主机 A 的缓冲区。谁从内存中读取它？</translation>
     </message>
     <message>
@@ -2793,7 +2888,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>该缓冲区已注册：网卡可以通过 DMA 读取它。</translation>
     </message>
     <message>
-        <source>The first packet has reached host B. Who puts its payload into host B's memory?</source>
+        <source>The first packet has reached host B. Who puts its payload into host B&apos;s memory?</source>
         <translation>第一个包已到达主机 B。谁把它的载荷放进主机 B 的内存？</translation>
     </message>
     <message>
@@ -2801,7 +2896,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>对于单边的 WRITE，主机 B 上什么也不运行。</translation>
     </message>
     <message>
-        <source>Who writes the completion into host A's completion queue?</source>
+        <source>Who writes the completion into host A&apos;s completion queue?</source>
         <translation>谁把完成写入主机 A 的完成队列？</translation>
     </message>
     <message>
@@ -2833,7 +2928,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>BTH 为每个包编号。第二个包将携带哪个 PSN？</translation>
     </message>
     <message>
-        <source>The first packet's PSN is in the packet list; each packet adds one.</source>
+        <source>The first packet&apos;s PSN is in the packet list; each packet adds one.</source>
         <translation>第一个包的 PSN 在包列表中；每个包加一。</translation>
     </message>
     <message>
@@ -2873,7 +2968,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>新建的 QP 处于 RESET，每次只迁移一个状态。</translation>
     </message>
     <message>
-        <source>Host A now knows host B's QP number and PSN. Which state does its QP enter?</source>
+        <source>Host A now knows host B&apos;s QP number and PSN. Which state does its QP enter?</source>
         <translation>主机 A 现在知道了主机 B 的 QP 号和 PSN。它的 QP 进入哪个状态？</translation>
     </message>
     <message>
@@ -2933,7 +3028,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>1024 + 1024 + 952 = 3000。</translation>
     </message>
     <message>
-        <source>Who writes the receive completion into host B's CQ?</source>
+        <source>Who writes the receive completion into host B&apos;s CQ?</source>
         <translation>谁把接收完成写入主机 B 的 CQ？</translation>
     </message>
     <message>
@@ -2953,15 +3048,15 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>6. RDMA READ</translation>
     </message>
     <message>
-        <source>READ is one-sided and pulls: host A names an address and rkey of host B's memory and host B's NIC sends the data back. One READ REQUEST reserves a PSN for every response packet.</source>
+        <source>READ is one-sided and pulls: host A names an address and rkey of host B&apos;s memory and host B&apos;s NIC sends the data back. One READ REQUEST reserves a PSN for every response packet.</source>
         <translation>READ 是单边的“拉取”：主机 A 指定主机 B 内存的地址和 rkey，由主机 B 的网卡把数据送回。一个 READ REQUEST 为每个响应包预留一个 PSN。</translation>
     </message>
     <message>
-        <source>Host B's application never noticed: no receive, no completion on host B.</source>
+        <source>Host B&apos;s application never noticed: no receive, no completion on host B.</source>
         <translation>主机 B 的应用程序毫无察觉：主机 B 上没有接收，也没有完成。</translation>
     </message>
     <message>
-        <source>Which opcode will host A's first packet carry?</source>
+        <source>Which opcode will host A&apos;s first packet carry?</source>
         <translation>主机 A 的第一个包将携带哪个操作码？</translation>
     </message>
     <message>
@@ -2973,7 +3068,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>请求已到达主机 B。谁读取所请求的字节？</translation>
     </message>
     <message>
-        <source>The rkey authorised host B's NIC, not its CPU.</source>
+        <source>The rkey authorised host B&apos;s NIC, not its CPU.</source>
         <translation>rkey 授权的是主机 B 的网卡，而不是它的 CPU。</translation>
     </message>
     <message>
@@ -2985,11 +3080,11 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>下一个 READ RESPONSE 将携带哪个 PSN？</translation>
     </message>
     <message>
-        <source>Responses use the PSNs the request reserved, starting at the request's own.</source>
+        <source>Responses use the PSNs the request reserved, starting at the request&apos;s own.</source>
         <translation>响应使用请求预留的 PSN，从请求自己的 PSN 开始。</translation>
     </message>
     <message>
-        <source>Who writes the response data into host A's buffer?</source>
+        <source>Who writes the response data into host A&apos;s buffer?</source>
         <translation>谁把响应数据写入主机 A 的缓冲区？</translation>
     </message>
     <message>
@@ -3001,11 +3096,11 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>7. RDMA WRITE</translation>
     </message>
     <message>
-        <source>WRITE is one-sided and pushes: host A sends 8 KiB to an address and rkey of host B's memory, which it learned in the exchange. The first packet carries a RETH with them; no receive WQE is consumed.</source>
+        <source>WRITE is one-sided and pushes: host A sends 8 KiB to an address and rkey of host B&apos;s memory, which it learned in the exchange. The first packet carries a RETH with them; no receive WQE is consumed.</source>
         <translation>WRITE 是单边的“推送”：主机 A 把 8 KiB 发送到主机 B 内存的某个地址和 rkey，这是它在交换中得知的。第一个包用 RETH 携带它们；不消耗接收 WQE。</translation>
     </message>
     <message>
-        <source>Eight packets, one ACK, one completion on host A, nothing on host B's CPU.</source>
+        <source>Eight packets, one ACK, one completion on host A, nothing on host B&apos;s CPU.</source>
         <translation>八个包，一个 ACK，主机 A 上一个完成，主机 B 的 CPU 上什么也没有。</translation>
     </message>
     <message>
@@ -3029,7 +3124,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>只有第一个包携带 RETH。</translation>
     </message>
     <message>
-        <source>Who writes the data into host B's memory?</source>
+        <source>Who writes the data into host B&apos;s memory?</source>
         <translation>谁把数据写入主机 B 的内存？</translation>
     </message>
     <message>
@@ -3049,11 +3144,11 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>8. 原子操作</translation>
     </message>
     <message>
-        <source>An atomic operation reads, modifies and writes an 8-byte word of remote memory in one step no other access can split: FETCH_AND_ADD adds, COMPARE_AND_SWAP replaces the word only if it still holds the expected value. Each returns the word's original value.</source>
+        <source>An atomic operation reads, modifies and writes an 8-byte word of remote memory in one step no other access can split: FETCH_AND_ADD adds, COMPARE_AND_SWAP replaces the word only if it still holds the expected value. Each returns the word&apos;s original value.</source>
         <translation>原子操作在一个不可被其他访问打断的步骤中读取、修改并写回远程内存中的一个 8 字节字：FETCH_AND_ADD 做加法，COMPARE_AND_SWAP 仅当该字仍为预期值时才替换它。两者都返回该字的原始值。</translation>
     </message>
     <message>
-        <source>The responder's NIC did the arithmetic; the original values came back in ATOMIC ACKNOWLEDGE packets.</source>
+        <source>The responder&apos;s NIC did the arithmetic; the original values came back in ATOMIC ACKNOWLEDGE packets.</source>
         <translation>响应方的网卡完成了运算；原始值通过 ATOMIC ACKNOWLEDGE 包返回。</translation>
     </message>
     <message>
@@ -3065,7 +3160,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>第一个工作请求做加法。</translation>
     </message>
     <message>
-        <source>Who performs the addition on host B's word?</source>
+        <source>Who performs the addition on host B&apos;s word?</source>
         <translation>谁在主机 B 的字上执行加法？</translation>
     </message>
     <message>
@@ -3073,7 +3168,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>原子操作和 READ、WRITE 一样是单边的。</translation>
     </message>
     <message>
-        <source>Which opcode will host B's answer carry?</source>
+        <source>Which opcode will host B&apos;s answer carry?</source>
         <translation>主机 B 的应答将携带哪个操作码？</translation>
     </message>
     <message>
@@ -3113,10 +3208,6 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>这个包会怎样？</translation>
     </message>
     <message>
-        <source>Host B is still waiting for the lost PSN and has already NAKed once.</source>
-        <translation>主机 B 仍在等待丢失的 PSN，并且已经发送过一次 NAK。</translation>
-    </message>
-    <message>
         <source>Host B sees a gap in the PSNs. How does it answer?</source>
         <translation>主机 B 发现 PSN 有缺口。它如何应答？</translation>
     </message>
@@ -3137,11 +3228,11 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>10. iWARP 与 rdma_cm</translation>
     </message>
     <message>
-        <source>iWARP runs RDMA over TCP: RDMAP over DDP over MPA over a TCP connection. The connection is made with rdma_cm: the server binds and listens, the client resolves the address and route and connects, and MPA's request and reply start the stream.</source>
+        <source>iWARP runs RDMA over TCP: RDMAP over DDP over MPA over a TCP connection. The connection is made with rdma_cm: the server binds and listens, the client resolves the address and route and connects, and MPA&apos;s request and reply start the stream.</source>
         <translation>iWARP 在 TCP 上运行 RDMA：RDMAP 位于 DDP 之上，DDP 位于 MPA 之上，MPA 位于一条 TCP 连接之上。连接由 rdma_cm 建立：服务器绑定并监听，客户端解析地址和路由后发起连接，MPA 的请求和应答开启数据流。</translation>
     </message>
     <message>
-        <source>The data was placed directly into host B's buffer by DDP: zero-copy even though TCP carried it.</source>
+        <source>The data was placed directly into host B&apos;s buffer by DDP: zero-copy even though TCP carried it.</source>
         <translation>数据由 DDP 直接放入主机 B 的缓冲区：即使由 TCP 承载，也是零拷贝。</translation>
     </message>
     <message>
@@ -3165,7 +3256,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>客户端建立 TCP 连接。</translation>
     </message>
     <message>
-        <source>Who places the data into host B's buffer?</source>
+        <source>Who places the data into host B&apos;s buffer?</source>
         <translation>谁把数据放入主机 B 的缓冲区？</translation>
     </message>
     <message>
@@ -3173,11 +3264,11 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>DDP 段指明了它们的目标缓冲区。</translation>
     </message>
     <message>
-        <source>11. Ceph's messenger</source>
+        <source>11. Ceph&apos;s messenger</source>
         <translation>11. Ceph 的 messenger</translation>
     </message>
     <message>
-        <source>Ceph's async messenger chooses its network stack per messenger: POSIX TCP or RDMA. The RDMA stack exchanges QP information over a TCP side channel, receives into registered chunks from a shared receive queue, and sends the byte stream as SENDs.</source>
+        <source>Ceph&apos;s async messenger chooses its network stack per messenger: POSIX TCP or RDMA. The RDMA stack exchanges QP information over a TCP side channel, receives into registered chunks from a shared receive queue, and sends the byte stream as SENDs.</source>
         <translation>Ceph 的 async messenger 为每个 messenger 选择网络栈：POSIX TCP 或 RDMA。RDMA 栈通过 TCP 旁路通道交换 QP 信息，从共享接收队列接收到已注册的块中，并把字节流作为 SEND 发送。</translation>
     </message>
     <message>
@@ -3193,7 +3284,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>客户端与 OSD 通信。</translation>
     </message>
     <message>
-        <source>Which opcode carries the messenger's bytes?</source>
+        <source>Which opcode carries the messenger&apos;s bytes?</source>
         <translation>哪个操作码承载 messenger 的字节？</translation>
     </message>
     <message>
@@ -3253,12 +3344,16 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>它到达了，但响应方丢弃了它（乱序）</translation>
     </message>
     <message>
-        <source>%1's CPU</source>
+        <source>%1&apos;s CPU</source>
         <translation>%1 的 CPU</translation>
     </message>
     <message>
         <source>No CPU: the NIC does it on its own</source>
         <translation>没有 CPU：网卡独自完成</translation>
+    </message>
+    <message>
+        <source>Host B still waits for the PSN the link lost.</source>
+        <translation>主机 B 仍在等待链路丢失的那个 PSN。</translation>
     </message>
 </context>
 <context>
@@ -3287,20 +3382,20 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>未指定对端主机：请输入 HOST 或 HOST:PORT</translation>
     </message>
     <message>
-        <source>'%1': an IPv6 address in [ ] lacks its ']'</source>
-        <translation>'%1'：[ ] 中的 IPv6 地址缺少 ']'</translation>
+        <source>&apos;%1&apos;: an IPv6 address in [ ] lacks its &apos;]&apos;</source>
+        <translation>&apos;%1&apos;：[ ] 中的 IPv6 地址缺少 &apos;]&apos;</translation>
     </message>
     <message>
-        <source>'%1': expected ':PORT' after ']'</source>
-        <translation>'%1'：']' 之后应为 ':PORT'</translation>
+        <source>&apos;%1&apos;: expected &apos;:PORT&apos; after &apos;]&apos;</source>
+        <translation>&apos;%1&apos;：&apos;]&apos; 之后应为 &apos;:PORT&apos;</translation>
     </message>
     <message>
-        <source>'%1' is not a host name or address</source>
-        <translation>'%1' 不是主机名或地址</translation>
+        <source>&apos;%1&apos; is not a host name or address</source>
+        <translation>&apos;%1&apos; 不是主机名或地址</translation>
     </message>
     <message>
-        <source>'%1': the port must be a number from 1 to 65535</source>
-        <translation>'%1'：端口必须是 1 到 65535 之间的数字</translation>
+        <source>&apos;%1&apos;: the port must be a number from 1 to 65535</source>
+        <translation>&apos;%1&apos;：端口必须是 1 到 65535 之间的数字</translation>
     </message>
     <message>
         <source>--device needs exactly one of --connect HOST[:PORT], --serve or --loopback</source>
@@ -3406,7 +3501,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>连接队列对</translation>
     </message>
     <message>
-        <source>Each QP goes RESET -&gt; INIT; the hosts exchange QP number, PSN, GID and their buffer's address and rkey out of band (rc_pingpong does it over TCP); then each QP goes to RTR (ready to receive: it knows its peer) and to RTS (ready to send), each step with an explicit attribute mask.</source>
+        <source>Each QP goes RESET -&gt; INIT; the hosts exchange QP number, PSN, GID and their buffer&apos;s address and rkey out of band (rc_pingpong does it over TCP); then each QP goes to RTR (ready to receive: it knows its peer) and to RTS (ready to send), each step with an explicit attribute mask.</source>
         <translation>每个 QP 先从 RESET 进入 INIT；两台主机通过带外方式（rc_pingpong 用 TCP）交换 QP 号、PSN、GID 以及缓冲区地址和 rkey；然后每个 QP 进入 RTR（准备接收：已知道对端）再进入 RTS（准备发送），每一步都带明确的属性掩码。</translation>
     </message>
     <message>
@@ -3414,7 +3509,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>多分组 SEND</translation>
     </message>
     <message>
-        <source>Host B posts a receive; host A sends 3000 bytes. With a path MTU of 1024 the NIC cuts the message into SEND FIRST, MIDDLE and LAST, one PSN each. B's NIC places each payload in the receive buffer by DMA and acknowledges; each application polls its completion.</source>
+        <source>Host B posts a receive; host A sends 3000 bytes. With a path MTU of 1024 the NIC cuts the message into SEND FIRST, MIDDLE and LAST, one PSN each. B&apos;s NIC places each payload in the receive buffer by DMA and acknowledges; each application polls its completion.</source>
         <translation>主机 B 投递一个接收；主机 A 发送 3000 字节。路径 MTU 为 1024，网卡把消息切成 SEND FIRST、MIDDLE 和 LAST，各占一个 PSN。B 的网卡用 DMA 把每段载荷放入接收缓冲区并确认；两边的应用各自轮询自己的完成。</translation>
     </message>
     <message>
@@ -3422,7 +3517,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>一次 RDMA WRITE</translation>
     </message>
     <message>
-        <source>Host A writes 1500 bytes straight into host B's memory, at the address and rkey B gave it. B's CPU does nothing and B gets no completion: only A learns, from the ACK, that the write is done.</source>
+        <source>Host A writes 1500 bytes straight into host B&apos;s memory, at the address and rkey B gave it. B&apos;s CPU does nothing and B gets no completion: only A learns, from the ACK, that the write is done.</source>
         <translation>主机 A 按 B 提供的地址和 rkey，把 1500 字节直接写入主机 B 的内存。B 的 CPU 什么也不做，B 也得不到完成：只有 A 从 ACK 得知写入已完成。</translation>
     </message>
     <message>
@@ -3430,7 +3525,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>一次 RDMA READ</translation>
     </message>
     <message>
-        <source>Host A reads 2000 bytes from host B's memory. One READ REQUEST goes out; B's NIC answers with READ RESPONSE FIRST and LAST, which carry the data and acknowledge the request.</source>
+        <source>Host A reads 2000 bytes from host B&apos;s memory. One READ REQUEST goes out; B&apos;s NIC answers with READ RESPONSE FIRST and LAST, which carry the data and acknowledge the request.</source>
         <translation>主机 A 从主机 B 的内存读取 2000 字节。发出一个 READ REQUEST；B 的网卡以 READ RESPONSE FIRST 和 LAST 应答，它们携带数据并确认该请求。</translation>
     </message>
     <message>
@@ -3438,7 +3533,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>接收方未就绪（RNR NAK）</translation>
     </message>
     <message>
-        <source>Host A sends 200 bytes, but host B has no receive posted. B's NIC answers with an RNR NAK carrying a timer (min_rnr_timer 1: 0.01 ms); A waits that long and retries the SEND, which succeeds once B has posted a receive.</source>
+        <source>Host A sends 200 bytes, but host B has no receive posted. B&apos;s NIC answers with an RNR NAK carrying a timer (min_rnr_timer 1: 0.01 ms); A waits that long and retries the SEND, which succeeds once B has posted a receive.</source>
         <translation>主机 A 发送 200 字节，但主机 B 没有投递接收。B 的网卡回一个带定时器的 RNR NAK（min_rnr_timer 1：0.01 ms）；A 等待这么久后重试 SEND，待 B 投递接收后即成功。</translation>
     </message>
     <message>
@@ -3482,7 +3577,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>用 send() 发送 64 KiB，用 recv() 接收</translation>
     </message>
     <message>
-        <source>Each send() copies from the application buffer into host-a's socket send buffer; the kernel cuts it into segments; host-b's kernel queues them in its socket receive buffer and ACKs them; each recv() copies from there into the application buffer.</source>
+        <source>Each send() copies from the application buffer into host-a&apos;s socket send buffer; the kernel cuts it into segments; host-b&apos;s kernel queues them in its socket receive buffer and ACKs them; each recv() copies from there into the application buffer.</source>
         <translation>每次 send() 把数据从应用缓冲区拷贝到 host-a 的套接字发送缓冲区；内核把它切成报文段；host-b 的内核把报文段排入其套接字接收缓冲区并回 ACK；每次 recv() 再从那里拷贝到应用缓冲区。</translation>
     </message>
     <message>
@@ -3506,7 +3601,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>注册内存、投递工作请求、传输 64 KiB</translation>
     </message>
     <message>
-        <source>Both hosts register memory (an STag each); the RNIC cuts the message into DDP segments, each in one MPA FPDU in one TCP segment, and the peer's RNIC places their payload directly into registered memory: no CPU copy, no system call.</source>
+        <source>Both hosts register memory (an STag each); the RNIC cuts the message into DDP segments, each in one MPA FPDU in one TCP segment, and the peer&apos;s RNIC places their payload directly into registered memory: no CPU copy, no system call.</source>
         <translation>两台主机各自注册内存（各得一个 STag）；RNIC 把消息切成 DDP 段，每段装进一个 MPA FPDU、放在一个 TCP 报文段里，对端 RNIC 把载荷直接放入已注册内存：没有 CPU 拷贝，也没有系统调用。</translation>
     </message>
     <message>
@@ -3534,7 +3629,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>64 KiB 的 iWARP RDMA WRITE（带标签 DDP）</translation>
     </message>
     <message>
-        <source>One 64 KiB RDMA WRITE over iWARP: tagged DDP segments name the peer's STag and offset</source>
+        <source>One 64 KiB RDMA WRITE over iWARP: tagged DDP segments name the peer&apos;s STag and offset</source>
         <translation>经 iWARP 的一次 64 KiB RDMA WRITE：带标签的 DDP 段指明对端的 STag 和偏移</translation>
     </message>
     <message>
@@ -3542,7 +3637,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>64 KiB 的 iWARP RDMA READ（Read Request，带标签的 Read Response）</translation>
     </message>
     <message>
-        <source>One 64 KiB RDMA READ over iWARP: a Read Request, answered by tagged Read Response segments placed into the reader's memory</source>
+        <source>One 64 KiB RDMA READ over iWARP: a Read Request, answered by tagged Read Response segments placed into the reader&apos;s memory</source>
         <translation>经 iWARP 的一次 64 KiB RDMA READ：一个 Read Request，由放入读取方内存的带标签 Read Response 段应答</translation>
     </message>
 </context>
@@ -3584,7 +3679,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>%1 运行在 iWARP 上（RNIC 中 TCP 之上的 RDMAP、DDP 和 MPA），而不是 %2：传输方式已设为 iWARP。</translation>
     </message>
     <message>
-        <source>%1 runs over the kernel's TCP/IP sockets, not over %2: Transport set to TCP sockets.</source>
+        <source>%1 runs over the kernel&apos;s TCP/IP sockets, not over %2: Transport set to TCP sockets.</source>
         <translation>%1 运行在内核的 TCP/IP 套接字上，而不是 %2：传输方式已设为 TCP 套接字。</translation>
     </message>
     <message>
@@ -3655,7 +3750,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>libibverbs 未列出任何设备</translation>
     </message>
     <message>
-        <source>Choosing the lab or a device runs the chosen scenario on real verbs while capturing, then shows the frames and both sides' completions.</source>
+        <source>Choosing the lab or a device runs the chosen scenario on real verbs while capturing, then shows the frames and both sides&apos; completions.</source>
         <translation>选择实验环境或设备后，会在真实 verbs 上运行所选场景并同时抓包，然后显示帧和双方的完成事件。</translation>
     </message>
     <message>
@@ -3828,11 +3923,11 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>async+posix</translation>
     </message>
     <message>
-        <source>async+rdma: the RDMA stack's steps</source>
+        <source>async+rdma: the RDMA stack&apos;s steps</source>
         <translation>async+rdma：RDMA 栈的步骤</translation>
     </message>
     <message>
-        <source>async+posix: the TCP stack's steps</source>
+        <source>async+posix: the TCP stack&apos;s steps</source>
         <translation>async+posix：TCP 栈的步骤</translation>
     </message>
     <message>
@@ -3890,15 +3985,15 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
 <context>
     <name>rdmascope::ui::ComparisonModel</name>
     <message>
-        <source>From host A's first call (send() or posting the work request) until the side that waits sees the message complete, for one message on an idle link.</source>
+        <source>From host A&apos;s first call (send() or posting the work request) until the side that waits sees the message complete, for one message on an idle link.</source>
         <translation>从主机 A 的第一次调用（send() 或投递工作请求）开始，到等待的一方看到消息完成为止；针对空闲链路上的一条消息。</translation>
     </message>
     <message>
-        <source>Payload bytes per second when such messages follow each other back to back: the message size over the busy time of the busiest resource (a CPU, a DMA engine, a NIC or a direction of the wire). One message's size over its latency would mostly measure the latency.</source>
+        <source>Payload bytes per second when such messages follow each other back to back: the message size over the busy time of the busiest resource (a CPU, a DMA engine, a NIC or a direction of the wire). One message&apos;s size over its latency would mostly measure the latency.</source>
         <translation>消息背靠背连续发送时每秒的有效载荷字节数：消息大小除以最繁忙资源（某个 CPU、某个 DMA 引擎、某块网卡或线路的某个方向）的忙碌时间。若用单条消息的大小除以其时延，测到的主要是时延。</translation>
     </message>
     <message>
-        <source>Time the CPUs of both hosts are busy. For TCP: system calls, copies, protocol work and interrupts. For RDMA the CPU only posts work and reaps completions, but with completions polled (the default) a host that waits for its completion spins on ibv_poll_cq for the whole transfer: host A always, host B when it waits for a SEND. READ and WRITE leave host B's CPU idle.</source>
+        <source>Time the CPUs of both hosts are busy. For TCP: system calls, copies, protocol work and interrupts. For RDMA the CPU only posts work and reaps completions, but with completions polled (the default) a host that waits for its completion spins on ibv_poll_cq for the whole transfer: host A always, host B when it waits for a SEND. READ and WRITE leave host B&apos;s CPU idle.</source>
         <translation>两台主机的 CPU 忙碌的时间。对 TCP 而言包括：系统调用、拷贝、协议处理和中断。对 RDMA 而言，CPU 只投递工作并获取完成事件，但在轮询完成事件（默认方式）时，等待完成的主机会在整个传输期间在 ibv_poll_cq 上自旋：主机 A 总是如此，主机 B 在等待 SEND 时也是如此。READ 和 WRITE 则让主机 B 的 CPU 保持空闲。</translation>
     </message>
     <message>
@@ -3914,7 +4009,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>独立拷贝操作的次数（每次 send() 或 recv() 调用一次）。</translation>
     </message>
     <message>
-        <source>System calls on both hosts. RDMA's data path has none (kernel bypass).</source>
+        <source>System calls on both hosts. RDMA&apos;s data path has none (kernel bypass).</source>
         <translation>两台主机上的系统调用次数。RDMA 的数据路径上没有系统调用（内核旁路）。</translation>
     </message>
     <message>
@@ -3922,7 +4017,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>两台主机上线程进入睡眠又被唤醒的次数。</translation>
     </message>
     <message>
-        <source>Interrupts on both hosts, after the NIC's interrupt coalescing.</source>
+        <source>Interrupts on both hosts, after the NIC&apos;s interrupt coalescing.</source>
         <translation>两台主机上的中断次数（经网卡中断合并之后）。</translation>
     </message>
     <message>
@@ -4533,16 +4628,16 @@ Display filter: %6</source>
         <translation>%1 帧滞留在交换机</translation>
     </message>
     <message>
-        <source>&lt;span style='color:#c0392b'&gt;disconnected&lt;/span&gt;</source>
-        <translation>&lt;span style='color:#c0392b'&gt;已断开&lt;/span&gt;</translation>
+        <source>&lt;span style=&apos;color:#c0392b&apos;&gt;disconnected&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#c0392b&apos;&gt;已断开&lt;/span&gt;</translation>
     </message>
     <message>
-        <source>&lt;span style='color:#d35400'&gt;&lt;b&gt;paused&lt;/b&gt;&lt;/span&gt;</source>
-        <translation>&lt;span style='color:#d35400'&gt;&lt;b&gt;已暂停&lt;/b&gt;&lt;/span&gt;</translation>
+        <source>&lt;span style=&apos;color:#d35400&apos;&gt;&lt;b&gt;paused&lt;/b&gt;&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#d35400&apos;&gt;&lt;b&gt;已暂停&lt;/b&gt;&lt;/span&gt;</translation>
     </message>
     <message>
-        <source>&lt;span style='color:#1e8449'&gt;running&lt;/span&gt;</source>
-        <translation>&lt;span style='color:#1e8449'&gt;运行中&lt;/span&gt;</translation>
+        <source>&lt;span style=&apos;color:#1e8449&apos;&gt;running&lt;/span&gt;</source>
+        <translation>&lt;span style=&apos;color:#1e8449&apos;&gt;运行中&lt;/span&gt;</translation>
     </message>
     <message>
         <source>&lt;b&gt;Fabric&lt;/b&gt; %1 &amp;nbsp;·&amp;nbsp; %2 of %3 hosts attached &amp;nbsp;·&amp;nbsp; %4, MTU %5 &amp;nbsp;·&amp;nbsp; %6 frames &amp;nbsp;·&amp;nbsp; %7</source>
@@ -4626,7 +4721,7 @@ Display filter: %6</source>
         <translation>搜索术语表</translation>
     </message>
     <message>
-        <source>&lt;p&gt;No entry matches "%1".&lt;/p&gt;</source>
+        <source>&lt;p&gt;No entry matches &quot;%1&quot;.&lt;/p&gt;</source>
         <translation>&lt;p&gt;没有与“%1”匹配的条目。&lt;/p&gt;</translation>
     </message>
     <message>
@@ -4788,7 +4883,7 @@ Display filter: %6</source>
     </message>
     <message>
         <source>MR #%1 %2: %3 bytes at 0x%4
-lkey 0x%5: this host's work requests quote it in their SGEs
+lkey 0x%5: this host&apos;s work requests quote it in their SGEs
 rkey 0x%6: the peer quotes it in a RETH to READ or WRITE here
 Access: %7</source>
         <translation>MR #%1 %2：位于 0x%4 的 %3 字节
@@ -4880,7 +4975,7 @@ DMA %3 · 门铃 %4</translation>
         <translation>回答问题（或跳过）后才能继续单步。</translation>
     </message>
     <message>
-        <source>Stepping waits for the lesson's question.</source>
+        <source>Stepping waits for the lesson&apos;s question.</source>
         <translation>单步正在等待课程的问题。</translation>
     </message>
     <message>
@@ -4888,11 +4983,11 @@ DMA %3 · 门铃 %4</translation>
         <translation>PSN %1 (0x%2)</translation>
     </message>
     <message>
-        <source>no lesson '%1' (lessons: %2)</source>
+        <source>no lesson &apos;%1&apos; (lessons: %2)</source>
         <translation>没有课程“%1”（课程：%2）</translation>
     </message>
     <message>
-        <source>lesson '%1' needs the scenario %2, which this build does not have</source>
+        <source>lesson &apos;%1&apos; needs the scenario %2, which this build does not have</source>
         <translation>课程“%1”需要场景 %2，而此版本没有该场景</translation>
     </message>
     <message>
@@ -4905,7 +5000,9 @@ DMA %3 · 门铃 %4</translation>
     </message>
     <message numerus="yes">
         <source>All %n checkpoint(s) done</source>
-        <translation><numerusform>已完成全部 %n 个检查点</numerusform></translation>
+        <translation>
+            <numerusform>已完成全部 %n 个检查点</numerusform>
+        </translation>
     </message>
     <message>
         <source>Step on to the end of the scenario.</source>
@@ -5979,11 +6076,11 @@ On the peer: %4</source>
         <translation>%1 没有 rkey 为 %2 的 MR</translation>
     </message>
     <message>
-        <source>Press Right to step (Left to step back, Space to run or pause). Each step is one event of the TCP model: a send() or recv() system call, a CPU copy between the application and a socket buffer, the kernel's TCP/IP work, a segment on the wire, an interrupt, or the socket buffers after a change. The host panes show each socket buffer filling and draining.</source>
+        <source>Press Right to step (Left to step back, Space to run or pause). Each step is one event of the TCP model: a send() or recv() system call, a CPU copy between the application and a socket buffer, the kernel&apos;s TCP/IP work, a segment on the wire, an interrupt, or the socket buffers after a change. The host panes show each socket buffer filling and draining.</source>
         <translation>按右方向键单步（左方向键后退，空格运行或暂停）。每一步是 TCP 模型的一个事件：一次 send() 或 recv() 系统调用、应用程序与套接字缓冲区之间的一次 CPU 复制、内核的 TCP/IP 工作、线路上的一个段、一次中断，或变化后的套接字缓冲区。主机窗格显示每个套接字缓冲区的填充与排空。</translation>
     </message>
     <message>
-        <source>Press Right to step (Left to step back, Space to run or pause). Each step is one event of the iWARP model: an rdma_cm call or event, an MPA Request or Reply, a work request, a DDP segment framed or placed by the RNIC, a TCP segment, or a completion. The host panes list the connection steps and count the RNIC's work.</source>
+        <source>Press Right to step (Left to step back, Space to run or pause). Each step is one event of the iWARP model: an rdma_cm call or event, an MPA Request or Reply, a work request, a DDP segment framed or placed by the RNIC, a TCP segment, or a completion. The host panes list the connection steps and count the RNIC&apos;s work.</source>
         <translation>按右方向键单步（左方向键后退，空格运行或暂停）。每一步是 iWARP 模型的一个事件：一次 rdma_cm 调用或事件、一个 MPA Request 或 Reply、一个工作请求、RNIC 成帧或放置的一个 DDP 段、一个 TCP 段，或一个完成。主机窗格列出连接步骤并统计 RNIC 的工作。</translation>
     </message>
 </context>
@@ -6020,7 +6117,7 @@ On the peer: %4</source>
         <translation>尚无传输：单步到某个工作请求，即可按其大小进行对比。</translation>
     </message>
     <message>
-        <source>Showing %1's %2 wr_id %3: %4 bytes (event %5)</source>
+        <source>Showing %1&apos;s %2 wr_id %3: %4 bytes (event %5)</source>
         <translation>显示 %1 的 %2（wr_id %3）：%4 字节（事件 %5）</translation>
     </message>
     <message>

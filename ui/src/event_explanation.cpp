@@ -5,6 +5,7 @@
 #include "rdmascope/packets/ib_opcodes.h"
 #include "rdmascope/packets/iwarp_headers.h"
 #include "rdmascope/ui/fabric_models.h"
+#include "rdmascope/ui/scenario_narration.h"
 
 namespace rdmascope::ui {
 
@@ -81,7 +82,7 @@ QString reasonText(R reason, const sim::TraceEvent& e) {
     case R::None:
       return {};
     case R::Text:
-      return QString::fromStdString(a.text);
+      return narration(a.text);
     case R::ModifyToReset:
       return EventExplainer::tr(
           "the QP went back to RESET: its queues are emptied without completions");
@@ -1099,6 +1100,10 @@ void explainNote(const ScenarioRecording& rec, std::size_t index, EventExplanati
         call = m.captured(2);
       }
   }
+  // With the rdma_cm the passive side's RTS waits for the RTU (verbs_backend's scenario.cpp).
+  static const QString afterRtu = QStringLiteral(" (rdma_cm: after the RTU arrives)");
+  const bool waitedForRtu = call.endsWith(afterRtu);
+  if (waitedForRtu) call.chop(afterRtu.size());
   static const QRegularExpression modify(QStringLiteral("^ibv_modify_qp\\(qp, (\\w+)(.*)\\)$"));
   static const QRegularExpression regMr(QStringLiteral(
       "^ibv_reg_mr\\(buf, (\\d+) bytes\\) -> addr (0x[0-9a-f]+) lkey (0x[0-9a-f]+) rkey "
@@ -1131,6 +1136,11 @@ void explainNote(const ScenarioRecording& rec, std::size_t index, EventExplanati
                     .arg(m.captured(1));
     for (const QString& b : bits)
       t += QStringLiteral("\n• %1: %2").arg(b, EventExplainer::maskBitMeaning(b));
+    if (waitedForRtu)
+      t += QStringLiteral("\n\n") +
+           EventExplainer::tr(
+               "With the rdma_cm this side moves to RTS only once the RTU has "
+               "arrived: the connection is then established on both sides.");
     x.body = t;
     x.terms << QStringLiteral("QPN") << QStringLiteral("PSN") << QStringLiteral("P_Key");
     return;
@@ -1270,6 +1280,14 @@ void explainNote(const ScenarioRecording& rec, std::size_t index, EventExplanati
     return;
   }
   x.kind = EventExplainer::tr("note");
+  if (const QString cm = cmNarration(call); !cm.isNull()) {
+    // The simulated rdma_cm's own sentences.
+    x.kind = EventExplainer::tr("rdma_cm");
+    x.title = cm.left(100);
+    x.body = cm;
+    x.terms << QStringLiteral("PSN") << QStringLiteral("QPN");
+    return;
+  }
   x.title = call.section(QLatin1Char('\n'), 0, 0).left(100);
   x.body = text;
 }

@@ -126,7 +126,9 @@ QString narration(const std::string& english) {
   if (english.empty()) return {};
   const QString translated = QCoreApplication::translate("ScenarioNarration", english.c_str());
   const QString source = QString::fromStdString(english);
-  return translated != source ? translated : stepText(source);
+  if (translated != source) return translated;
+  if (QString cm = cmNarration(source); !cm.isNull()) return cm;
+  return stepText(source);
 }
 
 std::span<const char* const> builtInNarrationCatalog() {

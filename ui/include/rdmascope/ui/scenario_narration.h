@@ -15,6 +15,11 @@ namespace rdmascope::ui {
 /// description (its prose translated, the verbs call as written), else `english` unchanged.
 QString narration(const std::string& english);
 
+/// A sentence of the simulated rdma_cm (verbs_backend's sim_cm.cpp: CM messages, their
+/// arrival, the PSNs the CM sets, its timeouts) in the GUI's language; a null QString when
+/// `english` is not one (cm_narration.cpp).
+QString cmNarration(const QString& english);
+
 /// Every narration string of the built-in scenarios, as lupdate sees them (for tests).
 std::span<const char* const> builtInNarrationCatalog();
 
