@@ -160,6 +160,17 @@ QFont LadderView::labelFontOf(int frame) const {
   return out;
 }
 
+QString LadderView::shownLabelText(int frame) const {
+  // Below the smallest font a line still too long ends in "…" rather than being cut at both
+  // ends; the tooltip has the whole frame.
+  const QFontMetricsF fm(labelFontOf(frame));
+  const double room = labelRect(frame).width();
+  QStringList lines = labelText(frame).split(QLatin1Char('\n'));
+  for (QString& l : lines)
+    if (fm.horizontalAdvance(l) > room) l = fm.elidedText(l, Qt::ElideRight, room);
+  return lines.join(QLatin1Char('\n'));
+}
+
 QRectF LadderView::labelRect(int frame) const {
   if (frame < 0 || frame >= static_cast<int>(frames_.size())) return {};
   const LadderFrame& fr = frames_[static_cast<std::size_t>(frame)];
@@ -283,7 +294,7 @@ void LadderView::paintEvent(QPaintEvent*) {
     // The label above the arrow, never on it; the row number at the sender's side.
     p.setPen(c.darker(115));
     p.setFont(labelFontOf(i));
-    p.drawText(labelRect(i), Qt::AlignCenter, labelText(i));
+    p.drawText(labelRect(i), Qt::AlignCenter, shownLabelText(i));
     p.setFont(small);
     p.setPen(palette().color(QPalette::PlaceholderText));
     const QString no = QString::number(i + 1);

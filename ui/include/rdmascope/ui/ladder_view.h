@@ -58,6 +58,11 @@ class LadderView : public QWidget {
   QPoint pointOfFrame(int frame) const;
   /// The text a row shows (label, PSN in the current base, note; a second line after "\n").
   QString labelText(int frame) const;
+  /// The font a row's label is drawn in (smaller when the lifelines are close).
+  QFont labelFontOf(int frame) const;
+  /// The label as drawn: each line that does not fit between the lifelines even at the
+  /// smallest font ends in "…".
+  QString shownLabelText(int frame) const;
   /// Where a row's label text is drawn (its lines' bounding box), in widget coordinates.
   QRectF labelRect(int frame) const;
   /// The arrow's line (from the sender's lifeline to its end), in widget coordinates.
@@ -82,7 +87,6 @@ class LadderView : public QWidget {
   double rowSpan(int frame) const;
   double yOf(int frame) const;
   void layoutRows();
-  QFont labelFontOf(int frame) const;
   void clampScroll();
 
   double laneX(int lane) const;
