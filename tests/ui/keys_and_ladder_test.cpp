@@ -201,6 +201,39 @@ TEST_F(KeysWindow, TheExchangeIsTwoSideChannelRowsBeforeTheFirstFrame) {
   EXPECT_EQ(ladder->currentFrame(), 1);
 }
 
+// With the rdma_cm nothing travels over TCP: no side-channel rows; the CM REQ and REP rows say
+// which region their private data publishes, and a WRITE's explanation says where its rkey came
+// from.
+TEST_F(KeysWindow, WithTheCmTheExchangeRidesInTheReqAndRepNotOverTcp) {
+  open(QStringLiteral("rc-write"));
+  w->cmAction()->trigger();
+  ASSERT_TRUE(w->scenario()->connectWithCm());
+  rec = w->scenario()->recording();
+  ASSERT_TRUE(rec->cm);
+  w->scenario()->goTo(w->scenario()->eventCount() - 1);
+  const auto& rows = w->ladder()->frames();
+  int privateData = 0;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    EXPECT_FALSE(rows[k].sideChannel) << k;
+    const QString label = w->ladder()->labelText(static_cast<int>(k));
+    if (label.startsWith(QStringLiteral("CM REQ")) || label.startsWith(QStringLiteral("CM REP"))) {
+      EXPECT_TRUE(rows[k].secondLine.contains(QStringLiteral("rkey 0x"))) << label.toStdString();
+      ++privateData;
+    }
+  }
+  EXPECT_EQ(privateData, 2);
+  bool explained = false;
+  for (std::size_t i = 0; i < rec->events.size(); ++i)
+    if (rec->events[i].remote && rec->events[i].trace.kind == sim::TraceKind::Note) {
+      const auto x = EventExplainer::explain(*rec, i);
+      EXPECT_TRUE(x.body.contains(QStringLiteral("private data of its CM message")))
+          << x.body.toStdString();
+      EXPECT_FALSE(x.body.contains(QStringLiteral("out-of-band"))) << x.body.toStdString();
+      explained = true;
+    }
+  EXPECT_TRUE(explained);
+}
+
 // Whether a segment passes through a rectangle (sampled finely: labels are tens of pixels).
 bool crosses(const QLineF& line, const QRectF& rect) {
   for (int k = 0; k <= 400; ++k)

@@ -2152,6 +2152,10 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <source>With the rdma_cm this side moves to RTS only once the RTU has arrived: the connection is then established on both sides.</source>
         <translation>使用 rdma_cm 时，本端要等 RTU 到达后才进入 RTS：此时连接在两端都已建立。</translation>
     </message>
+    <message>
+        <source>The work request names %1&apos;s memory by remote address %2 and rkey %3, the values %1 published in the private data of its CM message.</source>
+        <translation>该工作请求以远端地址 %2 和 rkey %3 指明 %1 的内存，这些值是 %1 在其 CM 消息的私有数据中公布的。</translation>
+    </message>
 </context>
 <context>
     <name>Glossary</name>
@@ -6082,6 +6086,10 @@ On the peer: %4</source>
     <message>
         <source>Press Right to step (Left to step back, Space to run or pause). Each step is one event of the iWARP model: an rdma_cm call or event, an MPA Request or Reply, a work request, a DDP segment framed or placed by the RNIC, a TCP segment, or a completion. The host panes list the connection steps and count the RNIC&apos;s work.</source>
         <translation>按右方向键单步（左方向键后退，空格运行或暂停）。每一步是 iWARP 模型的一个事件：一次 rdma_cm 调用或事件、一个 MPA Request 或 Reply、一个工作请求、RNIC 成帧或放置的一个 DDP 段、一个 TCP 段，或一个完成。主机窗格列出连接步骤并统计 RNIC 的工作。</translation>
+    </message>
+    <message>
+        <source>private data: %1 addr %2  rkey %3  %4 bytes</source>
+        <translation>私有数据：%1 地址 %2  rkey %3  %4 字节</translation>
     </message>
 </context>
 <context>

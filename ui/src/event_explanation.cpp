@@ -1485,10 +1485,14 @@ QString remoteTargetText(const ScenarioRecording& rec, const ScenarioEvent& ev) 
       frame ? EventExplainer::tr("Its RETH names %1 bytes at remote address %2 with rkey %3.")
                   .arg(t.length)
                   .arg(hex(t.addr), hex(t.rkey))
-            : EventExplainer::tr(
-                  "The work request names %1's memory by remote address %2 and rkey %3, the "
-                  "values %1 published in the out-of-band exchange.")
-                  .arg(host, hex(t.addr), hex(t.rkey));
+      : rec.cm ? EventExplainer::tr(
+                     "The work request names %1's memory by remote address %2 and rkey %3, the "
+                     "values %1 published in the private data of its CM message.")
+                     .arg(host, hex(t.addr), hex(t.rkey))
+               : EventExplainer::tr(
+                     "The work request names %1's memory by remote address %2 and rkey %3, the "
+                     "values %1 published in the out-of-band exchange.")
+                     .arg(host, hex(t.addr), hex(t.rkey));
   const Snapshot& snap = rec.snapshots[ev.snapshot];
   const auto& mrs = snap.hosts[owner].mrs;
   if (t.mr < 0 || static_cast<std::size_t>(t.mr) >= mrs.size()) {

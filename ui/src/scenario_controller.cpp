@@ -214,6 +214,12 @@ std::vector<LadderFrame> ScenarioController::buildLadder() {
     return &ladder[static_cast<std::size_t>(rowOfFrame_[static_cast<std::size_t>(frame)])];
   };
   std::size_t sent = 0;
+  // What each host publishes (its exchange step): over TCP a side-channel row of its own, with
+  // the rdma_cm the private data of its REQ or REP.
+  const OobMessage* published[2] = {nullptr, nullptr};
+  for (const ScenarioEvent& e : rec_->events)
+    if (e.oob && e.oob->from >= 0 && e.oob->from < 2 && !published[e.oob->from])
+      published[e.oob->from] = &*e.oob;
   // The row of a frame event i sent.
   auto addFrameRow = [&](LadderFrame f, std::size_t i) {
     f.fromHost = rec_->events[i].host == 1 ? 1 : 0;
@@ -242,9 +248,15 @@ std::vector<LadderFrame> ScenarioController::buildLadder() {
       if (name.rfind("RC ", 0) == 0) name = name.substr(3);
       // The rdma_cm's MADs are named by what they are ("CM REQ (rdma_connect)").
       const std::string& why = e.trace.args.text;
-      if (e.trace.reason == sim::Reason::Text && why.rfind("CM ", 0) == 0)
-        name = why.substr(0, std::min(why.find(" from "), why.find(':')));
+      const bool cmMessage = e.trace.reason == sim::Reason::Text && why.rfind("CM ", 0) == 0;
+      if (cmMessage) name = why.substr(0, std::min(why.find(" from "), why.find(':')));
       f.label = QString::fromStdString(name);
+      // With the rdma_cm the REQ and REP carry what each side publishes in their private data.
+      if (cmMessage && (name.rfind("CM REQ", 0) == 0 || name.rfind("CM REP", 0) == 0))
+        if (const OobMessage* m = published[e.host == 1 ? 1 : 0]; m && !m->mr.empty())
+          f.secondLine = tr("private data: %1 addr %2  rkey %3  %4 bytes")
+                             .arg(QString::fromStdString(m->mr), hex(m->addr), hex(m->rkey))
+                             .arg(m->length);
       f.psn = s.psn;  // in PsnBase's base, as the host tables
       if (s.hasAeth && (s.syndrome & 0x60) != 0) {
         f.nak = true;
@@ -252,7 +264,7 @@ std::vector<LadderFrame> ScenarioController::buildLadder() {
             (s.syndrome & 0x60) == 0x20 ? QStringLiteral("  RNR NAK") : QStringLiteral("  NAK");
       }
       addFrameRow(std::move(f), i);
-    } else if (e.oob) {
+    } else if (e.oob && !rec_->cm) {
       const OobMessage& m = *e.oob;
       const auto from = static_cast<std::size_t>(m.from);
       const QString sender = QString::fromStdString(rec_->hostNames[from]);
