@@ -99,6 +99,40 @@ TEST(GuiCommandLine, EventIsANumberOfTheScenario) {
 #endif
 }
 
+// Every argument naming something that is not there is one line and status 2, before any
+// screenshot is taken: a scenario, a tab, a capture, a size no screen has.
+TEST(GuiCommandLine, WhatIsNotThereIsOneLineAndNoScreenshot) {
+#ifndef RDMASCOPE_GUI
+  GTEST_SKIP() << "the GUI is not part of this build";
+#else
+  if (!std::filesystem::exists(RDMASCOPE_GUI)) GTEST_SKIP() << "the GUI is not built";
+  const std::string shot = ::testing::TempDir() + "gui_command_line_shot.png";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"--scenario", "nope"}, "rdmascope: --scenario: unknown scenario 'nope'"},
+      {{"--tab", "Nope"}, "rdmascope: --tab: no tab 'Nope' (tabs: Layer stacks, Events, "},
+      {{"--size", "99999x99999"}, "rdmascope: --size wants WIDTHxHEIGHT from 200x200 to "},
+      {{"/nonexistent/capture.pcap"}, "rdmascope: cannot open /nonexistent/capture.pcap: "},
+      {{"/"}, "rdmascope: cannot open /: Is a directory"},
+  };
+  for (const auto& [args, message] : cases) {
+    std::filesystem::remove(shot);
+    std::vector<std::string> all = args;
+    all.insert(all.end(), {"--screenshot", shot});
+    const auto gui = runGui(all);
+    EXPECT_EQ(gui.exitCode, 2) << args[0];
+    EXPECT_EQ(gui.err.rfind(message, 0), 0u) << gui.err;
+    EXPECT_EQ(lines(gui.err).size(), 1u) << gui.err;
+    EXPECT_FALSE(std::filesystem::exists(shot)) << args[0];
+  }
+  // A tab named by its first letters is found.
+  std::filesystem::remove(shot);
+  const auto plot = runGui({"--tab", "plo", "--screenshot", shot});
+  EXPECT_EQ(plot.exitCode, 0) << plot.err;
+  EXPECT_TRUE(std::filesystem::exists(shot));
+  std::filesystem::remove(shot);
+#endif
+}
+
 TEST(GuiCommandLine, FabricThatDoesNotRunIsOneLine) {
 #ifndef RDMASCOPE_GUI
   GTEST_SKIP() << "the GUI is not part of this build";

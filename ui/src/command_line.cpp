@@ -133,8 +133,10 @@ int runGuiCommandLine(QApplication& app) {
     bool okW = false, okH = false;
     const int w = wh.size() == 2 ? wh[0].toInt(&okW) : 0;
     const int h = wh.size() == 2 ? wh[1].toInt(&okH) : 0;
-    if (!okW || !okH || w < 200 || h < 200) {
-      std::fprintf(stderr, "rdmascope: --size wants WIDTHxHEIGHT, e.g. 1100x700, not '%s'\n",
+    if (!okW || !okH || w < 200 || h < 200 || w > 7680 || h > 4320) {
+      std::fprintf(stderr,
+                   "rdmascope: --size wants WIDTHxHEIGHT from 200x200 to 7680x4320, e.g. "
+                   "1100x700, not '%s'\n",
                    qPrintable(parser.value(size)));
       return 2;
     }
@@ -211,7 +213,10 @@ int runGuiCommandLine(QApplication& app) {
     if (!parser.isSet(scenario) && window.scenario()->loaded())
       window.openScenario(QString::fromStdString(window.scenario()->recording()->source));
   }
-  if (parser.isSet(scenario)) window.openScenario(parser.value(scenario));
+  if (parser.isSet(scenario) && !window.openScenario(parser.value(scenario))) {
+    std::fprintf(stderr, "rdmascope: --scenario: %s\n", qPrintable(window.lastError()));
+    return 2;
+  }
   if (parser.isSet(lesson)) {
     if (parser.isSet(scenario) || parser.isSet(congestion) || parser.isSet(fabric) ||
         !parser.positionalArguments().isEmpty()) {
@@ -226,8 +231,12 @@ int runGuiCommandLine(QApplication& app) {
       return 2;
     }
   }
-  if (!parser.positionalArguments().isEmpty() && !parser.isSet(fabric))
-    window.openCapture(parser.positionalArguments()[0]);
+  if (!parser.positionalArguments().isEmpty() && !parser.isSet(fabric) &&
+      !window.openCapture(parser.positionalArguments()[0])) {
+    // The error box stays open for a person; a screenshot run has nobody to read it.
+    std::fprintf(stderr, "rdmascope: %s\n", qPrintable(window.lastError()));
+    if (parser.isSet(shot)) return 2;
+  }
   if (parser.isSet(step)) {
     bool ok = false;
     const int n = parser.value(step).toInt(&ok);
@@ -250,11 +259,21 @@ int runGuiCommandLine(QApplication& app) {
   }
   if (parser.isSet(tab)) {
     QTabWidget* tabs = window.lowerTabs();
-    for (int i = 0; i < tabs->count(); ++i)
-      if (tabs->tabText(i)
-              .remove(QLatin1Char('&'))
-              .startsWith(parser.value(tab), Qt::CaseInsensitive))
-        tabs->setCurrentIndex(i);
+    QStringList names;
+    int found = -1;
+    for (int i = 0; i < tabs->count(); ++i) {
+      const QString name = tabs->tabText(i).remove(QLatin1Char('&'));
+      names << name;
+      if (found < 0 && !parser.value(tab).isEmpty() &&
+          name.startsWith(parser.value(tab), Qt::CaseInsensitive))
+        found = i;
+    }
+    if (found < 0) {
+      std::fprintf(stderr, "rdmascope: --tab: no tab '%s' (tabs: %s)\n",
+                   qPrintable(parser.value(tab)), qPrintable(names.join(QStringLiteral(", "))));
+      return 2;
+    }
+    tabs->setCurrentIndex(found);
   }
   if (parser.isSet(shot)) {
     bool okWait = true;
