@@ -102,17 +102,16 @@ HostPane::HostPane(const QString& title, QWidget* parent) : QWidget(parent) {
   ml->addWidget(memory_, 1);
 
   auto* split = new QSplitter(Qt::Vertical, this);
-  qpBox_ = titled(tr("Queue pair"), qpTable, split);
+  qpBox_ = titled(tr("Queue pair"), qpTable, this);
   cqBox_ = titled(tr("Completion queue"), cq, split);
   queuesBox_ = queues;
   memBox_ = memBox;
-  split->addWidget(qpBox_);
   split->addWidget(diagram_);
   split->addWidget(queues);
   split->addWidget(cqBox_);
   split->addWidget(memBox);
   split->setChildrenCollapsible(false);
-  split->setSizes({60, 140, 110, 100, 180});
+  split->setSizes({140, 110, 100, 180});
   // Below the five sections' minimum height (a laptop screen) the pane scrolls instead of
   // setting the window's minimum size.
   auto* scroll = new QScrollArea(this);
@@ -126,6 +125,8 @@ HostPane::HostPane(const QString& title, QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(2, 2, 2, 2);
   layout->setSpacing(2);
   layout->addWidget(title_);
+  // The QP (its state and PSNs) stays in view above the sections that scroll.
+  layout->addWidget(qpBox_);
   layout->addWidget(scroll, 1);
 }
 
@@ -186,7 +187,7 @@ QWidget* HostPane::section(Section s) const {
 void HostPane::bringIntoView(Section s) {
   auto* scroll = findChild<QScrollArea*>(QStringLiteral("hostScroll"));
   QWidget* w = section(s);
-  if (!scroll || !w || !scroll->widget()) return;
+  if (!scroll || !w || !scroll->widget() || !scroll->widget()->isAncestorOf(w)) return;
   // The whole section when it fits, else its top (a table's first rows).
   const int top = w->mapTo(scroll->widget(), QPoint(0, 0)).y();
   const int view = scroll->viewport()->height();
