@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iterator>
 
+#include "rdmascope/packets/crc.h"
 #include "rdmascope/packets/mad_builder.h"
 #include "report_sink.h"
 
@@ -15,12 +16,8 @@ std::string_view toString(Carrier carrier) {
 }
 
 std::uint64_t contentHash(std::span<const std::uint8_t> bytes) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
-  for (std::uint8_t b : bytes) {
-    h ^= b;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
+  // ISA-L's CRC-64 runs at memory speed; a byte-wise hash cost a fifth of the analysis.
+  return packets::crc64(bytes);
 }
 
 namespace {

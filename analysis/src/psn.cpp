@@ -39,9 +39,21 @@ bool PsnWindow::insert(std::uint32_t psn) {
   const std::int32_t ahead = psnDiff(psn, highest_);
   if (ahead > 0) {
     // Slots between the old and the new highest now stand for PSNs not yet seen.
-    const std::size_t clear = std::min<std::size_t>(static_cast<std::size_t>(ahead), capacity());
-    for (std::size_t i = 1; i <= clear; ++i)
-      set(psnAdd(highest_, static_cast<std::int64_t>(i)), false);
+    if (static_cast<std::size_t>(ahead) >= capacity()) {
+      std::fill(bits_.begin(), bits_.end(), 0);
+    } else {
+      // The slots after the old highest, a word at a time (they may wrap around the ring).
+      std::size_t bit = (psnAdd(highest_, 1) % capacity());
+      std::size_t left = static_cast<std::size_t>(ahead);
+      while (left > 0) {
+        const std::size_t inWord = std::min<std::size_t>(left, 64 - bit % 64);
+        const std::uint64_t mask =
+            inWord == 64 ? ~std::uint64_t{0} : ((std::uint64_t{1} << inWord) - 1) << (bit % 64);
+        bits_[bit / 64] &= ~mask;
+        left -= inWord;
+        bit = (bit + inWord) % capacity();
+      }
+    }
     highest_ = psn;
     set(psn, true);
     return false;

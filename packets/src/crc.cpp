@@ -1,6 +1,7 @@
 #include "rdmascope/packets/crc.h"
 
 #include <isa-l/crc.h>
+#include <isa-l/crc64.h>
 
 namespace rdmascope::packets {
 
@@ -13,6 +14,10 @@ std::uint32_t crc32c(std::span<const std::uint8_t> bytes, std::uint32_t previous
   const auto reg = crc32_iscsi(const_cast<std::uint8_t*>(bytes.data()),
                                static_cast<int>(bytes.size()), ~previous);
   return ~reg;
+}
+
+std::uint64_t crc64(std::span<const std::uint8_t> bytes, std::uint64_t previous) {
+  return crc64_ecma_refl(previous, bytes.data(), bytes.size());
 }
 
 }  // namespace rdmascope::packets

@@ -61,7 +61,7 @@ struct PacketFacts {
   std::optional<CmFacts> cm;  ///< a CM message (UD to or from QP 1 carrying class 0x07)
 };
 
-/// The hash PacketFacts::contentHash holds (64-bit FNV-1a), also used for TCP payloads.
+/// The hash PacketFacts::contentHash holds (ISA-L's CRC-64), also used for TCP payloads.
 std::uint64_t contentHash(std::span<const std::uint8_t> bytes);
 
 /// The facts of a frame the packet layer's typed parser has read.

@@ -14,4 +14,8 @@ std::uint32_t crc32(std::span<const std::uint8_t> bytes, std::uint32_t previous 
 /// CRC32c (Castagnoli; as MPA uses), continuing from a previous value (0 to start).
 std::uint32_t crc32c(std::span<const std::uint8_t> bytes, std::uint32_t previous = 0);
 
+/// CRC-64 (ECMA-182, reflected), continuing from a previous value (0 to start): a fast 64-bit
+/// fingerprint of a frame's bytes (the flow analysis tells a duplicate from a resend by it).
+std::uint64_t crc64(std::span<const std::uint8_t> bytes, std::uint64_t previous = 0);
+
 }  // namespace rdmascope::packets
