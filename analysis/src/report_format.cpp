@@ -1,4 +1,7 @@
+#include <fmt/format.h>
+
 #include <cstdio>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -373,12 +376,12 @@ std::string formatText(const AnalysisReport& report) {
 
   out << "\nAnomalies (" << report.anomalies.size() + report.anomaliesDropped << ")\n";
   if (report.anomalies.empty()) out << "  none\n";
-  for (const auto& a : report.anomalies) {
-    std::snprintf(line, sizeof line, "  frame %-8llu conn %-3d %-18s %s\n",
-                  static_cast<unsigned long long>(a.frame), a.connection,
-                  std::string(toString(a.kind)).c_str(), a.detail.c_str());
-    out << line;
-  }
+  // One buffer for the whole list (a capture may have 100,000 anomalies).
+  fmt::memory_buffer list;
+  for (const auto& a : report.anomalies)
+    fmt::format_to(std::back_inserter(list), "  frame {:<8} conn {:<3} {:<18} {}\n", a.frame,
+                   a.connection, toString(a.kind), a.detail);
+  out.write(list.data(), static_cast<std::streamsize>(list.size()));
   if (report.anomaliesDropped)
     out << "  ... and " << report.anomaliesDropped << " more not listed\n";
 

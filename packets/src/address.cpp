@@ -2,6 +2,8 @@
 
 #include <arpa/inet.h>
 
+#include <charconv>
+
 namespace rdmascope::packets {
 
 std::optional<IpAddress> IpAddress::parse(const std::string& text) {
@@ -13,6 +15,17 @@ std::optional<IpAddress> IpAddress::parse(const std::string& text) {
 }
 
 std::string IpAddress::toString() const {
+  if (!v6) {
+    // Dotted decimal by hand: inet_ntop formats IPv4 through sprintf, twice per frame of an
+    // analysis.
+    char buf[16];
+    char* p = buf;
+    for (int i = 0; i < 4; ++i) {
+      if (i) *p++ = '.';
+      p = std::to_chars(p, buf + sizeof buf, bytes[static_cast<std::size_t>(i)]).ptr;
+    }
+    return std::string(buf, p);
+  }
   char buf[INET6_ADDRSTRLEN];
   if (!inet_ntop(v6 ? AF_INET6 : AF_INET, bytes.data(), buf, sizeof buf)) return {};
   return buf;
