@@ -34,7 +34,7 @@ namespace {
 
 const std::vector<std::string> kPrimerOrder = {
     "tcp-copies", "rdma-idea", "three-stacks", "verbs-workflow", "send-recv", "read",
-    "write",      "atomics",   "errors",       "iwarp-cm",       "ceph"};
+    "write",      "atomics",   "errors",       "iwarp-cm",       "ceph",      "ceph-tcp"};
 
 TEST(Lessons, InThePrimersOrder) {
   std::vector<std::string> ids;
@@ -74,6 +74,12 @@ std::string shownAnswer(const Checkpoint& cp, const ScenarioRecording& rec,
                           w == N::RdmaCmConnect || w == N::RdmaCmAccept;
       const bool socket = w == N::TcpCopy || w == N::TcpSendCall || w == N::TcpRecvCall ||
                           w == N::TcpTransmitWork || w == N::TcpInterrupt;
+      // A step of Ceph's messenger is its host's software: copies into and out of chunks,
+      // write()/read() of the QP information, send()/recv(), posting, polling.
+      if (e.ceph) {
+        EXPECT_EQ(e.trace.kind, sim::TraceKind::Note);
+        return "cpu:" + std::to_string(e.ceph->host);
+      }
       return verbs || rdmaCm || socket ? "cpu:" + std::to_string(e.host) : "nic";
     }
     case CheckpointKind::Reply: {

@@ -64,6 +64,19 @@ bool isRoce(const std::vector<std::uint8_t>& f) {
   return f.size() > 14 + 20 && f[12] == 0x08 && f[13] == 0x00 && f[14 + 9] == 17;
 }
 
+}  // namespace
+
+std::uint32_t cephSendPayload(const std::vector<std::uint8_t>& f) {
+  if (!isRoce(f)) return 0;
+  const auto s = sim::summarizeFrame(sim::WireFormat::RoceV2Ipv4, f);
+  if (!s.ok || s.opcode > 5) return 0;  // RC SEND First .. Only with Immediate
+  const std::size_t ipTotal = (std::size_t{f[14 + 2]} << 8) | f[14 + 3];
+  const std::size_t headers = 20 + 8 + 12 + 4 + s.pad + (s.hasImm ? 4 : 0);
+  return ipTotal > headers ? static_cast<std::uint32_t>(ipTotal - headers) : 0;
+}
+
+namespace {
+
 struct Item {
   std::int64_t ps = 0;
   int order = 0;  // at the same time: steps, frames, placements
@@ -235,11 +248,15 @@ bool recordCephScenario(const std::string& id, ScenarioRecording& out, FrameStor
   // Frames in time order (RoCEv2 and the TCP side channel merged, as the run reports them);
   // the simulator's RoCE frame numbers map onto them in order.
   frames.clear(packets::LinkType::Ethernet);
-  std::vector<std::size_t> roceIndex;
+  // The SEND packets with payload each host received, in order: the NIC places each into the
+  // receiver's chunk in that order (RC delivers in order; the model loses nothing).
+  std::array<std::vector<std::size_t>, 2> payloadFrames;
   for (std::size_t i = 0; i < run->frames.size(); ++i) {
     frames.append(run->frames[i].bytes, run->frames[i].timePs / 1000);
-    if (isRoce(run->frames[i].bytes)) roceIndex.push_back(i);
+    if (cephSendPayload(run->frames[i].bytes) > 0)
+      payloadFrames[run->frames[i].fromHost == 1 ? 0 : 1].push_back(i);
   }
+  std::array<std::size_t, 2> placements{};
   // The NIC's placements of SEND payloads into the receiver's chunks.
   std::vector<const sim::TraceEvent*> placed;
   for (const auto& e : run->trace)
@@ -301,11 +318,14 @@ bool recordCephScenario(const std::string& id, ScenarioRecording& out, FrameStor
       ev.trace = e;
       ev.trace.bytes.clear();
       ev.host = e.host == "client" ? 0 : e.host == "osd" ? 1 : -1;
-      if (e.frameNumber > 0 && e.frameNumber <= roceIndex.size()) {
-        ev.frame = static_cast<std::int64_t>(roceIndex[e.frameNumber - 1]);
-        ev.trace.frameNumber = roceIndex[e.frameNumber - 1] + 1;
-      } else {
-        ev.trace.frameNumber = 0;
+      ev.trace.frameNumber = 0;
+      if (ev.host >= 0) {
+        const auto h = static_cast<std::size_t>(ev.host);
+        if (placements[h] < payloadFrames[h].size()) {
+          const std::size_t f = payloadFrames[h][placements[h]++];
+          ev.frame = static_cast<std::int64_t>(f);
+          ev.trace.frameNumber = f + 1;
+        }
       }
     }
     ev.phase = phase;

@@ -9,6 +9,7 @@
 /// SEND's payload into the receiver's chunk is a DMA write event. Each event keeps both hosts'
 /// chunk pools, SRQ and counters (transport_host_state.h's CephHostState). Qt-free.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -36,5 +37,9 @@ void applyCephStep(const sim::CephStep& step, const sim::HostCostSettings& costs
 /// The CPU time one step costs its host (the host cost model's copy rate, system call, doorbell
 /// and poll costs); 0 for what the NIC or the peer does.
 double cephStepCpuNs(const sim::CephStep& step, const sim::HostCostSettings& costs);
+
+/// The payload bytes of an RC SEND packet in an Ethernet frame (RoCEv2 over IPv4), 0 for any
+/// other frame.
+std::uint32_t cephSendPayload(const std::vector<std::uint8_t>& frame);
 
 }  // namespace rdmascope::ui
