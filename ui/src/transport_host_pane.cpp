@@ -165,8 +165,16 @@ void TransportHostPane::setCephState(RecordingTransport transport,
   recvLabel_->setVisible(rdma);
   recvBar_->setVisible(rdma);
   if (!rdma) return;
-  const CephHostState empty;
-  const CephHostState& c = state ? state->ceph : empty;
+  if (!state) {
+    sendBar_->setRange(0, 1);
+    sendBar_->setValue(0);
+    recvBar_->setRange(0, 1);
+    recvBar_->setValue(0);
+    sendLabel_->setText(tr("Send pool: no registered chunks yet"));
+    recvLabel_->setText(tr("Shared receive queue: no chunks posted yet"));
+    return;
+  }
+  const CephHostState& c = state->ceph;
   const std::uint32_t inUse = c.sendPool - std::min(c.sendPool, c.sendPoolFree);
   // Scaled to the chunks a message needs at most, so that three chunks are visible.
   sendBar_->setRange(0, static_cast<int>(std::max<std::uint32_t>(1, std::min(c.sendPool, 8u))));
