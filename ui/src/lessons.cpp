@@ -433,8 +433,7 @@ std::vector<LessonSpec> makeLessons() {
                            "The client has called send() with a 300 KiB message. Whose CPU "
                            "copies it into the socket send buffer?"),
          QT_TRANSLATE_NOOP("Lesson", "send() runs in the kernel, on the sending host.")},
-        {K::Sender, frameSent(1),
-         QT_TRANSLATE_NOOP("Lesson", "Which host sends the next frame from the OSD's side?"),
+        {K::Sender, frameSent(1), QT_TRANSLATE_NOOP("Lesson", "Which host sends the next frame?"),
          QT_TRANSLATE_NOOP("Lesson", "TCP acknowledges what it has received.")},
         {K::Cpu, cephStep(CK::SocketCopyOut, 1),
          QT_TRANSLATE_NOOP("Lesson",
@@ -443,7 +442,9 @@ std::vector<LessonSpec> makeLessons() {
          QT_TRANSLATE_NOOP("Lesson",
                            "recv() copies out of the socket receive buffer in the kernel.")},
         {K::Sender, frameSent(), QT_TRANSLATE_NOOP("Lesson", "Which host sends the next frame?"),
-         QT_TRANSLATE_NOOP("Lesson", "More of the message is still on its way.")}}});
+         QT_TRANSLATE_NOOP("Lesson",
+                           "Data still flows from the client, and the OSD acknowledges what it "
+                           "has received.")}}});
   return l;
 }
 
