@@ -333,8 +333,8 @@ bool recordCephScenario(const std::string& id, ScenarioRecording& out, FrameStor
     out.hostStates.push_back(state);
   }
 
-  // Ladder labels: the packet list's Info column, except that the side channel's QP
-  // information shows its text.
+  // Ladder labels: the packet list's Info column for TCP, the opcode and PSN for RoCE, and the
+  // side channel's QP information as its text.
   DissectionCache cache(&frames, 16);
   for (std::size_t i = 0; i < frames.size(); ++i) {
     const auto& bytes = run->frames[i].bytes;
@@ -343,6 +343,13 @@ bool recordCephScenario(const std::string& id, ScenarioRecording& out, FrameStor
     if (len == sim::kCephQpInfoBytes) {
       const std::string text(reinterpret_cast<const char*>(bytes.data() + off), len - 1);
       if (sim::parseCephQpInfo(text)) label = "QP info " + text.substr(0, 32) + "...";
+    }
+    if (label.empty() && isRoce(bytes)) {
+      // Short enough for the ladder's arrow: the opcode and the PSN.
+      const auto sum = sim::summarizeFrame(sim::WireFormat::RoceV2Ipv4, bytes);
+      std::string name = sum.opcodeName;
+      if (name.rfind("RC ", 0) == 0) name = name.substr(3);
+      if (sum.ok) label = name + " PSN=" + std::to_string(sum.psn);
     }
     if (label.empty()) {
       const auto d = cache.get(i);
