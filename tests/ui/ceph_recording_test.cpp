@@ -11,6 +11,7 @@
 #include <QProgressBar>
 
 #include "rdmascope/ui/event_explanation.h"
+#include "rdmascope/ui/host_state_models.h"
 #include "rdmascope/ui/lesson.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/scenario_controller.h"
@@ -217,6 +218,18 @@ TEST(CephRecording, TheMainWindowStepsItWithChunkPoolAndSrqPanes) {
   EXPECT_EQ(w.transportPane(1)->receiveBuffer()->value(), 64);
   sc->goTo(sc->eventCount() - 1);
   EXPECT_EQ(w.transportPane(0)->sendBuffer()->value(), 0);
+  // The Events tab names the messenger's steps and labels its frames.
+  EventListModel* events = w.eventModel();
+  EXPECT_EQ(events->index(copy, EventListModel::Kind).data().toString(),
+            QStringLiteral("copy-into-chunk"));
+  int frame = -1;
+  for (std::size_t i = 0; i < rec.events.size() && frame < 0; ++i)
+    if (rec.events[i].trace.kind == sim::TraceKind::FrameSent) frame = static_cast<int>(i);
+  ASSERT_GE(frame, 0);
+  EXPECT_TRUE(events->index(frame, EventListModel::Explanation)
+                  .data()
+                  .toString()
+                  .contains(QString::fromStdString(rec.frameLabels[0])));
 }
 
 }  // namespace
