@@ -218,6 +218,16 @@ TEST(CephRecording, TheMainWindowStepsItWithChunkPoolAndSrqPanes) {
   EXPECT_EQ(w.transportPane(1)->receiveBuffer()->value(), 64);
   sc->goTo(sc->eventCount() - 1);
   EXPECT_EQ(w.transportPane(0)->sendBuffer()->value(), 0);
+  // The close's frame is explained as the zero-length SEND it is.
+  int fin = -1;
+  for (std::size_t i = 0; i < rec.events.size(); ++i)
+    if (rec.events[i].trace.kind == sim::TraceKind::FrameSent && rec.events[i].trace.args.bytes &&
+        *rec.events[i].trace.args.bytes == 0)
+      fin = static_cast<int>(i);
+  ASSERT_GE(fin, 0);
+  EXPECT_EQ(*rec.events[static_cast<std::size_t>(fin)].trace.args.opcode, 4);
+  EXPECT_TRUE(EventExplainer::explain(rec, static_cast<std::size_t>(fin))
+                  .body.contains(QLatin1String("zero-length SEND")));
   // The Events tab names the messenger's steps and labels its frames.
   EventListModel* events = w.eventModel();
   EXPECT_EQ(events->index(copy, EventListModel::Kind).data().toString(),

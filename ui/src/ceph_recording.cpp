@@ -312,6 +312,7 @@ bool recordCephScenario(const std::string& id, ScenarioRecording& out, FrameStor
         ev.trace.psn = sum.psn;
         ev.trace.qpn = sum.destQp;
         ev.trace.args.opcode = sum.opcode;
+        if (sum.opcode <= 5) ev.trace.args.bytes = cephSendPayload(f.bytes);
       }
     } else {
       const sim::TraceEvent& e = *placed[it.index];

@@ -1300,6 +1300,14 @@ void explainCeph(const ScenarioRecording& rec, std::size_t index, EventExplanati
                      "completions follow from it.")
                      .arg(who, hex(ev.trace.psn));
         x.terms << QStringLiteral("ACK") << QStringLiteral("PSN");
+      } else if (op <= 5 && ev.trace.args.bytes && *ev.trace.args.bytes == 0) {
+        x.body = EventExplainer::tr(
+                     "%1's NIC sends %2 with PSN %3 and no payload: the messenger's close. RDMA "
+                     "has no FIN, so Ceph closes with a zero-length SEND; %4's NIC still "
+                     "consumes a chunk of its shared receive queue for it and reports a receive "
+                     "completion of 0 bytes.")
+                     .arg(who, opName(ev.trace.args.opcode), hex(ev.trace.psn), peer);
+        x.terms << QStringLiteral("PSN");
       } else {
         x.body =
             EventExplainer::tr(
