@@ -10,14 +10,18 @@
 #include <QCoreApplication>
 #include <QHeaderView>
 #include <QImage>
+#include <QLabel>
 #include <QTableView>
+#include <QTreeView>
 #include <set>
 
 #include "rdmascope/ui/ceph_messenger_models.h"
 #include "rdmascope/ui/frame_store.h"
+#include "rdmascope/ui/hex_view.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/packet_list_model.h"
 #include "rdmascope/ui/packet_pane.h"
+#include "rdmascope/ui/scenario_controller.h"
 
 namespace rdmascope::ui {
 namespace {
@@ -104,15 +108,20 @@ TEST(CephMessengerView, RunsBothStacksAndShowsTheChosenFrames) {
   EXPECT_TRUE(v.errorText().contains(QStringLiteral("message count")));
 }
 
-TEST(CephMessengerView, ScenarioNameAndMenuOpenIt) {
+// The scenario names step the messenger in the main window; the menu still opens the
+// side-by-side comparison window (once).
+TEST(CephMessengerView, ScenarioNamesStepInTheMainWindowTheMenuOpensTheComparison) {
   MainWindow w;
   ASSERT_TRUE(w.openScenario(QStringLiteral("ceph-messenger-tcp")));
+  ASSERT_NE(w.scenario()->recording(), nullptr);
+  EXPECT_EQ(w.scenario()->recording()->transport, RecordingTransport::CephPosix);
+  EXPECT_EQ(w.findChild<CephMessengerView*>(), nullptr);
+  auto* action = w.findChild<QAction*>(QStringLiteral("cephMessengerAction"));
+  ASSERT_NE(action, nullptr);
+  action->trigger();
   auto* v = w.findChild<CephMessengerView*>();
   ASSERT_NE(v, nullptr);
   ASSERT_TRUE(v->posix());
-  EXPECT_EQ(v->packets()->store().size(), v->posix()->frames.size());
-  auto* action = w.findChild<QAction*>(QStringLiteral("cephMessengerAction"));
-  ASSERT_NE(action, nullptr);
   action->trigger();
   EXPECT_EQ(w.findChildren<CephMessengerView*>().size(), 1);
   EXPECT_TRUE(v->isVisible());
@@ -131,8 +140,33 @@ TEST(CephMessengerView, NothingCutAtLaptopAndDesktopSizes) {
     for (int c = 0; c < t->model()->columnCount(); ++c)
       columns += t->columnWidth(c);
     EXPECT_LE(columns, t->viewport()->width() + 1) << size.width();
+    // Every figure's name whole (the name column as wide as its longest name).
+    int longest = 0;
+    for (int r = 0; r < t->model()->rowCount(); ++r)
+      longest =
+          std::max(longest, t->fontMetrics().horizontalAdvance(
+                                t->model()->index(r, CephComparisonModel::Name).data().toString()));
+    EXPECT_GE(t->columnWidth(CephComparisonModel::Name), longest + 6) << size.width();
     EXPECT_GE(t->viewport()->height(), 4 * t->verticalHeader()->defaultSectionSize());
     EXPECT_GE(v.packets()->packetList()->viewport()->height(), 60);
+    // A step's sentence has room in its column, and the selected one shows whole below.
+    QTableView* steps = v.rdmaStepsTable();
+    const int cw = steps->fontMetrics().horizontalAdvance(QLatin1Char('x'));
+    EXPECT_GE(steps->columnWidth(CephStepsModel::Text), cw * 40) << size.width();
+    QLabel* sentence = v.stepTextLabel();
+    EXPECT_TRUE(sentence->isVisible());
+    const QString first = v.rdmaSteps()->index(0, CephStepsModel::Text).data().toString();
+    EXPECT_TRUE(v.stepSentence().contains(first)) << v.stepSentence().toStdString();
+    EXPECT_GE(sentence->height(), sentence->heightForWidth(sentence->width())) << "sentence cut";
+    const QRect r(sentence->mapTo(&v, QPoint(0, 0)), sentence->size());
+    EXPECT_TRUE(v.rect().contains(r));
+    steps->setCurrentIndex(v.rdmaSteps()->index(5, CephStepsModel::Time));
+    EXPECT_TRUE(
+        v.stepSentence().contains(v.rdmaSteps()->index(5, CephStepsModel::Text).data().toString()));
+    // The detail tree and the bytes show the selected frame (the first) from the start.
+    EXPECT_GT(v.packets()->detailTree()->model()->rowCount(), 2);
+    EXPECT_EQ(v.packets()->hexView()->bytes().size(),
+              static_cast<qsizetype>(v.rdma()->frames.front().bytes.size()));
     const QImage img = v.grab().toImage();
     const QString path = QStringLiteral(RDMASCOPE_BINARY_DIR "/tests/ui/shot_ceph_%1x%2.png")
                              .arg(size.width())

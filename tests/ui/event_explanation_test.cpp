@@ -58,8 +58,9 @@ int find(const ScenarioRecording& rec, Pred pred) {
 
 TEST(EventExplanation, EveryEventOfEveryBuiltInHasItsOwnTitleAndBody) {
   const auto all = steppable();
-  ASSERT_GE(all.size(), 12u + 4u);  // rc-send-recv ... tour, tcp-stream, iwarp-*
-  for (const char* id : {"tcp-stream", "iwarp-send-recv", "iwarp-write", "iwarp-read"})
+  ASSERT_GE(all.size(), 12u + 4u + 2u);  // rc-send-recv ... tour, tcp-stream, iwarp-*, ceph-*
+  for (const char* id : {"tcp-stream", "iwarp-send-recv", "iwarp-write", "iwarp-read",
+                         "ceph-messenger", "ceph-messenger-tcp"})
     EXPECT_NE(std::find(all.begin(), all.end(), std::make_pair(std::string(id), false)), all.end())
         << id;
   EXPECT_NE(std::find(all.begin(), all.end(), std::make_pair(std::string("rc-write"), true)),

@@ -9,6 +9,7 @@
 
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/sim/transport_scenarios.h"
+#include "rdmascope/ui/ceph_recording.h"
 #include "rdmascope/ui/transport_recording.h"
 #include "rdmascope/verbs_backend/scenario.h"
 #include "scenario_support.h"
@@ -53,14 +54,17 @@ TEST(ScenarioPlayer, TheListIsVerbsBackendsBuiltInsThenTheTransfers) {
   for (const auto& info : builtInScenarios()) {
     ids.push_back(info.id);
     EXPECT_FALSE(info.description.empty()) << info.id;
-    if (!isTransportScenario(info.id)) {
+    if (!isTransportScenario(info.id) && !isCephScenario(info.id)) {
       EXPECT_EQ(info.description, verbs_backend::builtinScenario(info.id).description);
     }
   }
-  // As `rdmascope-cli sim --list` lists them: verbs_backend's, then tcp-stream and iwarp-*.
+  // As `rdmascope-cli sim --list` lists them: verbs_backend's, then tcp-stream and iwarp-*,
+  // then Ceph's messenger on its two stacks.
   std::vector<std::string> cli = verbs_backend::builtinScenarioNames();
   for (const auto& name : sim::transportScenarioNames())
     cli.emplace_back(name);
+  cli.emplace_back("ceph-messenger");
+  cli.emplace_back("ceph-messenger-tcp");
   EXPECT_EQ(ids, cli);
   const auto tour = std::find_if(builtInScenarios().begin(), builtInScenarios().end(),
                                  [](const ScenarioInfo& i) { return i.id == "tour"; });

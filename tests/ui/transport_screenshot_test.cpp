@@ -1,7 +1,8 @@
-// Screenshots of iWARP, TCP, CM and UD scenarios at 1280x720 and 1600x1000, in English and
-// Chinese (issue 15): each is written to the build folder and checked for what it must show
-// whole: the right host panes (socket buffers for TCP, rdma_cm/MPA steps for iWARP, QPs for
-// verbs), the ladder with frames, the current event's title, and every lower tab.
+// Screenshots of iWARP, TCP, CM, UD and Ceph messenger scenarios at 1280x720 and 1600x1000, in
+// English and Chinese (issue 15): each is written to the build folder and checked for what it
+// must show whole: the right host panes (socket buffers for TCP, rdma_cm/MPA steps for iWARP,
+// QPs for verbs, chunk pool, SRQ and counters for Ceph), the ladder with frames, the current
+// event's title, and every lower tab.
 #include <gtest/gtest.h>
 
 #include <QAction>
@@ -66,6 +67,11 @@ int eventToShow(const ScenarioRecording& rec, const Shot& s) {
     if (s.cm && e.kind == sim::TraceKind::FrameSent && e.args.text.rfind("CM REP", 0) == 0)
       return static_cast<int>(i);
     if (!s.cm && sc == "ud-send" && e.kind == sim::TraceKind::FrameSent) return static_cast<int>(i);
+    // Ceph: the OSD's first copy out of a chunk (RDMA) or of the socket (TCP).
+    const auto* c = rec.events[i].ceph ? &*rec.events[i].ceph : nullptr;
+    if (c && c->host == 1 &&
+        (c->kind == sim::CephStepKind::CopyOut || c->kind == sim::CephStepKind::SocketCopyOut))
+      return static_cast<int>(i);
   }
   return -1;
 }
@@ -119,6 +125,30 @@ TEST_P(TransportScreenshot, ShowsTheRightPanesWhole) {
       EXPECT_GE(steps->count(), 6) << h;
       EXPECT_GE(steps->viewport()->height(), steps->sizeHintForRow(0) * 3) << h;
     }
+  } else if (isCeph(rec.transport)) {
+    const bool rdma = rec.transport == RecordingTransport::CephRdma;
+    for (int h = 0; h < 2; ++h) {
+      TransportHostPane* pane = w.transportPane(h);
+      EXPECT_EQ(pane->sendBuffer()->isVisible(), rdma) << h;
+      EXPECT_EQ(pane->receiveBuffer()->isVisible(), rdma) << h;
+      if (rdma) {
+        expectWhole(pane->sendBuffer(), &w, "send pool");
+        expectWhole(pane->receiveBuffer(), &w, "shared receive queue");
+        EXPECT_EQ(pane->receiveBuffer()->maximum(), 64) << h;
+      }
+      // Every counter row of the table shows whole: copies, system calls, CPU time.
+      auto* table = pane->findChild<QTableView*>(QStringLiteral("transportState"));
+      expectWhole(table, &w, "counters");
+      const int last = table->model()->rowCount() - 1;
+      ASSERT_GE(last, 3);
+      EXPECT_LE(table->rowViewportPosition(last) + table->rowHeight(last),
+                table->viewport()->height())
+          << "counter rows cut on host " << h;
+    }
+    // The OSD is copying out: on the RDMA stack its SRQ lacks the chunk being copied.
+    if (rdma) {
+      EXPECT_GT(rec.hostStates[static_cast<std::size_t>(at)][1].ceph.chunksHeld, 0u);
+    }
   } else {
     EXPECT_EQ(rec.cm, s.cm);
   }
@@ -139,8 +169,9 @@ std::vector<Shot> shots() {
   const struct {
     const char* id;
     bool cm;
-  } scenarios[] = {
-      {"iwarp-write", false}, {"tcp-stream", false}, {"rc-write", true}, {"ud-send", false}};
+  } scenarios[] = {{"iwarp-write", false},    {"tcp-stream", false},
+                   {"rc-write", true},        {"ud-send", false},
+                   {"ceph-messenger", false}, {"ceph-messenger-tcp", false}};
   for (const auto& sc : scenarios)
     for (QSize size : {QSize(1280, 720), QSize(1600, 1000)})
       for (const char* lang : {"en", "zh_CN"})

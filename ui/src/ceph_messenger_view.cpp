@@ -7,8 +7,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -79,20 +81,32 @@ CephMessengerView::CephMessengerView(QWidget* parent)
   comparison_ = new CephComparisonModel(this);
   rdmaSteps_ = new CephStepsModel(this);
   posixSteps_ = new CephStepsModel(this);
-  auto group = [&](const QString& title, QAbstractItemModel* model, int stretch) {
-    auto* box = new QGroupBox(title, top);
-    auto* l = new QVBoxLayout(box);
-    l->setContentsMargins(4, 4, 4, 4);
-    auto* t = makeTable(model, box, stretch);
-    l->addWidget(t);
-    return t;
-  };
-  group(tr("async+rdma: the RDMA stack's steps"), rdmaSteps_, CephStepsModel::Text);
-  group(tr("async+posix: the TCP stack's steps"), posixSteps_, CephStepsModel::Text);
-  table_ = group(tr("Both stacks counted"), comparison_, CephComparisonModel::Name);
-  top->setStretchFactor(0, 2);
+  // The steps of either stack in tabs, so that a step's sentence has the width it needs at a
+  // laptop's size; the selected step's whole sentence below them.
+  auto* stepsBox = new QWidget(top);
+  auto* stepsLayout = new QVBoxLayout(stepsBox);
+  stepsLayout->setContentsMargins(0, 0, 0, 0);
+  stepTabs_ = new QTabWidget(stepsBox);
+  stepTabs_->setObjectName(QStringLiteral("cephStepTabs"));
+  rdmaTable_ = makeTable(rdmaSteps_, stepTabs_, CephStepsModel::Text);
+  posixTable_ = makeTable(posixSteps_, stepTabs_, CephStepsModel::Text);
+  stepTabs_->addTab(rdmaTable_, tr("async+rdma: the RDMA stack's steps"));
+  stepTabs_->addTab(posixTable_, tr("async+posix: the TCP stack's steps"));
+  stepText_ = new QLabel(stepsBox);
+  stepText_->setObjectName(QStringLiteral("cephStepText"));
+  stepText_->setWordWrap(true);
+  stepText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  stepText_->setMinimumHeight(stepText_->fontMetrics().lineSpacing() * 2 + 4);
+  stepText_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+  stepsLayout->addWidget(stepTabs_, 1);
+  stepsLayout->addWidget(stepText_);
+  auto* box = new QGroupBox(tr("Both stacks counted"), top);
+  auto* l = new QVBoxLayout(box);
+  l->setContentsMargins(4, 4, 4, 4);
+  table_ = makeTable(comparison_, box, CephComparisonModel::Name);
+  l->addWidget(table_);
+  top->setStretchFactor(0, 3);
   top->setStretchFactor(1, 2);
-  top->setStretchFactor(2, 3);
   packets_ = new PacketPane(store_.get(), vertical);
   vertical->setStretchFactor(0, 1);
   vertical->setStretchFactor(1, 1);
@@ -102,6 +116,32 @@ CephMessengerView::CephMessengerView(QWidget* parent)
   connect(framesOf_, &QComboBox::currentIndexChanged, this, [this](int) {
     showFramesOf(static_cast<sim::CephStack>(framesOf_->currentData().toInt()));
   });
+  // The steps' tab and the frames shown follow each other.
+  connect(stepTabs_, &QTabWidget::currentChanged, this, [this](int tab) {
+    showFramesOf(tab == 1 ? sim::CephStack::Posix : sim::CephStack::Rdma);
+    showStepText();
+  });
+  for (QTableView* t : {rdmaTable_, posixTable_})
+    connect(t->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this] { showStepText(); });
+}
+
+void CephMessengerView::showStepText() {
+  QTableView* t = stepTabs_->currentIndex() == 1 ? posixTable_ : rdmaTable_;
+  const int row = std::max(0, t->currentIndex().row());
+  const QAbstractItemModel* m = t->model();
+  if (row >= m->rowCount()) {
+    stepText_->clear();
+    return;
+  }
+  stepText_->setText(tr("%1 us, %2: %3")
+                         .arg(m->index(row, CephStepsModel::Time).data().toString(),
+                              m->index(row, CephStepsModel::Host).data().toString(),
+                              m->index(row, CephStepsModel::Text).data().toString()));
+}
+
+QString CephMessengerView::stepSentence() const {
+  return stepText_->text();
 }
 
 CephMessengerView::~CephMessengerView() = default;
@@ -133,9 +173,22 @@ bool CephMessengerView::run(const sim::CephMessengerOptions& o) {
   comparison_->setReports(*rdma_, *posix_);
   // The figures stay whole: the splitter gives the table at least its columns' width.
   table_->resizeColumnsToContents();
-  table_->setMinimumWidth(table_->horizontalHeader()->length() + 2 * table_->frameWidth() + 24);
+  // The figures' names whole beside the two value columns (sized to their contents).
+  int needed = 0;
+  for (int r = 0; r < comparison_->rowCount(); ++r)
+    needed =
+        std::max(needed, table_->fontMetrics().horizontalAdvance(
+                             comparison_->index(r, CephComparisonModel::Name).data().toString()));
+  needed += 16;
+  for (int c = 0; c < comparison_->columnCount(); ++c)
+    if (c != CephComparisonModel::Name) needed += table_->columnWidth(c);
+  table_->setMinimumWidth(needed + 2 * table_->frameWidth() +
+                          table_->verticalScrollBar()->sizeHint().width() + 4);
   rdmaSteps_->setSteps(rdma_->steps);
   posixSteps_->setSteps(posix_->steps);
+  for (QTableView* t : {rdmaTable_, posixTable_})
+    t->setCurrentIndex(t->model()->index(0, CephStepsModel::Text));
+  showStepText();
   const double cpuRdma = (rdma_->hosts[0].cpuNs + rdma_->hosts[1].cpuNs) / 1000;
   const double cpuTcp = (posix_->hosts[0].cpuNs + posix_->hosts[1].cpuNs) / 1000;
   summary_->setText(
@@ -160,6 +213,11 @@ void CephMessengerView::showFramesOf(sim::CephStack stack) {
     framesOf_->setCurrentIndex(index);  // comes back here through the signal
     return;
   }
+  const int tab = stack == sim::CephStack::Posix ? 1 : 0;
+  if (stepTabs_->currentIndex() != tab) {
+    stepTabs_->setCurrentIndex(tab);  // comes back here through the signal
+    return;
+  }
   const auto& report = stack == sim::CephStack::Rdma ? rdma_ : posix_;
   store_->clear(packets::LinkType::Ethernet);
   if (report) {
@@ -171,6 +229,8 @@ void CephMessengerView::showFramesOf(sim::CephStack stack) {
       store_->append(f.bytes, f.timePs / 1000);
   }
   packets_->storeReset();
+  // The detail tree and the bytes show a frame from the start: the first.
+  if (!store_->empty()) packets_->selectFrame(0);
 }
 
 }  // namespace rdmascope::ui

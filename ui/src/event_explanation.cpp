@@ -1292,6 +1292,309 @@ void explainNote(const ScenarioRecording& rec, std::size_t index, EventExplanati
   x.body = text;
 }
 
+using CK = sim::CephStepKind;
+
+// The explanation of an event of a Ceph messenger recording (ceph_recording.h): a messenger
+// step, a frame (RoCEv2, the RDMA stack's TCP side channel, or the POSIX stack's TCP), or the
+// NIC placing a SEND's payload into a chunk.
+void explainCeph(const ScenarioRecording& rec, std::size_t index, EventExplanation& x) {
+  const ScenarioEvent& ev = rec.events[index];
+  const bool rdma = rec.transport == RecordingTransport::CephRdma;
+  const QString who = x.actor;
+  const QString peer =
+      ev.host >= 0 ? QString::fromStdString(rec.hostNames[static_cast<std::size_t>(1 - ev.host)])
+                   : QString();
+  if (ev.trace.kind == K::FrameSent) {
+    const auto frame = static_cast<std::size_t>(std::max<std::int64_t>(ev.frame, 0));
+    const QString label =
+        frame < rec.frameLabels.size() ? QString::fromStdString(rec.frameLabels[frame]) : QString();
+    x.title = EventExplainer::tr("frame %1: %2").arg(ev.trace.frameNumber).arg(label);
+    if (ev.trace.args.opcode) {
+      const std::uint8_t op = *ev.trace.args.opcode;
+      if (op == 0x11) {
+        x.body = EventExplainer::tr(
+                     "%1's NIC acknowledges the SENDs up to PSN %2 (an RC ACK). The NIC does "
+                     "this on its own: no CPU of either host takes part, and the client's send "
+                     "completions follow from it.")
+                     .arg(who, hex(ev.trace.psn));
+        x.terms << QStringLiteral("ACK") << QStringLiteral("PSN");
+      } else if (op <= 5 && ev.trace.args.bytes && *ev.trace.args.bytes == 0) {
+        x.body = EventExplainer::tr(
+                     "%1's NIC sends %2 with PSN %3 and no payload: the messenger's close. RDMA "
+                     "has no FIN, so Ceph closes with a zero-length SEND; %4's NIC still "
+                     "consumes a chunk of its shared receive queue for it and reports a receive "
+                     "completion of 0 bytes.")
+                     .arg(who, opName(ev.trace.args.opcode), hex(ev.trace.psn), peer);
+        x.terms << QStringLiteral("PSN");
+      } else {
+        x.body =
+            EventExplainer::tr(
+                "%1's NIC sends %2 with PSN %3 to QP %4 of %5. It reads the payload by DMA "
+                "from the registered send chunk the work request names; %5's NIC places it "
+                "into the next chunk of its shared receive queue. Ceph's RDMA stack sends "
+                "its byte stream two-sided, so the receiver must have chunks posted.")
+                .arg(who, opName(ev.trace.args.opcode), hex(ev.trace.psn), hex(ev.trace.qpn), peer);
+        x.terms << QStringLiteral("PSN") << QStringLiteral("QPN") << QStringLiteral("RoCE");
+      }
+    } else if (label.startsWith(QLatin1String("QP info"))) {
+      x.body = EventExplainer::tr(
+                   "A TCP segment of the side channel carries %1's QP information as Ceph "
+                   "formats it: a fixed 65-byte text \"lid:qpn:psn:peer_qpn:gid\" in hex, NUL "
+                   "included. The RDMA stack needs the peer's QPN, first PSN and GID before its "
+                   "QP can reach RTR, and it learns them here, over TCP, not over RDMA.")
+                   .arg(who);
+      x.terms << QStringLiteral("QPN") << QStringLiteral("PSN") << QStringLiteral("GID");
+    } else if (rdma) {
+      x.body = EventExplainer::tr(
+                   "A TCP segment of the RDMA stack's side channel, sent by %1's kernel: the "
+                   "connection on which both sides swap their QP information (and which closes "
+                   "with the messenger's socket). No message bytes travel on it.")
+                   .arg(who);
+    } else {
+      x.body = EventExplainer::tr(
+                   "A TCP segment sent by %1's kernel. The POSIX stack hands the message to "
+                   "the kernel with send(); the kernel's TCP/IP cuts the socket buffer into "
+                   "segments, and the receiving kernel queues them for recv().")
+                   .arg(who);
+    }
+    return;
+  }
+  if (ev.trace.kind == K::MemoryWritten) {
+    x.title =
+        EventExplainer::tr("%1 bytes placed at %2").arg(ev.trace.length).arg(hex(ev.trace.address));
+    x.body = EventExplainer::tr(
+                 "%1's NIC writes the SEND's %2 bytes into the registered chunk it took from the "
+                 "shared receive queue, by DMA. No CPU takes part: %1's CPU learns of the data "
+                 "only from the receive completion it polls, and then copies it out.")
+                 .arg(who)
+                 .arg(ev.trace.length);
+    return;
+  }
+  if (!ev.ceph) {
+    x.title = QString::fromStdString(ev.trace.args.text);
+    x.body = x.title;
+    return;
+  }
+  const sim::CephStep& c = *ev.ceph;
+  switch (c.kind) {
+    case CK::SideChannelConnected:
+      x.title = EventExplainer::tr("TCP connection to port 6800 established");
+      x.body = rdma ? EventExplainer::tr(
+                          "The client's messenger connected a TCP socket to the OSD. On the "
+                          "RDMA stack this socket is only a side channel: it carries the QP "
+                          "information, after which the messages travel as RDMA SENDs.")
+                    : EventExplainer::tr(
+                          "The client's messenger connected a TCP socket to the OSD (SYN, "
+                          "SYN-ACK, ACK). On the POSIX stack every message goes through it.");
+      break;
+    case CK::QpInfoSent:
+      x.title = EventExplainer::tr("write() of the QP information");
+      x.body = EventExplainer::tr(
+                   "%1 writes \"%2\" to the side channel's socket: LID, QPN, first PSN, the "
+                   "peer's QPN (0 until it is known) and the GID, in hex. A system call, on %1's "
+                   "CPU.")
+                   .arg(who, QString::fromStdString(c.text));
+      x.terms << QStringLiteral("QPN") << QStringLiteral("PSN") << QStringLiteral("GID");
+      break;
+    case CK::QpInfoReceived:
+      x.title = EventExplainer::tr("read() of %1's QP information").arg(peer);
+      x.body = EventExplainer::tr(
+                   "%1 reads \"%2\" from the socket and parses it: %3's QPN, first PSN and "
+                   "GID go into its QP's RTR attributes. A system call, on %1's CPU.")
+                   .arg(who, QString::fromStdString(c.text), peer);
+      x.terms << QStringLiteral("QPN") << QStringLiteral("GID");
+      break;
+    case CK::QpReady:
+      x.title = EventExplainer::tr("QP %1 to RTR and RTS").arg(hex(c.qpn));
+      x.body = EventExplainer::tr(
+                   "%1 calls ibv_modify_qp twice: RTR with %2's QPN, PSN and GID (path MTU "
+                   "1024), then RTS with its own PSN (timeout 14, retry 7, RNR retry 7). From "
+                   "now on its NIC may send and accept SENDs.")
+                   .arg(who, peer);
+      x.terms << QStringLiteral("QP") << QStringLiteral("RC");
+      break;
+    case CK::ReceivesPosted:
+      x.title = EventExplainer::tr("%1 chunks posted to the SRQ").arg(c.chunks);
+      x.body = EventExplainer::tr(
+                   "%1 posts %2 registered chunks of %3 KiB from its memory pool to the shared "
+                   "receive queue that all its QPs draw from. A SEND can only land in a posted "
+                   "chunk, so the receive side fills the queue before any QP connects.")
+                   .arg(who)
+                   .arg(c.chunks)
+                   .arg(c.chunks ? c.bytes / c.chunks / 1024 : 0);
+      x.terms << QStringLiteral("WQE") << QStringLiteral("MR");
+      break;
+    case CK::MessageSubmitted:
+      x.title = EventExplainer::tr("message %1 submitted (%2 bytes)").arg(c.message).arg(c.bytes);
+      x.body = EventExplainer::tr(
+                   "%1's messenger is given message %2, %3 bytes in a bufferlist, to send to "
+                   "%4.")
+                   .arg(who)
+                   .arg(c.message)
+                   .arg(c.bytes)
+                   .arg(peer);
+      break;
+    case CK::ChunkTaken:
+      x.title = EventExplainer::tr("send chunk %1 taken for %2 bytes").arg(c.chunk).arg(c.bytes);
+      x.body = EventExplainer::tr(
+                   "%1 takes chunk %2 from its pool of registered send chunks for the next %3 "
+                   "bytes of the stream. Only registered memory can be the source of a SEND.")
+                   .arg(who)
+                   .arg(c.chunk)
+                   .arg(c.bytes);
+      x.terms << QStringLiteral("MR");
+      break;
+    case CK::CopyIntoChunk:
+      x.title = EventExplainer::tr("%1 bytes copied into chunk %2").arg(c.bytes).arg(c.chunk);
+      x.body = EventExplainer::tr(
+                   "%1's CPU copies %2 bytes of the bufferlist into registered chunk %3: the "
+                   "bufferlist lives in ordinary memory the NIC may not read, so the RDMA stack "
+                   "copies it once on the sending side.")
+                   .arg(who)
+                   .arg(c.bytes)
+                   .arg(c.chunk);
+      break;
+    case CK::ChunkInPlace:
+      x.title = EventExplainer::tr("chunk %1 already holds the bytes").arg(c.chunk);
+      x.body = EventExplainer::tr(
+                   "The bufferlist was built inside registered chunk %1, so %2 sends its %3 "
+                   "bytes from where they lie: no copy.")
+                   .arg(c.chunk)
+                   .arg(who)
+                   .arg(c.bytes);
+      break;
+    case CK::PostSend:
+      x.title = EventExplainer::tr("ibv_post_send of %1 signalled SEND(s)").arg(c.chunks);
+      x.body = EventExplainer::tr(
+                   "%1's CPU posts %2 SEND work requests (%3 bytes) with one ibv_post_send, "
+                   "each signalled so that its chunk can go back to the pool once it "
+                   "completes. A doorbell, no system call: the NIC does the rest.")
+                   .arg(who)
+                   .arg(c.chunks)
+                   .arg(c.bytes);
+      x.terms << QStringLiteral("WQE");
+      break;
+    case CK::SendCompletion:
+      x.title = c.chunk < 0 ? EventExplainer::tr("send completion of the fin")
+                            : EventExplainer::tr("send completion of chunk %1").arg(c.chunk);
+      x.body = EventExplainer::tr(
+                   "%1's dispatcher polls a send completion from its CQ: %2 acknowledged the "
+                   "SEND, so its chunk is free again.")
+                   .arg(who, peer);
+      x.terms << QStringLiteral("CQE");
+      break;
+    case CK::ChunkReturned:
+      x.title = EventExplainer::tr("send chunk %1 back in the pool").arg(c.chunk);
+      x.body = EventExplainer::tr("Chunk %1 returns to %2's send pool for the next message.")
+                   .arg(c.chunk)
+                   .arg(who);
+      break;
+    case CK::PoolEmpty:
+      x.title = EventExplainer::tr("send pool empty, %1 bytes wait").arg(c.bytes);
+      x.body = EventExplainer::tr(
+                   "%1 has no free send chunk: the remaining %2 bytes wait until send "
+                   "completions return chunks.")
+                   .arg(who)
+                   .arg(c.bytes);
+      break;
+    case CK::RecvCompletion:
+      x.title =
+          EventExplainer::tr("receive completion: chunk %1, %2 bytes").arg(c.chunk).arg(c.bytes);
+      x.body = EventExplainer::tr(
+                   "%1's dispatcher polls a receive completion: its NIC has placed a SEND of %2 "
+                   "bytes into chunk %3 of the shared receive queue. The chunk stays out of the "
+                   "queue until the reader has copied it.")
+                   .arg(who)
+                   .arg(c.bytes)
+                   .arg(c.chunk);
+      x.terms << QStringLiteral("CQE");
+      break;
+    case CK::Notified:
+      x.title = EventExplainer::tr("connection woken through an eventfd");
+      x.body = EventExplainer::tr(
+                   "%1's dispatcher thread writes the connection's eventfd and the worker "
+                   "thread reads it: two system calls that hand the received chunks over.")
+                   .arg(who);
+      break;
+    case CK::CopyOut:
+      x.title = EventExplainer::tr("%1 bytes copied out of chunk %2").arg(c.bytes).arg(c.chunk);
+      x.body = EventExplainer::tr(
+                   "%1's CPU copies %2 bytes from chunk %3 into the reader's buffer: the "
+                   "messenger keeps stream semantics, so received bytes leave the registered "
+                   "chunk before it can be reused.")
+                   .arg(who)
+                   .arg(c.bytes)
+                   .arg(c.chunk);
+      break;
+    case CK::ChunkReposted:
+      x.title = EventExplainer::tr("chunk %1 reposted to the SRQ").arg(c.chunk);
+      x.body = EventExplainer::tr(
+                   "%1 posts chunk %2 back to the shared receive queue (ibv_post_srq_recv), "
+                   "ready for a later SEND.")
+                   .arg(who)
+                   .arg(c.chunk);
+      break;
+    case CK::MessageDelivered:
+      x.title = EventExplainer::tr("message %1 complete (%2 bytes)").arg(c.message).arg(c.bytes);
+      x.body = EventExplainer::tr("%1 holds all %2 bytes of message %3.")
+                   .arg(who)
+                   .arg(c.bytes)
+                   .arg(c.message);
+      break;
+    case CK::FinSent:
+      x.title = EventExplainer::tr("close(): a zero-length SEND");
+      x.body = EventExplainer::tr(
+                   "%1 closes the connection by posting a signalled SEND without payload. RDMA "
+                   "has no FIN of its own; the peer takes a receive completion of length 0 as "
+                   "the close.")
+                   .arg(who);
+      break;
+    case CK::FinReceived:
+      x.title = EventExplainer::tr("zero-length receive: %1 closed").arg(peer);
+      x.body = EventExplainer::tr(
+                   "%1 polls a receive completion of 0 bytes: the peer's close. It shuts its "
+                   "side of the connection down.")
+                   .arg(who);
+      break;
+    case CK::SocketSend:
+      x.title = EventExplainer::tr("send() of %1 bytes").arg(c.bytes);
+      x.body = EventExplainer::tr(
+                   "%1 calls send() on its TCP socket: a system call into %1's kernel, which "
+                   "copies the bytes into the socket send buffer.")
+                   .arg(who);
+      break;
+    case CK::SocketCopyIn:
+      x.title = EventExplainer::tr("%1 bytes copied into the socket").arg(c.bytes);
+      x.body = EventExplainer::tr(
+                   "%1's CPU, in the kernel, copies %2 bytes from the message into the socket "
+                   "send buffer.")
+                   .arg(who)
+                   .arg(c.bytes);
+      break;
+    case CK::SocketRecv:
+      x.title = EventExplainer::tr("recv()");
+      x.body = EventExplainer::tr(
+                   "%1 calls recv() on its TCP socket: a system call into %1's kernel to take "
+                   "what has arrived.")
+                   .arg(who);
+      break;
+    case CK::SocketCopyOut:
+      x.title = EventExplainer::tr("%1 bytes copied out of the socket").arg(c.bytes);
+      x.body = EventExplainer::tr(
+                   "%1's CPU, in the kernel, copies %2 bytes from the socket receive buffer to "
+                   "the reader.")
+                   .arg(who)
+                   .arg(c.bytes);
+      break;
+    case CK::SocketClosed:
+      x.title = EventExplainer::tr("socket closed");
+      x.body = rdma
+                   ? EventExplainer::tr("The side channel's TCP socket closes with the connection.")
+                   : EventExplainer::tr("The TCP connection closes: FIN and ACK each way.");
+      break;
+  }
+}
+
 QString wqeTransition(const QString& from, const QString& to) {
   if (to == QLatin1String("processing") && from == QLatin1String("posted"))
     return EventExplainer::tr("the requester started it and is sending its packets");
@@ -1339,6 +1642,47 @@ QString wqeChanges(const ScenarioRecording& rec, std::size_t index) {
 }  // namespace
 
 QString EventExplainer::kindName(const ScenarioEvent& ev) {
+  if (ev.ceph) {
+    switch (ev.ceph->kind) {
+      case CK::SideChannelConnected:
+      case CK::SocketClosed:
+        return tr("TCP connection");
+      case CK::QpInfoSent:
+      case CK::QpInfoReceived:
+        return tr("side channel");
+      case CK::QpReady:
+        return tr("QP state");
+      case CK::ReceivesPosted:
+      case CK::ChunkReposted:
+        return tr("shared receive queue");
+      case CK::MessageSubmitted:
+      case CK::MessageDelivered:
+        return tr("messenger");
+      case CK::ChunkTaken:
+      case CK::ChunkReturned:
+      case CK::PoolEmpty:
+        return tr("chunk pool");
+      case CK::CopyIntoChunk:
+      case CK::CopyOut:
+      case CK::SocketCopyIn:
+      case CK::SocketCopyOut:
+        return tr("CPU copy");
+      case CK::ChunkInPlace:
+        return tr("no copy");
+      case CK::PostSend:
+      case CK::FinSent:
+        return tr("SEND posted");
+      case CK::SendCompletion:
+      case CK::RecvCompletion:
+      case CK::FinReceived:
+        return tr("completion polled");
+      case CK::Notified:
+        return tr("eventfd");
+      case CK::SocketSend:
+      case CK::SocketRecv:
+        return tr("system call");
+    }
+  }
   switch (ev.trace.kind) {
     case K::QpState:
       return tr("QP state");
@@ -1535,7 +1879,9 @@ EventExplanation EventExplainer::explain(const ScenarioRecording& rec, std::size
   x.actor = ev.host >= 0 ? QString::fromStdString(rec.hostNames[static_cast<std::size_t>(ev.host)])
                          : tr("link");
   x.kind = kindName(ev);
-  if (ev.trace.what == N::Text && ev.trace.kind == K::Note) {
+  if (isCeph(rec.transport)) {
+    explainCeph(rec, index, x);
+  } else if (ev.trace.what == N::Text && ev.trace.kind == K::Note) {
     explainNote(rec, index, x);
   } else {
     explainTyped(rec, ev, x);

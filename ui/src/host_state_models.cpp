@@ -299,9 +299,19 @@ QVariant EventListModel::data(const QModelIndex& index, int role) const {
       return e.host >= 0 ? QString::fromStdString(rec_->hostNames[static_cast<std::size_t>(e.host)])
                          : tr("link");
     case Kind:
-      return toQString(sim::toString(e.trace.kind));
-    case Explanation:
-      return QString::fromStdString(sim::describe(e.trace));
+      // Ceph's messenger: the step's own name ("copy-into-chunk"), as `sim --trace` prints it.
+      return e.ceph ? toQString(sim::toString(e.ceph->kind))
+                    : toQString(sim::toString(e.trace.kind));
+    case Explanation: {
+      const std::string text = sim::describe(e.trace);
+      // A frame the simulator's narration does not describe (Ceph's): its ladder label.
+      if (text.empty() && e.trace.kind == sim::TraceKind::FrameSent && e.frame >= 0 &&
+          static_cast<std::size_t>(e.frame) < rec_->frameLabels.size())
+        return tr("frame %1: %2")
+            .arg(e.frame + 1)
+            .arg(QString::fromStdString(rec_->frameLabels[static_cast<std::size_t>(e.frame)]));
+      return QString::fromStdString(text);
+    }
     default:
       return {};
   }

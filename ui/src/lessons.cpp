@@ -52,6 +52,13 @@ EventMatch note(std::string_view text, int host = -1) {
   return m;
 }
 
+EventMatch cephStep(sim::CephStepKind kind, int host = -1) {
+  EventMatch m;
+  m.ceph = kind;
+  m.host = host;
+  return m;
+}
+
 std::vector<LessonSpec> makeLessons() {
   std::vector<LessonSpec> l;
   l.push_back(
@@ -341,29 +348,101 @@ std::vector<LessonSpec> makeLessons() {
         {K::Cpu, ofKind(TraceKind::MemoryWritten, 1),
          QT_TRANSLATE_NOOP("Lesson", "Who places the data into host B's buffer?"),
          QT_TRANSLATE_NOOP("Lesson", "DDP segments name their target buffer.")}}});
+  using CK = sim::CephStepKind;
   l.push_back(
       {"ceph",
-       QT_TRANSLATE_NOOP("Lesson", "11. Ceph's messenger"),
+       QT_TRANSLATE_NOOP("Lesson", "11. Ceph's messenger over RDMA"),
        "ceph-messenger",
        QT_TRANSLATE_NOOP(
            "Lesson",
            "Ceph's async messenger chooses its network stack per messenger: POSIX TCP or RDMA. "
-           "The RDMA stack exchanges QP information over a TCP side channel, receives into "
-           "registered chunks from a shared receive queue, and sends the byte stream as SENDs."),
+           "Its RDMA stack first swaps QP information as a fixed text message over a TCP side "
+           "channel, receives into registered 128 KiB chunks from a shared receive queue, "
+           "copies each message's bufferlist into registered send chunks, sends them as "
+           "signalled SENDs, copies received chunks out and reposts them, and closes with a "
+           "zero-length SEND. A client sends three 300 KiB messages to an OSD."),
        QT_TRANSLATE_NOOP("Lesson",
-                         "The messenger keeps its stream semantics over RDMA: SENDs into "
-                         "registered chunks, copied out and reposted on the other side."),
-       {{K::Sender, frameSent(), QT_TRANSLATE_NOOP("Lesson", "Which host sends the first frame?"),
-         QT_TRANSLATE_NOOP("Lesson", "The client talks to the OSD.")},
-        {K::Opcode, frameSent(-1, "send"),
-         QT_TRANSLATE_NOOP("Lesson", "Which opcode carries the messenger's bytes?"),
-         QT_TRANSLATE_NOOP("Lesson", "Ceph sends its stream two-sided, into posted receives.")},
-        {K::Cpu, ofKind(TraceKind::MemoryWritten),
+                         "The messenger keeps its stream semantics over RDMA: one copy on each "
+                         "side into and out of registered chunks, but no system call and no "
+                         "kernel TCP/IP on the data path. The next lesson sends the same "
+                         "messages over its TCP stack."),
+       {{K::Cpu, cephStep(CK::QpInfoSent, 0),
          QT_TRANSLATE_NOOP("Lesson",
-                           "Who writes the received "
-                           "bytes into the registered "
-                           "chunk?"),
-         QT_TRANSLATE_NOOP("Lesson", "The chunk was posted to the shared receive queue.")}}});
+                           "The TCP side channel is up. Whose CPU writes the client's QP "
+                           "information into the socket?"),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "The QP information is an ordinary text message on an ordinary "
+                           "socket.")},
+        {K::Sender, frameSent(),
+         QT_TRANSLATE_NOOP("Lesson", "Which host sends the next frame on the side channel?"),
+         QT_TRANSLATE_NOOP("Lesson", "The side that wrote its QP information first.")},
+        {K::Cpu, cephStep(CK::CopyIntoChunk, 0),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "The client submits a 300 KiB message. Whose CPU copies the "
+                           "bufferlist into the registered send chunk?"),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "The bufferlist lies in ordinary memory, which the NIC may not "
+                           "read.")},
+        {K::Opcode, frameSent(0, "send"),
+         QT_TRANSLATE_NOOP("Lesson", "Which opcode carries the first bytes of the chunk?"),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "Ceph sends its stream two-sided, into posted receives; a 128 KiB "
+                           "chunk takes many packets.")},
+        {K::Psn, frameSent(0, "send"),
+         QT_TRANSLATE_NOOP("Lesson", "Which PSN will the next packet carry?"),
+         QT_TRANSLATE_NOOP("Lesson", "Each packet of an RC QP carries the next PSN.")},
+        {K::Cpu, ofKind(TraceKind::MemoryWritten, 1),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "The SEND reaches the OSD. Who places its bytes into the OSD's "
+                           "registered chunk?"),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "The chunk was posted to the shared receive queue before the SEND "
+                           "arrived.")},
+        {K::Cpu, cephStep(CK::CopyOut, 1),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "The OSD has polled the receive completion. Whose CPU copies the "
+                           "chunk out to the reader?"),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "The chunk must go back to the shared receive queue; the reader "
+                           "keeps the bytes.")},
+        {K::Opcode, frameSent(0, "send only"),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "All three messages are delivered and the client closes. Which "
+                           "opcode carries the close?"),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "RDMA has no FIN: the close is a SEND without payload, which fits "
+                           "in one packet.")}}});
+  l.push_back(
+      {"ceph-tcp",
+       QT_TRANSLATE_NOOP("Lesson", "12. Ceph's messenger over TCP"),
+       "ceph-messenger-tcp",
+       QT_TRANSLATE_NOOP(
+           "Lesson",
+           "The same three 300 KiB messages from the client to the OSD, with the messenger's "
+           "POSIX stack: send() on a TCP socket, the kernel's TCP/IP, recv() at the OSD. "
+           "Compare the copies, system calls and CPU time in the host panes with the RDMA "
+           "stack's."),
+       QT_TRANSLATE_NOOP("Lesson",
+                         "Both stacks copy each message once on each side; the TCP stack adds "
+                         "system calls, the kernel's TCP/IP work per segment and interrupts, "
+                         "which the RDMA stack leaves to the NIC."),
+       {{K::Cpu, cephStep(CK::SocketCopyIn, 0),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "The client has called send() with a 300 KiB message. Whose CPU "
+                           "copies it into the socket send buffer?"),
+         QT_TRANSLATE_NOOP("Lesson", "send() runs in the kernel, on the sending host.")},
+        {K::Sender, frameSent(1), QT_TRANSLATE_NOOP("Lesson", "Which host sends the next frame?"),
+         QT_TRANSLATE_NOOP("Lesson", "TCP acknowledges what it has received.")},
+        {K::Cpu, cephStep(CK::SocketCopyOut, 1),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "Segments have reached the OSD. Whose CPU copies them to the "
+                           "reader?"),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "recv() copies out of the socket receive buffer in the kernel.")},
+        {K::Sender, frameSent(), QT_TRANSLATE_NOOP("Lesson", "Which host sends the next frame?"),
+         QT_TRANSLATE_NOOP("Lesson",
+                           "Data still flows from the client, and the OSD acknowledges what it "
+                           "has received.")}}});
   return l;
 }
 
@@ -436,6 +515,9 @@ std::string verbOf(const ScenarioEvent& e) {
 }
 
 bool cpuEvent(const ScenarioEvent& e) {
+  // Every step of Ceph's messenger is its host's software (a copy, a system call, a verbs
+  // call, a poll, the pools' bookkeeping); its frames and DMA writes are the NICs'.
+  if (e.ceph) return true;
   switch (e.trace.what) {
     case Narrative::TcpCopy:
     case Narrative::TcpSendCall:
@@ -457,6 +539,7 @@ bool matches(const EventMatch& m, const ScenarioRecording& rec, std::size_t at,
       (e.trace.kind != TraceKind::FrameSent || deliveryOf(rec, at).first != m.fate))
     return false;
   if (m.kind && e.trace.kind != *m.kind) return false;
+  if (m.ceph && (!e.ceph || e.ceph->kind != *m.ceph)) return false;
   if (m.what && e.trace.what != *m.what) return false;
   if (m.host >= 0 && e.host != m.host) return false;
   if (m.frameNumber && e.trace.frameNumber != m.frameNumber) return false;

@@ -562,11 +562,6 @@ CephMessengerView* MainWindow::showCephMessenger() {
 }
 
 bool MainWindow::openScenario(const QString& id) {
-  if (id == QLatin1String("ceph-messenger") || id == QLatin1String("ceph-messenger-tcp")) {
-    showCephMessenger()->showFramesOf(id.endsWith(QLatin1String("-tcp")) ? sim::CephStack::Posix
-                                                                         : sim::CephStack::Rdma);
-    return true;
-  }
   setRunning(false);
   leaveFabric();
   QString error;

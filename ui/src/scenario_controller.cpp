@@ -53,6 +53,22 @@ int pathStepOf(const ScenarioEvent& e) {
 // 6 receive processing, 7 recv(), 8 copy out), or -1.
 int tcpPathStepOf(const ScenarioEvent& e) {
   using N = sim::Narrative;
+  if (e.ceph) {
+    using CK = sim::CephStepKind;
+    switch (e.ceph->kind) {
+      case CK::SocketSend:
+        return 0;
+      case CK::SocketCopyIn:
+        return 1;
+      case CK::SocketRecv:
+        return 7;
+      case CK::SocketCopyOut:
+        return 8;
+      default:
+        return -1;
+    }
+  }
+  if (e.trace.kind == sim::TraceKind::FrameSent && e.trace.what == N::Text) return 4;
   switch (e.trace.what) {
     case N::TcpSendCall:
       return 0;
@@ -156,6 +172,10 @@ void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStor
       transportPanes_[hi]->setTitle(
           rec_->transport == RecordingTransport::Iwarp
               ? tr("%1 (simulated iWARP: rdma_cm, MPA, DDP over TCP in the RNIC)").arg(name)
+          : rec_->transport == RecordingTransport::CephRdma
+              ? tr("%1 (Ceph async+rdma: SRQ, registered chunks, SENDs over RoCEv2)").arg(name)
+          : rec_->transport == RecordingTransport::CephPosix
+              ? tr("%1 (Ceph async+posix: send(), recv(), kernel TCP/IP)").arg(name)
               : tr("%1 (simulated TCP sockets: send(), recv(), kernel TCP/IP)").arg(name));
   }
   stacks_->clearPaths();
@@ -420,6 +440,13 @@ QString ScenarioController::explanation() const {
         "event of the iWARP model: an rdma_cm call or event, an MPA Request or Reply, a work "
         "request, a DDP segment framed or placed by the RNIC, a TCP segment, or a completion. "
         "The host panes list the connection steps and count the RNIC's work.");
+  if (current_ < 0 && isCeph(rec_->transport))
+    return tr(
+        "Press Right to step (Left to step back, Space to run or pause). Each step is one "
+        "step of Ceph's messenger (a system call, a CPU copy, a chunk taken, posted or "
+        "reposted, a SEND posted, a completion polled), a frame on the wire, or the NIC "
+        "placing a SEND's payload into a chunk. The host panes show each host's chunk pool, "
+        "shared receive queue, copies, system calls and CPU time.");
   if (current_ < 0)
     return tr(
         "Press Right to step (Left to step back, Space to run or pause). Each step is one "
@@ -544,9 +571,11 @@ void ScenarioController::update() {
   // Layer stacks: the step of the RDMA data path this event stands for.
   if (ev) {
     // The latest data-path step of this phase, so that a jump shows the path so far too.
-    const Stack stack = rec.transport == RecordingTransport::TcpSockets ? Stack::TcpIp
-                        : rec.transport == RecordingTransport::Iwarp    ? Stack::Iwarp
-                                                                        : stackOfWire(rec.wire);
+    const Stack stack = rec.transport == RecordingTransport::TcpSockets ||
+                                rec.transport == RecordingTransport::CephPosix
+                            ? Stack::TcpIp
+                        : rec.transport == RecordingTransport::Iwarp ? Stack::Iwarp
+                                                                     : stackOfWire(rec.wire);
     int step = -1;
     for (int i = current_; i >= 0 && step < 0; --i) {
       const auto& e = rec.events[static_cast<std::size_t>(i)];

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "rdmascope/ui/ceph_recording.h"
 #include "rdmascope/ui/transport_recording.h"
 #include "rdmascope/verbs_backend/scenario.h"
 #include "rdmascope/verbs_backend/sim_backend.h"
@@ -324,6 +325,8 @@ const std::vector<ScenarioInfo>& builtInScenarios() {
     }
     for (const auto& info : transportScenarios())
       l.push_back(info);
+    for (const auto& info : cephScenarios())
+      l.push_back(info);
     return l;
   }();
   return list;
@@ -332,6 +335,7 @@ const std::vector<ScenarioInfo>& builtInScenarios() {
 bool recordScenario(const std::string& id, sim::WireFormat wire, ScenarioRecording& out,
                     FrameStore& frames, std::string& error, bool cm) {
   if (isTransportScenario(id)) return recordTransportScenario(id, out, frames, error);
+  if (isCephScenario(id)) return recordCephScenario(id, out, frames, error);
   verbs_backend::Scenario scenario;
   try {
     scenario = verbs_backend::builtinScenario(id);

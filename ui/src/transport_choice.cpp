@@ -38,8 +38,10 @@ int TransportChoice::transportOf(const QString& scenario) {
     case RecordingTransport::Iwarp:
       return kTransportIwarp;
     case RecordingTransport::TcpSockets:
+    case RecordingTransport::CephPosix:
       return kTransportTcpSockets;
     case RecordingTransport::Verbs:
+    case RecordingTransport::CephRdma:
       break;
   }
   return -1;

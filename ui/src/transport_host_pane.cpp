@@ -108,6 +108,12 @@ void TransportHostPane::setState(RecordingTransport transport, const TransportHo
   model_->setState(transport, state, previous);
   stepsLabel_->setVisible(iwarp);
   steps_->setVisible(iwarp);
+  if (isCeph(transport)) {
+    setCephState(transport, state);
+    return;
+  }
+  sendLabel_->setVisible(true);
+  sendBar_->setVisible(true);
   recvLabel_->setVisible(!iwarp);
   recvBar_->setVisible(!iwarp);
   const SocketBufferState empty;
@@ -147,6 +153,43 @@ void TransportHostPane::setState(RecordingTransport transport, const TransportHo
     }
     if (!done.empty()) steps_->scrollToBottom();
   }
+}
+
+void TransportHostPane::setCephState(RecordingTransport transport,
+                                     const TransportHostState* state) {
+  // The RDMA stack's chunk pools; the POSIX stack's socket buffers are the kernel's (its
+  // counters are in the table).
+  const bool rdma = transport == RecordingTransport::CephRdma;
+  sendLabel_->setVisible(rdma);
+  sendBar_->setVisible(rdma);
+  recvLabel_->setVisible(rdma);
+  recvBar_->setVisible(rdma);
+  if (!rdma) return;
+  if (!state) {
+    sendBar_->setRange(0, 1);
+    sendBar_->setValue(0);
+    recvBar_->setRange(0, 1);
+    recvBar_->setValue(0);
+    sendLabel_->setText(tr("Send pool: no registered chunks yet"));
+    recvLabel_->setText(tr("Shared receive queue: no chunks posted yet"));
+    return;
+  }
+  const CephHostState& c = state->ceph;
+  const std::uint32_t inUse = c.sendPool - std::min(c.sendPool, c.sendPoolFree);
+  // Scaled to the chunks a message needs at most, so that three chunks are visible.
+  sendBar_->setRange(0, static_cast<int>(std::max<std::uint32_t>(1, std::min(c.sendPool, 8u))));
+  sendBar_->setValue(static_cast<int>(std::min(inUse, 8u)));
+  sendLabel_->setText(tr("Send pool: %1 of %2 registered chunks of %3 KiB carry SENDs")
+                          .arg(inUse)
+                          .arg(c.sendPool)
+                          .arg(c.chunkBytes / 1024));
+  recvBar_->setRange(0, static_cast<int>(std::max<std::uint32_t>(1, c.srqDepth)));
+  recvBar_->setValue(static_cast<int>(std::min(c.srqPosted, c.srqDepth)));
+  recvLabel_->setText(
+      tr("Shared receive queue: %1 of %2 chunks posted, %3 received and not yet copied out")
+          .arg(c.srqPosted)
+          .arg(c.srqDepth)
+          .arg(c.chunksHeld));
 }
 
 }  // namespace rdmascope::ui

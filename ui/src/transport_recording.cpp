@@ -115,6 +115,8 @@ bool isTransportScenario(const std::string& id) {
 
 RecordingTransport transportOfScenario(const std::string& id) {
   if (id == "tcp-stream") return RecordingTransport::TcpSockets;
+  if (id == "ceph-messenger") return RecordingTransport::CephRdma;
+  if (id == "ceph-messenger-tcp") return RecordingTransport::CephPosix;
   if (id.rfind("iwarp-", 0) == 0 && isTransportScenario(id)) return RecordingTransport::Iwarp;
   return RecordingTransport::Verbs;
 }
@@ -202,7 +204,7 @@ void applyTransportEvent(const sim::TraceEvent& e, TransportHostState& state) {
 bool recordTransportScenario(const std::string& id, ScenarioRecording& out, FrameStore& frames,
                              std::string& error) {
   const RecordingTransport transport = transportOfScenario(id);
-  if (transport == RecordingTransport::Verbs) {
+  if (!isTransportScenario(id)) {
     error = "'" + id + "' is not a transfer over TCP or iWARP";
     return false;
   }

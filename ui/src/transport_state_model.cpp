@@ -16,6 +16,11 @@ void TransportStateModel::setState(RecordingTransport transport, const Transport
   else if (transport == RecordingTransport::Iwarp)
     rows_ = {R::Mpa,       R::Stags,       R::WorkPosted, R::DdpSent,
              R::DdpPlaced, R::Completions, R::RnicTcp,    R::SegmentsSent};
+  else if (transport == RecordingTransport::CephRdma)
+    rows_ = {R::CephQp,    R::CephMessages, R::CephCopies,   R::CephZeroCopy, R::CephSyscalls,
+             R::CephSends, R::CephPolled,   R::CephReposted, R::CephCpu,      R::CephRun};
+  else if (transport == RecordingTransport::CephPosix)
+    rows_ = {R::CephMessages, R::CephCopies, R::CephSyscalls, R::CephCpu, R::CephRun};
   else
     rows_.clear();
   hasState_ = state != nullptr;
@@ -80,6 +85,32 @@ QString TransportStateModel::value(Row row, const TransportHostState& st) const 
           .arg(w.markers ? tr("on") : tr("off"), w.crc ? tr("on") : tr("off"));
     case Row::RnicTcp:
       return tr("%1 bytes unacknowledged, %2 in flight").arg(s.sendQueued).arg(s.inFlight);
+    case Row::CephQp:
+      return st.ceph.qpReady          ? tr("QP in RTS: SENDs may flow")
+             : st.ceph.qpInfoReceived ? tr("peer's QP information read")
+             : st.ceph.qpInfoSent     ? tr("own QP information written")
+                                      : tr("not exchanged yet");
+    case Row::CephCopies:
+      return tr("%1 (%2 bytes)").arg(st.ceph.copies).arg(st.ceph.copyBytes);
+    case Row::CephZeroCopy:
+      return tr("%1 bytes").arg(st.ceph.zeroCopyBytes);
+    case Row::CephSyscalls:
+      return QString::number(st.ceph.syscalls);
+    case Row::CephSends:
+      return QString::number(st.ceph.sends);
+    case Row::CephPolled:
+      return QString::number(st.ceph.polled);
+    case Row::CephReposted:
+      return QString::number(st.ceph.reposted);
+    case Row::CephMessages:
+      return tr("%1 sent, %2 delivered").arg(st.ceph.messagesSent).arg(st.ceph.messagesDelivered);
+    case Row::CephCpu:
+      return tr("%1 us").arg(st.ceph.cpuNs / 1000.0, 0, 'f', 2);
+    case Row::CephRun:
+      return tr("%1 copies, %2 system calls, %3 us CPU")
+          .arg(st.ceph.run.copies)
+          .arg(st.ceph.run.syscalls)
+          .arg(st.ceph.run.cpuNs / 1000.0, 0, 'f', 1);
   }
   return {};
 }
@@ -130,6 +161,26 @@ QVariant TransportStateModel::data(const QModelIndex& index, int role) const {
       return tr("MPA");
     case Row::RnicTcp:
       return tr("TCP in the RNIC");
+    case Row::CephQp:
+      return tr("QP information");
+    case Row::CephCopies:
+      return tr("CPU copies");
+    case Row::CephZeroCopy:
+      return tr("Sent without a copy");
+    case Row::CephSyscalls:
+      return tr("System calls");
+    case Row::CephSends:
+      return tr("SENDs posted");
+    case Row::CephPolled:
+      return tr("Completions polled");
+    case Row::CephReposted:
+      return tr("Chunks reposted");
+    case Row::CephMessages:
+      return tr("Messages");
+    case Row::CephCpu:
+      return tr("CPU time of these steps");
+    case Row::CephRun:
+      return tr("Whole run (with TCP/IP)");
   }
   return {};
 }

@@ -4,10 +4,11 @@
 /// the same messages from a client to an OSD over async+rdma (QP information over a TCP side
 /// channel, an SRQ of registered chunks, signalled SENDs, copies into and out of the chunks,
 /// a zero-length SEND as the close) and over async+posix (send(), recv(), the socket copies).
-/// Each stack's steps in a list, the figures of both (copies, system calls, CPU time, latency)
-/// in a table, and the frames of the chosen stack in a packet list with its detail tree and
-/// bytes. A window of its own: File > Built-in Scenario > Ceph Messenger, or
-/// `rdmascope --scenario ceph-messenger`.
+/// Each stack's steps in a tab (the selected step's whole sentence below), the figures of both
+/// (copies, system calls, CPU time, latency) in a table, and the frames of the chosen stack in
+/// a packet list with its detail tree and bytes. A window of its own: File > Built-in Scenario
+/// > Ceph Messenger (RDMA and TCP Stacks); `rdmascope --scenario ceph-messenger` steps one
+/// stack in the main window instead (ceph_recording.h).
 
 #include <QWidget>
 #include <memory>
@@ -20,6 +21,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QTableView;
 
 namespace rdmascope::ui {
@@ -50,9 +52,16 @@ class CephMessengerView : public QWidget {
   CephStepsModel* posixSteps() const { return posixSteps_; }
   PacketPane* packets() const { return packets_; }
   QTableView* comparisonTable() const { return table_; }
+  /// The step tables (one tab each) and the selected step's whole sentence below them.
+  QTableView* rdmaStepsTable() const { return rdmaTable_; }
+  QTableView* posixStepsTable() const { return posixTable_; }
+  QLabel* stepTextLabel() const { return stepText_; }
+  QString stepSentence() const;
   QString errorText() const;
 
  private:
+  void showStepText();
+
   QSpinBox* size_ = nullptr;
   QSpinBox* count_ = nullptr;
   QCheckBox* registered_ = nullptr;
@@ -60,6 +69,10 @@ class CephMessengerView : public QWidget {
   QComboBox* framesOf_ = nullptr;
   QLabel* summary_ = nullptr;
   QTableView* table_ = nullptr;
+  QTabWidget* stepTabs_ = nullptr;
+  QTableView* rdmaTable_ = nullptr;
+  QTableView* posixTable_ = nullptr;
+  QLabel* stepText_ = nullptr;
   CephComparisonModel* comparison_ = nullptr;
   CephStepsModel* rdmaSteps_ = nullptr;
   CephStepsModel* posixSteps_ = nullptr;

@@ -28,7 +28,8 @@ enum class CheckpointKind : std::uint8_t {
   Psn,       ///< the BTH PSN of the frame the event sends (a typed number)
   Opcode,    ///< the BTH opcode of the frame the event sends
   Sender,    ///< the host that sends the event's frame
-  Cpu,       ///< whose CPU does the event: a host's (a verbs call, a TCP copy) or none (the NIC)
+  Cpu,       ///< whose CPU does the event: a host's (a verbs call, a TCP copy, a step of Ceph's
+             ///< messenger) or none (the NIC)
   Reply,     ///< how the responder answers: the AETH of the frame the event sends (ACK, NAK...)
   Delivery,  ///< what becomes of the event's frame: accepted, lost, discarded, dropped
   Stack,     ///< the headers of the event's frame, outermost first
@@ -41,10 +42,11 @@ enum class CheckpointKind : std::uint8_t {
 struct EventMatch {
   std::optional<sim::TraceKind> kind;
   std::optional<sim::Narrative> what;
-  int host = -1;                    ///< 0 host A, 1 host B, -1 either
-  std::string_view opcodeContains;  ///< frame events: the IBTA opcode name contains it
-  std::string_view textContains;    ///< Note events: their text contains it
-  std::uint64_t frameNumber = 0;    ///< frame events: this 1-based frame number (0: any)
+  int host = -1;                          ///< 0 host A, 1 host B, -1 either
+  std::string_view opcodeContains;        ///< frame events: the IBTA opcode name contains it
+  std::string_view textContains;          ///< Note events: their text contains it
+  std::uint64_t frameNumber = 0;          ///< frame events: this 1-based frame number (0: any)
+  std::optional<sim::CephStepKind> ceph;  ///< Ceph recordings: the messenger's step
   /// FrameSent events: what becomes of the frame ("lost", "discarded", "dropped",
   /// "accepted"), read from the later events of the recording; empty: any
   std::string_view fate;

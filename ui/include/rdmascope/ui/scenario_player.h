@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "rdmascope/sim/ceph_messenger.h"
 #include "rdmascope/sim/host.h"
 #include "rdmascope/sim/network.h"
 #include "rdmascope/sim/trace.h"
@@ -99,6 +100,9 @@ struct ScenarioEvent {
   /// A post_send of a one-sided operation (its note) and a frame carrying a RETH or AtomicETH:
   /// the remote region named.
   std::optional<RemoteTarget> remote;
+  /// Ceph messenger recordings (ceph_recording.h): the messenger's own step (trace.kind is
+  /// Note then); frames and the NIC's placements are trace events as elsewhere.
+  std::optional<sim::CephStep> ceph;
 };
 
 /// A named part of a scenario ("Connect the queue pairs", "A multi-packet SEND", ...).
@@ -108,8 +112,14 @@ struct ScenarioPhase {
 };
 
 /// What a recording ran on: verbs over the simulated HCA (RoCE or InfiniBand, the out-of-band
-/// exchange or the rdma_cm), the TCP socket path, or iWARP (transport_recording.h).
-enum class RecordingTransport : std::uint8_t { Verbs, TcpSockets, Iwarp };
+/// exchange or the rdma_cm), the TCP socket path, iWARP (transport_recording.h), or Ceph's
+/// async messenger over its RDMA or its POSIX stack (ceph_recording.h).
+enum class RecordingTransport : std::uint8_t { Verbs, TcpSockets, Iwarp, CephRdma, CephPosix };
+
+/// True for the two Ceph messenger recordings.
+inline bool isCeph(RecordingTransport t) {
+  return t == RecordingTransport::CephRdma || t == RecordingTransport::CephPosix;
+}
 
 /// Everything a run produced.
 struct ScenarioRecording {
@@ -148,7 +158,8 @@ struct ScenarioInfo {
 
 /// The built-in scenarios as `rdmascope-cli sim --list` lists them: those of verbs_backend
 /// (rc-send-recv, ..., the tour), then the transfers over TCP and iWARP (tcp-stream,
-/// iwarp-send-recv, iwarp-write, iwarp-read).
+/// iwarp-send-recv, iwarp-write, iwarp-read), then Ceph's messenger (ceph-messenger,
+/// ceph-messenger-tcp).
 const std::vector<ScenarioInfo>& builtInScenarios();
 
 /// Runs a built-in scenario on the simulator with the given wire format, filling `frames`

@@ -39,6 +39,8 @@ class TransportHostPane : public QWidget {
   TransportStateModel* model() const { return model_; }
 
  private:
+  void setCephState(RecordingTransport transport, const TransportHostState* state);
+
   QLabel* title_;
   QLabel* sendLabel_;
   QProgressBar* sendBar_;

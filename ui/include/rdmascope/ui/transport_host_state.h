@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "rdmascope/sim/ceph_messenger.h"
 #include "rdmascope/sim/trace.h"
 
 namespace rdmascope::ui {
@@ -53,10 +54,40 @@ struct IwarpHostState {
   bool lastTagged = false;
 };
 
-/// Both parts; a TCP recording uses `socket`, an iWARP one both (TCP runs in the RNIC).
+/// A host of Ceph's messenger (ceph_recording.h): its chunk pools and SRQ on the RDMA stack,
+/// and on either stack the copies, system calls and CPU time of the messenger's steps so far.
+struct CephHostState {
+  std::uint32_t chunkBytes = 0;     ///< RDMA: bytes of one registered chunk
+  std::uint32_t sendPool = 0;       ///< RDMA: chunks in the send pool
+  std::uint32_t sendPoolFree = 0;   ///< RDMA: of those, free (the rest carry SENDs)
+  std::uint32_t srqDepth = 0;       ///< RDMA: chunks the SRQ can hold
+  std::uint32_t srqPosted = 0;      ///< RDMA: chunks posted to the SRQ, waiting for a SEND
+  std::uint32_t chunksHeld = 0;     ///< RDMA: received chunks not yet copied out and reposted
+  bool qpInfoSent = false;          ///< RDMA: this host wrote its QP information
+  bool qpInfoReceived = false;      ///< RDMA: it read the peer's
+  bool qpReady = false;             ///< RDMA: its QP is in RTS
+  std::uint64_t copies = 0;         ///< CPU copies of message bytes
+  std::uint64_t copyBytes = 0;      ///< bytes those copies moved
+  std::uint64_t zeroCopyBytes = 0;  ///< RDMA: bytes sent from where they lay (no copy)
+  std::uint64_t syscalls = 0;       ///< system calls of the steps (write, read, send, recv)
+  std::uint64_t sends = 0;          ///< RDMA: signalled SENDs posted (the fin included)
+  std::uint64_t polled = 0;         ///< RDMA: completions polled
+  std::uint64_t reposted = 0;       ///< RDMA: chunks posted back to the SRQ
+  std::uint64_t messagesSent = 0;
+  std::uint64_t messagesDelivered = 0;
+  double cpuNs = 0;     ///< CPU time of the steps so far, from the host cost model
+  bool closed = false;  ///< the fin was sent or received (RDMA) or the socket closed
+  /// The whole run's figures for this host as the simulator counted them (the same in every
+  /// state): they add the TCP/IP work, interrupts and context switches the steps leave out.
+  sim::CephHostCounters run;
+};
+
+/// Both parts; a TCP recording uses `socket`, an iWARP one both (TCP runs in the RNIC), a Ceph
+/// one `ceph`.
 struct TransportHostState {
   SocketBufferState socket;
   IwarpHostState iwarp;
+  CephHostState ceph;
 };
 
 }  // namespace rdmascope::ui

@@ -20,7 +20,8 @@ const std::vector<ScenarioInfo>& transportScenarios();
 /// True for a built-in that runs on the TCP model (tcp-stream, iwarp-*).
 bool isTransportScenario(const std::string& id);
 
-/// What a built-in runs on: TcpSockets for tcp-stream, Iwarp for iwarp-*, else Verbs.
+/// What a built-in runs on: TcpSockets for tcp-stream, Iwarp for iwarp-*, CephRdma and
+/// CephPosix for ceph-messenger and ceph-messenger-tcp (ceph_recording.h), else Verbs.
 RecordingTransport transportOfScenario(const std::string& id);
 
 /// Runs one of transportScenarios() with the CLI's defaults (64 KiB, seed 1, no loss) and

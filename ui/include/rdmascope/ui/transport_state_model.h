@@ -1,7 +1,8 @@
 #pragma once
 /// @file transport_state_model.h
-/// One host's TCP socket path or iWARP RNIC state at the current event of a TCP or iWARP
-/// recording (transport_host_state.h), as rows of a table: quantity and value. Rows that
+/// One host's TCP socket path, iWARP RNIC state or Ceph messenger counters at the current event
+/// of a TCP, iWARP or Ceph recording (transport_host_state.h), as rows of a table: quantity and
+/// value. Rows that
 /// changed at the current event are marked bold.
 
 #include <QAbstractTableModel>
@@ -32,7 +33,17 @@ class TransportStateModel : public QAbstractTableModel {
     DdpPlaced,
     Completions,
     Mpa,
-    RnicTcp
+    RnicTcp,
+    CephQp,        ///< Ceph RDMA: QP information written, read; QP in RTS
+    CephCopies,    ///< Ceph: CPU copies of message bytes
+    CephZeroCopy,  ///< Ceph RDMA: bytes sent from registered chunks without a copy
+    CephSyscalls,  ///< Ceph: system calls of the messenger's steps
+    CephSends,     ///< Ceph RDMA: signalled SENDs posted
+    CephPolled,    ///< Ceph RDMA: completions polled
+    CephReposted,  ///< Ceph RDMA: chunks posted back to the SRQ
+    CephMessages,  ///< Ceph: messages sent and delivered
+    CephCpu,       ///< Ceph: CPU time of the steps so far
+    CephRun        ///< Ceph: the whole run's copies, system calls and CPU time
   };
 
   explicit TransportStateModel(QObject* parent = nullptr);
