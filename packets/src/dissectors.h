@@ -43,6 +43,10 @@ struct DecodeContext {
 };
 
 void dissectFrameInfo(DecodeContext& ctx);
+/// frame.time_relative's text: printf("%.9f", x), without printf for whole nanoseconds.
+void formatNineDecimals(double x, char* buf, std::size_t size);
+/// frame.time_epoch's text (exact from FrameInfo::epochNs when set).
+void formatEpochTime(const FrameInfo& info, char* buf, std::size_t size);
 void dissectEthernet(DecodeContext& ctx, std::size_t offset);
 void dissectIpv4(DecodeContext& ctx, std::size_t offset, std::int32_t parent);
 void dissectIpv6(DecodeContext& ctx, std::size_t offset, std::int32_t parent);
