@@ -8,6 +8,7 @@
 
 #include "dissectors.h"
 #include "rdmascope/packets/field_registry.h"
+#include "rdmascope/packets/ib_crc.h"
 #include "rdmascope/packets/ib_headers.h"
 #include "rdmascope/packets/ib_opcodes.h"
 #include "rdmascope/packets/net_headers.h"
@@ -88,8 +89,11 @@ void addNumber(Dissection& d, std::string_view key, std::uint64_t v) {
 
 }  // namespace
 
-FieldExtractor::FieldExtractor(const ValueKeys& keys, const DecodeOptions& options)
-    : roceV2Port_(options.roceV2Port), ext_(kExtCount) {
+FieldExtractor::FieldExtractor(const ValueKeys& keys, const DecodeOptions& options, bool summary)
+    : summary_(summary),
+      verifyCrc_(options.verifyCrc),
+      roceV2Port_(options.roceV2Port),
+      ext_(kExtCount) {
   if (keys.containsAll()) return;
   std::vector<std::string_view> used;
   frameContainer_ = wanted(keys, "frame", used);
@@ -142,6 +146,11 @@ bool FieldExtractor::extract(Dissection& d, std::span<const std::uint8_t> f, Lin
   if (!op) return false;
   const bool complete = udp + udpLen == end;
   const std::size_t regionEnd = complete ? end - 4 : end;
+  // The summary line shows the frame's first error: refuse every frame that may have one but a
+  // bad ICRC (IP version, truncation, headers cut short, pad count).
+  if (summary_ &&
+      ((f[kEth] >> 4) != 4 || kEth + totalLen > f.size() || !complete || regionEnd < bth))
+    return false;
 
   d.nodes.clear();
   d.diagnostics.clear();
@@ -177,10 +186,37 @@ bool FieldExtractor::extract(Dissection& d, std::span<const std::uint8_t> f, Lin
   std::size_t at = bth + kBthHeader.length;
   for (const IbExt e : op->extensions()) {
     const auto& hd = ibExtHeader(e);
-    if (at + hd.length > regionEnd) break;  // truncated: the dissector stops here too
+    if (at + hd.length > regionEnd) {
+      if (summary_) return false;
+      break;  // truncated: the dissector stops here too
+    }
     if (e == IbExt::Deth && (be24(f, bth + 5) <= 1 || be24(f, at + 5) <= 1)) return false;
     if (!header(hd, ext_[static_cast<std::size_t>(e)], at, hd.length, true)) return false;
     at += hd.length;
+  }
+  if (!summary_) return true;
+  if (((f[bth + 1] >> 4) & 3u) > regionEnd - at) return false;  // the pad count's error
+  auto& s = d.summary;
+  s.source = detail::formatIpv4(f.subspan(kEth + 12, 4));
+  s.destination = detail::formatIpv4(f.subspan(kEth + 16, 4));
+  s.protocol = "RRoCE";
+  s.info.clear();
+  detail::appendBthInfo(s.info, f, bth);
+  at = bth + kBthHeader.length;
+  for (const IbExt e : op->extensions()) {
+    detail::appendIbExtInfo(s.info, f, at, e);
+    at += ibExtHeader(e).length;
+  }
+  d.crc = CrcStatus::Absent;
+  if (verifyCrc_) {
+    const IcrcLayout layout{IcrcLayout::Kind::RoceV2Ipv4, kEth, ihl, bth, end - 4};
+    const std::uint32_t wire = std::uint32_t{f[end - 4]} | (std::uint32_t{f[end - 3]} << 8) |
+                               (std::uint32_t{f[end - 2]} << 16) |
+                               (std::uint32_t{f[end - 1]} << 24);
+    const std::uint32_t computed = computeIcrc(f, layout);
+    d.crc = computed == wire ? CrcStatus::Good : CrcStatus::Bad;
+    if (computed != wire)
+      d.diagnostics.push_back({Severity::Error, detail::badIcrcMessage(computed, wire), -1});
   }
   return true;
 }

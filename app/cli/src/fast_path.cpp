@@ -6,15 +6,16 @@ FastPath::FastPath(const PacketPrinter& printer,
                    const std::optional<packets::DisplayFilter>& filter,
                    const packets::DecodeOptions& options)
     : filter_(filter), options_(options) {
-  // -T fields prints from the extracted fields; other formats only filter with them.
-  printsFromFields_ = printer.printsFields() && options.lean != nullptr;
+  // The line formats print from the extracted fields (and summary columns); the detail tree
+  // and JSON only filter with them.
+  printsFromFields_ = printer.printsLines() && options.lean != nullptr;
   if (!printsFromFields_ && !filter) return;
   packets::ValueKeys keys;
   if (printsFromFields_) keys = *options.lean;
   if (filter)
     for (const auto& key : filter->keys())
       keys.add(key);
-  packets::FieldExtractor extractor(keys, options);
+  packets::FieldExtractor extractor(keys, options, printsFromFields_ && !printer.printsFields());
   if (extractor.usable()) extractor_ = std::move(extractor);
 }
 

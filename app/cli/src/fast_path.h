@@ -1,8 +1,8 @@
 #pragma once
-// The fast path of `decode`'s filter and field passes: a frame that cannot reach TCP and has
-// the common RoCEv2 shape is filtered, and its -T fields line formatted, from the fields read
-// straight out of its bytes (packets::FieldExtractor); the dissector runs only for the frames
-// it refuses and for the summary or detail of the frames the filter keeps.
+// The fast path of `decode`'s line, filter and field passes: a frame that cannot reach TCP and
+// has the common RoCEv2 shape is filtered, and its summary or -T fields line formatted, from
+// the fields read straight out of its bytes (packets::FieldExtractor); the dissector runs only
+// for the frames it refuses and for the detail or JSON of the frames the filter keeps.
 
 #include <optional>
 #include <span>
@@ -27,7 +27,7 @@ class FastPath {
   enum class Outcome {
     Refused,  ///< not of the extractor's shape: decode the frame as before
     Skipped,  ///< the filter drops it
-    Printed,  ///< kept; `d` holds what the line reads (-T fields)
+    Printed,  ///< kept; `d` holds what the line reads (summary or -T fields)
     Kept,     ///< kept; the printer needs the frame decoded (summary, detail, JSON)
   };
   /// For a frame that cannot reach TCP (packets::mayReachTcp is false).

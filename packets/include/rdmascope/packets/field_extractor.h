@@ -24,10 +24,15 @@ namespace rdmascope::packets {
 /// Usable only when every wanted key is one it can produce: frame.number, frame.len,
 /// frame.cap_len, frame.time_relative, frame.time_epoch, the header keys frame, eth, ip, udp,
 /// infiniband, infiniband.bth and the extension headers' keys, and the fields of those headers'
-/// tables (aggregate keys are read through their targets).
+/// tables (aggregate keys are read through their targets). The summary mode adds the summary
+/// columns: source and destination address, protocol and info.
 class FieldExtractor {
  public:
-  FieldExtractor(const ValueKeys& keys, const DecodeOptions& options);
+  /// `summary`: also fill the packet-list columns (Dissection::summary) and the frame's Error
+  /// diagnostics, as the summary line reads them; frames with anything the dissector would
+  /// report as an error other than a bad ICRC (truncation, a bad pad count, a wrong IP version)
+  /// are then refused.
+  FieldExtractor(const ValueKeys& keys, const DecodeOptions& options, bool summary = false);
 
   /// False when a wanted key is one the extractor cannot produce (or every key is wanted).
   bool usable() const { return usable_; }
@@ -45,6 +50,8 @@ class FieldExtractor {
   };
 
   bool usable_ = false;
+  bool summary_ = false;
+  bool verifyCrc_ = true;
   std::uint16_t roceV2Port_ = 4791;
   bool frameContainer_ = false, number_ = false, len_ = false, capLen_ = false,
        timeRelative_ = false, timeEpoch_ = false, infiniband_ = false;
