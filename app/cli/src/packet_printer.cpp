@@ -175,6 +175,11 @@ void PacketPrinter::formatLine(const packets::Dissection& d, std::string& out) c
 }
 
 void PacketPrinter::writeLines(std::string_view lines) {
+  if (lines.size() >= kFlushBytes) {  // a block already: written without a copy
+    flush();
+    out_.write(lines.data(), static_cast<std::streamsize>(lines.size()));
+    return;
+  }
   buffer_.append(lines);
   flushFull();
 }

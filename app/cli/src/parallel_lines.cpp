@@ -179,26 +179,30 @@ bool printLinesInParallel(packets_io::CaptureReader& reader, FrameDecoder& decod
     }
     Batch& b = *inFlight.front();
     work.finish(&b, scratch);
-    std::uint32_t begin = 0;
+    // The batch's lines are written in runs: up to each stream frame, whose line comes between.
+    const std::string_view text(b.text);
+    std::uint32_t run = 0;
     for (const Slot& s : b.slots) {
       if (s.stream) {
         decoder.decodeInto(scratch, s.data, link, s.info);
         if (!filter || filter->matches(scratch)) {
+          printer.writeLines(text.substr(run, s.end - run));
+          run = s.end;
           line.clear();
           printer.formatLine(scratch, line);
           printer.writeLines(line);
           ++shown;
         }
       } else if (s.shown) {
-        printer.writeLines(std::string_view(b.text).substr(begin, s.end - begin));
         ++shown;
       }
-      begin = s.end;
       if (count != 0 && shown >= count) {
+        printer.writeLines(text.substr(run, s.end - run));
         work.stop();
         return true;
       }
     }
+    printer.writeLines(text.substr(run));
     inFlight.pop_front();
   }
 }
