@@ -4,6 +4,7 @@
 #include "rdmascope/packets/field_extractor.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "dissectors.h"
@@ -89,11 +90,8 @@ void addNumber(Dissection& d, std::string_view key, std::uint64_t v) {
 
 }  // namespace
 
-FieldExtractor::FieldExtractor(const ValueKeys& keys, const DecodeOptions& options, bool summary)
-    : summary_(summary),
-      verifyCrc_(options.verifyCrc),
-      roceV2Port_(options.roceV2Port),
-      ext_(kExtCount) {
+FieldExtractor::FieldExtractor(const ValueKeys& keys, const DecodeOptions& options)
+    : verifyCrc_(options.verifyCrc), roceV2Port_(options.roceV2Port), ext_(kExtCount) {
   if (keys.containsAll()) return;
   std::vector<std::string_view> used;
   frameContainer_ = wanted(keys, "frame", used);
@@ -120,38 +118,40 @@ FieldExtractor::FieldExtractor(const ValueKeys& keys, const DecodeOptions& optio
       usable_ = false;
 }
 
-bool FieldExtractor::extract(Dissection& d, std::span<const std::uint8_t> f, LinkType link,
-                             const FrameInfo& info) const {
+std::optional<FieldExtractor::Shape> FieldExtractor::locate(std::span<const std::uint8_t> f,
+                                                            LinkType link) const {
   if (link != LinkType::Ethernet || f.size() < kEth + kIpv4Header.length ||
       be16(f, 12) != kEtherTypeIpv4)
-    return false;
+    return std::nullopt;
   // IPv4 (dissectIpv4): a header that holds, not a fragment, carrying UDP.
-  const std::size_t ihl = (f[kEth] & 0x0f) * 4u;
-  const std::size_t totalLen = be16(f, kEth + 2);
-  if (ihl < 20 || f.size() < kEth + ihl || totalLen < ihl || (be16(f, kEth + 6) & 0x3fff) != 0 ||
-      f[kEth + 9] != kIpProtoUdp)
-    return false;
-  const std::size_t ipEnd = std::min(kEth + totalLen, f.size());
+  Shape s;
+  s.ihl = (f[kEth] & 0x0f) * 4u;
+  s.totalLen = be16(f, kEth + 2);
+  if (s.ihl < 20 || f.size() < kEth + s.ihl || s.totalLen < s.ihl ||
+      (be16(f, kEth + 6) & 0x3fff) != 0 || f[kEth + 9] != kIpProtoUdp)
+    return std::nullopt;
+  const std::size_t ipEnd = std::min(kEth + s.totalLen, f.size());
   // UDP (dissectUdp) to the RoCEv2 port.
-  const std::size_t udp = kEth + ihl;
-  if (ipEnd < udp + kUdpHeader.length) return false;
-  const std::size_t udpLen = be16(f, udp + 4);
-  if (udpLen < 8 || be16(f, udp + 2) != roceV2Port_) return false;
-  const std::size_t end = std::min(udp + udpLen, ipEnd);
-  // RoCEv2 (dissectRoceV2, dissectTransport): BTH and ICRC present, an assigned opcode, not a
-  // management datagram.
-  const std::size_t bth = udp + 8;
-  if (end < bth + kBthHeader.length + 4) return false;
-  const IbOpcodeInfo* op = ibOpcodeInfo(f[bth]);
-  if (!op) return false;
-  const bool complete = udp + udpLen == end;
-  const std::size_t regionEnd = complete ? end - 4 : end;
-  // The summary line shows the frame's first error: refuse every frame that may have one but a
-  // bad ICRC (IP version, truncation, headers cut short, pad count).
-  if (summary_ &&
-      ((f[kEth] >> 4) != 4 || kEth + totalLen > f.size() || !complete || regionEnd < bth))
-    return false;
+  s.udp = kEth + s.ihl;
+  if (ipEnd < s.udp + kUdpHeader.length) return std::nullopt;
+  const std::size_t udpLen = be16(f, s.udp + 4);
+  if (udpLen < 8 || be16(f, s.udp + 2) != roceV2Port_) return std::nullopt;
+  s.end = std::min(s.udp + udpLen, ipEnd);
+  // RoCEv2 (dissectRoceV2, dissectTransport): BTH and ICRC present, an assigned opcode.
+  s.bth = s.udp + 8;
+  if (s.end < s.bth + kBthHeader.length + 4) return std::nullopt;
+  s.op = ibOpcodeInfo(f[s.bth]);
+  if (!s.op) return std::nullopt;
+  s.complete = s.udp + udpLen == s.end;
+  s.regionEnd = s.complete ? s.end - 4 : s.end;
+  return s;
+}
 
+bool FieldExtractor::extract(Dissection& d, std::span<const std::uint8_t> f, LinkType link,
+                             const FrameInfo& info) const {
+  const auto shape = locate(f, link);
+  if (!shape) return false;
+  const Shape& s = *shape;
   d.nodes.clear();
   d.diagnostics.clear();
   d.frameLength = static_cast<std::uint32_t>(f.size());
@@ -178,41 +178,53 @@ bool FieldExtractor::extract(Dissection& d, std::span<const std::uint8_t> f, Lin
     return true;
   };
   if (!header(kEthernetHeader, eth_, 0, kEthernetHeader.length, false) ||
-      !header(kIpv4Header, ip_, kEth, ihl, false) ||
-      !header(kUdpHeader, udp_, udp, kUdpHeader.length, false))
+      !header(kIpv4Header, ip_, kEth, s.ihl, false) ||
+      !header(kUdpHeader, udp_, s.udp, kUdpHeader.length, false))
     return false;
-  if (infiniband_) addContainer(d, "infiniband", bth, end - bth);
-  if (!header(kBthHeader, bth_, bth, kBthHeader.length, true)) return false;
-  std::size_t at = bth + kBthHeader.length;
-  for (const IbExt e : op->extensions()) {
+  if (infiniband_) addContainer(d, "infiniband", s.bth, s.end - s.bth);
+  if (!header(kBthHeader, bth_, s.bth, kBthHeader.length, true)) return false;
+  std::size_t at = s.bth + kBthHeader.length;
+  for (const IbExt e : s.op->extensions()) {
     const auto& hd = ibExtHeader(e);
-    if (at + hd.length > regionEnd) {
-      if (summary_) return false;
-      break;  // truncated: the dissector stops here too
-    }
-    if (e == IbExt::Deth && (be24(f, bth + 5) <= 1 || be24(f, at + 5) <= 1)) return false;
+    if (at + hd.length > s.regionEnd) break;  // truncated: the dissector stops here too
+    // A management datagram (to or from QP 0/1) is dissected further: not read here.
+    if (e == IbExt::Deth && (be24(f, s.bth + 5) <= 1 || be24(f, at + 5) <= 1)) return false;
     if (!header(hd, ext_[static_cast<std::size_t>(e)], at, hd.length, true)) return false;
     at += hd.length;
   }
-  if (!summary_) return true;
-  if (((f[bth + 1] >> 4) & 3u) > regionEnd - at) return false;  // the pad count's error
-  auto& s = d.summary;
-  s.source = detail::formatIpv4(f.subspan(kEth + 12, 4));
-  s.destination = detail::formatIpv4(f.subspan(kEth + 16, 4));
-  s.protocol = "RRoCE";
-  s.info.clear();
-  detail::appendBthInfo(s.info, f, bth);
-  at = bth + kBthHeader.length;
-  for (const IbExt e : op->extensions()) {
-    detail::appendIbExtInfo(s.info, f, at, e);
+  return true;
+}
+
+bool FieldExtractor::summarize(Dissection& d, std::span<const std::uint8_t> f,
+                               LinkType link) const {
+  const auto shape = locate(f, link);
+  if (!shape) return false;
+  const Shape& s = *shape;
+  // The summary line shows the frame's first error: refuse every frame that may have one but a
+  // bad ICRC (IP version, truncation, headers cut short, pad count).
+  if ((f[kEth] >> 4) != 4 || kEth + s.totalLen > f.size() || !s.complete) return false;
+  std::size_t at = s.bth + kBthHeader.length;
+  for (const IbExt e : s.op->extensions())
+    at += ibExtHeader(e).length;
+  if (at > s.regionEnd || ((f[s.bth + 1] >> 4) & 3u) > s.regionEnd - at) return false;
+  auto& sum = d.summary;
+  sum.source = detail::formatIpv4(f.subspan(kEth + 12, 4));
+  sum.destination = detail::formatIpv4(f.subspan(kEth + 16, 4));
+  sum.protocol = "RRoCE";
+  sum.info.clear();
+  detail::appendBthInfo(sum.info, f, s.bth);
+  at = s.bth + kBthHeader.length;
+  for (const IbExt e : s.op->extensions()) {
+    detail::appendIbExtInfo(sum.info, f, at, e);
     at += ibExtHeader(e).length;
   }
   d.crc = CrcStatus::Absent;
+  d.diagnostics.clear();
   if (verifyCrc_) {
-    const IcrcLayout layout{IcrcLayout::Kind::RoceV2Ipv4, kEth, ihl, bth, end - 4};
-    const std::uint32_t wire = std::uint32_t{f[end - 4]} | (std::uint32_t{f[end - 3]} << 8) |
-                               (std::uint32_t{f[end - 2]} << 16) |
-                               (std::uint32_t{f[end - 1]} << 24);
+    const IcrcLayout layout{IcrcLayout::Kind::RoceV2Ipv4, kEth, s.ihl, s.bth, s.end - 4};
+    const std::size_t w = s.end - 4;
+    const std::uint32_t wire = std::uint32_t{f[w]} | (std::uint32_t{f[w + 1]} << 8) |
+                               (std::uint32_t{f[w + 2]} << 16) | (std::uint32_t{f[w + 3]} << 24);
     const std::uint32_t computed = computeIcrc(f, layout);
     d.crc = computed == wire ? CrcStatus::Good : CrcStatus::Bad;
     if (computed != wire)

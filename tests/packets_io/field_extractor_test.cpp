@@ -98,7 +98,7 @@ void check(const std::string& capture, Counts& counts) {
   for (const auto& list : kKeySets)
     for (const bool summary : {false, true}) {
       const ValueKeys keys = valueKeys(list, summary);
-      const FieldExtractor extractor(keys, options, summary);
+      const FieldExtractor extractor(keys, options);
       ASSERT_TRUE(extractor.usable());
       std::uint64_t number = 0;
       const auto one = [&](std::span<const std::uint8_t> frame, const char* how) {

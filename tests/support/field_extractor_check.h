@@ -1,8 +1,8 @@
 #pragma once
 // The check shared by the field extractor's tests and its fuzzer: what FieldExtractor yields
 // for a frame is what a lean dissection holds for the wanted keys (the nodes of those keys, in
-// order, with the same value and number) and, in its summary mode, the same summary columns,
-// CRC status and Error diagnostics (what the summary line prints).
+// order, with the same value and number) and, when its summarize() accepts the frame too, the
+// same summary columns, CRC status and Error diagnostics (what the summary line prints).
 
 #include <span>
 #include <string>
@@ -15,7 +15,7 @@ namespace rdmascope::test {
 
 enum class ExtractCheck { Refused, Same, Differs };
 
-/// `keys` must be the keys the extractor was built with.
+/// `keys` must be the keys the extractor was built with; `summary`: check summarize() too.
 inline ExtractCheck checkExtraction(const packets::FieldExtractor& extractor, bool summary,
                                     const packets::ValueKeys& keys,
                                     std::span<const std::uint8_t> frame, packets::LinkType link,
@@ -45,7 +45,7 @@ inline ExtractCheck checkExtraction(const packets::FieldExtractor& extractor, bo
                   std::to_string(a.number) + "), extracted " + std::string(b.key) + "=" + b.value +
                   " (" + std::to_string(b.number) + ")");
   }
-  if (!summary) return ExtractCheck::Same;
+  if (!summary || !extractor.summarize(fast, frame, link)) return ExtractCheck::Same;
   const auto& s = d.summary;
   const auto& t = fast.summary;
   if (s.source != t.source || s.destination != t.destination || s.protocol != t.protocol ||

@@ -15,7 +15,8 @@ FastPath::FastPath(const PacketPrinter& printer,
   if (filter)
     for (const auto& key : filter->keys())
       keys.add(key);
-  packets::FieldExtractor extractor(keys, options, printsFromFields_ && !printer.printsFields());
+  summary_ = printsFromFields_ && !printer.printsFields();
+  packets::FieldExtractor extractor(keys, options);
   if (extractor.usable()) extractor_ = std::move(extractor);
 }
 
@@ -23,7 +24,10 @@ FastPath::Outcome FastPath::run(packets::Dissection& d, std::span<const std::uin
                                 packets::LinkType link, const packets::FrameInfo& info) const {
   if (!extractor_ || !extractor_->extract(d, frame, link, info)) return Outcome::Refused;
   if (filter_ && !filter_->matches(d)) return Outcome::Skipped;
-  return printsFromFields_ ? Outcome::Printed : Outcome::Kept;
+  // The summary's columns only for the frames kept.
+  if (!printsFromFields_ || (summary_ && !extractor_->summarize(d, frame, link)))
+    return Outcome::Kept;
+  return Outcome::Printed;
 }
 
 bool FastPath::formatLine(packets::Dissection& d, std::span<const std::uint8_t> frame,

@@ -28,7 +28,8 @@ class FastPath {
     Refused,  ///< not of the extractor's shape: decode the frame as before
     Skipped,  ///< the filter drops it
     Printed,  ///< kept; `d` holds what the line reads (summary or -T fields)
-    Kept,     ///< kept; the printer needs the frame decoded (summary, detail, JSON)
+    Kept,     ///< kept; the printer needs the frame decoded (detail, JSON, or a summary the
+              ///< extractor does not make)
   };
   /// For a frame that cannot reach TCP (packets::mayReachTcp is false).
   Outcome run(packets::Dissection& d, std::span<const std::uint8_t> frame, packets::LinkType link,
@@ -45,6 +46,7 @@ class FastPath {
   const packets::DecodeOptions& options_;
   std::optional<packets::FieldExtractor> extractor_;
   bool printsFromFields_ = false;
+  bool summary_ = false;
 };
 
 }  // namespace rdmascope::cli

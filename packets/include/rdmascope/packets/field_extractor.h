@@ -4,12 +4,14 @@
 /// the header bytes through the field tables, without dissecting the frame into a tree.
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "rdmascope/packets/decode.h"
 #include "rdmascope/packets/dissection.h"
 #include "rdmascope/packets/field.h"
+#include "rdmascope/packets/ib_opcodes.h"
 
 namespace rdmascope::packets {
 
@@ -24,15 +26,11 @@ namespace rdmascope::packets {
 /// Usable only when every wanted key is one it can produce: frame.number, frame.len,
 /// frame.cap_len, frame.time_relative, frame.time_epoch, the header keys frame, eth, ip, udp,
 /// infiniband, infiniband.bth and the extension headers' keys, and the fields of those headers'
-/// tables (aggregate keys are read through their targets). The summary mode adds the summary
+/// tables (aggregate keys are read through their targets). summarize() adds the summary
 /// columns: source and destination address, protocol and info.
 class FieldExtractor {
  public:
-  /// `summary`: also fill the packet-list columns (Dissection::summary) and the frame's Error
-  /// diagnostics, as the summary line reads them; frames with anything the dissector would
-  /// report as an error other than a bad ICRC (truncation, a bad pad count, a wrong IP version)
-  /// are then refused.
-  FieldExtractor(const ValueKeys& keys, const DecodeOptions& options, bool summary = false);
+  FieldExtractor(const ValueKeys& keys, const DecodeOptions& options);
 
   /// False when a wanted key is one the extractor cannot produce (or every key is wanted).
   bool usable() const { return usable_; }
@@ -42,6 +40,12 @@ class FieldExtractor {
   bool extract(Dissection& out, std::span<const std::uint8_t> frame, LinkType link,
                const FrameInfo& info) const;
 
+  /// After extract() accepted the frame: fills the packet-list columns (Dissection::summary),
+  /// the CRC status and the Error diagnostics (what the summary line reads) as the dissector
+  /// does, and returns true; or returns false for a frame the dissector may report another
+  /// error for than a bad ICRC (truncation, a bad pad count, a wrong IP version).
+  bool summarize(Dissection& out, std::span<const std::uint8_t> frame, LinkType link) const;
+
  private:
   struct Wanted {
     bool container = false;
@@ -49,8 +53,15 @@ class FieldExtractor {
     bool any() const { return container || !fields.empty(); }
   };
 
+  // Where the headers of a frame of the shape read lie; nullopt for any other frame.
+  struct Shape {
+    std::size_t ihl = 0, totalLen = 0, udp = 0, end = 0, bth = 0, regionEnd = 0;
+    bool complete = false;
+    const IbOpcodeInfo* op = nullptr;
+  };
+  std::optional<Shape> locate(std::span<const std::uint8_t> frame, LinkType link) const;
+
   bool usable_ = false;
-  bool summary_ = false;
   bool verifyCrc_ = true;
   std::uint16_t roceV2Port_ = 4791;
   bool frameContainer_ = false, number_ = false, len_ = false, capLen_ = false,
