@@ -36,37 +36,6 @@ std::string highestLayer(const packets::Dissection& d) {
   return name;
 }
 
-// Adds a value to a JSON object, turning repeated keys into arrays.
-void addMember(Json& object, const std::string& key, Json value) {
-  auto it = object.find(key);
-  if (it == object.end()) {
-    object[key] = std::move(value);
-  } else if (it->is_array()) {
-    it->push_back(std::move(value));
-  } else {
-    Json array = Json::array({std::move(*it), std::move(value)});
-    *it = std::move(array);
-  }
-}
-
-Json subtree(const packets::Dissection& d, const std::vector<std::vector<std::int32_t>>& kids,
-             std::int32_t index) {
-  Json object = Json::object();
-  for (const std::int32_t c : kids[index]) {
-    const auto& n = d.nodes[c];
-    const std::string key(n.key);
-    if (kids[c].empty()) {
-      addMember(object, key, n.value);
-    } else if (n.value.empty()) {
-      addMember(object, key, subtree(d, kids, c));
-    } else {
-      addMember(object, key, n.value);
-      addMember(object, key + "_tree", subtree(d, kids, c));
-    }
-  }
-  return object;
-}
-
 }  // namespace
 
 void appendFieldText(std::string& out, const packets::Dissection& d, std::string_view key,
@@ -252,38 +221,193 @@ void PacketPrinter::fields(const packets::Dissection& d, std::string& line) cons
   line += '\n';
 }
 
+namespace {
+
+// JSON written as nlohmann::ordered_json's dump(2, ' ', false, replace) writes the tree the
+// printer used to build (repeated keys gathered into arrays, a node with a value and children
+// as KEY and KEY_tree), without building it: strings with bytes above ASCII still go through
+// nlohmann (its handling of invalid UTF-8).
+void appendJsonString(std::string& out, std::string_view s) {
+  const std::size_t start = out.size();
+  out += '"';
+  std::size_t run = 0;  // start of the characters not yet appended
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) continue;
+    if (c >= 0x80) {
+      out.resize(start);
+      out += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
+      return;
+    }
+    out.append(s.substr(run, i - run));
+    run = i + 1;
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default: {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+        out += buf;
+      }
+    }
+  }
+  out.append(s.substr(run));
+  out += '"';
+}
+
+void newline(std::string& out, std::size_t indent) {
+  out += '\n';
+  out.append(indent, ' ');
+}
+
+class JsonTree {
+ public:
+  explicit JsonTree(const packets::Dissection& d) : d_(d), kids_(d.nodes.size() + 1) {
+    for (std::size_t i = 0; i < d.nodes.size(); ++i) {
+      const std::int32_t p = d.nodes[i].parent;
+      kids_[p < 0 ? d.nodes.size() : static_cast<std::size_t>(p)].push_back(
+          static_cast<std::int32_t>(i));
+    }
+  }
+
+  std::int32_t root() const { return static_cast<std::int32_t>(d_.nodes.size()); }
+
+  // The object of a node's children; `indent`: the spaces before the line it starts on. `tail`
+  // (may be null) adds members after the children's.
+  template <typename Tail>
+  void object(std::string& out, std::int32_t index, std::size_t indent, Tail* tail) const {
+    struct Item {
+      std::int32_t node;
+      bool subtree;
+    };
+    struct Member {
+      std::string key;
+      std::vector<Item> items;
+    };
+    std::vector<Member> members;
+    const auto add = [&](std::string key, Item item) {
+      for (auto& m : members)
+        if (m.key == key) {
+          m.items.push_back(item);
+          return;
+        }
+      members.push_back({std::move(key), {item}});
+    };
+    for (const std::int32_t c : kids_[static_cast<std::size_t>(index)]) {
+      const auto& n = d_.nodes[static_cast<std::size_t>(c)];
+      if (kids_[static_cast<std::size_t>(c)].empty()) {
+        add(std::string(n.key), {c, false});
+      } else if (n.value.empty()) {
+        add(std::string(n.key), {c, true});
+      } else {
+        add(std::string(n.key), {c, false});
+        add(std::string(n.key) + "_tree", {c, true});
+      }
+    }
+    if (members.empty() && !tail) {
+      out += "{}";
+      return;
+    }
+    out += '{';
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      if (i) out += ',';
+      newline(out, indent + 2);
+      appendJsonString(out, members[i].key);
+      out += ": ";
+      const auto& items = members[i].items;
+      if (items.size() == 1) {
+        item(out, items[0].node, items[0].subtree, indent + 2);
+        continue;
+      }
+      out += '[';
+      for (std::size_t j = 0; j < items.size(); ++j) {
+        if (j) out += ',';
+        newline(out, indent + 4);
+        item(out, items[j].node, items[j].subtree, indent + 4);
+      }
+      newline(out, indent + 2);
+      out += ']';
+    }
+    if (tail) (*tail)(out, !members.empty(), indent + 2);
+    newline(out, indent);
+    out += '}';
+  }
+
+ private:
+  void item(std::string& out, std::int32_t node, bool subtree, std::size_t indent) const {
+    if (subtree)
+      object(out, node, indent, static_cast<void (*)(std::string&, bool, std::size_t)>(nullptr));
+    else
+      appendJsonString(out, d_.nodes[static_cast<std::size_t>(node)].value);
+  }
+
+  const packets::Dissection& d_;
+  std::vector<std::vector<std::int32_t>> kids_;
+};
+
+}  // namespace
+
 void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs) {
-  std::vector<std::vector<std::int32_t>> kids(d.nodes.size() + 1);
-  for (std::size_t i = 0; i < d.nodes.size(); ++i) {
-    const std::int32_t p = d.nodes[i].parent;
-    kids[p < 0 ? d.nodes.size() : static_cast<std::size_t>(p)].push_back(
-        static_cast<std::int32_t>(i));
-  }
-  Json layers = subtree(d, kids, static_cast<std::int32_t>(d.nodes.size()));
-  if (!d.diagnostics.empty()) {
-    Json diags = Json::array();
-    for (const auto& diag : d.diagnostics)
-      diags.push_back({{"severity", severityName(diag.severity)}, {"message", diag.message}});
-    layers["_diagnostics"] = std::move(diags);
-  }
   const std::time_t sec = static_cast<std::time_t>(timestampNs / 1'000'000'000);
   std::tm tm{};
   gmtime_r(&sec, &tm);
   char index[32];
   std::strftime(index, sizeof index, "packets-%Y-%m-%d", &tm);
-  Json packet;
-  packet["_index"] = index;
-  packet["_type"] = "doc";
-  packet["_score"] = nullptr;
-  packet["_source"] = {{"layers", std::move(layers)}};
-  if (printed_) out_ << ",\n";
+  std::string& out = buffer_;
+  if (printed_) out += ",\n";
   // Indented one level inside the array, as tshark writes it.
-  std::string text = packet.dump(2, ' ', false, Json::error_handler_t::replace);
-  out_ << "  ";
-  for (char c : text) {
-    out_ << c;
-    if (c == '\n') out_ << "  ";
-  }
+  out += "  {\n    \"_index\": ";
+  appendJsonString(out, index);
+  out +=
+      ",\n    \"_type\": \"doc\",\n    \"_score\": null,\n    \"_source\": {\n      \"layers\": ";
+  const JsonTree tree(d);
+  const auto diagnostics = [&](std::string& o, bool after, std::size_t indent) {
+    if (after) o += ',';
+    newline(o, indent);
+    o += "\"_diagnostics\": [";
+    for (std::size_t i = 0; i < d.diagnostics.size(); ++i) {
+      if (i) o += ',';
+      newline(o, indent + 2);
+      o += '{';
+      newline(o, indent + 4);
+      o += "\"severity\": ";
+      appendJsonString(o, severityName(d.diagnostics[i].severity));
+      o += ',';
+      newline(o, indent + 4);
+      o += "\"message\": ";
+      appendJsonString(o, d.diagnostics[i].message);
+      newline(o, indent + 2);
+      o += '}';
+    }
+    newline(o, indent);
+    o += ']';
+  };
+  if (d.diagnostics.empty())
+    tree.object(out, tree.root(), 6,
+                static_cast<void (*)(std::string&, bool, std::size_t)>(nullptr));
+  else
+    tree.object(out, tree.root(), 6, &diagnostics);
+  out += "\n    }\n  }";
+  flushFull();
 }
 
 }  // namespace rdmascope::cli
