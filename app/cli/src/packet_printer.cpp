@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <nlohmann/json.hpp>
 
@@ -227,20 +228,37 @@ namespace {
 // printer used to build (repeated keys gathered into arrays, a node with a value and children
 // as KEY and KEY_tree), without building it: strings with bytes above ASCII still go through
 // nlohmann (its handling of invalid UTF-8).
+// True when one of the eight bytes needs escaping or is not ASCII (a byte below 0x20, '"',
+// '\\' or one with the top bit set): long hex payloads are scanned eight bytes at a time.
+bool anySpecial(std::uint64_t w) {
+  constexpr std::uint64_t ones = 0x0101010101010101, high = 0x8080808080808080;
+  const auto zeroByte = [&](std::uint64_t v) { return (v - ones) & ~v & high; };
+  return (w & high) || ((w - ones * 0x20) & ~w & high) || zeroByte(w ^ (ones * '"')) ||
+         zeroByte(w ^ (ones * '\\'));
+}
+
 void appendJsonString(std::string& out, std::string_view s) {
   const std::size_t start = out.size();
   out += '"';
   std::size_t run = 0;  // start of the characters not yet appended
-  for (std::size_t i = 0; i < s.size(); ++i) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::uint64_t w;
+    while (i + 8 <= s.size() && (std::memcpy(&w, s.data() + i, 8), !anySpecial(w)))
+      i += 8;
+    if (i >= s.size()) break;
     const auto c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) continue;
+    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+      ++i;
+      continue;
+    }
     if (c >= 0x80) {
       out.resize(start);
       out += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
       return;
     }
     out.append(s.substr(run, i - run));
-    run = i + 1;
+    run = ++i;
     switch (c) {
       case '"':
         out += "\\\"";
@@ -279,13 +297,28 @@ void newline(std::string& out, std::size_t indent) {
   out.append(indent, ' ');
 }
 
+using JsonTail = void(std::string&, bool, std::size_t);
+
 class JsonTree {
  public:
-  explicit JsonTree(const packets::Dissection& d) : d_(d), kids_(d.nodes.size() + 1) {
-    for (std::size_t i = 0; i < d.nodes.size(); ++i) {
+  // The children of every node, by parent (the last entry: the top level), in `kids`'s
+  // storage, reused from packet to packet.
+  JsonTree(const packets::Dissection& d, std::vector<std::int32_t>& first,
+           std::vector<std::int32_t>& kids)
+      : d_(d), first_(first), kids_(kids) {
+    const std::size_t n = d.nodes.size();
+    first_.assign(n + 2, 0);
+    for (const auto& node : d.nodes)
+      ++first_[(node.parent < 0 ? n : static_cast<std::size_t>(node.parent)) + 1];
+    for (std::size_t i = 1; i < first_.size(); ++i)
+      first_[i] += first_[i - 1];
+    kids_.resize(n);
+    std::vector<std::int32_t>& fill = fill_;
+    fill.assign(first_.begin(), first_.end() - 1);
+    for (std::size_t i = 0; i < n; ++i) {
       const std::int32_t p = d.nodes[i].parent;
-      kids_[p < 0 ? d.nodes.size() : static_cast<std::size_t>(p)].push_back(
-          static_cast<std::int32_t>(i));
+      kids_[static_cast<std::size_t>(fill[p < 0 ? n : static_cast<std::size_t>(p)]++)] =
+          static_cast<std::int32_t>(i);
     }
   }
 
@@ -295,32 +328,45 @@ class JsonTree {
   // (may be null) adds members after the children's.
   template <typename Tail>
   void object(std::string& out, std::int32_t index, std::size_t indent, Tail* tail) const {
+    // Members in the order of their first item: a key, or KEY_tree for the children of a node
+    // that has a value too. Items: a value, or the object of a node's children.
+    struct Member {
+      std::string_view key;
+      bool suffix;
+    };
     struct Item {
       std::int32_t node;
+      std::uint32_t member;
       bool subtree;
     };
-    struct Member {
-      std::string key;
-      std::vector<Item> items;
+    const auto sameKey = [](const Member& a, const Member& b) {
+      if (a.suffix == b.suffix) return a.key == b.key;
+      const Member& plain = a.suffix ? b : a;
+      const Member& tree = a.suffix ? a : b;
+      return plain.key.size() == tree.key.size() + 5 && plain.key.starts_with(tree.key) &&
+             plain.key.ends_with("_tree");
     };
+    const auto begin = first_[static_cast<std::size_t>(index)];
+    const auto end = first_[static_cast<std::size_t>(index) + 1];
     std::vector<Member> members;
-    const auto add = [&](std::string key, Item item) {
-      for (auto& m : members)
-        if (m.key == key) {
-          m.items.push_back(item);
-          return;
-        }
-      members.push_back({std::move(key), {item}});
+    std::vector<Item> items;
+    const auto add = [&](Member key, std::int32_t node, bool subtree) {
+      std::uint32_t m = 0;
+      while (m < members.size() && !sameKey(members[m], key))
+        ++m;
+      if (m == members.size()) members.push_back(key);
+      items.push_back({node, m, subtree});
     };
-    for (const std::int32_t c : kids_[static_cast<std::size_t>(index)]) {
+    for (auto k = begin; k < end; ++k) {
+      const std::int32_t c = kids_[static_cast<std::size_t>(k)];
       const auto& n = d_.nodes[static_cast<std::size_t>(c)];
-      if (kids_[static_cast<std::size_t>(c)].empty()) {
-        add(std::string(n.key), {c, false});
+      if (!hasChildren(c)) {
+        add({n.key, false}, c, false);
       } else if (n.value.empty()) {
-        add(std::string(n.key), {c, true});
+        add({n.key, false}, c, true);
       } else {
-        add(std::string(n.key), {c, false});
-        add(std::string(n.key) + "_tree", {c, true});
+        add({n.key, false}, c, false);
+        add({n.key, true}, c, true);
       }
     }
     if (members.empty() && !tail) {
@@ -328,21 +374,30 @@ class JsonTree {
       return;
     }
     out += '{';
-    for (std::size_t i = 0; i < members.size(); ++i) {
-      if (i) out += ',';
+    for (std::uint32_t m = 0; m < members.size(); ++m) {
+      if (m) out += ',';
       newline(out, indent + 2);
-      appendJsonString(out, members[i].key);
+      if (members[m].suffix)
+        appendJsonString(out, std::string(members[m].key) + "_tree");
+      else
+        appendJsonString(out, members[m].key);
       out += ": ";
-      const auto& items = members[i].items;
-      if (items.size() == 1) {
-        item(out, items[0].node, items[0].subtree, indent + 2);
+      std::size_t count = 0;
+      for (const auto& it : items)
+        count += it.member == m;
+      if (count == 1) {
+        for (const auto& it : items)
+          if (it.member == m) item(out, it.node, it.subtree, indent + 2);
         continue;
       }
       out += '[';
-      for (std::size_t j = 0; j < items.size(); ++j) {
-        if (j) out += ',';
+      bool firstItem = true;
+      for (const auto& it : items) {
+        if (it.member != m) continue;
+        if (!firstItem) out += ',';
+        firstItem = false;
         newline(out, indent + 4);
-        item(out, items[j].node, items[j].subtree, indent + 4);
+        item(out, it.node, it.subtree, indent + 4);
       }
       newline(out, indent + 2);
       out += ']';
@@ -353,15 +408,21 @@ class JsonTree {
   }
 
  private:
+  bool hasChildren(std::int32_t node) const {
+    return first_[static_cast<std::size_t>(node) + 1] > first_[static_cast<std::size_t>(node)];
+  }
+
   void item(std::string& out, std::int32_t node, bool subtree, std::size_t indent) const {
     if (subtree)
-      object(out, node, indent, static_cast<void (*)(std::string&, bool, std::size_t)>(nullptr));
+      object(out, node, indent, static_cast<JsonTail*>(nullptr));
     else
       appendJsonString(out, d_.nodes[static_cast<std::size_t>(node)].value);
   }
 
   const packets::Dissection& d_;
-  std::vector<std::vector<std::int32_t>> kids_;
+  std::vector<std::int32_t>& first_;
+  std::vector<std::int32_t>& kids_;
+  std::vector<std::int32_t> fill_;
 };
 
 }  // namespace
@@ -379,7 +440,7 @@ void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs)
   appendJsonString(out, index);
   out +=
       ",\n    \"_type\": \"doc\",\n    \"_score\": null,\n    \"_source\": {\n      \"layers\": ";
-  const JsonTree tree(d);
+  const JsonTree tree(d, jsonFirst_, jsonKids_);
   const auto diagnostics = [&](std::string& o, bool after, std::size_t indent) {
     if (after) o += ',';
     newline(o, indent);
@@ -402,8 +463,7 @@ void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs)
     o += ']';
   };
   if (d.diagnostics.empty())
-    tree.object(out, tree.root(), 6,
-                static_cast<void (*)(std::string&, bool, std::size_t)>(nullptr));
+    tree.object(out, tree.root(), 6, static_cast<JsonTail*>(nullptr));
   else
     tree.object(out, tree.root(), 6, &diagnostics);
   out += "\n    }\n  }";

@@ -68,6 +68,7 @@ class PacketPrinter {
   std::ostream& out_;
   std::uint64_t printed_ = 0;
   std::string buffer_;
+  std::vector<std::int32_t> jsonFirst_, jsonKids_;  // json()'s children index, reused
 };
 
 /// Appends the value tshark prints for a key with -T fields (occurrences joined, or the first
