@@ -197,21 +197,27 @@ void PacketPrinter::flush() {
 }
 
 void PacketPrinter::tree(const packets::Dissection& d) {
-  if (printed_) out_ << '\n';
+  // Into the block buffer, as the lines are: a stream insertion per node costs more than the
+  // dissection.
+  std::string& out = buffer_;
+  if (printed_) out += '\n';
   for (const auto& n : d.nodes) {
     if (n.label.empty()) continue;
-    out_ << std::string(4u * n.depth, ' ') << n.label << '\n';
+    out.append(4u * n.depth, ' ');
+    out.append(n.label);
+    out += '\n';
   }
   if (options_.showDiagnostics && !d.diagnostics.empty()) {
-    out_ << "Diagnostics\n";
+    out += "Diagnostics\n";
     for (const auto& diag : d.diagnostics) {
-      out_ << "    [" << severityName(diag.severity) << ": " << diag.message;
+      out.append("    [").append(severityName(diag.severity)).append(": ").append(diag.message);
       if (diag.node >= 0 && static_cast<std::size_t>(diag.node) < d.nodes.size() &&
           !d.nodes[diag.node].key.empty())
-        out_ << " (" << d.nodes[diag.node].key << ")";
-      out_ << "]\n";
+        out.append(" (").append(d.nodes[diag.node].key).append(")");
+      out += "]\n";
     }
   }
+  flushFull();
 }
 
 void PacketPrinter::fields(const packets::Dissection& d, std::string& line) const {
