@@ -185,8 +185,6 @@ void dissectIpv6Payload(DecodeContext& ctx, std::uint8_t next, std::size_t at, s
   }
 }
 
-namespace {
-
 // printf("%.9f", x) without printf (it formats every frame's time): when x is the double
 // nearest to n nanoseconds and below 2^21 s, its 9-decimal rounding is exactly n / 1e9.
 void formatNineDecimals(double x, char* buf, std::size_t size) {
@@ -207,7 +205,16 @@ void formatNineDecimals(double x, char* buf, std::size_t size) {
   std::snprintf(buf, size, "%.9f", x);
 }
 
-}  // namespace
+void formatEpochTime(const FrameInfo& info, char* buf, std::size_t size) {
+  if (info.epochNs != 0) {
+    const auto ns = info.epochNs;
+    std::snprintf(buf, size, "%s%lld.%09lld", ns < 0 ? "-" : "",
+                  static_cast<long long>((ns < 0 ? -ns : ns) / 1'000'000'000),
+                  static_cast<long long>((ns < 0 ? -ns : ns) % 1'000'000'000));
+  } else {
+    std::snprintf(buf, size, "%.9f", info.timeEpoch);
+  }
+}
 
 void dissectFrameInfo(DecodeContext& ctx) {
   auto& d = ctx.b.dissection();
@@ -241,14 +248,7 @@ void dissectFrameInfo(DecodeContext& ctx) {
     b.addText("frame.time_epoch", {}, {}, 0, 0, frame);
     return;
   }
-  if (ctx.info.epochNs != 0) {
-    const auto ns = ctx.info.epochNs;
-    std::snprintf(buf, sizeof buf, "%s%lld.%09lld", ns < 0 ? "-" : "",
-                  static_cast<long long>((ns < 0 ? -ns : ns) / 1'000'000'000),
-                  static_cast<long long>((ns < 0 ? -ns : ns) % 1'000'000'000));
-  } else {
-    std::snprintf(buf, sizeof buf, "%.9f", ctx.info.timeEpoch);
-  }
+  formatEpochTime(ctx.info, buf, sizeof buf);
   b.addText("frame.time_epoch", labels ? std::string("Epoch Time: ") + buf + " seconds" : "", buf,
             0, 0, frame);
 }

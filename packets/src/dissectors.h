@@ -7,6 +7,7 @@
 
 #include "dissection_builder.h"
 #include "rdmascope/packets/decode.h"
+#include "rdmascope/packets/ib_opcodes.h"
 
 namespace rdmascope::packets::detail {
 
@@ -43,6 +44,10 @@ struct DecodeContext {
 };
 
 void dissectFrameInfo(DecodeContext& ctx);
+/// frame.time_relative's text: printf("%.9f", x), without printf for whole nanoseconds.
+void formatNineDecimals(double x, char* buf, std::size_t size);
+/// frame.time_epoch's text (exact from FrameInfo::epochNs when set).
+void formatEpochTime(const FrameInfo& info, char* buf, std::size_t size);
 void dissectEthernet(DecodeContext& ctx, std::size_t offset);
 void dissectIpv4(DecodeContext& ctx, std::size_t offset, std::int32_t parent);
 void dissectIpv6(DecodeContext& ctx, std::size_t offset, std::int32_t parent);
@@ -61,6 +66,14 @@ void dissectRoceV1(DecodeContext& ctx, std::size_t grhOffset, std::size_t end, s
 void dissectNativeIb(DecodeContext& ctx, std::size_t lrhOffset, std::size_t end,
                      std::int32_t parent);
 void dissectErf(DecodeContext& ctx, std::size_t offset);
+
+/// The Info column's BTH part ("RC SEND Only QP=0x000011 PSN=5"), appended.
+void appendBthInfo(std::string& line, std::span<const std::uint8_t> frame, std::size_t bth);
+/// The Info column's part of one extension header at `offset` (RETH, AETH, DETH, AtomicETH).
+void appendIbExtInfo(std::string& line, std::span<const std::uint8_t> frame, std::size_t offset,
+                     IbExt ext);
+/// The Error diagnostic of a bad ICRC.
+std::string badIcrcMessage(std::uint32_t computed, std::uint32_t wire);
 
 /// A management datagram (payload of a UD packet to or from QP 0/1): the common MAD header and,
 /// for the Communication Manager, its message (mad_dissector.cpp). Sets the summary's info.

@@ -1,6 +1,7 @@
 #include "rdmascope/packets/field.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 
 namespace rdmascope::packets {
@@ -66,22 +67,33 @@ std::string_view valueName(const FieldDef& field, std::uint64_t value) {
 }
 
 std::string formatFieldValue(const FieldDef& field, std::uint64_t value) {
-  char buf[40];
+  // By hand, not snprintf: the filter and field passes format a few values of every frame.
   if (field.type == FieldType::Bool) return value ? "1" : "0";
+  char buf[24];
   switch (field.base) {
     case Base::Hex:
     case Base::HexDec: {
-      unsigned bits = field.displayBits ? field.displayBits : ((field.bitWidth + 7) / 8) * 8;
-      std::snprintf(buf, sizeof buf, "0x%0*llx", static_cast<int>(bits / 4),
-                    static_cast<unsigned long long>(value));
-      return buf;
+      static constexpr char digits[] = "0123456789abcdef";
+      const unsigned bits = field.displayBits ? field.displayBits : ((field.bitWidth + 7) / 8) * 8;
+      const int width = static_cast<int>(bits / 4);
+      int n = 0;
+      char* end = buf + sizeof buf;
+      do {
+        *--end = digits[value & 15];
+        value >>= 4;
+        ++n;
+      } while (value);
+      std::string s(2 + static_cast<std::size_t>(std::max(width, n)), '0');
+      s[1] = 'x';
+      std::copy(end, buf + sizeof buf, s.end() - n);
+      return s;
     }
     case Base::Dec:
     case Base::DecHex:
       break;
   }
-  std::snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(value));
-  return buf;
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  return std::string(buf, end);
 }
 
 const FieldDef* findField(const HeaderDef& header, std::string_view key) {

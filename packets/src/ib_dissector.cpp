@@ -93,42 +93,6 @@ void addAethDetails(DecodeContext& ctx, std::size_t at, std::int32_t node) {
                    "AETH NAK code " + std::to_string(syndrome & 31) + " is reserved", node);
 }
 
-void summarize(DecodeContext& ctx, const IbOpcodeInfo* info, std::size_t bth, std::size_t ext,
-               IbExt e) {
-  const auto f = ctx.b.frame();
-  auto& s = ctx.b.dissection().summary.info;
-  switch (e) {
-    case IbExt::Reth:
-      s.append(" VA=0x");
-      appendHex(s, be64(f, ext), 16);
-      s.append(" R_Key=0x");
-      appendHex(s, be32(f, ext + 8), 8);
-      s.append(" Len=");
-      appendDecimal(s, be32(f, ext + 12));
-      break;
-    case IbExt::Aeth:
-      s.append(" ").append(describeAethSyndrome(f[ext])).append(" MSN=");
-      appendDecimal(s, be24(f, ext + 1));
-      break;
-    case IbExt::Deth:
-      s.append(" SrcQP=0x");
-      appendHex(s, be24(f, ext + 5), 6);
-      s.append(" Q_Key=0x");
-      appendHex(s, be32(f, ext), 8);
-      break;
-    case IbExt::AtomicEth:
-      s.append(" VA=0x");
-      appendHex(s, be64(f, ext), 16);
-      s.append(" R_Key=0x");
-      appendHex(s, be32(f, ext + 8), 8);
-      break;
-    default:
-      break;
-  }
-  (void)info;
-  (void)bth;
-}
-
 void addIcrc(DecodeContext& ctx, const Packet& p) {
   const auto f = ctx.b.frame();
   const std::size_t at = p.end - 4;
@@ -148,9 +112,7 @@ void addIcrc(DecodeContext& ctx, const Packet& p) {
   ctx.b.addNumber("infiniband.icrc.status", good ? "ICRC status: Good" : "ICRC status: Bad",
                   good ? 1 : 0, good ? "good" : "bad", at, 4, node);
   ctx.b.crcResult(good);
-  if (!good)
-    ctx.b.diagnose(Severity::Error,
-                   "bad ICRC: computed " + hex(computed, 8) + ", wire " + hex(wire, 8), node);
+  if (!good) ctx.b.diagnose(Severity::Error, badIcrcMessage(computed, wire), node);
 }
 
 // BTH, extension headers, payload, pad and ICRC.
@@ -166,17 +128,8 @@ void dissectTransport(DecodeContext& ctx, const Packet& p) {
   const std::uint8_t opcode = f[p.bth];
   const IbOpcodeInfo* info = ibOpcodeInfo(opcode);
   auto& d = ctx.b.dissection();
-  auto& line = d.summary.info;
-  if (info) {
-    line.assign(info->name);
-  } else {
-    line.assign("Unknown opcode ");
-    appendDecimal(line, opcode);
-  }
-  line.append(" QP=0x");
-  appendHex(line, be24(f, p.bth + 5), 6);
-  line.append(" PSN=");
-  appendDecimal(line, be24(f, p.bth + 9));
+  d.summary.info.clear();
+  appendBthInfo(d.summary.info, f, p.bth);
   if (const unsigned tver = f[p.bth + 1] & 15; tver != 0)
     ctx.b.diagnose(Severity::Warning, "BTH header version " + std::to_string(tver) + " is not 0",
                    bthNode);
@@ -209,7 +162,7 @@ void dissectTransport(DecodeContext& ctx, const Packet& p) {
           std::any_of(f.begin() + static_cast<std::ptrdiff_t>(at),
                       f.begin() + static_cast<std::ptrdiff_t>(at + 16), [](auto x) { return x; }))
         ctx.b.diagnose(Severity::Note, "CNP reserved bytes are not zero", node);
-      summarize(ctx, info, p.bth, at, e);
+      appendIbExtInfo(d.summary.info, f, at, e);
       at += hd.length;
     }
   }
@@ -251,6 +204,54 @@ void dissectTransport(DecodeContext& ctx, const Packet& p) {
 }
 
 }  // namespace
+
+void appendBthInfo(std::string& line, std::span<const std::uint8_t> f, std::size_t bth) {
+  if (const IbOpcodeInfo* info = ibOpcodeInfo(f[bth])) {
+    line.append(info->name);
+  } else {
+    line.append("Unknown opcode ");
+    appendDecimal(line, f[bth]);
+  }
+  line.append(" QP=0x");
+  appendHex(line, be24(f, bth + 5), 6);
+  line.append(" PSN=");
+  appendDecimal(line, be24(f, bth + 9));
+}
+
+void appendIbExtInfo(std::string& s, std::span<const std::uint8_t> f, std::size_t ext, IbExt e) {
+  switch (e) {
+    case IbExt::Reth:
+      s.append(" VA=0x");
+      appendHex(s, be64(f, ext), 16);
+      s.append(" R_Key=0x");
+      appendHex(s, be32(f, ext + 8), 8);
+      s.append(" Len=");
+      appendDecimal(s, be32(f, ext + 12));
+      break;
+    case IbExt::Aeth:
+      s.append(" ").append(describeAethSyndrome(f[ext])).append(" MSN=");
+      appendDecimal(s, be24(f, ext + 1));
+      break;
+    case IbExt::Deth:
+      s.append(" SrcQP=0x");
+      appendHex(s, be24(f, ext + 5), 6);
+      s.append(" Q_Key=0x");
+      appendHex(s, be32(f, ext), 8);
+      break;
+    case IbExt::AtomicEth:
+      s.append(" VA=0x");
+      appendHex(s, be64(f, ext), 16);
+      s.append(" R_Key=0x");
+      appendHex(s, be32(f, ext + 8), 8);
+      break;
+    default:
+      break;
+  }
+}
+
+std::string badIcrcMessage(std::uint32_t computed, std::uint32_t wire) {
+  return "bad ICRC: computed " + hex(computed, 8) + ", wire " + hex(wire, 8);
+}
 
 void dissectRoceV2(DecodeContext& ctx, std::size_t bth, std::size_t end, std::int32_t parent) {
   (void)parent;

@@ -1,5 +1,7 @@
 // The fast passes of `rdmascope-cli decode` (summary, -Y, -T fields, -T json: lean dissections
-// without labels, values only for the keys read) print byte for byte what the full dissection
+// without labels, values only for the keys read; for the summary, -Y and -T fields of common
+// RoCEv2 frames the fields read straight from the bytes, packets::FieldExtractor) print byte for
+// byte what the full dissection
 // (--full-dissection) prints, on every capture of the repository and on generated captures of
 // what the repository holds no file of: iWARP conversations with loss (the stateful path), CM
 // MADs, RoCEv1, native IB in ERF records, and corrupted (truncated, bit-flipped) frames. The
@@ -132,6 +134,7 @@ const std::vector<std::string> kFilters = {
     "udp.port == 4791 && infiniband.bth.destqp ge 0x11",
     "infiniband.lrh.dlid < 5 || erf.types.type == 21",
     "infiniband.bth.psn",
+    "infiniband.reth && ip.ttl < 64 || infiniband.deth.srcqp == 0x11 || !udp",
 };
 
 const std::vector<std::string> kFieldKeys = {
@@ -165,8 +168,25 @@ const std::vector<std::string> kFieldKeys = {
     "data.len",
 };
 
+// Field lists whose every key the field extractor reads from the bytes (FieldExtractor): these
+// -T fields passes take the fast path for the common RoCEv2 frames.
+const std::vector<std::vector<std::string>> kExtractedFieldKeys = {
+    {"frame.number", "ip.src", "ip.dst", "infiniband.bth.opcode", "infiniband.bth.destqp",
+     "infiniband.bth.psn", "infiniband.aeth.syndrome"},
+    {"frame.time_relative", "frame.time_epoch", "frame.cap_len", "eth.addr", "ip.addr", "udp.port",
+     "ip.hdr_len", "ip.checksum", "infiniband.bth", "infiniband.reth.va", "infiniband.reth.dmalen",
+     "infiniband.deth.srcqp", "infiniband.immdt", "infiniband.reserved",
+     "infiniband.atomicacketh.origremdt", "infiniband.aeth"},
+};
+
 std::vector<std::vector<std::string>> passes() {
   std::vector<std::vector<std::string>> out = {{}, {"-T", "json"}};
+  for (const auto& keys : kExtractedFieldKeys) {
+    std::vector<std::string> pass = {"-T", "fields", "-E", "occurrence=a", "-E", "aggregator=;"};
+    for (const auto& k : keys)
+      pass.insert(pass.end(), {"-e", k});
+    out.push_back(pass);
+  }
   std::vector<std::string> fields = {"-T", "fields"};
   for (const auto& k : kFieldKeys) {
     fields.push_back("-e");

@@ -5,7 +5,10 @@
 // diagnostics and CRC status, the same values for the keys the lean one was asked for, and the
 // same verdict of a display filter reading those keys. A frame that mayReachTcp rules out must
 // decode alone (stateless) as it does in the stream and hold no TCP layer, and the relative
-// time (any double, or whole nanoseconds) must print as printf's %.9f.
+// time (any double, or whole nanoseconds) must print as printf's %.9f. The field extractor
+// (FieldExtractor, the fast path of the summary, -Y and -T fields passes), built for the same
+// keys, must yield for every frame it accepts what the lean dissection holds for them and, in
+// its summary mode, the same summary columns, CRC status and errors.
 //
 // Input: byte 0 selects the link type (bits 0-2) and the key set (bits 3-7); then records
 // until the input ends: a 2-byte big-endian length and that many bytes of one frame.
@@ -20,7 +23,9 @@
 #include <string_view>
 #include <vector>
 
+#include "../support/field_extractor_check.h"
 #include "rdmascope/packets/display_filter.h"
+#include "rdmascope/packets/field_extractor.h"
 #include "rdmascope/packets/stream_decoder.h"
 
 namespace {
@@ -32,7 +37,7 @@ constexpr LinkType kLinks[] = {LinkType::Ethernet, LinkType::Erf,  LinkType::Raw
                                LinkType::Ethernet, LinkType::Erf};
 
 // Filters over keys of every layer; each also names the keys a lean decode formats.
-constexpr std::array<std::string_view, 8> kFilters = {
+constexpr std::array<std::string_view, 11> kFilters = {
     "frame.number >= 2 && frame.time_relative > 0.5 || frame.len < 100",
     "eth.addr == 02:00:00:00:00:01 || ip.addr == 10.0.0.0/8 || ipv6.addr",
     "infiniband.bth.opcode == \"RC Acknowledge\" || infiniband.bth.psn != 5",
@@ -41,6 +46,13 @@ constexpr std::array<std::string_view, 8> kFilters = {
     "iwarp_ddp.msn > 1 || iwarp_mpa.crc_check || iwarp_rdma",
     "infiniband.mad || infiniband.cm.req.serviceid || infiniband.vcrc.status == \"good\"",
     "erf.types.type == 21 || infiniband.lrh.dlid <= 3 || infiniband.grh",
+    // keys the field extractor reads from the bytes
+    "infiniband.bth.psn > 3 && ip.addr == 10.0.0.0/8 || eth.addr == 02:00:00:00:00:01 || "
+    "frame.time_epoch",
+    "infiniband.reth.va || infiniband.aeth.syndrome == 96 || infiniband.deth.srcqp == 1 || "
+    "udp.port == 4791 || infiniband.immdt || infiniband.reserved != 0",
+    "ip.hdr_len > 20 || ip.checksum == 0 || infiniband.bth == 00 || infiniband.atomicacketh || "
+    "frame.cap_len > 60 || infiniband.bth.opcode == \"RC Acknowledge\"",
 };
 
 // The lean nodes are the full ones in order, less header fields whose keys were not asked
@@ -104,6 +116,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   DecodeOptions fullOptions, leanOptions;
   leanOptions.lean = &keys;
   CaptureDecoder full(fullOptions), lean(leanOptions);
+  const FieldExtractor extractor(keys, fullOptions);
   Dissection d;  // reused across frames, as the CLI does
   std::span<const std::uint8_t> in(data + 1, size - 1);
   for (std::uint64_t number = 1; in.size() >= 2; ++number) {
@@ -136,6 +149,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       Dissection alone;
       decodeFrameInto(alone, frame, link, info, leanOptions);
       if (!sameDissection(a, alone, keys)) __builtin_trap();
+    }
+    if (extractor.usable()) {
+      using rdmascope::test::checkExtraction;
+      using rdmascope::test::ExtractCheck;
+      if (checkExtraction(extractor, false, keys, frame, link, info, fullOptions, nullptr) ==
+              ExtractCheck::Differs ||
+          checkExtraction(extractor, true, keys, frame, link, info, fullOptions, nullptr) ==
+              ExtractCheck::Differs)
+        __builtin_trap();
     }
   }
   return 0;

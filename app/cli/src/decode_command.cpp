@@ -4,12 +4,14 @@
 #include <thread>
 
 #include "commands.h"
+#include "fast_path.h"
 #include "frame_decoder.h"
 #include "numeric_options.h"
 #include "output_options.h"
 #include "parallel_lines.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/packets/ib_crc.h"
+#include "rdmascope/packets/stream_decoder.h"
 #include "rdmascope/packets_io/capture_reader.h"
 
 namespace rdmascope::cli {
@@ -108,11 +110,15 @@ int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
     options.lean = &*lean;
   }
   FrameDecoder decoder(options);
+  // Filter and field passes read the few fields they need straight from the frames' bytes.
+  std::optional<FastPath> fast;
+  if (!a.fullDissection) fast.emplace(printer, filter, options);
+  const FastPath* fastPath = fast && fast->active() ? &*fast : nullptr;
   printer.begin();
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   if (lean && printer.printsLines() && reader->memoryMapped() && threads > 1) {
     const bool stoppedAtCount =
-        printLinesInParallel(*reader, decoder, filter, printer, a.count, threads);
+        printLinesInParallel(*reader, decoder, filter, printer, a.count, threads, fastPath);
     printer.end();
     if (!stoppedAtCount && !reader->error().empty()) {
       reportError(err, reader->error());
@@ -124,11 +130,20 @@ int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
   std::int64_t first = 0;
   packets_io::FrameView v;
   packets::Dissection d;
+  const auto link = reader->linkType();
   while ((a.count == 0 || shown < a.count) && reader->next(v)) {
     if (reader->framesRead() == 1) first = v.timestampNs;
-    decoder.decodeInto(d, v.data, reader->linkType(),
-                       makeFrameInfo(reader->framesRead(), v.timestampNs, first, v.originalLength));
-    if (filter && !filter->matches(d)) continue;
+    const auto info = makeFrameInfo(reader->framesRead(), v.timestampNs, first, v.originalLength);
+    // Frames that cannot reach TCP leave the stateful decoder's state as it is: the fast path
+    // may settle them without it.
+    auto outcome = FastPath::Outcome::Refused;
+    if (fastPath && !packets::mayReachTcp(v.data, link))
+      outcome = fastPath->run(d, v.data, link, info);
+    if (outcome == FastPath::Outcome::Skipped) continue;
+    if (outcome != FastPath::Outcome::Printed) {
+      decoder.decodeInto(d, v.data, link, info);
+      if (outcome == FastPath::Outcome::Refused && filter && !filter->matches(d)) continue;
+    }
     printer.print(d, v.timestampNs);
     ++shown;
   }

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <nlohmann/json.hpp>
 
@@ -34,37 +35,6 @@ std::string highestLayer(const packets::Dissection& d) {
         name.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
     }
   return name;
-}
-
-// Adds a value to a JSON object, turning repeated keys into arrays.
-void addMember(Json& object, const std::string& key, Json value) {
-  auto it = object.find(key);
-  if (it == object.end()) {
-    object[key] = std::move(value);
-  } else if (it->is_array()) {
-    it->push_back(std::move(value));
-  } else {
-    Json array = Json::array({std::move(*it), std::move(value)});
-    *it = std::move(array);
-  }
-}
-
-Json subtree(const packets::Dissection& d, const std::vector<std::vector<std::int32_t>>& kids,
-             std::int32_t index) {
-  Json object = Json::object();
-  for (const std::int32_t c : kids[index]) {
-    const auto& n = d.nodes[c];
-    const std::string key(n.key);
-    if (kids[c].empty()) {
-      addMember(object, key, n.value);
-    } else if (n.value.empty()) {
-      addMember(object, key, subtree(d, kids, c));
-    } else {
-      addMember(object, key, n.value);
-      addMember(object, key + "_tree", subtree(d, kids, c));
-    }
-  }
-  return object;
 }
 
 }  // namespace
@@ -175,6 +145,11 @@ void PacketPrinter::formatLine(const packets::Dissection& d, std::string& out) c
 }
 
 void PacketPrinter::writeLines(std::string_view lines) {
+  if (lines.size() >= kFlushBytes) {  // a block already: written without a copy
+    flush();
+    out_.write(lines.data(), static_cast<std::streamsize>(lines.size()));
+    return;
+  }
   buffer_.append(lines);
   flushFull();
 }
@@ -222,21 +197,27 @@ void PacketPrinter::flush() {
 }
 
 void PacketPrinter::tree(const packets::Dissection& d) {
-  if (printed_) out_ << '\n';
+  // Into the block buffer, as the lines are: a stream insertion per node costs more than the
+  // dissection.
+  std::string& out = buffer_;
+  if (printed_) out += '\n';
   for (const auto& n : d.nodes) {
     if (n.label.empty()) continue;
-    out_ << std::string(4u * n.depth, ' ') << n.label << '\n';
+    out.append(4u * n.depth, ' ');
+    out.append(n.label);
+    out += '\n';
   }
   if (options_.showDiagnostics && !d.diagnostics.empty()) {
-    out_ << "Diagnostics\n";
+    out += "Diagnostics\n";
     for (const auto& diag : d.diagnostics) {
-      out_ << "    [" << severityName(diag.severity) << ": " << diag.message;
+      out.append("    [").append(severityName(diag.severity)).append(": ").append(diag.message);
       if (diag.node >= 0 && static_cast<std::size_t>(diag.node) < d.nodes.size() &&
           !d.nodes[diag.node].key.empty())
-        out_ << " (" << d.nodes[diag.node].key << ")";
-      out_ << "]\n";
+        out.append(" (").append(d.nodes[diag.node].key).append(")");
+      out += "]\n";
     }
   }
+  flushFull();
 }
 
 void PacketPrinter::fields(const packets::Dissection& d, std::string& line) const {
@@ -247,38 +228,252 @@ void PacketPrinter::fields(const packets::Dissection& d, std::string& line) cons
   line += '\n';
 }
 
+namespace {
+
+// JSON written as nlohmann::ordered_json's dump(2, ' ', false, replace) writes the tree the
+// printer used to build (repeated keys gathered into arrays, a node with a value and children
+// as KEY and KEY_tree), without building it: strings with bytes above ASCII still go through
+// nlohmann (its handling of invalid UTF-8).
+// True when one of the eight bytes needs escaping or is not ASCII (a byte below 0x20, '"',
+// '\\' or one with the top bit set): long hex payloads are scanned eight bytes at a time.
+bool anySpecial(std::uint64_t w) {
+  constexpr std::uint64_t ones = 0x0101010101010101, high = 0x8080808080808080;
+  const auto zeroByte = [&](std::uint64_t v) { return (v - ones) & ~v & high; };
+  return (w & high) || ((w - ones * 0x20) & ~w & high) || zeroByte(w ^ (ones * '"')) ||
+         zeroByte(w ^ (ones * '\\'));
+}
+
+void appendJsonString(std::string& out, std::string_view s) {
+  const std::size_t start = out.size();
+  out += '"';
+  std::size_t run = 0;  // start of the characters not yet appended
+  std::size_t i = 0;
+  while (i < s.size()) {
+    std::uint64_t w;
+    while (i + 8 <= s.size() && (std::memcpy(&w, s.data() + i, 8), !anySpecial(w)))
+      i += 8;
+    if (i >= s.size()) break;
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+      ++i;
+      continue;
+    }
+    if (c >= 0x80) {
+      out.resize(start);
+      out += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
+      return;
+    }
+    out.append(s.substr(run, i - run));
+    run = ++i;
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default: {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
+        out += buf;
+      }
+    }
+  }
+  out.append(s.substr(run));
+  out += '"';
+}
+
+void newline(std::string& out, std::size_t indent) {
+  out += '\n';
+  out.append(indent, ' ');
+}
+
+using JsonTail = void(std::string&, bool, std::size_t);
+
+class JsonTree {
+ public:
+  // The children of every node, by parent (the last entry: the top level), in `kids`'s
+  // storage, reused from packet to packet.
+  JsonTree(const packets::Dissection& d, std::vector<std::int32_t>& first,
+           std::vector<std::int32_t>& kids)
+      : d_(d), first_(first), kids_(kids) {
+    const std::size_t n = d.nodes.size();
+    first_.assign(n + 2, 0);
+    for (const auto& node : d.nodes)
+      ++first_[(node.parent < 0 ? n : static_cast<std::size_t>(node.parent)) + 1];
+    for (std::size_t i = 1; i < first_.size(); ++i)
+      first_[i] += first_[i - 1];
+    kids_.resize(n);
+    std::vector<std::int32_t>& fill = fill_;
+    fill.assign(first_.begin(), first_.end() - 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::int32_t p = d.nodes[i].parent;
+      kids_[static_cast<std::size_t>(fill[p < 0 ? n : static_cast<std::size_t>(p)]++)] =
+          static_cast<std::int32_t>(i);
+    }
+  }
+
+  std::int32_t root() const { return static_cast<std::int32_t>(d_.nodes.size()); }
+
+  // The object of a node's children; `indent`: the spaces before the line it starts on. `tail`
+  // (may be null) adds members after the children's.
+  template <typename Tail>
+  void object(std::string& out, std::int32_t index, std::size_t indent, Tail* tail) const {
+    // Members in the order of their first item: a key, or KEY_tree for the children of a node
+    // that has a value too. Items: a value, or the object of a node's children.
+    struct Member {
+      std::string_view key;
+      bool suffix;
+    };
+    struct Item {
+      std::int32_t node;
+      std::uint32_t member;
+      bool subtree;
+    };
+    const auto sameKey = [](const Member& a, const Member& b) {
+      if (a.suffix == b.suffix) return a.key == b.key;
+      const Member& plain = a.suffix ? b : a;
+      const Member& tree = a.suffix ? a : b;
+      return plain.key.size() == tree.key.size() + 5 && plain.key.starts_with(tree.key) &&
+             plain.key.ends_with("_tree");
+    };
+    const auto begin = first_[static_cast<std::size_t>(index)];
+    const auto end = first_[static_cast<std::size_t>(index) + 1];
+    std::vector<Member> members;
+    std::vector<Item> items;
+    const auto add = [&](Member key, std::int32_t node, bool subtree) {
+      std::uint32_t m = 0;
+      while (m < members.size() && !sameKey(members[m], key))
+        ++m;
+      if (m == members.size()) members.push_back(key);
+      items.push_back({node, m, subtree});
+    };
+    for (auto k = begin; k < end; ++k) {
+      const std::int32_t c = kids_[static_cast<std::size_t>(k)];
+      const auto& n = d_.nodes[static_cast<std::size_t>(c)];
+      if (!hasChildren(c)) {
+        add({n.key, false}, c, false);
+      } else if (n.value.empty()) {
+        add({n.key, false}, c, true);
+      } else {
+        add({n.key, false}, c, false);
+        add({n.key, true}, c, true);
+      }
+    }
+    if (members.empty() && !tail) {
+      out += "{}";
+      return;
+    }
+    out += '{';
+    for (std::uint32_t m = 0; m < members.size(); ++m) {
+      if (m) out += ',';
+      newline(out, indent + 2);
+      if (members[m].suffix)
+        appendJsonString(out, std::string(members[m].key) + "_tree");
+      else
+        appendJsonString(out, members[m].key);
+      out += ": ";
+      std::size_t count = 0;
+      for (const auto& it : items)
+        count += it.member == m;
+      if (count == 1) {
+        for (const auto& it : items)
+          if (it.member == m) item(out, it.node, it.subtree, indent + 2);
+        continue;
+      }
+      out += '[';
+      bool firstItem = true;
+      for (const auto& it : items) {
+        if (it.member != m) continue;
+        if (!firstItem) out += ',';
+        firstItem = false;
+        newline(out, indent + 4);
+        item(out, it.node, it.subtree, indent + 4);
+      }
+      newline(out, indent + 2);
+      out += ']';
+    }
+    if (tail) (*tail)(out, !members.empty(), indent + 2);
+    newline(out, indent);
+    out += '}';
+  }
+
+ private:
+  bool hasChildren(std::int32_t node) const {
+    return first_[static_cast<std::size_t>(node) + 1] > first_[static_cast<std::size_t>(node)];
+  }
+
+  void item(std::string& out, std::int32_t node, bool subtree, std::size_t indent) const {
+    if (subtree)
+      object(out, node, indent, static_cast<JsonTail*>(nullptr));
+    else
+      appendJsonString(out, d_.nodes[static_cast<std::size_t>(node)].value);
+  }
+
+  const packets::Dissection& d_;
+  std::vector<std::int32_t>& first_;
+  std::vector<std::int32_t>& kids_;
+  std::vector<std::int32_t> fill_;
+};
+
+}  // namespace
+
 void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs) {
-  std::vector<std::vector<std::int32_t>> kids(d.nodes.size() + 1);
-  for (std::size_t i = 0; i < d.nodes.size(); ++i) {
-    const std::int32_t p = d.nodes[i].parent;
-    kids[p < 0 ? d.nodes.size() : static_cast<std::size_t>(p)].push_back(
-        static_cast<std::int32_t>(i));
-  }
-  Json layers = subtree(d, kids, static_cast<std::int32_t>(d.nodes.size()));
-  if (!d.diagnostics.empty()) {
-    Json diags = Json::array();
-    for (const auto& diag : d.diagnostics)
-      diags.push_back({{"severity", severityName(diag.severity)}, {"message", diag.message}});
-    layers["_diagnostics"] = std::move(diags);
-  }
   const std::time_t sec = static_cast<std::time_t>(timestampNs / 1'000'000'000);
   std::tm tm{};
   gmtime_r(&sec, &tm);
   char index[32];
   std::strftime(index, sizeof index, "packets-%Y-%m-%d", &tm);
-  Json packet;
-  packet["_index"] = index;
-  packet["_type"] = "doc";
-  packet["_score"] = nullptr;
-  packet["_source"] = {{"layers", std::move(layers)}};
-  if (printed_) out_ << ",\n";
+  std::string& out = buffer_;
+  if (printed_) out += ",\n";
   // Indented one level inside the array, as tshark writes it.
-  std::string text = packet.dump(2, ' ', false, Json::error_handler_t::replace);
-  out_ << "  ";
-  for (char c : text) {
-    out_ << c;
-    if (c == '\n') out_ << "  ";
-  }
+  out += "  {\n    \"_index\": ";
+  appendJsonString(out, index);
+  out +=
+      ",\n    \"_type\": \"doc\",\n    \"_score\": null,\n    \"_source\": {\n      \"layers\": ";
+  const JsonTree tree(d, jsonFirst_, jsonKids_);
+  const auto diagnostics = [&](std::string& o, bool after, std::size_t indent) {
+    if (after) o += ',';
+    newline(o, indent);
+    o += "\"_diagnostics\": [";
+    for (std::size_t i = 0; i < d.diagnostics.size(); ++i) {
+      if (i) o += ',';
+      newline(o, indent + 2);
+      o += '{';
+      newline(o, indent + 4);
+      o += "\"severity\": ";
+      appendJsonString(o, severityName(d.diagnostics[i].severity));
+      o += ',';
+      newline(o, indent + 4);
+      o += "\"message\": ";
+      appendJsonString(o, d.diagnostics[i].message);
+      newline(o, indent + 2);
+      o += '}';
+    }
+    newline(o, indent);
+    o += ']';
+  };
+  if (d.diagnostics.empty())
+    tree.object(out, tree.root(), 6, static_cast<JsonTail*>(nullptr));
+  else
+    tree.object(out, tree.root(), 6, &diagnostics);
+  out += "\n    }\n  }";
+  flushFull();
 }
 
 }  // namespace rdmascope::cli

@@ -43,6 +43,8 @@ class PacketPrinter {
     return options_.format == PrintOptions::Format::Summary ||
            options_.format == PrintOptions::Format::Fields;
   }
+  /// True for -T fields: its lines read the values of the -e keys only.
+  bool printsFields() const { return options_.format == PrintOptions::Format::Fields; }
   /// Appends the packet's line (summary or fields, with its newline), as print() writes it.
   void formatLine(const packets::Dissection& d, std::string& out) const;
   /// Writes lines formatted by formatLine(), in order with what print() writes.
@@ -66,6 +68,7 @@ class PacketPrinter {
   std::ostream& out_;
   std::uint64_t printed_ = 0;
   std::string buffer_;
+  std::vector<std::int32_t> jsonFirst_, jsonKids_;  // json()'s children index, reused
 };
 
 /// Appends the value tshark prints for a key with -T fields (occurrences joined, or the first

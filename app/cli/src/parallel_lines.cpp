@@ -35,8 +35,9 @@ struct Batch {
 class Work {
  public:
   Work(packets::LinkType link, const packets::DecodeOptions& options,
-       const std::optional<packets::DisplayFilter>& filter, const PacketPrinter& printer)
-      : link_(link), options_(options), filter_(filter), printer_(printer) {}
+       const std::optional<packets::DisplayFilter>& filter, const PacketPrinter& printer,
+       const FastPath* fast)
+      : link_(link), options_(options), filter_(filter), printer_(printer), fast_(fast) {}
 
   ~Work() { stop(); }
 
@@ -107,7 +108,10 @@ class Work {
 
   void format(Batch& b, packets::Dissection& d) const {
     for (auto& s : b.slots) {
-      if (!s.stream) {
+      if (s.stream) {
+      } else if (fast_) {
+        s.shown = fast_->formatLine(d, s.data, link_, s.info, printer_, b.text);
+      } else {
         packets::decodeFrameInto(d, s.data, link_, s.info, options_);
         s.shown = !filter_ || filter_->matches(d);
         if (s.shown) printer_.formatLine(d, b.text);
@@ -120,6 +124,7 @@ class Work {
   const packets::DecodeOptions& options_;
   const std::optional<packets::DisplayFilter>& filter_;
   const PacketPrinter& printer_;
+  const FastPath* fast_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<Batch*> queue_;
@@ -131,10 +136,11 @@ class Work {
 
 bool printLinesInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
                           const std::optional<packets::DisplayFilter>& filter,
-                          PacketPrinter& printer, std::uint64_t count, unsigned threads) {
+                          PacketPrinter& printer, std::uint64_t count, unsigned threads,
+                          const FastPath* fast) {
   const auto link = reader.linkType();
   std::deque<std::unique_ptr<Batch>> inFlight;  // outlives the helpers that format its batches
-  Work work(link, decoder.options(), filter, printer);
+  Work work(link, decoder.options(), filter, printer, fast);
   work.start(threads > 1 ? threads - 1 : 0);
   const std::size_t maxInFlight = 4 * std::max(1u, threads);
   packets::Dissection scratch;
@@ -173,26 +179,30 @@ bool printLinesInParallel(packets_io::CaptureReader& reader, FrameDecoder& decod
     }
     Batch& b = *inFlight.front();
     work.finish(&b, scratch);
-    std::uint32_t begin = 0;
+    // The batch's lines are written in runs: up to each stream frame, whose line comes between.
+    const std::string_view text(b.text);
+    std::uint32_t run = 0;
     for (const Slot& s : b.slots) {
       if (s.stream) {
         decoder.decodeInto(scratch, s.data, link, s.info);
         if (!filter || filter->matches(scratch)) {
+          printer.writeLines(text.substr(run, s.end - run));
+          run = s.end;
           line.clear();
           printer.formatLine(scratch, line);
           printer.writeLines(line);
           ++shown;
         }
       } else if (s.shown) {
-        printer.writeLines(std::string_view(b.text).substr(begin, s.end - begin));
         ++shown;
       }
-      begin = s.end;
       if (count != 0 && shown >= count) {
+        printer.writeLines(text.substr(run, s.end - run));
         work.stop();
         return true;
       }
     }
+    printer.writeLines(text.substr(run));
     inFlight.pop_front();
   }
 }

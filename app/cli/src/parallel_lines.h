@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "fast_path.h"
 #include "frame_decoder.h"
 #include "packet_printer.h"
 #include "rdmascope/packets/display_filter.h"
@@ -18,9 +19,11 @@ namespace rdmascope::cli {
 /// FrameDecoder::decodeInto, DisplayFilter::matches and PacketPrinter::print would. The reader
 /// must be memory-mapped (its frame views stay valid while it lives) and the printer must print
 /// lines (PacketPrinter::printsLines). `threads` counts the calling one. Returns true when it
-/// stopped at `count` (the rest of the file, and any error in it, unread).
+/// stopped at `count` (the rest of the file, and any error in it, unread). `fast` (may be null)
+/// filters and formats the frames that cannot reach TCP when it can.
 bool printLinesInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
                           const std::optional<packets::DisplayFilter>& filter,
-                          PacketPrinter& printer, std::uint64_t count, unsigned threads);
+                          PacketPrinter& printer, std::uint64_t count, unsigned threads,
+                          const FastPath* fast = nullptr);
 
 }  // namespace rdmascope::cli

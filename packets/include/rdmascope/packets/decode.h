@@ -42,6 +42,8 @@ class ValueKeys {
   void add(std::string_view key);
   bool contains(std::string_view key) const;
   bool containsAll() const { return all_; }
+  /// The keys added, with the targets of aggregate keys (empty for all()).
+  std::span<const std::string> list() const { return keys_; }
 
  private:
   std::vector<std::string> keys_;
