@@ -2156,6 +2156,282 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <source>The work request names %1&apos;s memory by remote address %2 and rkey %3, the values %1 published in the private data of its CM message.</source>
         <translation>该工作请求以远端地址 %2 和 rkey %3 指明 %1 的内存，这些值是 %1 在其 CM 消息的私有数据中公布的。</translation>
     </message>
+    <message>
+        <source>frame %1: %2</source>
+        <translation>帧 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1&apos;s NIC acknowledges the SENDs up to PSN %2 (an RC ACK). The NIC does this on its own: no CPU of either host takes part, and the client&apos;s send completions follow from it.</source>
+        <translation>%1 的网卡确认 PSN %2 及之前的 SEND（一个 RC ACK）。这由网卡独自完成：两台主机的 CPU 都不参与，client 的发送完成由它而来。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s NIC sends %2 with PSN %3 and no payload: the messenger&apos;s close. RDMA has no FIN, so Ceph closes with a zero-length SEND; %4&apos;s NIC still consumes a chunk of its shared receive queue for it and reports a receive completion of 0 bytes.</source>
+        <translation>%1 的网卡发送不带载荷的 %2，PSN 为 %3：这是 messenger 的关闭。RDMA 没有 FIN，所以 Ceph 用一个零长度 SEND 来关闭；%4 的网卡仍会为它消耗共享接收队列中的一个块，并报告一个 0 字节的接收完成。</translation>
+    </message>
+    <message>
+        <source>%1&apos;s NIC sends %2 with PSN %3 to QP %4 of %5. It reads the payload by DMA from the registered send chunk the work request names; %5&apos;s NIC places it into the next chunk of its shared receive queue. Ceph&apos;s RDMA stack sends its byte stream two-sided, so the receiver must have chunks posted.</source>
+        <translation>%1 的网卡向 %5 的 QP %4 发送 %2，PSN 为 %3。它通过 DMA 从工作请求指定的已注册发送块读取载荷；%5 的网卡把它放入其共享接收队列中的下一个块。Ceph 的 RDMA 栈以双边方式发送字节流，因此接收方必须预先投递好块。</translation>
+    </message>
+    <message>
+        <source>A TCP segment of the side channel carries %1&apos;s QP information as Ceph formats it: a fixed 65-byte text &quot;lid:qpn:psn:peer_qpn:gid&quot; in hex, NUL included. The RDMA stack needs the peer&apos;s QPN, first PSN and GID before its QP can reach RTR, and it learns them here, over TCP, not over RDMA.</source>
+        <translation>旁路通道的一个 TCP 报文段携带 %1 的 QP 信息，格式与 Ceph 相同：固定 65 字节的十六进制文本 "lid:qpn:psn:peer_qpn:gid"（含 NUL）。RDMA 栈的 QP 进入 RTR 之前需要对端的 QPN、起始 PSN 和 GID，它在这里通过 TCP（而不是 RDMA）得到它们。</translation>
+    </message>
+    <message>
+        <source>A TCP segment of the RDMA stack&apos;s side channel, sent by %1&apos;s kernel: the connection on which both sides swap their QP information (and which closes with the messenger&apos;s socket). No message bytes travel on it.</source>
+        <translation>RDMA 栈旁路通道的一个 TCP 报文段，由 %1 的内核发送：双方在这条连接上交换 QP 信息（它随 messenger 的套接字一起关闭）。消息字节不经过它。</translation>
+    </message>
+    <message>
+        <source>A TCP segment sent by %1&apos;s kernel. The POSIX stack hands the message to the kernel with send(); the kernel&apos;s TCP/IP cuts the socket buffer into segments, and the receiving kernel queues them for recv().</source>
+        <translation>由 %1 的内核发送的一个 TCP 报文段。POSIX 栈用 send() 把消息交给内核；内核的 TCP/IP 把套接字缓冲区切成报文段，接收方内核把它们排队等待 recv()。</translation>
+    </message>
+    <message>
+        <source>%1 bytes placed at %2</source>
+        <translation>%1 字节放置到 %2</translation>
+    </message>
+    <message>
+        <source>%1&apos;s NIC writes the SEND&apos;s %2 bytes into the registered chunk it took from the shared receive queue, by DMA. No CPU takes part: %1&apos;s CPU learns of the data only from the receive completion it polls, and then copies it out.</source>
+        <translation>%1 的网卡通过 DMA 把 SEND 的 %2 字节写入它从共享接收队列取出的已注册块。没有 CPU 参与：%1 的 CPU 只有在轮询到接收完成时才得知数据到达，然后再把它拷贝出来。</translation>
+    </message>
+    <message>
+        <source>TCP connection to port 6800 established</source>
+        <translation>到端口 6800 的 TCP 连接已建立</translation>
+    </message>
+    <message>
+        <source>The client&apos;s messenger connected a TCP socket to the OSD. On the RDMA stack this socket is only a side channel: it carries the QP information, after which the messages travel as RDMA SENDs.</source>
+        <translation>client 的 messenger 已用 TCP 套接字连接到 OSD。在 RDMA 栈上，这个套接字只是旁路通道：它传递 QP 信息，之后消息以 RDMA SEND 传输。</translation>
+    </message>
+    <message>
+        <source>The client&apos;s messenger connected a TCP socket to the OSD (SYN, SYN-ACK, ACK). On the POSIX stack every message goes through it.</source>
+        <translation>client 的 messenger 已用 TCP 套接字连接到 OSD（SYN、SYN-ACK、ACK）。在 POSIX 栈上，每条消息都经过它。</translation>
+    </message>
+    <message>
+        <source>write() of the QP information</source>
+        <translation>write() 写出 QP 信息</translation>
+    </message>
+    <message>
+        <source>%1 writes &quot;%2&quot; to the side channel&apos;s socket: LID, QPN, first PSN, the peer&apos;s QPN (0 until it is known) and the GID, in hex. A system call, on %1&apos;s CPU.</source>
+        <translation>%1 把 "%2" 写入旁路通道的套接字：LID、QPN、起始 PSN、对端的 QPN（未知时为 0）和 GID，均为十六进制。这是一次系统调用，在 %1 的 CPU 上执行。</translation>
+    </message>
+    <message>
+        <source>read() of %1&apos;s QP information</source>
+        <translation>read() 读取 %1 的 QP 信息</translation>
+    </message>
+    <message>
+        <source>%1 reads &quot;%2&quot; from the socket and parses it: %3&apos;s QPN, first PSN and GID go into its QP&apos;s RTR attributes. A system call, on %1&apos;s CPU.</source>
+        <translation>%1 从套接字读到 "%2" 并解析：%3 的 QPN、起始 PSN 和 GID 填入其 QP 的 RTR 属性。这是一次系统调用，在 %1 的 CPU 上执行。</translation>
+    </message>
+    <message>
+        <source>QP %1 to RTR and RTS</source>
+        <translation>QP %1 进入 RTR 和 RTS</translation>
+    </message>
+    <message>
+        <source>%1 calls ibv_modify_qp twice: RTR with %2&apos;s QPN, PSN and GID (path MTU 1024), then RTS with its own PSN (timeout 14, retry 7, RNR retry 7). From now on its NIC may send and accept SENDs.</source>
+        <translation>%1 调用两次 ibv_modify_qp：先用 %2 的 QPN、PSN 和 GID 进入 RTR（路径 MTU 1024），再用自己的 PSN 进入 RTS（timeout 14、retry 7、RNR retry 7）。此后它的网卡可以发送和接收 SEND。</translation>
+    </message>
+    <message>
+        <source>%1 chunks posted to the SRQ</source>
+        <translation>%1 个块投递到 SRQ</translation>
+    </message>
+    <message>
+        <source>%1 posts %2 registered chunks of %3 KiB from its memory pool to the shared receive queue that all its QPs draw from. A SEND can only land in a posted chunk, so the receive side fills the queue before any QP connects.</source>
+        <translation>%1 从其内存池中取出 %2 个 %3 KiB 的已注册块，投递到其所有 QP 共用的共享接收队列。SEND 只能落入已投递的块，所以接收方在任何 QP 连接之前先填满该队列。</translation>
+    </message>
+    <message>
+        <source>message %1 submitted (%2 bytes)</source>
+        <translation>消息 %1 已提交（%2 字节）</translation>
+    </message>
+    <message>
+        <source>%1&apos;s messenger is given message %2, %3 bytes in a bufferlist, to send to %4.</source>
+        <translation>%1 的 messenger 收到消息 %2（bufferlist 中的 %3 字节），要发送给 %4。</translation>
+    </message>
+    <message>
+        <source>send chunk %1 taken for %2 bytes</source>
+        <translation>取出发送块 %1 用于 %2 字节</translation>
+    </message>
+    <message>
+        <source>%1 takes chunk %2 from its pool of registered send chunks for the next %3 bytes of the stream. Only registered memory can be the source of a SEND.</source>
+        <translation>%1 从其已注册发送块池中取出块 %2，用于字节流接下来的 %3 字节。只有已注册的内存才能作为 SEND 的来源。</translation>
+    </message>
+    <message>
+        <source>%1 bytes copied into chunk %2</source>
+        <translation>%1 字节拷贝进块 %2</translation>
+    </message>
+    <message>
+        <source>%1&apos;s CPU copies %2 bytes of the bufferlist into registered chunk %3: the bufferlist lives in ordinary memory the NIC may not read, so the RDMA stack copies it once on the sending side.</source>
+        <translation>%1 的 CPU 把 bufferlist 的 %2 字节拷贝进已注册块 %3：bufferlist 位于网卡不能读取的普通内存中，所以 RDMA 栈在发送端拷贝一次。</translation>
+    </message>
+    <message>
+        <source>chunk %1 already holds the bytes</source>
+        <translation>块 %1 已经持有这些字节</translation>
+    </message>
+    <message>
+        <source>The bufferlist was built inside registered chunk %1, so %2 sends its %3 bytes from where they lie: no copy.</source>
+        <translation>bufferlist 就构建在已注册块 %1 中，所以 %2 直接从原处发送这 %3 字节：无需拷贝。</translation>
+    </message>
+    <message>
+        <source>ibv_post_send of %1 signalled SEND(s)</source>
+        <translation>ibv_post_send 投递 %1 个 signalled SEND</translation>
+    </message>
+    <message>
+        <source>%1&apos;s CPU posts %2 SEND work requests (%3 bytes) with one ibv_post_send, each signalled so that its chunk can go back to the pool once it completes. A doorbell, no system call: the NIC does the rest.</source>
+        <translation>%1 的 CPU 用一次 ibv_post_send 投递 %2 个 SEND 工作请求（%3 字节），每个都带 signalled 标志，以便完成后其块能回到池中。只需敲一次门铃，没有系统调用：其余由网卡完成。</translation>
+    </message>
+    <message>
+        <source>send completion of the fin</source>
+        <translation>fin 的发送完成</translation>
+    </message>
+    <message>
+        <source>send completion of chunk %1</source>
+        <translation>块 %1 的发送完成</translation>
+    </message>
+    <message>
+        <source>%1&apos;s dispatcher polls a send completion from its CQ: %2 acknowledged the SEND, so its chunk is free again.</source>
+        <translation>%1 的 dispatcher 从其 CQ 轮询到一个发送完成：%2 已确认该 SEND，因此它的块重新空闲。</translation>
+    </message>
+    <message>
+        <source>send chunk %1 back in the pool</source>
+        <translation>发送块 %1 回到池中</translation>
+    </message>
+    <message>
+        <source>Chunk %1 returns to %2&apos;s send pool for the next message.</source>
+        <translation>块 %1 回到 %2 的发送池，供下一条消息使用。</translation>
+    </message>
+    <message>
+        <source>send pool empty, %1 bytes wait</source>
+        <translation>发送池已空，%1 字节等待中</translation>
+    </message>
+    <message>
+        <source>%1 has no free send chunk: the remaining %2 bytes wait until send completions return chunks.</source>
+        <translation>%1 没有空闲的发送块：剩余的 %2 字节要等发送完成归还块。</translation>
+    </message>
+    <message>
+        <source>receive completion: chunk %1, %2 bytes</source>
+        <translation>接收完成：块 %1，%2 字节</translation>
+    </message>
+    <message>
+        <source>%1&apos;s dispatcher polls a receive completion: its NIC has placed a SEND of %2 bytes into chunk %3 of the shared receive queue. The chunk stays out of the queue until the reader has copied it.</source>
+        <translation>%1 的 dispatcher 轮询到一个接收完成：其网卡已把一个 %2 字节的 SEND 放入共享接收队列的块 %3。在读取方拷贝完之前，该块不在队列中。</translation>
+    </message>
+    <message>
+        <source>connection woken through an eventfd</source>
+        <translation>通过 eventfd 唤醒连接</translation>
+    </message>
+    <message>
+        <source>%1&apos;s dispatcher thread writes the connection&apos;s eventfd and the worker thread reads it: two system calls that hand the received chunks over.</source>
+        <translation>%1 的 dispatcher 线程写连接的 eventfd，worker 线程读取它：用两次系统调用把收到的块交接过去。</translation>
+    </message>
+    <message>
+        <source>%1 bytes copied out of chunk %2</source>
+        <translation>从块 %2 拷贝出 %1 字节</translation>
+    </message>
+    <message>
+        <source>%1&apos;s CPU copies %2 bytes from chunk %3 into the reader&apos;s buffer: the messenger keeps stream semantics, so received bytes leave the registered chunk before it can be reused.</source>
+        <translation>%1 的 CPU 把 %2 字节从块 %3 拷贝到读取方的缓冲区：messenger 保持字节流语义，因此收到的字节要先离开已注册块，该块才能被重用。</translation>
+    </message>
+    <message>
+        <source>chunk %1 reposted to the SRQ</source>
+        <translation>块 %1 重新投递到 SRQ</translation>
+    </message>
+    <message>
+        <source>%1 posts chunk %2 back to the shared receive queue (ibv_post_srq_recv), ready for a later SEND.</source>
+        <translation>%1 把块 %2 重新投递到共享接收队列（ibv_post_srq_recv），准备接收后续的 SEND。</translation>
+    </message>
+    <message>
+        <source>message %1 complete (%2 bytes)</source>
+        <translation>消息 %1 已完整（%2 字节）</translation>
+    </message>
+    <message>
+        <source>%1 holds all %2 bytes of message %3.</source>
+        <translation>%1 已持有消息 %3 的全部 %2 字节。</translation>
+    </message>
+    <message>
+        <source>close(): a zero-length SEND</source>
+        <translation>close()：一个零长度 SEND</translation>
+    </message>
+    <message>
+        <source>%1 closes the connection by posting a signalled SEND without payload. RDMA has no FIN of its own; the peer takes a receive completion of length 0 as the close.</source>
+        <translation>%1 通过投递一个不带载荷的 signalled SEND 来关闭连接。RDMA 本身没有 FIN；对端把长度为 0 的接收完成视为关闭。</translation>
+    </message>
+    <message>
+        <source>zero-length receive: %1 closed</source>
+        <translation>零长度接收：%1 已关闭</translation>
+    </message>
+    <message>
+        <source>%1 polls a receive completion of 0 bytes: the peer&apos;s close. It shuts its side of the connection down.</source>
+        <translation>%1 轮询到一个 0 字节的接收完成：这是对端的关闭。它关闭自己这一侧的连接。</translation>
+    </message>
+    <message>
+        <source>%1 calls send() on its TCP socket: a system call into %1&apos;s kernel, which copies the bytes into the socket send buffer.</source>
+        <translation>%1 在其 TCP 套接字上调用 send()：一次进入 %1 内核的系统调用，内核把字节拷贝进套接字发送缓冲区。</translation>
+    </message>
+    <message>
+        <source>%1 bytes copied into the socket</source>
+        <translation>%1 字节拷贝进套接字</translation>
+    </message>
+    <message>
+        <source>%1&apos;s CPU, in the kernel, copies %2 bytes from the message into the socket send buffer.</source>
+        <translation>%1 的 CPU 在内核中把消息的 %2 字节拷贝进套接字发送缓冲区。</translation>
+    </message>
+    <message>
+        <source>recv()</source>
+        <translation>recv()</translation>
+    </message>
+    <message>
+        <source>%1 calls recv() on its TCP socket: a system call into %1&apos;s kernel to take what has arrived.</source>
+        <translation>%1 在其 TCP 套接字上调用 recv()：一次进入 %1 内核的系统调用，取走已到达的数据。</translation>
+    </message>
+    <message>
+        <source>%1 bytes copied out of the socket</source>
+        <translation>从套接字拷贝出 %1 字节</translation>
+    </message>
+    <message>
+        <source>%1&apos;s CPU, in the kernel, copies %2 bytes from the socket receive buffer to the reader.</source>
+        <translation>%1 的 CPU 在内核中把 %2 字节从套接字接收缓冲区拷贝给读取方。</translation>
+    </message>
+    <message>
+        <source>socket closed</source>
+        <translation>套接字已关闭</translation>
+    </message>
+    <message>
+        <source>The side channel&apos;s TCP socket closes with the connection.</source>
+        <translation>旁路通道的 TCP 套接字随连接一起关闭。</translation>
+    </message>
+    <message>
+        <source>The TCP connection closes: FIN and ACK each way.</source>
+        <translation>TCP 连接关闭：双向各一个 FIN 和 ACK。</translation>
+    </message>
+    <message>
+        <source>side channel</source>
+        <translation>旁路通道</translation>
+    </message>
+    <message>
+        <source>shared receive queue</source>
+        <translation>共享接收队列</translation>
+    </message>
+    <message>
+        <source>messenger</source>
+        <translation>messenger</translation>
+    </message>
+    <message>
+        <source>chunk pool</source>
+        <translation>块池</translation>
+    </message>
+    <message>
+        <source>no copy</source>
+        <translation>无拷贝</translation>
+    </message>
+    <message>
+        <source>SEND posted</source>
+        <translation>SEND 已投递</translation>
+    </message>
+    <message>
+        <source>completion polled</source>
+        <translation>轮询到完成</translation>
+    </message>
+    <message>
+        <source>eventfd</source>
+        <translation>eventfd</translation>
+    </message>
 </context>
 <context>
     <name>Glossary</name>
@@ -3268,42 +3544,6 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <translation>DDP 段指明了它们的目标缓冲区。</translation>
     </message>
     <message>
-        <source>11. Ceph&apos;s messenger</source>
-        <translation>11. Ceph 的 messenger</translation>
-    </message>
-    <message>
-        <source>Ceph&apos;s async messenger chooses its network stack per messenger: POSIX TCP or RDMA. The RDMA stack exchanges QP information over a TCP side channel, receives into registered chunks from a shared receive queue, and sends the byte stream as SENDs.</source>
-        <translation>Ceph 的 async messenger 为每个 messenger 选择网络栈：POSIX TCP 或 RDMA。RDMA 栈通过 TCP 旁路通道交换 QP 信息，从共享接收队列接收到已注册的块中，并把字节流作为 SEND 发送。</translation>
-    </message>
-    <message>
-        <source>The messenger keeps its stream semantics over RDMA: SENDs into registered chunks, copied out and reposted on the other side.</source>
-        <translation>messenger 在 RDMA 上保持了它的流语义：SEND 进入已注册的块，在另一端拷贝出来并重新提交。</translation>
-    </message>
-    <message>
-        <source>Which host sends the first frame?</source>
-        <translation>第一帧由哪台主机发送？</translation>
-    </message>
-    <message>
-        <source>The client talks to the OSD.</source>
-        <translation>客户端与 OSD 通信。</translation>
-    </message>
-    <message>
-        <source>Which opcode carries the messenger&apos;s bytes?</source>
-        <translation>哪个操作码承载 messenger 的字节？</translation>
-    </message>
-    <message>
-        <source>Ceph sends its stream two-sided, into posted receives.</source>
-        <translation>Ceph 以双边方式把它的流发送到已提交的接收中。</translation>
-    </message>
-    <message>
-        <source>Who writes the received bytes into the registered chunk?</source>
-        <translation>谁把收到的字节写入已注册的块？</translation>
-    </message>
-    <message>
-        <source>The chunk was posted to the shared receive queue.</source>
-        <translation>该块已提交到共享接收队列。</translation>
-    </message>
-    <message>
         <source>ACK: everything up to it arrived</source>
         <translation>ACK：它之前的一切都已到达</translation>
     </message>
@@ -3358,6 +3598,106 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
     <message>
         <source>Host B still waits for the PSN the link lost.</source>
         <translation>主机 B 仍在等待链路丢失的那个 PSN。</translation>
+    </message>
+    <message>
+        <source>11. Ceph&apos;s messenger over RDMA</source>
+        <translation>11. 基于 RDMA 的 Ceph messenger</translation>
+    </message>
+    <message>
+        <source>Ceph&apos;s async messenger chooses its network stack per messenger: POSIX TCP or RDMA. Its RDMA stack first swaps QP information as a fixed text message over a TCP side channel, receives into registered 128 KiB chunks from a shared receive queue, copies each message&apos;s bufferlist into registered send chunks, sends them as signalled SENDs, copies received chunks out and reposts them, and closes with a zero-length SEND. A client sends three 300 KiB messages to an OSD.</source>
+        <translation>Ceph 的 async messenger 为每个 messenger 选择网络栈：POSIX TCP 或 RDMA。它的 RDMA 栈先通过 TCP 旁路通道以固定格式的文本消息交换 QP 信息，用共享接收队列中已注册的 128 KiB 块接收，把每条消息的 bufferlist 拷贝进已注册的发送块，以 signalled SEND 发送，把收到的块拷贝出来并重新投递，最后用一个零长度 SEND 关闭。一个 client 向一个 OSD 发送三条 300 KiB 的消息。</translation>
+    </message>
+    <message>
+        <source>The messenger keeps its stream semantics over RDMA: one copy on each side into and out of registered chunks, but no system call and no kernel TCP/IP on the data path. The next lesson sends the same messages over its TCP stack.</source>
+        <translation>messenger 在 RDMA 上保持了字节流语义：两端各有一次拷贝（拷入和拷出已注册块），但数据路径上没有系统调用，也没有内核 TCP/IP。下一课通过它的 TCP 栈发送同样的消息。</translation>
+    </message>
+    <message>
+        <source>The TCP side channel is up. Whose CPU writes the client&apos;s QP information into the socket?</source>
+        <translation>TCP 旁路通道已建立。谁的 CPU 把 client 的 QP 信息写入套接字？</translation>
+    </message>
+    <message>
+        <source>The QP information is an ordinary text message on an ordinary socket.</source>
+        <translation>QP 信息是普通套接字上的一条普通文本消息。</translation>
+    </message>
+    <message>
+        <source>Which host sends the next frame on the side channel?</source>
+        <translation>旁路通道上的下一帧由哪台主机发送？</translation>
+    </message>
+    <message>
+        <source>The side that wrote its QP information first.</source>
+        <translation>先写出自己 QP 信息的那一方。</translation>
+    </message>
+    <message>
+        <source>The client submits a 300 KiB message. Whose CPU copies the bufferlist into the registered send chunk?</source>
+        <translation>client 提交了一条 300 KiB 的消息。谁的 CPU 把 bufferlist 拷贝进已注册的发送块？</translation>
+    </message>
+    <message>
+        <source>The bufferlist lies in ordinary memory, which the NIC may not read.</source>
+        <translation>bufferlist 位于普通内存中，网卡不能读取。</translation>
+    </message>
+    <message>
+        <source>Which opcode carries the first bytes of the chunk?</source>
+        <translation>哪个操作码携带该块的最初几个字节？</translation>
+    </message>
+    <message>
+        <source>Ceph sends its stream two-sided, into posted receives; a 128 KiB chunk takes many packets.</source>
+        <translation>Ceph 以双边方式把字节流发送到已投递的接收中；一个 128 KiB 的块需要许多个包。</translation>
+    </message>
+    <message>
+        <source>Each packet of an RC QP carries the next PSN.</source>
+        <translation>RC QP 的每个包都携带下一个 PSN。</translation>
+    </message>
+    <message>
+        <source>The SEND reaches the OSD. Who places its bytes into the OSD&apos;s registered chunk?</source>
+        <translation>SEND 到达 OSD。谁把它的字节放入 OSD 的已注册块？</translation>
+    </message>
+    <message>
+        <source>The chunk was posted to the shared receive queue before the SEND arrived.</source>
+        <translation>该块在 SEND 到达之前已投递到共享接收队列。</translation>
+    </message>
+    <message>
+        <source>The OSD has polled the receive completion. Whose CPU copies the chunk out to the reader?</source>
+        <translation>OSD 已轮询到接收完成。谁的 CPU 把块中的数据拷贝给读取方？</translation>
+    </message>
+    <message>
+        <source>The chunk must go back to the shared receive queue; the reader keeps the bytes.</source>
+        <translation>该块必须回到共享接收队列；字节留在读取方。</translation>
+    </message>
+    <message>
+        <source>All three messages are delivered and the client closes. Which opcode carries the close?</source>
+        <translation>三条消息都已送达，client 关闭连接。哪个操作码携带这次关闭？</translation>
+    </message>
+    <message>
+        <source>RDMA has no FIN: the close is a SEND without payload, which fits in one packet.</source>
+        <translation>RDMA 没有 FIN：关闭是一个不带载荷的 SEND，一个包就能装下。</translation>
+    </message>
+    <message>
+        <source>12. Ceph&apos;s messenger over TCP</source>
+        <translation>12. 基于 TCP 的 Ceph messenger</translation>
+    </message>
+    <message>
+        <source>The same three 300 KiB messages from the client to the OSD, with the messenger&apos;s POSIX stack: send() on a TCP socket, the kernel&apos;s TCP/IP, recv() at the OSD. Compare the copies, system calls and CPU time in the host panes with the RDMA stack&apos;s.</source>
+        <translation>同样三条 300 KiB 的消息从 client 发往 OSD，这次使用 messenger 的 POSIX 栈：TCP 套接字上的 send()、内核的 TCP/IP、OSD 上的 recv()。请把主机面板中的拷贝、系统调用和 CPU 时间与 RDMA 栈的进行比较。</translation>
+    </message>
+    <message>
+        <source>Both stacks copy each message once on each side; the TCP stack adds system calls, the kernel&apos;s TCP/IP work per segment and interrupts, which the RDMA stack leaves to the NIC.</source>
+        <translation>两种栈都在两端各拷贝每条消息一次；TCP 栈还增加了系统调用、内核对每个报文段的 TCP/IP 处理以及中断，而 RDMA 栈把这些交给了网卡。</translation>
+    </message>
+    <message>
+        <source>The client has called send() with a 300 KiB message. Whose CPU copies it into the socket send buffer?</source>
+        <translation>client 以一条 300 KiB 的消息调用了 send()。谁的 CPU 把它拷贝进套接字发送缓冲区？</translation>
+    </message>
+    <message>
+        <source>send() runs in the kernel, on the sending host.</source>
+        <translation>send() 在发送主机的内核中运行。</translation>
+    </message>
+    <message>
+        <source>Segments have reached the OSD. Whose CPU copies them to the reader?</source>
+        <translation>报文段已到达 OSD。谁的 CPU 把它们拷贝给读取方？</translation>
+    </message>
+    <message>
+        <source>Data still flows from the client, and the OSD acknowledges what it has received.</source>
+        <translation>数据仍在从 client 流出，OSD 会确认它已收到的数据。</translation>
     </message>
 </context>
 <context>
@@ -3643,6 +3983,58 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
     <message>
         <source>One 64 KiB RDMA READ over iWARP: a Read Request, answered by tagged Read Response segments placed into the reader&apos;s memory</source>
         <translation>经 iWARP 的一次 64 KiB RDMA READ：一个 Read Request，由放入读取方内存的带标签 Read Response 段应答</translation>
+    </message>
+    <message>
+        <source>Connect: TCP side channel, QP information, shared receive queue</source>
+        <translation>连接：TCP 旁路通道、QP 信息、共享接收队列</translation>
+    </message>
+    <message>
+        <source>The client connects a TCP socket to the OSD&apos;s port 6800; both post registered 128 KiB chunks to their shared receive queue and swap their QP information as fixed text messages over the socket, then move their RC QPs to RTR and RTS.</source>
+        <translation>client 用 TCP 套接字连接 OSD 的 6800 端口；双方把已注册的 128 KiB 块投递到各自的共享接收队列，通过套接字以固定格式的文本消息交换 QP 信息，然后把各自的 RC QP 转到 RTR 和 RTS。</translation>
+    </message>
+    <message>
+        <source>Send three messages of 300 KiB as SENDs</source>
+        <translation>以 SEND 发送三条 300 KiB 的消息</translation>
+    </message>
+    <message>
+        <source>The client copies each message&apos;s bufferlist into registered send chunks and posts one signalled SEND per chunk; the OSD&apos;s NIC places each SEND into a chunk of its SRQ, and the OSD&apos;s CPU copies it out to the reader and reposts the chunk.</source>
+        <translation>client 把每条消息的 bufferlist 拷贝进已注册的发送块，每个块投递一个 signalled SEND；OSD 的网卡把每个 SEND 放入其 SRQ 的一个块，OSD 的 CPU 把数据拷贝给读取方并重新投递该块。</translation>
+    </message>
+    <message>
+        <source>Close: a zero-length SEND</source>
+        <translation>关闭：一个零长度 SEND</translation>
+    </message>
+    <message>
+        <source>close() posts a SEND without payload; its receive completion of length 0 tells the OSD that the client closed. Then the side channel&apos;s socket closes.</source>
+        <translation>close() 投递一个不带载荷的 SEND；长度为 0 的接收完成告诉 OSD：client 已关闭。随后旁路通道的套接字关闭。</translation>
+    </message>
+    <message>
+        <source>The client connects to the OSD&apos;s port 6800: SYN, SYN-ACK, ACK.</source>
+        <translation>client 连接 OSD 的 6800 端口：SYN、SYN-ACK、ACK。</translation>
+    </message>
+    <message>
+        <source>Send three messages of 300 KiB with send() and recv()</source>
+        <translation>用 send() 和 recv() 发送三条 300 KiB 的消息</translation>
+    </message>
+    <message>
+        <source>Each send() copies the message into the client&apos;s socket send buffer; the kernels carry it as TCP segments; each recv() copies it out of the OSD&apos;s socket receive buffer.</source>
+        <translation>每次 send() 把消息拷贝进 client 的套接字发送缓冲区；内核以 TCP 报文段传送它；每次 recv() 把它从 OSD 的套接字接收缓冲区拷贝出来。</translation>
+    </message>
+    <message>
+        <source>Ceph messenger, RDMA stack: QP info over TCP, SRQ chunks, SENDs</source>
+        <translation>Ceph messenger，RDMA 栈：经 TCP 交换 QP 信息、SRQ 块、SEND</translation>
+    </message>
+    <message>
+        <source>Ceph&apos;s async messenger (async+rdma) sends three 300 KiB messages from a client to an OSD: QP information over a TCP side channel, registered 128 KiB chunks in a shared receive queue, the bufferlist copied into send chunks and sent as signalled SENDs, received chunks copied out and reposted, a zero-length SEND as the close</source>
+        <translation>Ceph 的 async messenger（async+rdma）从 client 向 OSD 发送三条 300 KiB 的消息：通过 TCP 旁路通道交换 QP 信息，共享接收队列中有已注册的 128 KiB 块，bufferlist 被拷贝进发送块并以 signalled SEND 发送，收到的块被拷贝出来并重新投递，以一个零长度 SEND 作为关闭</translation>
+    </message>
+    <message>
+        <source>Ceph messenger, POSIX stack: the same messages over TCP sockets</source>
+        <translation>Ceph messenger，POSIX 栈：同样的消息经 TCP 套接字传送</translation>
+    </message>
+    <message>
+        <source>Ceph&apos;s async messenger (async+posix) sends the same three 300 KiB messages from a client to an OSD over a TCP socket: send() copies into the socket buffer, recv() copies out of it</source>
+        <translation>Ceph 的 async messenger（async+posix）经 TCP 套接字从 client 向 OSD 发送同样三条 300 KiB 的消息：send() 拷贝进套接字缓冲区，recv() 从中拷贝出来</translation>
     </message>
 </context>
 <context>
@@ -3945,6 +4337,10 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
     <message>
         <source>%1 message(s) of %2 bytes from a client to an OSD. async+rdma: QP information over a TCP side channel, %3 KiB registered chunks, %4 bytes copied by the CPUs, %5 us of CPU. async+posix: %6 bytes copied, %7 system calls, %8 us of CPU.</source>
         <translation>%1 条 %2 字节的消息，从客户端发往 OSD。async+rdma：QP 信息经 TCP 旁路通道交换，%3 KiB 的已注册块，CPU 复制 %4 字节，CPU 时间 %5 us。async+posix：复制 %6 字节，%7 次系统调用，CPU 时间 %8 us。</translation>
+    </message>
+    <message>
+        <source>%1 us, %2: %3</source>
+        <translation>%1 us，%2：%3</translation>
     </message>
 </context>
 <context>
@@ -4324,6 +4720,10 @@ Display filter: %6</source>
     <message>
         <source>link</source>
         <translation>链路</translation>
+    </message>
+    <message>
+        <source>frame %1: %2</source>
+        <translation>帧 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -6091,6 +6491,18 @@ On the peer: %4</source>
         <source>private data: %1 addr %2  rkey %3  %4 bytes</source>
         <translation>私有数据：%1 地址 %2  rkey %3  %4 字节</translation>
     </message>
+    <message>
+        <source>%1 (Ceph async+rdma: SRQ, registered chunks, SENDs over RoCEv2)</source>
+        <translation>%1（Ceph async+rdma：SRQ、已注册块、经 RoCEv2 的 SEND）</translation>
+    </message>
+    <message>
+        <source>%1 (Ceph async+posix: send(), recv(), kernel TCP/IP)</source>
+        <translation>%1（Ceph async+posix：send()、recv()、内核 TCP/IP）</translation>
+    </message>
+    <message>
+        <source>Press Right to step (Left to step back, Space to run or pause). Each step is one step of Ceph&apos;s messenger (a system call, a CPU copy, a chunk taken, posted or reposted, a SEND posted, a completion polled), a frame on the wire, or the NIC placing a SEND&apos;s payload into a chunk. The host panes show each host&apos;s chunk pool, shared receive queue, copies, system calls and CPU time.</source>
+        <translation>按 Right 单步前进（Left 后退，Space 运行或暂停）。每一步是 Ceph messenger 的一个步骤（一次系统调用、一次 CPU 拷贝、取出/投递/重新投递一个块、投递一个 SEND、轮询到一个完成）、线路上的一帧，或网卡把 SEND 的载荷放入一个块。主机面板显示每台主机的块池、共享接收队列、拷贝、系统调用和 CPU 时间。</translation>
+    </message>
 </context>
 <context>
     <name>rdmascope::ui::ScenarioReloadBar</name>
@@ -6194,6 +6606,22 @@ On the peer: %4</source>
     <message>
         <source>Socket receive buffer: %1 bytes waiting, %2 copied to the application</source>
         <translation>套接字接收缓冲区：%1 字节等待读取，%2 字节已复制给应用程序</translation>
+    </message>
+    <message>
+        <source>Send pool: no registered chunks yet</source>
+        <translation>发送池：尚无已注册块</translation>
+    </message>
+    <message>
+        <source>Shared receive queue: no chunks posted yet</source>
+        <translation>共享接收队列：尚未投递任何块</translation>
+    </message>
+    <message>
+        <source>Send pool: %1 of %2 registered chunks of %3 KiB carry SENDs</source>
+        <translation>发送池：%2 个 %3 KiB 已注册块中有 %1 个正承载 SEND</translation>
+    </message>
+    <message>
+        <source>Shared receive queue: %1 of %2 chunks posted, %3 received and not yet copied out</source>
+        <translation>共享接收队列：%2 个块中已投递 %1 个，%3 个已接收但尚未拷贝出</translation>
     </message>
 </context>
 <context>
@@ -6313,6 +6741,70 @@ On the peer: %4</source>
     <message>
         <source>Value</source>
         <translation>值</translation>
+    </message>
+    <message>
+        <source>QP in RTS: SENDs may flow</source>
+        <translation>QP 处于 RTS：可以传送 SEND</translation>
+    </message>
+    <message>
+        <source>peer&apos;s QP information read</source>
+        <translation>已读取对端的 QP 信息</translation>
+    </message>
+    <message>
+        <source>own QP information written</source>
+        <translation>已写出自己的 QP 信息</translation>
+    </message>
+    <message>
+        <source>not exchanged yet</source>
+        <translation>尚未交换</translation>
+    </message>
+    <message>
+        <source>%1 sent, %2 delivered</source>
+        <translation>已发送 %1，已送达 %2</translation>
+    </message>
+    <message>
+        <source>%1 us</source>
+        <translation>%1 us</translation>
+    </message>
+    <message>
+        <source>%1 copies, %2 system calls, %3 us CPU</source>
+        <translation>%1 次拷贝，%2 次系统调用，%3 us CPU</translation>
+    </message>
+    <message>
+        <source>QP information</source>
+        <translation>QP 信息</translation>
+    </message>
+    <message>
+        <source>Sent without a copy</source>
+        <translation>无拷贝发送</translation>
+    </message>
+    <message>
+        <source>System calls</source>
+        <translation>系统调用</translation>
+    </message>
+    <message>
+        <source>SENDs posted</source>
+        <translation>已投递的 SEND</translation>
+    </message>
+    <message>
+        <source>Completions polled</source>
+        <translation>已轮询的完成</translation>
+    </message>
+    <message>
+        <source>Chunks reposted</source>
+        <translation>重新投递的块</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>CPU time of these steps</source>
+        <translation>这些步骤的 CPU 时间</translation>
+    </message>
+    <message>
+        <source>Whole run (with TCP/IP)</source>
+        <translation>整个运行（含 TCP/IP）</translation>
     </message>
 </context>
 </TS>
