@@ -285,6 +285,9 @@ bool PacketListModel::filterLean(const Predicate& predicate, const Progress& pro
   stop = true;
   for (auto& t : threads)
     t.join();
+  // The workers may have tested every block before this thread asked once: a cancel still
+  // counts.
+  if (!cancelled && progress) cancelled = !progress(done.load(), total);
   if (cancelled) return false;
   for (std::size_t f = 0; f < total; ++f) {
     if (stream[f]) {
