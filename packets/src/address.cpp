@@ -2,8 +2,6 @@
 
 #include <arpa/inet.h>
 
-#include <charconv>
-
 namespace rdmascope::packets {
 
 std::optional<IpAddress> IpAddress::parse(const std::string& text) {
@@ -18,13 +16,16 @@ std::string IpAddress::toString() const {
   if (!v6) {
     // Dotted decimal by hand: inet_ntop formats IPv4 through sprintf, twice per frame of an
     // analysis.
-    char buf[16];
-    char* p = buf;
+    std::string out;
+    out.reserve(15);
     for (int i = 0; i < 4; ++i) {
-      if (i) *p++ = '.';
-      p = std::to_chars(p, buf + sizeof buf, bytes[static_cast<std::size_t>(i)]).ptr;
+      if (i) out.push_back('.');
+      const unsigned v = bytes[static_cast<std::size_t>(i)];
+      if (v >= 100) out.push_back(static_cast<char>('0' + v / 100));
+      if (v >= 10) out.push_back(static_cast<char>('0' + v / 10 % 10));
+      out.push_back(static_cast<char>('0' + v % 10));
     }
-    return std::string(buf, p);
+    return out;
   }
   char buf[INET6_ADDRSTRLEN];
   if (!inet_ntop(v6 ? AF_INET6 : AF_INET, bytes.data(), buf, sizeof buf)) return {};

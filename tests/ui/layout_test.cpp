@@ -14,10 +14,10 @@
 
 #include "rdmascope/ui/hex_view.h"
 #include "rdmascope/ui/host_pane.h"
-#include "rdmascope/ui/qp_state_diagram.h"
 #include "rdmascope/ui/language.h"
 #include "rdmascope/ui/main_window.h"
 #include "rdmascope/ui/packet_pane.h"
+#include "rdmascope/ui/qp_state_diagram.h"
 #include "rdmascope/ui/scenario_controller.h"
 
 namespace rdmascope::ui {
