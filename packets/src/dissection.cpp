@@ -4,6 +4,18 @@
 
 namespace rdmascope::packets {
 
+const char* severityName(Severity s) {
+  switch (s) {
+    case Severity::Note:
+      return "Note";
+    case Severity::Warning:
+      return "Warning";
+    case Severity::Error:
+      return "Error";
+  }
+  return "Note";
+}
+
 const Node* Dissection::find(std::string_view key) const {
   for (const auto& n : nodes)
     if (n.key == key) return &n;

@@ -49,18 +49,6 @@ Json subtree(const packets::Dissection& d, const std::vector<std::vector<std::in
   return object;
 }
 
-const char* severityName(packets::Severity s) {
-  switch (s) {
-    case packets::Severity::Note:
-      return "Note";
-    case packets::Severity::Warning:
-      return "Warning";
-    case packets::Severity::Error:
-      return "Error";
-  }
-  return "Note";
-}
-
 std::string expectedJson(const std::string& capture) {
   std::string error;
   auto reader = packets_io::CaptureReader::open(capture, error);
@@ -89,7 +77,8 @@ std::string expectedJson(const std::string& capture) {
     if (!d.diagnostics.empty()) {
       Json diags = Json::array();
       for (const auto& diag : d.diagnostics)
-        diags.push_back({{"severity", severityName(diag.severity)}, {"message", diag.message}});
+        diags.push_back(
+            {{"severity", packets::severityName(diag.severity)}, {"message", diag.message}});
       layers["_diagnostics"] = std::move(diags);
     }
     const std::time_t sec = static_cast<std::time_t>(v.timestampNs / 1'000'000'000);

@@ -230,19 +230,10 @@ bool recordCephScenario(const std::string& id, ScenarioRecording& out, FrameStor
   const auto run = sim::runCephMessenger(stack, o, error);
   if (!run) return false;
 
-  out = ScenarioRecording{};
-  out.transport =
-      stack == sim::CephStack::Rdma ? RecordingTransport::CephRdma : RecordingTransport::CephPosix;
-  out.name = id;
-  for (const auto& info : cephScenarios())
-    if (info.id == id) {
-      out.title = info.title;
-      out.summary = info.description;
-    }
-  out.source = id;
-  out.hostNames = {"client", "osd"};
+  out = startRecording(
+      stack == sim::CephStack::Rdma ? RecordingTransport::CephRdma : RecordingTransport::CephPosix,
+      id, cephScenarios(), {"client", "osd"});
   out.phases = phasesOf(stack);
-  out.snapshots.emplace_back();
   if (!run->dataIntact) out.problem = "the OSD does not hold the bytes the client sent";
 
   // Frames in time order (RoCEv2 and the TCP side channel merged, as the run reports them);

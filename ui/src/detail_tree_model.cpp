@@ -10,7 +10,7 @@ namespace rdmascope::ui {
 
 namespace {
 
-QString severityName(packets::Severity s) {
+QString severityText(packets::Severity s) {
   switch (s) {
     case packets::Severity::Note:
       return QCoreApplication::translate("DetailTreeModel", "Note");
@@ -131,7 +131,7 @@ QVariant DetailTreeModel::data(const QModelIndex& index, int role) const {
     switch (role) {
       case Qt::DisplayRole:
         return tr("[Expert Info (%1): %2]")
-            .arg(severityName(diag.severity), QString::fromStdString(diag.message));
+            .arg(severityText(diag.severity), QString::fromStdString(diag.message));
       case Qt::ToolTipRole:
         return QString::fromStdString(diag.message);
       case Qt::BackgroundRole:

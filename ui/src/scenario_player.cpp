@@ -308,6 +308,23 @@ bool recordVerbsScenario(const verbs_backend::Scenario& given, const std::string
 
 }  // namespace
 
+ScenarioRecording startRecording(RecordingTransport transport, const std::string& id,
+                                 const std::vector<ScenarioInfo>& list,
+                                 std::array<std::string, 2> hostNames) {
+  ScenarioRecording out;
+  out.transport = transport;
+  out.name = id;
+  out.source = id;
+  for (const auto& info : list)
+    if (info.id == id) {
+      out.title = info.title;
+      out.summary = info.description;
+    }
+  out.hostNames = std::move(hostNames);
+  out.snapshots.emplace_back();
+  return out;
+}
+
 const std::vector<ScenarioInfo>& builtInScenarios() {
   static const std::vector<ScenarioInfo> list = [] {
     std::vector<ScenarioInfo> l;

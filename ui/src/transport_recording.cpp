@@ -213,18 +213,8 @@ bool recordTransportScenario(const std::string& id, ScenarioRecording& out, Fram
   const auto run = sim::runTransportScenario(id, o, error);
   if (!run) return false;
 
-  out = ScenarioRecording{};
-  out.transport = transport;
-  out.name = id;
-  for (const auto& info : transportScenarios())
-    if (info.id == id) {
-      out.title = info.title;
-      out.summary = info.description;
-    }
-  out.source = id;
-  out.hostNames = {"host-a", "host-b"};
+  out = startRecording(transport, id, transportScenarios(), {"host-a", "host-b"});
   out.phases = phasesOf(transport);
-  out.snapshots.emplace_back();
   if (!run->dataIntact) out.problem = "the destination does not hold the bytes sent";
   for (const auto& c : run->completions)
     out.completions.push_back(completionLine(c.host == 0 ? "host-a" : "host-b", c));

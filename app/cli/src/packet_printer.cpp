@@ -13,18 +13,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string severityName(packets::Severity s) {
-  switch (s) {
-    case packets::Severity::Note:
-      return "Note";
-    case packets::Severity::Warning:
-      return "Warning";
-    case packets::Severity::Error:
-      return "Error";
-  }
-  return "Note";
-}
-
 // The protocol column when no dissector named one: the innermost layer below the payload.
 std::string highestLayer(const packets::Dissection& d) {
   std::string name = "?";
@@ -210,7 +198,10 @@ void PacketPrinter::tree(const packets::Dissection& d) {
   if (options_.showDiagnostics && !d.diagnostics.empty()) {
     out += "Diagnostics\n";
     for (const auto& diag : d.diagnostics) {
-      out.append("    [").append(severityName(diag.severity)).append(": ").append(diag.message);
+      out.append("    [")
+          .append(packets::severityName(diag.severity))
+          .append(": ")
+          .append(diag.message);
       if (diag.node >= 0 && static_cast<std::size_t>(diag.node) < d.nodes.size() &&
           !d.nodes[diag.node].key.empty())
         out.append(" (").append(d.nodes[diag.node].key).append(")");
@@ -457,7 +448,7 @@ void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs)
       o += '{';
       newline(o, indent + 4);
       o += "\"severity\": ";
-      appendJsonString(o, severityName(d.diagnostics[i].severity));
+      appendJsonString(o, packets::severityName(d.diagnostics[i].severity));
       o += ',';
       newline(o, indent + 4);
       o += "\"message\": ";

@@ -15,6 +15,9 @@ namespace rdmascope::packets {
 
 enum class Severity : std::uint8_t { Note, Warning, Error };
 
+/// "Note", "Warning" or "Error": the names tshark prints for expert-info severities.
+const char* severityName(Severity s);
+
 /// A finding about the frame: bad CRC, truncation, reserved bits set, ...
 struct Diagnostic {
   Severity severity = Severity::Warning;

@@ -156,6 +156,13 @@ struct ScenarioInfo {
   std::string description;
 };
 
+/// A fresh recording of built-in `id` of `list` over `transport`: its name, title, summary and
+/// source from the list, the two host names, and the snapshot before the first event. The
+/// recorders of the TCP, iWARP and Ceph built-ins start from it.
+ScenarioRecording startRecording(RecordingTransport transport, const std::string& id,
+                                 const std::vector<ScenarioInfo>& list,
+                                 std::array<std::string, 2> hostNames);
+
 /// The built-in scenarios as `rdmascope-cli sim --list` lists them: those of verbs_backend
 /// (rc-send-recv, ..., the tour), then the transfers over TCP and iWARP (tcp-stream,
 /// iwarp-send-recv, iwarp-write, iwarp-read), then Ceph's messenger (ceph-messenger,
