@@ -63,6 +63,8 @@ const char* const kFastFilters[] = {
     "infiniband && !udp",
     "udp && !infiniband",
     "infiniband.bth && !infiniband.reth && !infiniband.deth",
+    "ipv6.addr || vlan.id == 100",
+    "vlan && infiniband.bth.psn > 2 || ipv6.flow != 0 || ipv6.hlim < 64 || ipv6.plen > 100",
 };
 
 // Filters reading a key the extractor cannot produce: the whole filter takes the lean
@@ -74,7 +76,7 @@ const char* const kOtherFilters[] = {
     "iwarp_mpa || iwarp_rdma.opcode == 1",
     "infiniband.cm || infiniband.mad.attributeid == 0x0010",
     "infiniband.lrh.dlid > 0 || infiniband.grh",
-    "ipv6.addr || vlan.id == 100",
+    "ipv6.hopopts || ipv6.fraghdr || infiniband.bth.opcode == 4",
     "data.len > 10 || data.data",
 };
 
