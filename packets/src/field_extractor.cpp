@@ -107,7 +107,10 @@ FieldExtractor::FieldExtractor(const ValueKeys& keys, const DecodeOptions& optio
       if (wanted(keys, f.key, used)) w.fields.push_back(&f);
   };
   header(kEthernetHeader, eth_);
+  header(kVlanHeader, vlan_);
+  header(kIeee8021adHeader, ieee8021ad_);
   header(kIpv4Header, ip_);
+  header(kIpv6Header, ipv6_);
   header(kUdpHeader, udp_);
   header(kBthHeader, bth_);
   for (std::size_t e = 0; e < kExtCount; ++e)
@@ -120,19 +123,38 @@ FieldExtractor::FieldExtractor(const ValueKeys& keys, const DecodeOptions& optio
 
 std::optional<FieldExtractor::Shape> FieldExtractor::locate(std::span<const std::uint8_t> f,
                                                             LinkType link) const {
-  if (link != LinkType::Ethernet || f.size() < kEth + kIpv4Header.length ||
-      be16(f, 12) != kEtherTypeIpv4)
-    return std::nullopt;
-  // IPv4 (dissectIpv4): a header that holds, not a fragment, carrying UDP.
+  if (link != LinkType::Ethernet || f.size() < kEth) return std::nullopt;
+  // Ethernet (dissectEthernet): 802.1Q/802.1ad tags, each whole, before IPv4 or IPv6.
   Shape s;
-  s.ihl = (f[kEth] & 0x0f) * 4u;
-  s.totalLen = be16(f, kEth + 2);
-  if (s.ihl < 20 || f.size() < kEth + s.ihl || s.totalLen < s.ihl ||
-      (be16(f, kEth + 6) & 0x3fff) != 0 || f[kEth + 9] != kIpProtoUdp)
+  std::uint16_t type = be16(f, 12);
+  s.ip = kEth;
+  while (isVlanTpid(type)) {
+    if (f.size() < s.ip + kVlanHeader.length) return std::nullopt;
+    type = be16(f, s.ip + 2);
+    s.ip += kVlanHeader.length;
+  }
+  std::size_t ipEnd = 0;
+  if (type == kEtherTypeIpv4) {
+    // IPv4 (dissectIpv4): a header that holds, not a fragment, carrying UDP.
+    if (f.size() < s.ip + kIpv4Header.length) return std::nullopt;
+    s.ihl = (f[s.ip] & 0x0f) * 4u;
+    s.totalLen = be16(f, s.ip + 2);
+    if (s.ihl < 20 || f.size() < s.ip + s.ihl || s.totalLen < s.ihl ||
+        (be16(f, s.ip + 6) & 0x3fff) != 0 || f[s.ip + 9] != kIpProtoUdp)
+      return std::nullopt;
+    ipEnd = std::min(s.ip + s.totalLen, f.size());
+  } else if (type == kEtherTypeIpv6) {
+    // IPv6 (dissectIpv6): UDP right after the fixed header (no extension headers).
+    if (f.size() < s.ip + kIpv6Header.length || f[s.ip + 6] != kIpProtoUdp) return std::nullopt;
+    s.ipv6 = true;
+    s.ihl = kIpv6Header.length;
+    s.totalLen = kIpv6Header.length + be16(f, s.ip + 4);
+    ipEnd = std::min(s.ip + s.totalLen, f.size());
+  } else {
     return std::nullopt;
-  const std::size_t ipEnd = std::min(kEth + s.totalLen, f.size());
+  }
   // UDP (dissectUdp) to the RoCEv2 port.
-  s.udp = kEth + s.ihl;
+  s.udp = s.ip + s.ihl;
   if (ipEnd < s.udp + kUdpHeader.length) return std::nullopt;
   const std::size_t udpLen = be16(f, s.udp + 4);
   if (udpLen < 8 || be16(f, s.udp + 2) != roceV2Port_) return std::nullopt;
@@ -177,8 +199,15 @@ bool FieldExtractor::extract(Dissection& d, std::span<const std::uint8_t> f, Lin
       if (!addField(d, *fd, f, at)) return false;
     return true;
   };
-  if (!header(kEthernetHeader, eth_, 0, kEthernetHeader.length, false) ||
-      !header(kIpv4Header, ip_, kEth, s.ihl, false) ||
+  if (!header(kEthernetHeader, eth_, 0, kEthernetHeader.length, false)) return false;
+  for (std::size_t tag = kEth; tag < s.ip; tag += kVlanHeader.length) {
+    const bool serviceTag = be16(f, tag - 2) == kEtherTypeQinQ;
+    if (!header(serviceTag ? kIeee8021adHeader : kVlanHeader, serviceTag ? ieee8021ad_ : vlan_, tag,
+                kVlanHeader.length, false))
+      return false;
+  }
+  if (!(s.ipv6 ? header(kIpv6Header, ipv6_, s.ip, kIpv6Header.length, false)
+               : header(kIpv4Header, ip_, s.ip, s.ihl, false)) ||
       !header(kUdpHeader, udp_, s.udp, kUdpHeader.length, false))
     return false;
   if (infiniband_) addContainer(d, "infiniband", s.bth, s.end - s.bth);
@@ -202,14 +231,20 @@ bool FieldExtractor::summarize(Dissection& d, std::span<const std::uint8_t> f,
   const Shape& s = *shape;
   // The summary line shows the frame's first error: refuse every frame that may have one but a
   // bad ICRC (IP version, truncation, headers cut short, pad count).
-  if ((f[kEth] >> 4) != 4 || kEth + s.totalLen > f.size() || !s.complete) return false;
+  if ((f[s.ip] >> 4) != (s.ipv6 ? 6 : 4) || s.ip + s.totalLen > f.size() || !s.complete)
+    return false;
   std::size_t at = s.bth + kBthHeader.length;
   for (const IbExt e : s.op->extensions())
     at += ibExtHeader(e).length;
   if (at > s.regionEnd || ((f[s.bth + 1] >> 4) & 3u) > s.regionEnd - at) return false;
   auto& sum = d.summary;
-  sum.source = detail::formatIpv4(f.subspan(kEth + 12, 4));
-  sum.destination = detail::formatIpv4(f.subspan(kEth + 16, 4));
+  if (s.ipv6) {
+    sum.source = detail::formatIpv6(f.subspan(s.ip + 8, 16));
+    sum.destination = detail::formatIpv6(f.subspan(s.ip + 24, 16));
+  } else {
+    sum.source = detail::formatIpv4(f.subspan(s.ip + 12, 4));
+    sum.destination = detail::formatIpv4(f.subspan(s.ip + 16, 4));
+  }
   sum.protocol = "RRoCE";
   sum.info.clear();
   detail::appendBthInfo(sum.info, f, s.bth);
@@ -221,7 +256,8 @@ bool FieldExtractor::summarize(Dissection& d, std::span<const std::uint8_t> f,
   d.crc = CrcStatus::Absent;
   d.diagnostics.clear();
   if (verifyCrc_) {
-    const IcrcLayout layout{IcrcLayout::Kind::RoceV2Ipv4, kEth, s.ihl, s.bth, s.end - 4};
+    const IcrcLayout layout{s.ipv6 ? IcrcLayout::Kind::RoceV2Ipv6 : IcrcLayout::Kind::RoceV2Ipv4,
+                            s.ip, s.ihl, s.bth, s.end - 4};
     const std::size_t w = s.end - 4;
     const std::uint32_t wire = std::uint32_t{f[w]} | (std::uint32_t{f[w + 1]} << 8) |
                                (std::uint32_t{f[w + 2]} << 16) | (std::uint32_t{f[w + 3]} << 24);

@@ -412,6 +412,12 @@ bool ipv4MayReachTcp(std::span<const std::uint8_t> ip) {
   return ip.size() > 9 && ip[9] == kIpProtoTcp;
 }
 
+// dissectIpv6 stops short of a header cut short, and goes straight to UDP when the next header
+// says so; extension headers are not walked.
+bool ipv6MayReachTcp(std::span<const std::uint8_t> ip) {
+  return ip.size() >= kIpv6Header.length && ip[6] != kIpProtoUdp;
+}
+
 }  // namespace
 
 bool mayReachTcp(std::span<const std::uint8_t> frame, LinkType link) {
@@ -424,17 +430,18 @@ bool mayReachTcp(std::span<const std::uint8_t> frame, LinkType link) {
           at += 4;
           continue;
         }
-        if (type == kEtherTypeIpv6) return true;
+        if (type == kEtherTypeIpv6) return ipv6MayReachTcp(frame.subspan(at + 2));
         return type == kEtherTypeIpv4 && ipv4MayReachTcp(frame.subspan(at + 2));
       }
       return false;
     }
     case LinkType::Raw:
-      return (!frame.empty() && (frame[0] >> 4) == 6) || ipv4MayReachTcp(frame);
+      return !frame.empty() && (frame[0] >> 4) == 6 ? ipv6MayReachTcp(frame)
+                                                    : ipv4MayReachTcp(frame);
     case LinkType::Ipv4:
       return ipv4MayReachTcp(frame);
     case LinkType::Ipv6:
-      return true;
+      return ipv6MayReachTcp(frame);
     case LinkType::Erf:
       return frame.size() < 9 || (frame[8] & 0x7f) != 21;
     case LinkType::InfiniBand:

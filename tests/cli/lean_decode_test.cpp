@@ -4,7 +4,8 @@
 // byte what the full dissection
 // (--full-dissection) prints, on every capture of the repository and on generated captures of
 // what the repository holds no file of: iWARP conversations with loss (the stateful path), CM
-// MADs, RoCEv1, native IB in ERF records, and corrupted (truncated, bit-flipped) frames. The
+// MADs, RoCEv1, native IB in ERF records, RoCEv2 behind VLAN tags and over IPv6, and corrupted
+// (truncated, bit-flipped) frames. The
 // summary and field passes run over every core (frames that may reach TCP through the one
 // stream decoder); a capture of many batches mixes both kinds in each.
 #include <gtest/gtest.h>
@@ -109,6 +110,27 @@ struct GeneratedCaptures {
         if (f.size() > 16) ib.emplace_back(f.begin() + 16, f.end());  // ERF header off: LRH first
       return ib;
     }()));
+    // RoCEv2 of every opcode behind 802.1Q, 802.1ad and 0x9100 tags and over IPv6, whole and
+    // corrupted (the field extractor reads these shapes too).
+    Frames tagged;
+    for (const auto& s : packets::sampleIbFrames()) {
+      const auto parsed = packets::parseIbFrame(s.bytes, s.link);
+      if (!parsed || parsed->carrier != packets::IbCarrier::RoceV2) continue;
+      packets::RoceAddressing a;
+      a.vlan = packets::VlanTag{3, false, 100, 0x8100};
+      tagged.push_back(packets::buildRoceV2(a, parsed->packet));
+      a.outerVlans = {packets::VlanTag{1, true, 7, 0x88a8}, packets::VlanTag{0, false, 9, 0x9100}};
+      a.srcIp = packets::IpAddress::fromV6({0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+      a.dstIp =
+          packets::IpAddress::fromV6({0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
+      tagged.push_back(packets::buildRoceV2(a, parsed->packet));
+      a.vlan.reset();
+      a.outerVlans.clear();
+      tagged.push_back(packets::buildRoceV2(a, parsed->packet));
+    }
+    paths.push_back(write("vlan_ipv6.pcap", packets::LinkType::Ethernet, tagged));
+    paths.push_back(write("corrupted_vlan_ipv6.pcap", packets::LinkType::Ethernet,
+                          corrupted(Frames(tagged.begin(), tagged.begin() + 12))));
   }
   ~GeneratedCaptures() {
     for (const auto& p : paths)
@@ -135,6 +157,7 @@ const std::vector<std::string> kFilters = {
     "infiniband.lrh.dlid < 5 || erf.types.type == 21",
     "infiniband.bth.psn",
     "infiniband.reth && ip.ttl < 64 || infiniband.deth.srcqp == 0x11 || !udp",
+    "vlan.id == 100 && infiniband.bth.psn > 3 || ieee8021ad || ipv6.src == fe80::1 && udp",
 };
 
 const std::vector<std::string> kFieldKeys = {
@@ -231,7 +254,7 @@ TEST(LeanDecode, EveryRepositoryCapturePrintsAsTheFullDissection) {
 
 TEST(LeanDecode, GeneratedIwarpCmRoceV1NativeIbAndCorruptedCapturesPrintAsTheFullDissection) {
   const GeneratedCaptures generated;
-  ASSERT_EQ(generated.paths.size(), 10u);
+  ASSERT_EQ(generated.paths.size(), 12u);
   for (const auto& c : generated.paths)
     expectSameAsFull(c);
 }

@@ -8,7 +8,9 @@
 // time (any double, or whole nanoseconds) must print as printf's %.9f. The field extractor
 // (FieldExtractor, the fast path of the summary, -Y and -T fields passes), built for the same
 // keys, must yield for every frame it accepts what the lean dissection holds for them and, in
-// its summary mode, the same summary columns, CRC status and errors.
+// its summary mode, the same summary columns, CRC status and errors. (Seeds named
+// extractor_N_... select filter N; extractor_11_vlan_ipv6 holds RoCEv2 frames behind VLAN tags
+// and over IPv6.)
 //
 // Input: byte 0 selects the link type (bits 0-2) and the key set (bits 3-7); then records
 // until the input ends: a 2-byte big-endian length and that many bytes of one frame.
@@ -37,7 +39,7 @@ constexpr LinkType kLinks[] = {LinkType::Ethernet, LinkType::Erf,  LinkType::Raw
                                LinkType::Ethernet, LinkType::Erf};
 
 // Filters over keys of every layer; each also names the keys a lean decode formats.
-constexpr std::array<std::string_view, 11> kFilters = {
+constexpr std::array<std::string_view, 12> kFilters = {
     "frame.number >= 2 && frame.time_relative > 0.5 || frame.len < 100",
     "eth.addr == 02:00:00:00:00:01 || ip.addr == 10.0.0.0/8 || ipv6.addr",
     "infiniband.bth.opcode == \"RC Acknowledge\" || infiniband.bth.psn != 5",
@@ -53,6 +55,9 @@ constexpr std::array<std::string_view, 11> kFilters = {
     "udp.port == 4791 || infiniband.immdt || infiniband.reserved != 0",
     "ip.hdr_len > 20 || ip.checksum == 0 || infiniband.bth == 00 || infiniband.atomicacketh || "
     "frame.cap_len > 60 || infiniband.bth.opcode == \"RC Acknowledge\"",
+    // 802.1Q/802.1ad tags and IPv6, which the field extractor reads too
+    "vlan.id == 100 || ieee8021ad.id > 5 || vlan || ipv6.addr == fe80::1 || ipv6.flow > 5 || "
+    "ipv6.plen < 100 || ieee8021ah.etype == 0x8100 || infiniband.bth.psn > 3",
 };
 
 // The lean nodes are the full ones in order, less header fields whose keys were not asked

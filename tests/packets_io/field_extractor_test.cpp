@@ -7,6 +7,8 @@
 
 #include "../support/field_extractor_check.h"
 #include "../support/repository_captures.h"
+#include "rdmascope/packets/ib_builder.h"
+#include "rdmascope/packets/mad_builder.h"
 #include "rdmascope/packets_io/capture_reader.h"
 
 namespace rdmascope::packets::test {
@@ -24,7 +26,11 @@ const std::vector<std::vector<std::string>> kKeySets = {
     {"frame",
      "eth",
      "eth.addr",
+     "vlan",
+     "ieee8021ad",
      "ip",
+     "ipv6",
+     "ipv6.addr",
      "ip.addr",
      "udp",
      "udp.port",
@@ -46,6 +52,16 @@ const std::vector<std::vector<std::string>> kKeySets = {
     // fields of every width, base and type of the tables read
     {"eth.dst",
      "eth.type",
+     "vlan.priority",
+     "vlan.dei",
+     "vlan.id",
+     "vlan.etype",
+     "ieee8021ad.id",
+     "ieee8021ah.etype",
+     "ipv6.tclass",
+     "ipv6.flow",
+     "ipv6.plen",
+     "ipv6.hlim",
      "ip.version",
      "ip.hdr_len",
      "ip.dsfield.ecn",
@@ -86,14 +102,8 @@ struct Counts {
   std::size_t same = 0, refused = 0;
 };
 
-void check(const std::string& capture, Counts& counts) {
-  std::string error;
-  auto reader = packets_io::CaptureReader::open(capture, error);
-  ASSERT_TRUE(reader) << error;
-  std::vector<std::vector<std::uint8_t>> frames;
-  packets_io::FrameView v;
-  while (reader->next(v))
-    frames.emplace_back(v.data.begin(), v.data.end());
+void check(const std::string& capture, const std::vector<std::vector<std::uint8_t>>& frames,
+           LinkType link, Counts& counts) {
   const DecodeOptions options;
   for (const auto& list : kKeySets)
     for (const bool summary : {false, true}) {
@@ -106,8 +116,7 @@ void check(const std::string& capture, Counts& counts) {
                        static_cast<std::uint32_t>(frame.size() + (number % 3))};
         info.epochNs = 1'700'000'000'000'000'000 + static_cast<std::int64_t>(number) * 125'000;
         std::string why;
-        switch (checkExtraction(extractor, summary, keys, frame, reader->linkType(), info, options,
-                                &why)) {
+        switch (checkExtraction(extractor, summary, keys, frame, link, info, options, &why)) {
           case ExtractCheck::Same:
             ++counts.same;
             break;
@@ -121,7 +130,7 @@ void check(const std::string& capture, Counts& counts) {
         }
       };
       for (const auto& f : frames) {
-        one(f, "as captured");
+        one(f, "as given");
         for (std::size_t cut = 0; cut < f.size(); cut += 11)
           one(std::span(f).first(cut), "truncated");
         for (std::size_t bit = 0; bit < std::min<std::size_t>(f.size(), 90) * 8; bit += 7) {
@@ -131,6 +140,17 @@ void check(const std::string& capture, Counts& counts) {
         }
       }
     }
+}
+
+void check(const std::string& capture, Counts& counts) {
+  std::string error;
+  auto reader = packets_io::CaptureReader::open(capture, error);
+  ASSERT_TRUE(reader) << error;
+  std::vector<std::vector<std::uint8_t>> frames;
+  packets_io::FrameView v;
+  while (reader->next(v))
+    frames.emplace_back(v.data.begin(), v.data.end());
+  check(capture, frames, reader->linkType(), counts);
 }
 
 TEST(FieldExtractor, ExtractsWhatTheDissectionHoldsOnEveryRepositoryCaptureAndItsCorruptions) {
@@ -145,11 +165,61 @@ TEST(FieldExtractor, ExtractsWhatTheDissectionHoldsOnEveryRepositoryCaptureAndIt
   EXPECT_GT(counts.refused, 10000u);
 }
 
+// RoCEv2 of every opcode behind 802.1Q, 802.1ad and pre-standard QinQ tags, over IPv6 (and
+// IPv6 with an extension header, refused), and the samples of every carrier and CM MADs.
+TEST(FieldExtractor, ExtractsVlanTaggedAndIpv6RoceV2) {
+  std::vector<std::vector<std::uint8_t>> frames;
+  std::size_t tagged = 0, v6 = 0;
+  for (const auto& s : sampleIbFrames()) {
+    if (s.link != LinkType::Ethernet) continue;
+    frames.push_back(s.bytes);
+    const auto parsed = parseIbFrame(s.bytes, s.link);
+    if (!parsed || parsed->carrier != IbCarrier::RoceV2) continue;
+    RoceAddressing a;
+    a.vlan = VlanTag{3, false, 100, 0x8100};
+    frames.push_back(buildRoceV2(a, parsed->packet));
+    a.outerVlans = {VlanTag{1, true, 7, 0x88a8}, VlanTag{0, false, 9, 0x9100}};
+    frames.push_back(buildRoceV2(a, parsed->packet));
+    a.srcIp = IpAddress::fromV6({0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+    a.dstIp = IpAddress::fromV6({0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2});
+    a.flowLabel = 0x12345;
+    frames.push_back(buildRoceV2(a, parsed->packet));
+    a.vlan.reset();
+    a.outerVlans.clear();
+    frames.push_back(buildRoceV2(a, parsed->packet));
+    tagged += 2;
+    v6 += 2;
+  }
+  for (const auto& s : sampleCmFrames())
+    if (s.link == LinkType::Ethernet) frames.push_back(s.bytes);
+  ASSERT_GT(v6, 20u);
+  Counts counts;
+  check("samples", frames, LinkType::Ethernet, counts);
+  EXPECT_GT(counts.same, 20000u);
+  EXPECT_GT(counts.refused, 10000u);
+  // The tagged and IPv6 frames themselves are read, not refused.
+  const DecodeOptions options;
+  ValueKeys keys;
+  for (const char* k : {"vlan.id", "ieee8021ad.id", "ipv6.src", "ipv6.flow", "ip.src",
+                        "udp.srcport", "infiniband.bth.psn"})
+    keys.add(k);
+  const FieldExtractor extractor(keys, options);
+  ASSERT_TRUE(extractor.usable());
+  std::size_t read = 0;
+  for (const auto& f : frames) {
+    Dissection d;
+    if (extractor.extract(d, f, LinkType::Ethernet, {}) &&
+        (d.find("vlan.id") || d.find("ipv6.src")))
+      ++read;
+  }
+  EXPECT_GE(read, (tagged + v6) * 9 / 10) << "of " << tagged + v6;
+}
+
 TEST(FieldExtractor, RefusesKeysItCannotProduce) {
   const DecodeOptions options;
   for (const char* key :
        {"data.len", "infiniband.aeth.syndrome.credit_count", "infiniband.icrc.status", "tcp.len",
-        "ipv6.src", "infiniband.lrh.dlid", "infiniband.aeth.kind", "infiniband.cm"}) {
+        "ipv6.hopopts.nxt", "infiniband.lrh.dlid", "infiniband.aeth.kind", "infiniband.cm"}) {
     ValueKeys keys;
     keys.add("ip.addr");
     keys.add(key);

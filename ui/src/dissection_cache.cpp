@@ -1,17 +1,11 @@
 #include "rdmascope/ui/dissection_cache.h"
 
+#include "rdmascope/packets/stream_decoder.h"
 #include "rdmascope/ui/frame_store.h"
 
 namespace rdmascope::ui {
 
 namespace {
-
-bool ipMayBeTcp(std::span<const std::uint8_t> ip) {
-  if (ip.empty()) return false;
-  const int version = ip[0] >> 4;
-  if (version == 4) return ip.size() > 9 && ip[9] == 6;
-  return version == 6;
-}
 
 // Same differences as a packet list row, detail tree and filter would show.
 bool sameDissection(const packets::Dissection& a, const packets::Dissection& b) {
@@ -23,28 +17,9 @@ bool sameDissection(const packets::Dissection& a, const packets::Dissection& b) 
 }  // namespace
 
 bool mayBeTcp(std::span<const std::uint8_t> frame, packets::LinkType link) {
-  switch (link) {
-    case packets::LinkType::Ethernet: {
-      std::size_t at = 12;
-      // 802.1Q / 802.1ad tags before the EtherType.
-      while (frame.size() >= at + 2) {
-        const unsigned type = static_cast<unsigned>(frame[at] << 8 | frame[at + 1]);
-        if (type == 0x8100 || type == 0x88a8) {
-          at += 4;
-          continue;
-        }
-        if (type == 0x0800 || type == 0x86dd) return ipMayBeTcp(frame.subspan(at + 2));
-        return false;
-      }
-      return false;
-    }
-    case packets::LinkType::Raw:
-    case packets::LinkType::Ipv4:
-    case packets::LinkType::Ipv6:
-      return ipMayBeTcp(frame);
-    default:
-      return false;
-  }
+  // ERF records are decoded on their own here (no stream state across them).
+  if (link == packets::LinkType::Erf) return false;
+  return packets::mayReachTcp(frame, link);
 }
 
 DissectionCache::DissectionCache(const FrameStore* store, std::size_t capacity)

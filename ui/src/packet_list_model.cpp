@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "rdmascope/packets/field_extractor.h"
 #include "rdmascope/ui/frame_store.h"
 
 namespace rdmascope::ui {
@@ -215,9 +216,11 @@ void PacketListModel::storeAppended() {
 
 bool PacketListModel::applyFilter(Predicate predicate, const Progress& progress, LeanKeys lean) {
   std::vector<std::uint32_t> visible;
+  FilterStats stats;
   if (lean) {
-    if (!filterLean(predicate, progress, *lean, visible)) return false;
+    if (!filterLean(predicate, progress, *lean, visible, stats)) return false;
   } else {
+    stats.cached = known_;
     for (std::size_t f = 0; f < known_; ++f) {
       if (progress && f % 1024 == 0 && !progress(f, known_)) return false;
       // Peeking keeps the cache holding what the user looks at.
@@ -225,6 +228,7 @@ bool PacketListModel::applyFilter(Predicate predicate, const Progress& progress,
     }
   }
   if (progress) progress(known_, known_);
+  stats_ = stats;
   beginResetModel();
   predicate_ = std::move(predicate);
   visible_ = std::move(visible);
@@ -234,11 +238,16 @@ bool PacketListModel::applyFilter(Predicate predicate, const Progress& progress,
 
 bool PacketListModel::filterLean(const Predicate& predicate, const Progress& progress,
                                  const packets::ValueKeys& lean,
-                                 std::vector<std::uint32_t>& visible) {
+                                 std::vector<std::uint32_t>& visible, FilterStats& stats) {
   const std::size_t total = known_;
   const packets::LinkType link = store_->linkType();
   packets::DecodeOptions options;
   options.lean = &lean;
+  // The fields the filter reads, straight from the header bytes where the extractor can read
+  // every one of them exactly as the lean dissection would (the CLI's -Y fast path); other
+  // frames are dissected.
+  const packets::FieldExtractor extractor(lean, options);
+  const packets::FieldExtractor* fast = extractor.usable() ? &extractor : nullptr;
   // Workers test the frames outside TCP streams in blocks and mark the matches; this thread
   // reports progress and tests the stream frames through the cache (whose stateful decoder is
   // not shared), in frame order.
@@ -246,6 +255,7 @@ bool PacketListModel::filterLean(const Predicate& predicate, const Progress& pro
   std::vector<std::uint8_t> stream(total, 0);
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> done{0};
+  std::atomic<std::size_t> extracted{0};
   std::atomic<bool> stop{false};
   constexpr std::size_t kBlock = 4096;
   // Tests one block; false when none is left.
@@ -253,15 +263,21 @@ bool PacketListModel::filterLean(const Predicate& predicate, const Progress& pro
     const std::size_t begin = next.fetch_add(kBlock);
     if (begin >= total || stop.load(std::memory_order_relaxed)) return false;
     const std::size_t end = std::min(total, begin + kBlock);
+    std::size_t read = 0;
     for (std::size_t f = begin; f < end; ++f) {
       const auto bytes = store_->bytes(f);
       if (mayBeTcp(bytes, link)) {
         stream[f] = 1;
         continue;
       }
-      packets::decodeFrameInto(scratch, bytes, link, store_->frameInfo(f), options);
+      const packets::FrameInfo info = store_->frameInfo(f);
+      if (fast && fast->extract(scratch, bytes, link, info))
+        ++read;
+      else
+        packets::decodeFrameInto(scratch, bytes, link, info, options);
       match[f] = predicate(scratch) ? 1 : 0;
     }
+    extracted.fetch_add(read);
     done.fetch_add(end - begin);
     return true;
   };
@@ -289,13 +305,16 @@ bool PacketListModel::filterLean(const Predicate& predicate, const Progress& pro
   // counts.
   if (!cancelled && progress) cancelled = !progress(done.load(), total);
   if (cancelled) return false;
+  stats.extracted = extracted.load();
   for (std::size_t f = 0; f < total; ++f) {
     if (stream[f]) {
       if (progress && f % 1024 == 0 && !progress(f, total)) return false;
       match[f] = predicate(*cache_.peek(f)) ? 1 : 0;
+      ++stats.cached;
     }
     if (match[f]) visible.push_back(static_cast<std::uint32_t>(f));
   }
+  stats.dissected = total - stats.extracted - stats.cached;
   return true;
 }
 

@@ -15,19 +15,20 @@
 
 namespace rdmascope::packets {
 
-/// Extracts the nodes of the wanted keys from frames of the common RoCEv2 shape (Ethernet II,
-/// IPv4 without options' surprises or fragments, UDP to the RoCEv2 port, a BTH with an assigned
-/// opcode and its extension headers; not a management datagram). For such a frame, extract()
+/// Extracts the nodes of the wanted keys from frames of the common RoCEv2 shape (Ethernet II with
+/// any 802.1Q/802.1ad tags, IPv4 without options' surprises or fragments or IPv6 without
+/// extension headers, UDP to the RoCEv2 port, a BTH with an assigned opcode and its extension
+/// headers; not a management datagram). For such a frame, extract()
 /// fills a Dissection with exactly the nodes a lean dissection (DecodeOptions::lean) would hold
 /// for the wanted keys (same keys, values, numbers, in the same order) and nothing else: what
 /// DisplayFilter::matches and the `-T fields` columns read of it is the same. Every other frame
 /// is refused and goes through decodeFrameInto.
 ///
 /// Usable only when every wanted key is one it can produce: frame.number, frame.len,
-/// frame.cap_len, frame.time_relative, frame.time_epoch, the header keys frame, eth, ip, udp,
-/// infiniband, infiniband.bth and the extension headers' keys, and the fields of those headers'
-/// tables (aggregate keys are read through their targets). summarize() adds the summary
-/// columns: source and destination address, protocol and info.
+/// frame.cap_len, frame.time_relative, frame.time_epoch, the header keys frame, eth, vlan,
+/// ieee8021ad, ip, ipv6, udp, infiniband, infiniband.bth and the extension headers' keys, and the
+/// fields of those headers' tables (aggregate keys are read through their targets). summarize()
+/// adds the summary columns: source and destination address, protocol and info.
 class FieldExtractor {
  public:
   FieldExtractor(const ValueKeys& keys, const DecodeOptions& options);
@@ -55,7 +56,10 @@ class FieldExtractor {
 
   // Where the headers of a frame of the shape read lie; nullopt for any other frame.
   struct Shape {
-    std::size_t ihl = 0, totalLen = 0, udp = 0, end = 0, bth = 0, regionEnd = 0;
+    std::size_t ip = 0;                 ///< after the Ethernet header and its VLAN tags
+    std::size_t ihl = 0, totalLen = 0;  ///< IPv6: 40 and 40 plus the payload length
+    std::size_t udp = 0, end = 0, bth = 0, regionEnd = 0;
+    bool ipv6 = false;
     bool complete = false;
     const IbOpcodeInfo* op = nullptr;
   };
@@ -66,7 +70,7 @@ class FieldExtractor {
   std::uint16_t roceV2Port_ = 4791;
   bool frameContainer_ = false, number_ = false, len_ = false, capLen_ = false,
        timeRelative_ = false, timeEpoch_ = false, infiniband_ = false;
-  Wanted eth_, ip_, udp_, bth_;
+  Wanted eth_, vlan_, ieee8021ad_, ip_, ipv6_, udp_, bth_;
   std::vector<Wanted> ext_;  ///< indexed by IbExt
 };
 

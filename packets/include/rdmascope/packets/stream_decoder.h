@@ -45,8 +45,8 @@ struct StreamUnit {
 /// False only when decoding this frame cannot reach its TCP layer: then CaptureDecoder keeps no
 /// state for it and decodes it exactly as the stateless decodeFrameInto does, so it can be
 /// decoded apart from (and in parallel with) the stream frames. Reads a few header bytes;
-/// true for anything it does not rule out (IPv6, whose extension headers it does not walk, and
-/// ERF records other than native InfiniBand).
+/// true for anything it does not rule out (IPv6 with extension headers, which it does not walk,
+/// and ERF records other than native InfiniBand).
 bool mayReachTcp(std::span<const std::uint8_t> frame, LinkType link);
 
 class CaptureDecoder {

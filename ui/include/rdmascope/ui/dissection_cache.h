@@ -64,8 +64,8 @@ class DissectionCache {
   std::unordered_map<std::size_t, std::shared_ptr<const packets::Dissection>> streamed_;
 };
 
-/// True when a frame of this link type may be a TCP segment (IPv4 protocol 6, or IPv6, whose
-/// extension headers are left to the decoder). Cheap: reads a few header bytes.
+/// True when a frame of this link type may be a TCP segment: packets::mayReachTcp, except for
+/// ERF records, which the cache decodes on their own. Cheap: reads a few header bytes.
 bool mayBeTcp(std::span<const std::uint8_t> frame, packets::LinkType link);
 
 }  // namespace rdmascope::ui

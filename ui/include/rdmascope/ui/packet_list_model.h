@@ -59,13 +59,24 @@ class PacketListModel : public QAbstractTableModel {
   std::size_t frameLimit() const { return limit_; }
 
   /// Shows only the frames the predicate accepts; false (and nothing changed) when cancelled.
-  /// With `lean`, frames are tested on lean dissections of those keys (frames that may be
-  /// part of a TCP stream keep their stateful dissection), split over the machine's cores;
-  /// the predicate must then be safe to call from several threads at once.
+  /// With `lean`, frames are tested, split over the machine's cores, on the values of those
+  /// keys read straight from the header bytes (packets::FieldExtractor) where it can read
+  /// every key for the frame, else on lean dissections of those keys (frames that may be part
+  /// of a TCP stream keep their stateful dissection); the predicate must then read only the
+  /// nodes of those keys and be safe to call from several threads at once.
   bool applyFilter(Predicate predicate, const Progress& progress = {}, LeanKeys lean = {});
   /// Shows every frame.
   void clearFilter();
   bool filtered() const { return static_cast<bool>(predicate_); }
+
+  /// How the frames of the last filter applied were tested.
+  struct FilterStats {
+    std::size_t extracted = 0;  ///< on fields read straight from the bytes (the fast path)
+    std::size_t dissected = 0;  ///< on a lean dissection
+    std::size_t cached = 0;     ///< on the cache's dissection (stream frames, or every frame
+                                ///< without lean keys)
+  };
+  const FilterStats& lastFilterStats() const { return stats_; }
 
   const DissectionCache& cache() const { return cache_; }
 
@@ -75,7 +86,8 @@ class PacketListModel : public QAbstractTableModel {
 
  private:
   bool filterLean(const Predicate& predicate, const Progress& progress,
-                  const packets::ValueKeys& lean, std::vector<std::uint32_t>& visible);
+                  const packets::ValueKeys& lean, std::vector<std::uint32_t>& visible,
+                  FilterStats& stats);
 
   const FrameStore* store_;
   mutable DissectionCache cache_;
@@ -84,6 +96,7 @@ class PacketListModel : public QAbstractTableModel {
   std::size_t known_ = 0;               // frames of the store the model has announced
   std::size_t limit_ = SIZE_MAX;
   TimeFormat timeFormat_ = TimeFormat::SinceCaptureStart;
+  FilterStats stats_;
 };
 
 }  // namespace rdmascope::ui
