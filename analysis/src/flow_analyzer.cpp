@@ -174,7 +174,12 @@ using FlowKey = std::tuple<Carrier, std::string, std::string, std::uint32_t>;
 
 struct FlowAnalyzer::Impl final : ReportSink {
   explicit Impl(AnalyzerOptions o)
-      : options(o), decoder(decodeOptions(o)), iwarp(*this), cm(o.maxHandshakes), congestion(o) {}
+      : options(o),
+        decoder(decodeOptions(o)),
+        factReader(decodeOptions(o)),
+        iwarp(*this),
+        cm(o.maxHandshakes),
+        congestion(o) {}
 
   static packets::DecodeOptions decodeOptions(const AnalyzerOptions& o) {
     packets::DecodeOptions d;
@@ -185,6 +190,8 @@ struct FlowAnalyzer::Impl final : ReportSink {
 
   AnalyzerOptions options;
   packets::CaptureDecoder decoder;  // TCP reassembly and iWARP for frames that are not RoCE
+  PacketFactReader factReader;      // the facts of RoCE and InfiniBand frames
+  PacketFacts facts;                // the current frame's
   IwarpFlows iwarp;
   int connectionIds = 0;
   AnalysisSummary summary;
@@ -1157,9 +1164,8 @@ void FlowAnalyzer::addFrame(std::span<const std::uint8_t> frame, packets::LinkTy
       impl_->addPause(*m, frameNumber, time);
       return;
     }
-  if (auto facts =
-          readPacketFacts(frame, link, frameNumber, time, Impl::decodeOptions(impl_->options))) {
-    impl_->add(*facts);
+  if (impl_->factReader.read(frame, link, frameNumber, time, impl_->facts)) {
+    impl_->add(impl_->facts);
     return;
   }
   // Not RoCE/IB: the stateful decoder follows TCP streams and decodes iWARP in them.
