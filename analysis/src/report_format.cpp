@@ -1,5 +1,4 @@
-#include <fmt/format.h>
-
+#include <charconv>
 #include <cstdio>
 #include <iterator>
 #include <sstream>
@@ -413,12 +412,35 @@ std::string formatText(const AnalysisReport& report) {
 
   out << "\nAnomalies (" << report.anomalies.size() + report.anomaliesDropped << ")\n";
   if (report.anomalies.empty()) out << "  none\n";
-  // One buffer for the whole list (a capture may have 100,000 anomalies).
-  fmt::memory_buffer list;
+  // The list (a capture may have 100,000 anomalies) goes straight into the text, each line
+  // "  frame {:<8} conn {:<3} {:<18} {}" appended piece by piece.
+  std::string text = out.str();
+  out.str({});
+  std::size_t listBytes = 0;
   for (const auto& a : report.anomalies)
-    fmt::format_to(std::back_inserter(list), "  frame {:<8} conn {:<3} {:<18} {}\n", a.frame,
-                   a.connection, toString(a.kind), a.detail);
-  out.write(list.data(), static_cast<std::streamsize>(list.size()));
+    listBytes += 48 + a.detail.size();
+  text.reserve(text.size() + listBytes + 4096);
+  const auto padded = [&text](std::string_view field, std::size_t width) {
+    text += field;
+    if (field.size() < width) text.append(width - field.size(), ' ');
+  };
+  char number[24];
+  const auto numberText = [&number](auto v) {
+    return std::string_view(number,
+                            static_cast<std::size_t>(std::to_chars(number, number + 24, v).ptr -
+                                                     number));
+  };
+  for (const auto& a : report.anomalies) {
+    text += "  frame ";
+    padded(numberText(a.frame), 8);
+    text += " conn ";
+    padded(numberText(a.connection), 3);
+    text += ' ';
+    padded(toString(a.kind), 18);
+    text += ' ';
+    text += a.detail;
+    text += '\n';
+  }
   if (report.anomaliesDropped)
     out << "  ... and " << report.anomaliesDropped << " more not listed\n";
 
@@ -524,7 +546,7 @@ std::string formatText(const AnalysisReport& report) {
         << s.terminates << " Terminates, " << s.mpaRejects << " MPA rejects, "
         << s.outOfOrderSegments << " out-of-order segments, " << s.segmentGaps << " segment gaps\n";
   }
-  return out.str();
+  return text += out.str();
 }
 
 }  // namespace rdmascope::analysis
