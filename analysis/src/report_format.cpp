@@ -426,9 +426,8 @@ std::string formatText(const AnalysisReport& report) {
   };
   char number[24];
   const auto numberText = [&number](auto v) {
-    return std::string_view(number,
-                            static_cast<std::size_t>(std::to_chars(number, number + 24, v).ptr -
-                                                     number));
+    return std::string_view(
+        number, static_cast<std::size_t>(std::to_chars(number, number + 24, v).ptr - number));
   };
   for (const auto& a : report.anomalies) {
     text += "  frame ";

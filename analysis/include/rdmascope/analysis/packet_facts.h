@@ -32,6 +32,7 @@ struct CmFacts {
   std::optional<std::uint64_t> serviceId;     ///< REQ
   std::optional<std::uint16_t> rejectReason;  ///< REJ
   std::optional<std::uint8_t> rejected;       ///< REJ: the message rejected (0 REQ, 1 REP)
+  bool operator==(const CmFacts&) const = default;
 };
 
 /// One InfiniBand transport packet as the analyzer sees it.
@@ -60,6 +61,7 @@ struct PacketFacts {
   bool crcBad = false;                     ///< ICRC (or VCRC) verification failed
   std::uint64_t contentHash = 0;           ///< hash of the transport headers and payload
   std::optional<CmFacts> cm;  ///< a CM message (UD to or from QP 1 carrying class 0x07)
+  bool operator==(const PacketFacts&) const = default;
 };
 
 /// The hash PacketFacts::contentHash holds (ISA-L's CRC-64), also used for TCP payloads.
