@@ -174,7 +174,12 @@ using FlowKey = std::tuple<Carrier, std::string, std::string, std::uint32_t>;
 
 struct FlowAnalyzer::Impl final : ReportSink {
   explicit Impl(AnalyzerOptions o)
-      : options(o), decoder(decodeOptions(o)), iwarp(*this), cm(o.maxHandshakes), congestion(o) {}
+      : options(o),
+        decoder(decodeOptions(o)),
+        factReader(decodeOptions(o)),
+        iwarp(*this),
+        cm(o.maxHandshakes),
+        congestion(o) {}
 
   static packets::DecodeOptions decodeOptions(const AnalyzerOptions& o) {
     packets::DecodeOptions d;
@@ -185,6 +190,8 @@ struct FlowAnalyzer::Impl final : ReportSink {
 
   AnalyzerOptions options;
   packets::CaptureDecoder decoder;  // TCP reassembly and iWARP for frames that are not RoCE
+  PacketFactReader factReader;      // the facts of RoCE and InfiniBand frames
+  PacketFacts facts;                // the current frame's
   IwarpFlows iwarp;
   int connectionIds = 0;
   AnalysisSummary summary;
@@ -1128,6 +1135,8 @@ struct FlowAnalyzer::Impl final : ReportSink {
                      [](const Anomaly& x, const Anomaly& y) { return x.frame < y.frame; });
   }
 
+  AnalysisReport reportWith(std::vector<Anomaly> kept, std::vector<MessageRecord> keptMessages);
+
   ConnectionReport reportOf(const Connection& c) const {
     ConnectionReport r;
     r.id = c.id;
@@ -1157,9 +1166,8 @@ void FlowAnalyzer::addFrame(std::span<const std::uint8_t> frame, packets::LinkTy
       impl_->addPause(*m, frameNumber, time);
       return;
     }
-  if (auto facts =
-          readPacketFacts(frame, link, frameNumber, time, Impl::decodeOptions(impl_->options))) {
-    impl_->add(*facts);
+  if (impl_->factReader.read(frame, link, frameNumber, time, impl_->facts)) {
+    impl_->add(impl_->facts);
     return;
   }
   // Not RoCE/IB: the stateful decoder follows TCP streams and decodes iWARP in them.
@@ -1196,27 +1204,38 @@ const AnalysisSummary& FlowAnalyzer::summary() const {
 }
 
 AnalysisReport FlowAnalyzer::report() const {
+  return impl_->reportWith(impl_->anomalies, impl_->messages);
+}
+
+AnalysisReport FlowAnalyzer::takeReport() {
+  return impl_->reportWith(std::move(impl_->anomalies), std::move(impl_->messages));
+}
+
+AnalysisReport FlowAnalyzer::Impl::reportWith(std::vector<Anomaly> kept,
+                                              std::vector<MessageRecord> keptMessages) {
   AnalysisReport r;
-  r.summary = impl_->summary;
-  for (const auto& c : impl_->connections)
-    r.connections.push_back(impl_->reportOf(*c));
-  impl_->iwarp.reports(r.connections);
+  r.summary = summary;
+  for (const auto& c : connections)
+    r.connections.push_back(reportOf(*c));
+  iwarp.reports(r.connections);
   std::sort(r.connections.begin(), r.connections.end(),
             [](const ConnectionReport& x, const ConnectionReport& y) { return x.id < y.id; });
-  r.anomalies = impl_->anomalies;
-  std::stable_sort(r.anomalies.begin(), r.anomalies.end(),
-                   [](const Anomaly& x, const Anomaly& y) { return x.frame < y.frame; });
-  r.anomaliesDropped = impl_->anomaliesDropped;
-  r.messages = impl_->messages;
-  r.messagesDropped = impl_->messagesDropped;
-  r.handshakes = impl_->cm.handshakes();
-  r.pauses = impl_->congestion.pauses();
-  r.cnps = impl_->congestion.cnpMatches();
-  r.cnpsDropped = impl_->congestion.cnpMatchesDropped();
-  r.pauseIntervals = impl_->congestion.intervals();
-  r.pauseIntervalsDropped = impl_->congestion.intervalsDropped();
+  r.anomalies = std::move(kept);
+  // finish() sorted them; a report before it may not be in order yet.
+  const auto byFrame = [](const Anomaly& x, const Anomaly& y) { return x.frame < y.frame; };
+  if (!std::is_sorted(r.anomalies.begin(), r.anomalies.end(), byFrame))
+    std::stable_sort(r.anomalies.begin(), r.anomalies.end(), byFrame);
+  r.anomaliesDropped = anomaliesDropped;
+  r.messages = std::move(keptMessages);
+  r.messagesDropped = messagesDropped;
+  r.handshakes = cm.handshakes();
+  r.pauses = congestion.pauses();
+  r.cnps = congestion.cnpMatches();
+  r.cnpsDropped = congestion.cnpMatchesDropped();
+  r.pauseIntervals = congestion.intervals();
+  r.pauseIntervalsDropped = congestion.intervalsDropped();
   for (auto& h : r.handshakes) {
-    h.connection = impl_->connectionOf(h);
+    h.connection = connectionOf(h);
     if (h.connection < 0) continue;
     for (auto& c : r.connections) {
       if (c.id != h.connection || c.cm) continue;

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <iterator>
+#include <utility>
 
 #include "rdmascope/packets/crc.h"
 #include "rdmascope/packets/mad_builder.h"
@@ -80,9 +81,13 @@ std::optional<CmFacts> cmFacts(std::span<const std::uint8_t> mad) {
 
 }  // namespace
 
-PacketFacts extractFacts(const packets::ParsedIbFrame& parsed, std::span<const std::uint8_t> frame,
-                         std::uint64_t frameNumber, double time) {
-  PacketFacts f;
+namespace {
+
+// extractFacts with the payload where it lies, and the texts of IP addresses from `texts`.
+template <class IpText>
+void factsInto(PacketFacts& f, const packets::ParsedIbFrame& parsed,
+               std::span<const std::uint8_t> payload, std::span<const std::uint8_t> frame,
+               std::uint64_t frameNumber, double time, IpText&& ipText) {
   f.frame = frameNumber;
   f.time = time;
   f.frameLength = static_cast<std::uint32_t>(frame.size());
@@ -90,8 +95,8 @@ PacketFacts extractFacts(const packets::ParsedIbFrame& parsed, std::span<const s
   switch (parsed.carrier) {
     case packets::IbCarrier::RoceV2:
       f.carrier = Carrier::RoceV2;
-      if (parsed.srcIp) f.source = parsed.srcIp->toString();
-      if (parsed.dstIp) f.destination = parsed.dstIp->toString();
+      if (parsed.srcIp) f.source = ipText(*parsed.srcIp);
+      if (parsed.dstIp) f.destination = ipText(*parsed.dstIp);
       f.ipEcn = parsed.ecn;
       f.priority = static_cast<std::uint8_t>(parsed.dscp >> 3);
       break;
@@ -125,10 +130,19 @@ PacketFacts extractFacts(const packets::ParsedIbFrame& parsed, std::span<const s
   if (p.aeth) f.aethSyndrome = p.aeth->syndrome;
   if (p.reth) f.dmaLength = p.reth->dmaLength;
   if (p.deth) f.sourceQp = p.deth->srcQp;
-  f.payloadLength = static_cast<std::uint32_t>(p.payload.size());
-  if (p.deth && (p.bth.destQp <= 1 || p.deth->srcQp <= 1)) f.cm = cmFacts(p.payload);
+  f.payloadLength = static_cast<std::uint32_t>(payload.size());
+  if (p.deth && (p.bth.destQp <= 1 || p.deth->srcQp <= 1)) f.cm = cmFacts(payload);
   f.crcBad = parsed.crc == packets::CrcStatus::Bad;
   if (parsed.bthOffset < frame.size()) f.contentHash = contentHash(frame.subspan(parsed.bthOffset));
+}
+
+}  // namespace
+
+PacketFacts extractFacts(const packets::ParsedIbFrame& parsed, std::span<const std::uint8_t> frame,
+                         std::uint64_t frameNumber, double time) {
+  PacketFacts f;
+  factsInto(f, parsed, parsed.packet.payload, frame, frameNumber, time,
+            [](const packets::IpAddress& ip) { return ip.toString(); });
   return f;
 }
 
@@ -142,6 +156,29 @@ std::optional<PacketFacts> readPacketFacts(std::span<const std::uint8_t> frame,
   if (link == packets::LinkType::Erf && frame.size() >= 16)
     f.frameLength = static_cast<std::uint32_t>((frame[14] << 8) | frame[15]);
   return f;
+}
+
+const std::string& PacketFactReader::ipText(const packets::IpAddress& ip) {
+  Text& t = texts_[(ip.bytes[ip.v6 ? 15 : 3] ^ ip.bytes[ip.v6 ? 14 : 2]) % texts_.size()];
+  if (!t.valid || !(t.ip == ip)) {
+    t.valid = true;
+    t.ip = ip;
+    t.text = ip.toString();
+  }
+  return t.text;
+}
+
+bool PacketFactReader::read(std::span<const std::uint8_t> frame, packets::LinkType link,
+                            std::uint64_t frameNumber, double time, PacketFacts& out) {
+  packets::ParsedIbFrame parsed;
+  const auto payload = packets::parseIbFrameHeaders(frame, link, options_, parsed);
+  if (!payload) return false;
+  out = PacketFacts{};
+  factsInto(out, parsed, *payload, frame, frameNumber, time,
+            [this](const packets::IpAddress& ip) -> const std::string& { return ipText(ip); });
+  if (link == packets::LinkType::Erf && frame.size() >= 16)
+    out.frameLength = static_cast<std::uint32_t>((frame[14] << 8) | frame[15]);
+  return true;
 }
 
 }  // namespace rdmascope::analysis

@@ -1,10 +1,9 @@
-#include <fmt/format.h>
-
+#include <charconv>
 #include <cstdio>
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "json_writer.h"
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/packets/mad_headers.h"
 #include "report_sink.h"
@@ -13,119 +12,135 @@ namespace rdmascope::analysis {
 
 namespace {
 
-using nlohmann::ordered_json;
-
-ordered_json endpointJson(const Endpoint& e) {
-  ordered_json j;
-  j["address"] = e.address;
-  j["qp"] = e.qp ? ordered_json(*e.qp) : ordered_json(nullptr);
-  if (e.port) j["port"] = *e.port;
-  return j;
+void endpointJson(JsonWriter& w, const Endpoint& e) {
+  w.beginObject();
+  w.field("address", e.address);
+  w.key("qp");
+  if (e.qp)
+    w.value(*e.qp);
+  else
+    w.null();
+  if (e.port) w.field("port", *e.port);
+  w.endObject();
 }
 
-ordered_json latencyJson(const LatencyStats& l) {
-  ordered_json j;
-  j["count"] = l.count();
-  j["min_ns"] = l.min();
-  j["p50_ns"] = l.percentile(50);
-  j["p99_ns"] = l.percentile(99);
-  j["max_ns"] = l.max();
-  j["mean_ns"] = l.mean();
-  j["exact"] = l.exact();
-  return j;
+void latencyJson(JsonWriter& w, const LatencyStats& l) {
+  w.beginObject();
+  w.field("count", l.count());
+  w.field("min_ns", l.min());
+  w.field("p50_ns", l.percentile(50));
+  w.field("p99_ns", l.percentile(99));
+  w.field("max_ns", l.max());
+  w.field("mean_ns", l.mean());
+  w.field("exact", l.exact());
+  w.endObject();
 }
 
-ordered_json directionJson(const DirectionStats& s) {
-  ordered_json j;
-  j["request_frames"] = s.requestFrames;
-  j["response_frames"] = s.responseFrames;
-  j["payload_bytes"] = s.payloadBytes;
-  j["wire_bytes"] = s.wireBytes;
-  j["messages"] = s.messages;
-  j["failed_messages"] = s.failedMessages;
-  j["incomplete_messages"] = s.incompleteMessages;
-  j["resent_frames"] = s.resentFrames;
-  j["duplicates"] = s.duplicates;
-  j["psn_gaps"] = s.psnGaps;
-  j["missing_psns"] = s.missingPsns;
-  j["naks"] = s.naks;
-  j["rnr_naks"] = s.rnrNaks;
-  j["timeouts"] = s.timeouts;
-  j["cnps"] = s.cnps;
-  j["ecn_marks"] = s.ecnMarks;
-  j["icrc_failures"] = s.icrcFailures;
-  j["crc_failures"] = s.crcFailures;
-  j["terminates"] = s.terminates;
-  j["out_of_order"] = s.outOfOrder;
-  j["segment_gaps"] = s.segmentGaps;
-  j["missing_bytes"] = s.missingBytes;
-  j["rnr_wait_total_s"] = s.rnrWaitTotal;
-  j["rnr_wait_max_s"] = s.rnrWaitMax;
-  j["throughput_bytes_per_s"] = s.throughput();
-  j["message_rate_per_s"] = s.messageRate();
-  j["latency"] = latencyJson(s.latency);
-  ordered_json series = ordered_json::array();
+void directionJson(JsonWriter& w, const DirectionStats& s) {
+  w.beginObject();
+  w.field("request_frames", s.requestFrames);
+  w.field("response_frames", s.responseFrames);
+  w.field("payload_bytes", s.payloadBytes);
+  w.field("wire_bytes", s.wireBytes);
+  w.field("messages", s.messages);
+  w.field("failed_messages", s.failedMessages);
+  w.field("incomplete_messages", s.incompleteMessages);
+  w.field("resent_frames", s.resentFrames);
+  w.field("duplicates", s.duplicates);
+  w.field("psn_gaps", s.psnGaps);
+  w.field("missing_psns", s.missingPsns);
+  w.field("naks", s.naks);
+  w.field("rnr_naks", s.rnrNaks);
+  w.field("timeouts", s.timeouts);
+  w.field("cnps", s.cnps);
+  w.field("ecn_marks", s.ecnMarks);
+  w.field("icrc_failures", s.icrcFailures);
+  w.field("crc_failures", s.crcFailures);
+  w.field("terminates", s.terminates);
+  w.field("out_of_order", s.outOfOrder);
+  w.field("segment_gaps", s.segmentGaps);
+  w.field("missing_bytes", s.missingBytes);
+  w.field("rnr_wait_total_s", s.rnrWaitTotal);
+  w.field("rnr_wait_max_s", s.rnrWaitMax);
+  w.field("throughput_bytes_per_s", s.throughput());
+  w.field("message_rate_per_s", s.messageRate());
+  w.key("latency");
+  latencyJson(w, s.latency);
+  // The DOM this replaced put "series" after "series_width_s".
+  w.field("series_width_s", s.seriesWidth);
+  w.key("series");
+  w.beginArray();
   for (const auto& b : s.series) {
-    ordered_json e;
-    e["start_s"] = b.start;
-    e["frames"] = b.frames;
-    e["bytes"] = b.bytes;
-    e["messages"] = b.messages;
-    e["latency_mean_s"] = b.latencyCount ? b.latencySum / static_cast<double>(b.latencyCount) : 0.0;
-    e["latency_max_s"] = b.latencyMax;
-    e["anomalies"] = b.anomalies;
-    series.push_back(std::move(e));
+    w.beginObject();
+    w.field("start_s", b.start);
+    w.field("frames", b.frames);
+    w.field("bytes", b.bytes);
+    w.field("messages", b.messages);
+    w.field("latency_mean_s",
+            b.latencyCount ? b.latencySum / static_cast<double>(b.latencyCount) : 0.0);
+    w.field("latency_max_s", b.latencyMax);
+    w.field("anomalies", b.anomalies);
+    w.endObject();
   }
-  j["series_width_s"] = s.seriesWidth;
-  j["series"] = std::move(series);
-  return j;
+  w.endArray();
+  w.endObject();
 }
 
-ordered_json mpaJson(const MpaNegotiation& m) {
-  ordered_json j;
-  j["request_frame"] = m.requestSeen ? ordered_json(m.requestFrame) : ordered_json(nullptr);
-  j["reply_frame"] = m.replySeen ? ordered_json(m.replyFrame) : ordered_json(nullptr);
-  j["request_markers"] = m.requestMarkers;
-  j["request_crc"] = m.requestCrc;
-  j["reply_markers"] = m.replyMarkers;
-  j["reply_crc"] = m.replyCrc;
-  j["crc_in_use"] = m.crcInUse();
-  j["rejected"] = m.rejected;
-  j["request_revision"] = m.requestRevision;
-  j["reply_revision"] = m.replyRevision;
-  return j;
+template <class T>
+void optionalField(JsonWriter& w, std::string_view key, bool present, const T& value) {
+  w.key(key);
+  if (present)
+    w.value(value);
+  else
+    w.null();
 }
 
-ordered_json cmJson(const CmHandshake& h) {
-  ordered_json j;
+void mpaJson(JsonWriter& w, const MpaNegotiation& m) {
+  w.beginObject();
+  optionalField(w, "request_frame", m.requestSeen, m.requestFrame);
+  optionalField(w, "reply_frame", m.replySeen, m.replyFrame);
+  w.field("request_markers", m.requestMarkers);
+  w.field("request_crc", m.requestCrc);
+  w.field("reply_markers", m.replyMarkers);
+  w.field("reply_crc", m.replyCrc);
+  w.field("crc_in_use", m.crcInUse());
+  w.field("rejected", m.rejected);
+  w.field("request_revision", m.requestRevision);
+  w.field("reply_revision", m.replyRevision);
+  w.endObject();
+}
+
+void cmJson(JsonWriter& w, const CmHandshake& h) {
+  w.beginObject();
   char sid[24];
   std::snprintf(sid, sizeof sid, "0x%016llx", static_cast<unsigned long long>(h.serviceId));
-  j["client"] = h.client;
-  j["server"] = h.server;
-  j["service_id"] = sid;
-  j["port"] = h.port ? ordered_json(*h.port) : ordered_json(nullptr);
-  j["client_comm_id"] = h.clientCommId;
-  j["server_comm_id"] = h.serverCommId ? ordered_json(*h.serverCommId) : ordered_json(nullptr);
-  j["client_qpn"] = h.clientQpn ? ordered_json(*h.clientQpn) : ordered_json(nullptr);
-  j["server_qpn"] = h.serverQpn ? ordered_json(*h.serverQpn) : ordered_json(nullptr);
-  j["connection"] = h.connection;
-  j["established"] = h.established();
-  j["disconnected"] = h.disconnected();
+  w.field("client", h.client);
+  w.field("server", h.server);
+  w.field("service_id", sid);
+  optionalField(w, "port", h.port.has_value(), h.port.value_or(0));
+  w.field("client_comm_id", h.clientCommId);
+  optionalField(w, "server_comm_id", h.serverCommId.has_value(), h.serverCommId.value_or(0));
+  optionalField(w, "client_qpn", h.clientQpn.has_value(), h.clientQpn.value_or(0));
+  optionalField(w, "server_qpn", h.serverQpn.has_value(), h.serverQpn.value_or(0));
+  w.field("connection", h.connection);
+  w.field("established", h.established());
+  w.field("disconnected", h.disconnected());
   if (h.rejectReason) {
-    j["reject_reason"] = *h.rejectReason;
-    j["reject_reason_name"] = std::string(packets::cmRejectReasonName(*h.rejectReason));
+    w.field("reject_reason", *h.rejectReason);
+    w.field("reject_reason_name", packets::cmRejectReasonName(*h.rejectReason));
   }
-  ordered_json steps = ordered_json::array();
+  w.key("steps");
+  w.beginArray();
   for (const auto& st : h.steps) {
-    ordered_json e;
-    e["frame"] = st.frame;
-    e["time_s"] = st.time;
-    e["message"] = st.message;
-    e["from"] = st.fromClient ? "client" : "server";
-    steps.push_back(std::move(e));
+    w.beginObject();
+    w.field("frame", st.frame);
+    w.field("time_s", st.time);
+    w.field("message", st.message);
+    w.field("from", st.fromClient ? "client" : "server");
+    w.endObject();
   }
-  j["steps"] = std::move(steps);
-  return j;
+  w.endArray();
+  w.endObject();
 }
 
 // "REQ 3 -> REP 4 -> RTU 5 -> DREQ 76 -> DREP 77 (port 18515)".
@@ -191,160 +206,181 @@ std::string rateText(double bytesPerSecond) {
 }  // namespace
 
 std::string toJson(const AnalysisReport& report, int indent) {
-  ordered_json j;
+  std::string out;
+  JsonWriter w(out, indent);
+  w.beginObject();
   const AnalysisSummary& s = report.summary;
-  ordered_json sum;
-  sum["connections"] = s.connections;
-  sum["messages"] = s.messages;
-  sum["naks"] = s.naks;
-  sum["rnr_naks"] = s.rnrNaks;
-  sum["resent_frames"] = s.resentFrames;
-  sum["psn_gaps"] = s.psnGaps;
-  sum["duplicates"] = s.duplicates;
-  sum["icrc_failures"] = s.icrcFailures;
-  sum["incomplete_messages"] = s.incompleteMessages;
-  sum["cnps"] = s.cnps;
-  sum["frames"] = s.frames;
-  sum["rdma_frames"] = s.rdmaFrames;
-  sum["completed_messages"] = s.completedMessages;
-  sum["failed_messages"] = s.failedMessages;
-  sum["timeouts"] = s.timeouts;
-  sum["ecn_marks"] = s.ecnMarks;
-  sum["iwarp_frames"] = s.iwarpFrames;
-  sum["crc_failures"] = s.crcFailures;
-  sum["terminates"] = s.terminates;
-  sum["out_of_order_segments"] = s.outOfOrderSegments;
-  sum["segment_gaps"] = s.segmentGaps;
-  sum["mpa_rejects"] = s.mpaRejects;
-  sum["pause_frames"] = s.pauseFrames;
-  sum["pause_storms"] = s.pauseStorms;
-  sum["victim_flows"] = s.victimFlows;
-  sum["cnps_without_mark"] = s.cnpsWithoutMark;
-  sum["marks_without_cnp"] = s.marksWithoutCnp;
-  j["summary"] = std::move(sum);
+  w.key("summary");
+  w.beginObject();
+  w.field("connections", s.connections);
+  w.field("messages", s.messages);
+  w.field("naks", s.naks);
+  w.field("rnr_naks", s.rnrNaks);
+  w.field("resent_frames", s.resentFrames);
+  w.field("psn_gaps", s.psnGaps);
+  w.field("duplicates", s.duplicates);
+  w.field("icrc_failures", s.icrcFailures);
+  w.field("incomplete_messages", s.incompleteMessages);
+  w.field("cnps", s.cnps);
+  w.field("frames", s.frames);
+  w.field("rdma_frames", s.rdmaFrames);
+  w.field("completed_messages", s.completedMessages);
+  w.field("failed_messages", s.failedMessages);
+  w.field("timeouts", s.timeouts);
+  w.field("ecn_marks", s.ecnMarks);
+  w.field("iwarp_frames", s.iwarpFrames);
+  w.field("crc_failures", s.crcFailures);
+  w.field("terminates", s.terminates);
+  w.field("out_of_order_segments", s.outOfOrderSegments);
+  w.field("segment_gaps", s.segmentGaps);
+  w.field("mpa_rejects", s.mpaRejects);
+  w.field("pause_frames", s.pauseFrames);
+  w.field("pause_storms", s.pauseStorms);
+  w.field("victim_flows", s.victimFlows);
+  w.field("cnps_without_mark", s.cnpsWithoutMark);
+  w.field("marks_without_cnp", s.marksWithoutCnp);
+  w.endObject();
 
-  ordered_json conns = ordered_json::array();
+  w.key("connections");
+  w.beginArray();
   for (const auto& c : report.connections) {
-    ordered_json e;
-    e["id"] = c.id;
-    e["carrier"] = std::string(toString(c.carrier));
-    e["transport"] = c.transport;
-    e["a"] = endpointJson(c.a);
-    e["b"] = endpointJson(c.b);
-    e["frames"] = c.frames;
-    e["first_frame"] = c.firstFrame;
-    e["last_frame"] = c.lastFrame;
-    e["first_time_s"] = c.firstTime;
-    e["last_time_s"] = c.lastTime;
-    e["a_to_b"] = directionJson(c.dir[0]);
-    e["b_to_a"] = directionJson(c.dir[1]);
-    if (c.mpa) e["mpa"] = mpaJson(*c.mpa);
-    if (c.cm) e["cm"] = cmJson(*c.cm);
-    conns.push_back(std::move(e));
+    w.beginObject();
+    w.field("id", c.id);
+    w.field("carrier", toString(c.carrier));
+    w.field("transport", c.transport);
+    w.key("a");
+    endpointJson(w, c.a);
+    w.key("b");
+    endpointJson(w, c.b);
+    w.field("frames", c.frames);
+    w.field("first_frame", c.firstFrame);
+    w.field("last_frame", c.lastFrame);
+    w.field("first_time_s", c.firstTime);
+    w.field("last_time_s", c.lastTime);
+    w.key("a_to_b");
+    directionJson(w, c.dir[0]);
+    w.key("b_to_a");
+    directionJson(w, c.dir[1]);
+    if (c.mpa) {
+      w.key("mpa");
+      mpaJson(w, *c.mpa);
+    }
+    if (c.cm) {
+      w.key("cm");
+      cmJson(w, *c.cm);
+    }
+    w.endObject();
   }
-  j["connections"] = std::move(conns);
+  w.endArray();
 
-  ordered_json anomalies = ordered_json::array();
+  w.key("anomalies");
+  w.beginArray();
   for (const auto& a : report.anomalies) {
-    ordered_json e;
-    e["kind"] = std::string(toString(a.kind));
-    e["frame"] = a.frame;
-    e["time_s"] = a.time;
-    e["connection"] = a.connection;
-    e["direction"] = a.direction == 0 ? "a_to_b" : a.direction == 1 ? "b_to_a" : "";
-    e["psn"] = a.psn;
-    if (a.relatedFrame) e["related_frame"] = a.relatedFrame;
-    if (a.count) e["count"] = a.count;
-    if (a.wait > 0) e["wait_s"] = a.wait;
-    e["detail"] = a.detail;
-    anomalies.push_back(std::move(e));
+    w.beginObject();
+    w.field("kind", toString(a.kind));
+    w.field("frame", a.frame);
+    w.field("time_s", a.time);
+    w.field("connection", a.connection);
+    w.field("direction", a.direction == 0 ? "a_to_b" : a.direction == 1 ? "b_to_a" : "");
+    w.field("psn", a.psn);
+    if (a.relatedFrame) w.field("related_frame", a.relatedFrame);
+    if (a.count) w.field("count", a.count);
+    if (a.wait > 0) w.field("wait_s", a.wait);
+    w.field("detail", a.detail);
+    w.endObject();
   }
-  j["anomalies"] = std::move(anomalies);
-  j["anomalies_dropped"] = report.anomaliesDropped;
+  w.endArray();
+  w.field("anomalies_dropped", report.anomaliesDropped);
 
   if (!report.pauses.empty()) {
-    ordered_json pauses = ordered_json::array();
+    w.key("pauses");
+    w.beginArray();
     for (const auto& p : report.pauses) {
-      ordered_json e;
-      e["port"] = p.port;
-      e["priority"] = p.priority;
-      e["frames"] = p.frames;
-      e["xoff"] = p.xoff;
-      e["xon"] = p.xon;
-      e["quanta"] = p.quanta;
-      e["paused_s"] = p.pausedSeconds;
-      e["longest_pause_s"] = p.longestPause;
-      e["storms"] = p.storms;
-      e["first_frame"] = p.firstFrame;
-      e["last_frame"] = p.lastFrame;
-      pauses.push_back(std::move(e));
+      w.beginObject();
+      w.field("port", p.port);
+      w.field("priority", p.priority);
+      w.field("frames", p.frames);
+      w.field("xoff", p.xoff);
+      w.field("xon", p.xon);
+      w.field("quanta", p.quanta);
+      w.field("paused_s", p.pausedSeconds);
+      w.field("longest_pause_s", p.longestPause);
+      w.field("storms", p.storms);
+      w.field("first_frame", p.firstFrame);
+      w.field("last_frame", p.lastFrame);
+      w.endObject();
     }
-    j["pauses"] = std::move(pauses);
-    ordered_json intervals = ordered_json::array();
+    w.endArray();
+    w.key("pause_intervals");
+    w.beginArray();
     for (const auto& iv : report.pauseIntervals) {
-      ordered_json e;
-      e["port"] = iv.port;
-      e["priority"] = iv.priority;
-      e["start_s"] = iv.start;
-      e["end_s"] = iv.end;
-      e["start_frame"] = iv.startFrame;
-      e["frames"] = iv.frames;
-      intervals.push_back(std::move(e));
+      w.beginObject();
+      w.field("port", iv.port);
+      w.field("priority", iv.priority);
+      w.field("start_s", iv.start);
+      w.field("end_s", iv.end);
+      w.field("start_frame", iv.startFrame);
+      w.field("frames", iv.frames);
+      w.endObject();
     }
-    j["pause_intervals"] = std::move(intervals);
-    j["pause_intervals_dropped"] = report.pauseIntervalsDropped;
+    w.endArray();
+    w.field("pause_intervals_dropped", report.pauseIntervalsDropped);
   }
   if (!report.cnps.empty()) {
-    ordered_json cnps = ordered_json::array();
+    w.key("cnps");
+    w.beginArray();
     for (const auto& m : report.cnps) {
-      ordered_json e;
-      e["frame"] = m.frame;
-      e["time_s"] = m.time;
-      e["connection"] = m.connection;
-      e["direction"] = m.direction == 0 ? "a_to_b" : "b_to_a";
-      e["dest_qp"] = m.destQp;
-      e["marked"] = m.marked;
+      w.beginObject();
+      w.field("frame", m.frame);
+      w.field("time_s", m.time);
+      w.field("connection", m.connection);
+      w.field("direction", m.direction == 0 ? "a_to_b" : "b_to_a");
+      w.field("dest_qp", m.destQp);
+      w.field("marked", m.marked);
       if (m.marked) {
-        e["first_marked_frame"] = m.firstMarkedFrame;
-        e["last_marked_frame"] = m.lastMarkedFrame;
-        e["reaction_s"] = m.reaction;
+        w.field("first_marked_frame", m.firstMarkedFrame);
+        w.field("last_marked_frame", m.lastMarkedFrame);
+        w.field("reaction_s", m.reaction);
       }
-      cnps.push_back(std::move(e));
+      w.endObject();
     }
-    j["cnps"] = std::move(cnps);
-    j["cnps_dropped"] = report.cnpsDropped;
+    w.endArray();
+    w.field("cnps_dropped", report.cnpsDropped);
   }
 
-  ordered_json messages = ordered_json::array();
+  w.key("messages");
+  w.beginArray();
   for (const auto& m : report.messages) {
-    ordered_json e;
-    e["connection"] = m.connection;
-    e["direction"] = m.direction == 0 ? "a_to_b" : "b_to_a";
-    e["kind"] = std::string(toString(m.kind));
-    e["first_psn"] = m.firstPsn;
-    e["last_psn"] = m.lastPsn;
-    e["first_frame"] = m.firstFrame;
-    e["last_request_frame"] = m.lastRequestFrame;
-    e["end_frame"] = m.endFrame;
-    e["bytes"] = m.bytes;
-    e["packets"] = m.packets;
-    e["resent_packets"] = m.resentPackets;
-    if (m.stag) e["stag"] = *m.stag;
-    if (m.msn) e["msn"] = *m.msn;
-    e["outcome"] = std::string(toString(m.outcome));
-    if (m.outcome == Outcome::Completed) e["latency_s"] = m.latency();
-    if (!m.detail.empty()) e["detail"] = m.detail;
-    messages.push_back(std::move(e));
+    w.beginObject();
+    w.field("connection", m.connection);
+    w.field("direction", m.direction == 0 ? "a_to_b" : "b_to_a");
+    w.field("kind", toString(m.kind));
+    w.field("first_psn", m.firstPsn);
+    w.field("last_psn", m.lastPsn);
+    w.field("first_frame", m.firstFrame);
+    w.field("last_request_frame", m.lastRequestFrame);
+    w.field("end_frame", m.endFrame);
+    w.field("bytes", m.bytes);
+    w.field("packets", m.packets);
+    w.field("resent_packets", m.resentPackets);
+    if (m.stag) w.field("stag", *m.stag);
+    if (m.msn) w.field("msn", *m.msn);
+    w.field("outcome", toString(m.outcome));
+    if (m.outcome == Outcome::Completed) w.field("latency_s", m.latency());
+    if (!m.detail.empty()) w.field("detail", m.detail);
+    w.endObject();
   }
-  j["messages"] = std::move(messages);
-  j["messages_dropped"] = report.messagesDropped;
+  w.endArray();
+  w.field("messages_dropped", report.messagesDropped);
   if (!report.handshakes.empty()) {
-    ordered_json handshakes = ordered_json::array();
+    w.key("cm_handshakes");
+    w.beginArray();
     for (const auto& h : report.handshakes)
-      handshakes.push_back(cmJson(h));
-    j["cm_handshakes"] = std::move(handshakes);
+      cmJson(w, h);
+    w.endArray();
   }
-  return j.dump(indent);
+  w.endObject();
+  return out;
 }
 
 std::string formatText(const AnalysisReport& report) {
@@ -376,12 +412,34 @@ std::string formatText(const AnalysisReport& report) {
 
   out << "\nAnomalies (" << report.anomalies.size() + report.anomaliesDropped << ")\n";
   if (report.anomalies.empty()) out << "  none\n";
-  // One buffer for the whole list (a capture may have 100,000 anomalies).
-  fmt::memory_buffer list;
+  // The list (a capture may have 100,000 anomalies) goes straight into the text, each line
+  // "  frame {:<8} conn {:<3} {:<18} {}" appended piece by piece.
+  std::string text = out.str();
+  out.str({});
+  std::size_t listBytes = 0;
   for (const auto& a : report.anomalies)
-    fmt::format_to(std::back_inserter(list), "  frame {:<8} conn {:<3} {:<18} {}\n", a.frame,
-                   a.connection, toString(a.kind), a.detail);
-  out.write(list.data(), static_cast<std::streamsize>(list.size()));
+    listBytes += 48 + a.detail.size();
+  text.reserve(text.size() + listBytes + 4096);
+  const auto padded = [&text](std::string_view field, std::size_t width) {
+    text += field;
+    if (field.size() < width) text.append(width - field.size(), ' ');
+  };
+  char number[24];
+  const auto numberText = [&number](auto v) {
+    return std::string_view(
+        number, static_cast<std::size_t>(std::to_chars(number, number + 24, v).ptr - number));
+  };
+  for (const auto& a : report.anomalies) {
+    text += "  frame ";
+    padded(numberText(a.frame), 8);
+    text += " conn ";
+    padded(numberText(a.connection), 3);
+    text += ' ';
+    padded(toString(a.kind), 18);
+    text += ' ';
+    text += a.detail;
+    text += '\n';
+  }
   if (report.anomaliesDropped)
     out << "  ... and " << report.anomaliesDropped << " more not listed\n";
 
@@ -487,7 +545,7 @@ std::string formatText(const AnalysisReport& report) {
         << s.terminates << " Terminates, " << s.mpaRejects << " MPA rejects, "
         << s.outOfOrderSegments << " out-of-order segments, " << s.segmentGaps << " segment gaps\n";
   }
-  return out.str();
+  return text += out.str();
 }
 
 }  // namespace rdmascope::analysis

@@ -111,5 +111,6 @@ if ((big_mib > 0)); then
   printf '| %-40s | %10s |\n' "-Y \"$filter\"" "$(rss "$cli" decode "$big" -Y "$filter")"
   printf '| %-40s | %10s |\n' "-T fields (7 -e keys)" "$(rss "$cli" decode "$big" "${fields[@]}")"
   printf '| %-40s | %10s |\n' "analyze" "$(rss "$cli" analyze "$big")"
+  printf '| %-40s | %10s |\n' "analyze --json" "$(rss "$cli" analyze --json "$big")"
   rm -f "$big"
 fi

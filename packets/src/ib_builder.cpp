@@ -381,14 +381,14 @@ std::vector<std::uint8_t> encodeIbTransport(const IbPacket& p) {
   return v;
 }
 
-std::optional<IbPacket> decodeIbTransport(In t, std::string* error) {
-  auto fail = [&](std::string msg) -> std::optional<IbPacket> {
+std::optional<std::span<const std::uint8_t>> decodeIbHeaders(In t, IbPacket& p,
+                                                             std::string* error) {
+  auto fail = [&](std::string msg) -> std::optional<std::span<const std::uint8_t>> {
     if (error) *error = std::move(msg);
     return std::nullopt;
   };
   if (t.size() < kBthHeader.length)
     return fail("IB transport of " + std::to_string(t.size()) + " bytes is shorter than a BTH");
-  IbPacket p;
   p.bth = decodeBth(t);
   std::size_t at = kBthHeader.length;
   if (const IbOpcodeInfo* info = ibOpcodeInfo(p.bth.opcode)) {
@@ -440,8 +440,14 @@ std::optional<IbPacket> decodeIbTransport(In t, std::string* error) {
   if (p.bth.padCount > rest)
     return fail("pad count " + std::to_string(p.bth.padCount) + " exceeds the " +
                 std::to_string(rest) + " bytes after the headers");
-  p.payload.assign(t.begin() + static_cast<std::ptrdiff_t>(at),
-                   t.end() - static_cast<std::ptrdiff_t>(p.bth.padCount));
+  return t.subspan(at, rest - p.bth.padCount);
+}
+
+std::optional<IbPacket> decodeIbTransport(In t, std::string* error) {
+  IbPacket p;
+  const auto payload = decodeIbHeaders(t, p, error);
+  if (!payload) return std::nullopt;
+  p.payload.assign(payload->begin(), payload->end());
   return p;
 }
 
@@ -548,18 +554,18 @@ std::vector<std::uint8_t> wrapErfInfiniband(In ib, std::uint64_t timestamp) {
 
 // ---- parsing -------------------------------------------------------------------------------
 
-std::optional<ParsedIbFrame> parseIbFrame(In f, LinkType link, const DecodeOptions& options,
-                                          std::string* error) {
+std::optional<std::span<const std::uint8_t>> parseIbFrameHeaders(In f, LinkType link,
+                                                                 const DecodeOptions& options,
+                                                                 ParsedIbFrame& r,
+                                                                 std::string* error) {
   IbCrcLocation loc;
   if (!locateIbPacket(f, link, options, loc)) {
     if (error) *error = "frame carries no complete InfiniBand packet";
     return std::nullopt;
   }
   const auto& l = loc.layout;
-  auto packet = decodeIbTransport(f.subspan(l.bth, l.icrc - l.bth), error);
-  if (!packet) return std::nullopt;
-  ParsedIbFrame r;
-  r.packet = std::move(*packet);
+  const auto payload = decodeIbHeaders(f.subspan(l.bth, l.icrc - l.bth), r.packet, error);
+  if (!payload) return std::nullopt;
   r.bthOffset = l.bth;
   switch (l.kind) {
     case IcrcLayout::Kind::RoceV2Ipv4:
@@ -623,7 +629,24 @@ std::optional<ParsedIbFrame> parseIbFrame(In f, LinkType link, const DecodeOptio
   r.icrcWire = std::uint32_t{f[l.icrc]} | (std::uint32_t{f[l.icrc + 1]} << 8) |
                (std::uint32_t{f[l.icrc + 2]} << 16) | (std::uint32_t{f[l.icrc + 3]} << 24);
   r.icrcComputed = computeIcrc(f, l);
-  r.crc = verifyFrameCrc(f, link, options);
+  // As verifyFrameCrc finds it, from the ICRC computed once.
+  r.crc = CrcStatus::Good;
+  if (r.icrcComputed != r.icrcWire) {
+    r.crc = CrcStatus::Bad;
+  } else if (loc.hasVcrc) {
+    const std::size_t at = l.icrc;
+    const std::uint16_t vwire = static_cast<std::uint16_t>(f[at + 4] | (f[at + 5] << 8));
+    if (computeVcrc(f.subspan(l.start, at + 4 - l.start)) != vwire) r.crc = CrcStatus::Bad;
+  }
+  return payload;
+}
+
+std::optional<ParsedIbFrame> parseIbFrame(In f, LinkType link, const DecodeOptions& options,
+                                          std::string* error) {
+  ParsedIbFrame r;
+  const auto payload = parseIbFrameHeaders(f, link, options, r, error);
+  if (!payload) return std::nullopt;
+  r.packet.payload.assign(payload->begin(), payload->end());
   return r;
 }
 

@@ -1,5 +1,7 @@
 // libFuzzer target: arbitrary bytes become a capture fed to FlowAnalyzer (RoCE, InfiniBand and
-// iWARP over TCP), which is then finished, reported, and printed as text and JSON.
+// iWARP over TCP), which is then finished, reported, and printed as text and JSON. The fast
+// path is held to the one it replaced: PacketFactReader reads every frame as readPacketFacts
+// does, and the streamed JSON and text reports print what the DOM and the line-by-line text did.
 //
 // Input: one byte choosing the link type (Ethernet, raw IP, InfiniBand, ERF), then records
 // until the input ends: byte 0 = time step in microseconds, bytes 1-2 = frame length
@@ -9,7 +11,9 @@
 #include <cstdint>
 #include <span>
 
+#include "../support/analysis_report_reference.h"
 #include "rdmascope/analysis/flow_analyzer.h"
+#include "rdmascope/analysis/packet_facts.h"
 
 namespace rdmascope::fuzz {
 
@@ -29,6 +33,7 @@ inline int analyze(const std::uint8_t* data, std::size_t size) {
   o.psnWindow = 256;
   o.maxTcpConnections = 8;
   analysis::FlowAnalyzer a(o);
+  analysis::PacketFactReader reader;
   std::size_t at = 1;
   std::uint64_t n = 0;
   double t = 0;
@@ -37,13 +42,30 @@ inline int analyze(const std::uint8_t* data, std::size_t size) {
     std::size_t len = (std::size_t{data[at + 1]} << 8) | data[at + 2];
     at += 3;
     len = std::min(len, size - at);
-    a.addFrame(std::span(data + at, len), link, ++n, t);
+    const std::span frame(data + at, len);
+    a.addFrame(frame, link, ++n, t);
+    const auto before = analysis::readPacketFacts(frame, link, n, t);
+    analysis::PacketFacts facts;
+    if (reader.read(frame, link, n, t, facts) != before.has_value()) __builtin_trap();
+    if (before && !(facts == *before)) __builtin_trap();
     at += len;
   }
   a.finish();
   const analysis::AnalysisReport r = a.report();
-  (void)analysis::toJson(r);
-  (void)analysis::formatText(r);
+  try {
+    if (analysis::toJson(r) != test::referenceToJson(r, 2)) __builtin_trap();
+    if (analysis::toJson(r, -1) != test::referenceToJson(r, -1)) __builtin_trap();
+  } catch (const nlohmann::json::exception&) {
+    // Text that is not UTF-8 (none the analysis writes): refused by both alike.
+    bool refused = false;
+    try {
+      (void)test::referenceToJson(r, 2);
+    } catch (const nlohmann::json::exception&) {
+      refused = true;
+    }
+    if (!refused) __builtin_trap();
+  }
+  if (analysis::formatText(r) != test::referenceFormatText(r)) __builtin_trap();
   (void)a.retained();
   return 0;
 }

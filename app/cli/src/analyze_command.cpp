@@ -74,7 +74,7 @@ int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
                       static_cast<double>(v.timestampNs - first) / 1e9);
   }
   analyzer.finish();
-  const analysis::AnalysisReport report = analyzer.report();
+  const analysis::AnalysisReport report = analyzer.takeReport();
   const std::string loss = captureLossNote(report, reader->dropsReported());
   if (a.json) {
     std::string json = analysis::toJson(report);

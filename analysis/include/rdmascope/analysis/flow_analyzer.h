@@ -409,6 +409,10 @@ class FlowAnalyzer {
   const AnalysisSummary& summary() const;
   /// The report so far (call finish() first for the final one).
   AnalysisReport report() const;
+  /// The report, with the kept anomalies and messages moved out instead of copied (a capture
+  /// may keep 100,000 of them): report() and retained() show none of them afterwards. For a
+  /// caller done with the analyzer (call finish() first).
+  AnalysisReport takeReport();
   RetainedState retained() const;
 
  private:

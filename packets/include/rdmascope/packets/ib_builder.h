@@ -238,6 +238,11 @@ std::vector<std::uint8_t> encodeIbTransport(const IbPacket& packet);
 std::optional<IbPacket> decodeIbTransport(std::span<const std::uint8_t> transport,
                                           std::string* error = nullptr);
 
+/// decodeIbTransport without copying the payload: fills `packet`'s headers (its payload left
+/// as it is) and returns where the payload lies in `transport` (without the pad).
+std::optional<std::span<const std::uint8_t>> decodeIbHeaders(
+    std::span<const std::uint8_t> transport, IbPacket& packet, std::string* error = nullptr);
+
 // ---- Complete frames ----------------------------------------------------------------------
 
 /// Ethernet/[VLAN tags]/IPv4 or IPv6[/extension headers]/UDP/BTH/ETHs/payload/pad/ICRC. IP total
@@ -285,6 +290,13 @@ struct ParsedIbFrame {
 std::optional<ParsedIbFrame> parseIbFrame(std::span<const std::uint8_t> frame, LinkType link,
                                           const DecodeOptions& options = {},
                                           std::string* error = nullptr);
+
+/// parseIbFrame into `out` (a default-constructed ParsedIbFrame) without copying the payload:
+/// out.packet.payload stays empty, and the payload's place in `frame` is returned instead.
+/// The flow analysis reads every frame this way; parseIbFrame is this plus the copy.
+std::optional<std::span<const std::uint8_t>> parseIbFrameHeaders(
+    std::span<const std::uint8_t> frame, LinkType link, const DecodeOptions& options,
+    ParsedIbFrame& out, std::string* error = nullptr);
 
 /// The IB packet of a frame, or nullopt (see parseIbFrame).
 std::optional<IbPacket> parseIbPacket(std::span<const std::uint8_t> frame,
