@@ -102,12 +102,19 @@ std::span<std::uint8_t> Host::memory(std::uint64_t addr, std::uint64_t length) {
     return {reinterpret_cast<std::uint8_t*>(static_cast<std::uintptr_t>(addr)),
             static_cast<std::size_t>(length)};
   }
+  // the region of the last lookup first: a packet's payload is mostly where the last one was
+  if (lastRegion_ != nullptr && addr >= lastBase_ && addr - lastBase_ <= lastRegion_->size &&
+      length <= lastRegion_->size - (addr - lastBase_)) {
+    return {lastRegion_->data + (addr - lastBase_), static_cast<std::size_t>(length)};
+  }
   auto it = regions_.upper_bound(addr);
   if (it == regions_.begin()) return {};
   --it;
   const Region& r = *it->second;
   const std::uint64_t off = addr - it->first;
   if (off > r.size || length > r.size - off) return {};
+  lastBase_ = it->first;  // regions are never freed: the pointer stays good
+  lastRegion_ = &r;
   return {r.data + off, static_cast<std::size_t>(length)};
 }
 

@@ -266,6 +266,8 @@ class Host {
   std::uint16_t gsiIpId_ = 0;
   struct Region;
   std::map<std::uint64_t, std::unique_ptr<Region>> regions_;  ///< base -> bytes
+  std::uint64_t lastBase_ = 0;  ///< memory()'s last region found, and its base
+  const Region* lastRegion_ = nullptr;
   std::uint64_t nextAddr_ = 0x7f0000000000ull;
   std::uint32_t nextPd_ = 1;
   std::uint32_t nextCq_ = 1;
