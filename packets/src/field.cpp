@@ -10,7 +10,7 @@ namespace {
 __extension__ typedef unsigned __int128 Wide;
 }  // namespace
 
-std::uint64_t readField(const FieldDef& field, std::span<const std::uint8_t> header) {
+std::uint64_t readFieldWide(const FieldDef& field, std::span<const std::uint8_t> header) {
   const unsigned first = field.bitOffset / 8;
   const unsigned last = (field.bitOffset + field.bitWidth - 1) / 8;
   if (last >= header.size() || field.bitWidth == 0 || field.bitWidth > 64) return 0;
@@ -31,7 +31,7 @@ std::uint64_t readField(const FieldDef& field, std::span<const std::uint8_t> hea
   return static_cast<std::uint64_t>(acc & mask);
 }
 
-void writeField(const FieldDef& field, std::span<std::uint8_t> header, std::uint64_t value) {
+void writeFieldWide(const FieldDef& field, std::span<std::uint8_t> header, std::uint64_t value) {
   const unsigned first = field.bitOffset / 8;
   const unsigned last = (field.bitOffset + field.bitWidth - 1) / 8;
   if (last >= header.size() || field.bitWidth == 0 || field.bitWidth > 64) return;

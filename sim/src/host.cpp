@@ -102,12 +102,19 @@ std::span<std::uint8_t> Host::memory(std::uint64_t addr, std::uint64_t length) {
     return {reinterpret_cast<std::uint8_t*>(static_cast<std::uintptr_t>(addr)),
             static_cast<std::size_t>(length)};
   }
+  // the region of the last lookup first: a packet's payload is mostly where the last one was
+  if (lastRegion_ != nullptr && addr >= lastBase_ && addr - lastBase_ <= lastRegion_->size &&
+      length <= lastRegion_->size - (addr - lastBase_)) {
+    return {lastRegion_->data + (addr - lastBase_), static_cast<std::size_t>(length)};
+  }
   auto it = regions_.upper_bound(addr);
   if (it == regions_.begin()) return {};
   --it;
   const Region& r = *it->second;
   const std::uint64_t off = addr - it->first;
   if (off > r.size || length > r.size - off) return {};
+  lastBase_ = it->first;  // regions are never freed: the pointer stays good
+  lastRegion_ = &r;
   return {r.data + off, static_cast<std::size_t>(length)};
 }
 
@@ -177,6 +184,7 @@ VerbsResult<MemoryRegionInfo> Host::regMr(std::uint32_t pd, std::uint64_t addr,
   mr.rkey =
       (access & (access::kRemoteWrite | access::kRemoteRead | access::kRemoteAtomic)) ? key : 0;
   mrs_.push_back(mr);
+  mrInvalid_.push_back(false);
   return {mr, {}};
 }
 
@@ -186,6 +194,9 @@ VerbsStatus Host::deregMr(std::uint32_t lkey) {
   }
   invalidLkeys_.push_back(lkey);
   deregistered_.push_back(lkey);
+  for (std::size_t i = 0; i < mrs_.size(); ++i) {
+    if (mrs_[i].lkey == lkey) mrInvalid_[i] = true;
+  }
   return {};
 }
 
@@ -576,9 +587,28 @@ bool Host::postCqe(std::uint32_t cqId, const WorkCompletion& wc) {
   return true;
 }
 
+const MemoryRegionInfo* Host::mrByKey(std::uint32_t key, bool remote, std::size_t* index) const {
+  // rxe: key = pool index << 8 | an 8-bit variant; index i + 1 is mrs_[i]. Below
+  // kMrIndexedLimit registrations no two MRs share an index, so no other MR has this key.
+  const std::size_t i = key >> 8;
+  if (i == 0 || i > mrs_.size()) return nullptr;
+  const MemoryRegionInfo& m = mrs_[i - 1];
+  if ((remote ? m.rkey : m.lkey) != key) return nullptr;
+  *index = i - 1;
+  return &m;
+}
+
 const MemoryRegionInfo* Host::findMr(std::uint32_t pd, std::uint32_t key, bool remote) const {
+  if (remote && key == 0) return nullptr;
+  if (mrs_.size() < kMrIndexedLimit) {
+    std::size_t i = 0;
+    const MemoryRegionInfo* m = mrByKey(key, remote, &i);
+    if (!m || m->pd != pd || mrInvalid_[i]) return nullptr;
+    return m;
+  }
+  // past 2^24 registrations the 24-bit pool index wraps and keys may repeat: the first wins
   for (const MemoryRegionInfo& m : mrs_) {
-    if ((remote ? m.rkey : m.lkey) != key || m.pd != pd || (remote && key == 0)) continue;
+    if ((remote ? m.rkey : m.lkey) != key || m.pd != pd) continue;
     if (std::find(invalidLkeys_.begin(), invalidLkeys_.end(), m.lkey) != invalidLkeys_.end()) {
       return nullptr;
     }
@@ -589,9 +619,20 @@ const MemoryRegionInfo* Host::findMr(std::uint32_t pd, std::uint32_t key, bool r
 
 bool Host::invalidateRkey(std::uint32_t rkey) {
   if (rkey == 0) return false;
-  for (const MemoryRegionInfo& m : mrs_) {
-    if (m.rkey == rkey) {
-      invalidLkeys_.push_back(m.lkey);
+  if (mrs_.size() < kMrIndexedLimit) {
+    std::size_t i = 0;
+    const MemoryRegionInfo* m = mrByKey(rkey, true, &i);
+    if (!m) return false;
+    invalidLkeys_.push_back(m->lkey);
+    mrInvalid_[i] = true;
+    return true;
+  }
+  for (std::size_t i = 0; i < mrs_.size(); ++i) {
+    if (mrs_[i].rkey == rkey) {
+      invalidLkeys_.push_back(mrs_[i].lkey);
+      for (std::size_t j = 0; j < mrs_.size(); ++j) {
+        if (mrs_[j].lkey == mrs_[i].lkey) mrInvalid_[j] = true;
+      }
       return true;
     }
   }

@@ -675,6 +675,11 @@ bool Qp::copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemo
       dmaWrite(mem.data(), buf + done, n, mr->length > kDmaCachedRegion);
     } else {
       std::memcpy(buf + done, mem.data(), n);
+      // A large region's bytes come from memory: ask for the next packet's now, so that they
+      // arrive while this packet is built and sent (the copy of each 4 KiB page otherwise
+      // waits for memory at its start, where the hardware prefetcher stops).
+      if (mr->length > kDmaCachedRegion)
+        dmaPrefetch(mem.data() + n, std::min<std::uint64_t>(n, mr->addr + mr->length - addr - n));
     }
     if (tracing()) {
       host_.emit(memoryEvent(toMemory, addr, n, Narrative::LocalBufferAccess));

@@ -55,10 +55,51 @@ struct HeaderDef {
 
 /// Reads an integer field (type UInt or Bool, width <= 64) from a header's bytes. The caller
 /// guarantees the header is at least as long as the field's end; fields never straddle it.
-std::uint64_t readField(const FieldDef& field, std::span<const std::uint8_t> header);
+inline std::uint64_t readField(const FieldDef& field, std::span<const std::uint8_t> header);
 
 /// Writes an integer field, leaving the other bits of the touched bytes unchanged.
-void writeField(const FieldDef& field, std::span<std::uint8_t> header, std::uint64_t value);
+inline void writeField(const FieldDef& field, std::span<std::uint8_t> header, std::uint64_t value);
+
+/// readField and writeField for the fields the inline forms leave: unaligned 64-bit fields
+/// (nine bytes), multi-byte fields of partial bytes, and fields outside the header.
+std::uint64_t readFieldWide(const FieldDef& field, std::span<const std::uint8_t> header);
+void writeFieldWide(const FieldDef& field, std::span<std::uint8_t> header, std::uint64_t value);
+
+// Inline: every simulated frame's headers are written and read field by field (a dozen fields
+// each), where a call per field cost more than the field.
+inline std::uint64_t readField(const FieldDef& field, std::span<const std::uint8_t> header) {
+  const unsigned first = field.bitOffset / 8u;
+  const unsigned end = (field.bitOffset + field.bitWidth + 7u) / 8u;
+  if (field.bitWidth == 0 || field.bitWidth > 64 || end > header.size() || end - first > 8) {
+    return readFieldWide(field, header);
+  }
+  std::uint64_t acc = 0;
+  for (unsigned i = first; i < end; ++i)
+    acc = (acc << 8) | header[i];
+  acc >>= end * 8u - (field.bitOffset + field.bitWidth);
+  return field.bitWidth == 64 ? acc : acc & ((std::uint64_t{1} << field.bitWidth) - 1);
+}
+
+inline void writeField(const FieldDef& field, std::span<std::uint8_t> header, std::uint64_t value) {
+  const unsigned first = field.bitOffset / 8u;
+  const unsigned end = (field.bitOffset + field.bitWidth + 7u) / 8u;
+  const unsigned trailing = end * 8u - (field.bitOffset + field.bitWidth);
+  if (field.bitWidth == 0 || field.bitWidth > 64 || end > header.size()) return;
+  if (trailing == 0 && field.bitWidth % 8 == 0) {  // whole bytes: store them, nothing to keep
+    for (unsigned i = end; i-- > first;) {
+      header[i] = static_cast<std::uint8_t>(value);
+      value >>= 8;
+    }
+    return;
+  }
+  if (end - first == 1) {  // bits of one byte
+    const auto mask = static_cast<std::uint8_t>(((1u << field.bitWidth) - 1) << trailing);
+    header[first] =
+        static_cast<std::uint8_t>((header[first] & ~mask) | ((value << trailing) & mask));
+    return;
+  }
+  writeFieldWide(field, header, value);
+}
 
 /// The name a value has in the field's value table, or empty.
 std::string_view valueName(const FieldDef& field, std::uint64_t value);

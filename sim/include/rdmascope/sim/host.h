@@ -266,6 +266,8 @@ class Host {
   std::uint16_t gsiIpId_ = 0;
   struct Region;
   std::map<std::uint64_t, std::unique_ptr<Region>> regions_;  ///< base -> bytes
+  std::uint64_t lastBase_ = 0;  ///< memory()'s last region found, and its base
+  const Region* lastRegion_ = nullptr;
   std::uint64_t nextAddr_ = 0x7f0000000000ull;
   std::uint32_t nextPd_ = 1;
   std::uint32_t nextCq_ = 1;
@@ -274,6 +276,13 @@ class Host {
   std::vector<std::uint32_t> pds_;
   std::deque<MemoryRegionInfo> mrs_;         ///< a deque: the engines keep pointers into it
   std::vector<std::uint32_t> invalidLkeys_;  ///< deregistered or invalidated MRs
+  /// Per MR of mrs_ (same order): its lkey is in invalidLkeys_. While fewer than
+  /// kMrIndexedLimit MRs exist, an MR's key names its place (key >> 8 is the pool index, as
+  /// rxe's): findMr looks it up there instead of scanning.
+  std::vector<bool> mrInvalid_;
+  static constexpr std::size_t kMrIndexedLimit = (std::size_t{1} << 24) - 1;
+  /// The MR whose key (rkey when `remote`) is `key`, by its pool index; null when none.
+  const MemoryRegionInfo* mrByKey(std::uint32_t key, bool remote, std::size_t* index) const;
   std::vector<std::uint32_t> deregistered_;  ///< lkeys of deregistered MRs
   std::map<std::uint32_t, std::unique_ptr<Cq>> cqs_;
   std::map<std::uint32_t, std::unique_ptr<Qp>> qps_;
