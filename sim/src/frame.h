@@ -32,11 +32,6 @@ struct Frame {
   bool mayBeCorrupt = true;
   bool gsi = false;  ///< a management datagram of QP 1 (Host::sendGsi)
   SimTime sentAt;
-  /// The link's slot of the frame sent after this one in the same direction while this one
-  /// was on the wire (kNoSlot: none): it arrives next, and is fetched into the cache while
-  /// this one is delivered. Only a hint: nothing but a prefetch reads it.
-  std::uint32_t nextOnWire = kNoSlot;
-  static constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
 
   std::size_t size() const { return hdrLen + payloadLen + pad + trailerLen; }
 

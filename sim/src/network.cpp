@@ -50,7 +50,6 @@ class Link : public EventTarget {
     f.hdrLen = 0;
     f.trailerLen = 0;
     f.mayBeCorrupt = true;
-    f.nextOnWire = Frame::kNoSlot;
     return f;
   }
 
@@ -193,34 +192,12 @@ class Link : public EventTarget {
       sim.schedule(arrive + SimTime::ns(1) - sim.now(), this, 1, slot);
     }
     sim.schedule(arrive - sim.now(), this, 1, f.slot);
-    // chain it behind the frame sent before it in this direction, if that one is still on the
-    // wire (not yet delivered: its number is still the one recorded)
-    const int dir = from & 1;
-    if (lastOnWire_[dir] != Frame::kNoSlot &&
-        pool_[lastOnWire_[dir]]->number == lastOnWireNumber_[dir]) {
-      pool_[lastOnWire_[dir]]->nextOnWire = f.slot;
-    }
-    lastOnWire_[dir] = f.slot;
-    lastOnWireNumber_[dir] = f.number;
     return txEnd;
   }
 
   void onEvent(std::uint32_t, std::uint64_t arg) override {
     Frame& f = *pool_[static_cast<std::size_t>(arg)];
-    if (f.nextOnWire != Frame::kNoSlot) prefetchFrame(*pool_[f.nextOnWire]);
     deliver(f, net_.host(1 - f.fromHost));
-  }
-
-  /// With many QPs thousands of frames are on the wire (64 per QP, as rxe's skbs), more than
-  /// the cache holds: the next one to arrive is asked for while this one is delivered.
-  static void prefetchFrame(const Frame& f) {
-    const auto* p = reinterpret_cast<const char*>(&f);
-    for (std::size_t i = 0; i < sizeof(Frame); i += 64)
-      __builtin_prefetch(p + i, 0, 3);
-    if (f.payload != nullptr) {
-      for (std::size_t i = 0; i < f.payloadLen; i += 64)
-        __builtin_prefetch(f.payload + i, 0, 3);
-    }
   }
 
   /// Parses `f` as `dst`'s NIC does and hands it over; returns why it was dropped, if it was.
@@ -297,8 +274,6 @@ class Link : public EventTarget {
   std::vector<std::unique_ptr<Frame>> pool_;
   std::vector<std::uint32_t> free_;
   SimTime nextFree_[2];
-  std::uint32_t lastOnWire_[2] = {Frame::kNoSlot, Frame::kNoSlot};  ///< per direction
-  std::uint64_t lastOnWireNumber_[2] = {0, 0};
   std::map<std::pair<int, std::uint32_t>, int> psnSent_;  ///< request transmissions per PSN
   std::uint64_t requestsSent_[2] = {0, 0};
   std::vector<std::uint8_t> flat_;
