@@ -14,6 +14,7 @@
 #include <limits>
 
 #include "../support/analysis_report_reference.h"
+#include "../support/corrupted_frames.h"
 #include "../support/repository_captures.h"
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/analysis/packet_facts.h"
@@ -60,21 +61,6 @@ Capture made(std::string name, packets::LinkType link, Frames frames) {
   return c;
 }
 
-// Truncations at every few bytes and single-bit flips across each frame.
-Frames corrupted(const Frames& frames) {
-  Frames out;
-  for (const auto& f : frames) {
-    for (std::size_t cut = 0; cut < f.size(); cut += 7)
-      out.emplace_back(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(cut));
-    for (std::size_t bit = 0; bit < f.size() * 8; bit += 13) {
-      auto g = f;
-      g[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
-      out.push_back(std::move(g));
-    }
-  }
-  return out;
-}
-
 std::vector<Capture> generated() {
   std::vector<Capture> out;
   Frames iwarp;
@@ -107,8 +93,10 @@ std::vector<Capture> generated() {
   out.push_back(made("raw_ib", packets::LinkType::InfiniBand, raw));
   Frames some = ethernet;
   some.insert(some.end(), cm.begin(), cm.end());
-  out.push_back(made("corrupted_ethernet", packets::LinkType::Ethernet, corrupted(some)));
-  out.push_back(made("corrupted_erf", packets::LinkType::Erf, corrupted(erf)));
+  out.push_back(made("corrupted_ethernet", packets::LinkType::Ethernet,
+                     ::rdmascope::test::corruptedFrames(some)));
+  out.push_back(
+      made("corrupted_erf", packets::LinkType::Erf, ::rdmascope::test::corruptedFrames(erf)));
   // Congestion: PAUSE and PFC frames between ECN-marked writes and the CNPs answering them,
   // and the iWARP conversations' frames between RoCE frames.
   Frames congestion;

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "../support/corrupted_frames.h"
 #include "../support/repository_captures.h"
 #include "cli_runner.h"
 #include "rdmascope/packets/ib_builder.h"
@@ -38,21 +39,6 @@ std::string write(const std::string& name, packets::LinkType link, const Frames&
     w->write(f, t += 1'234'567);
   w->close();
   return path;
-}
-
-// Truncations at every few bytes and single-bit flips across each frame.
-Frames corrupted(const Frames& frames) {
-  Frames out;
-  for (const auto& f : frames) {
-    for (std::size_t cut = 0; cut < f.size(); cut += 7)
-      out.emplace_back(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(cut));
-    for (std::size_t bit = 0; bit < f.size() * 8; bit += 13) {
-      auto g = f;
-      g[bit / 8] ^= static_cast<std::uint8_t>(1u << (bit % 8));
-      out.push_back(std::move(g));
-    }
-  }
-  return out;
 }
 
 // Captures built here, in a temporary folder; removed by the destructor.
@@ -90,9 +76,10 @@ struct GeneratedCaptures {
     someEthernet.insert(someEthernet.end(), cm.begin(),
                         cm.begin() + std::min<std::ptrdiff_t>(3, std::ssize(cm)));
     Frames someErf(erf.begin(), erf.begin() + std::min<std::ptrdiff_t>(2, std::ssize(erf)));
-    paths.push_back(
-        write("corrupted_ethernet.pcap", packets::LinkType::Ethernet, corrupted(someEthernet)));
-    paths.push_back(write("corrupted_erf.pcap", packets::LinkType::Erf, corrupted(someErf)));
+    paths.push_back(write("corrupted_ethernet.pcap", packets::LinkType::Ethernet,
+                          ::rdmascope::test::corruptedFrames(someEthernet)));
+    paths.push_back(write("corrupted_erf.pcap", packets::LinkType::Erf,
+                          ::rdmascope::test::corruptedFrames(someErf)));
     // Many batches of the parallel passes: RoCE frames between the iWARP conversations' frames
     // (kept in their order, repeated), so stream and other frames share every batch.
     paths.push_back(write("interleaved_batches.pcap", packets::LinkType::Ethernet, [&] {
@@ -129,8 +116,9 @@ struct GeneratedCaptures {
       tagged.push_back(packets::buildRoceV2(a, parsed->packet));
     }
     paths.push_back(write("vlan_ipv6.pcap", packets::LinkType::Ethernet, tagged));
-    paths.push_back(write("corrupted_vlan_ipv6.pcap", packets::LinkType::Ethernet,
-                          corrupted(Frames(tagged.begin(), tagged.begin() + 12))));
+    paths.push_back(
+        write("corrupted_vlan_ipv6.pcap", packets::LinkType::Ethernet,
+              ::rdmascope::test::corruptedFrames(Frames(tagged.begin(), tagged.begin() + 12))));
   }
   ~GeneratedCaptures() {
     for (const auto& p : paths)
