@@ -198,7 +198,10 @@ TEST(FastFilter, KeepsTheRowsOfTheFullDissectionOnEveryCapture) {
   ASSERT_GE(all.size(), 160u);
   std::map<std::string, std::size_t> extracted, kept;
   std::size_t fallbacks = 0, streamed = 0;
-  for (const auto& [name, store] : all) {
+  for (const auto& named : all) {
+    // Named references, not structured bindings: a lambda below captures them.
+    const std::string& name = named.name;
+    const FrameStore& store = named.store;
     // The full dissections, as the list shows them (stateful for TCP streams), once per store.
     DissectionCache cache(&store, SIZE_MAX);
     std::vector<std::shared_ptr<const packets::Dissection>> full;
