@@ -5,9 +5,11 @@
 // (--full-dissection) prints, on every capture of the repository and on generated captures of
 // what the repository holds no file of: iWARP conversations with loss (the stateful path), CM
 // MADs, RoCEv1, native IB in ERF records, RoCEv2 behind VLAN tags and over IPv6, and corrupted
-// (truncated, bit-flipped) frames. The
-// summary and field passes run over every core (frames that may reach TCP through the one
-// stream decoder); a capture of many batches mixes both kinds in each.
+// (truncated, bit-flipped) frames. Every
+// pass (summary, fields, -V, -T json) runs over every core (frames that may reach TCP through
+// the one stream decoder) while --full-dissection runs in one thread, so the comparison also
+// checks the threads' output against the sequential one; a capture of many batches mixes both
+// kinds in each.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -211,6 +213,10 @@ std::vector<std::vector<std::string>> passes() {
     out.push_back({"-Y", f});
   out.push_back({"-Y", kFilters[1], "-T", "fields", "-e", "infiniband.bth.psn", "-e", "ip.dst"});
   out.push_back({"-Y", kFilters[4], "-T", "json"});
+  out.push_back({"-V"});
+  out.push_back({"-V", "-c", "300"});
+  out.push_back({"-Y", kFilters[8], "-V"});
+  out.push_back({"-T", "json", "-c", "300"});
   return out;
 }
 

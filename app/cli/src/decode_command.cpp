@@ -8,7 +8,7 @@
 #include "frame_decoder.h"
 #include "numeric_options.h"
 #include "output_options.h"
-#include "parallel_lines.h"
+#include "parallel_print.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/packets/ib_crc.h"
 #include "rdmascope/packets/stream_decoder.h"
@@ -116,9 +116,9 @@ int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
   const FastPath* fastPath = fast && fast->active() ? &*fast : nullptr;
   printer.begin();
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  if (lean && printer.printsLines() && reader->memoryMapped() && threads > 1) {
+  if (!a.fullDissection && reader->memoryMapped() && threads > 1) {
     const bool stoppedAtCount =
-        printLinesInParallel(*reader, decoder, filter, printer, a.count, threads, fastPath);
+        printInParallel(*reader, decoder, filter, printer, a.count, threads, fastPath);
     printer.end();
     if (!stoppedAtCount && !reader->error().empty()) {
       reportError(err, reader->error());

@@ -30,25 +30,25 @@ FastPath::Outcome FastPath::run(packets::Dissection& d, std::span<const std::uin
   return Outcome::Printed;
 }
 
-bool FastPath::formatLine(packets::Dissection& d, std::span<const std::uint8_t> frame,
+bool FastPath::formatRecord(packets::Dissection& d, std::span<const std::uint8_t> frame,
                           packets::LinkType link, const packets::FrameInfo& info,
                           const PacketPrinter& printer, std::string& text) const {
   switch (run(d, frame, link, info)) {
     case Outcome::Skipped:
       return false;
     case Outcome::Printed:
-      printer.formatLine(d, text);
+      printer.formatRecord(d, info.epochNs, text);
       return true;
     case Outcome::Kept:
       packets::decodeFrameInto(d, frame, link, info, options_);
-      printer.formatLine(d, text);
+      printer.formatRecord(d, info.epochNs, text);
       return true;
     case Outcome::Refused:
       break;
   }
   packets::decodeFrameInto(d, frame, link, info, options_);
   if (filter_ && !filter_->matches(d)) return false;
-  printer.formatLine(d, text);
+  printer.formatRecord(d, info.epochNs, text);
   return true;
 }
 

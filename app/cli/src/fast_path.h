@@ -35,9 +35,9 @@ class FastPath {
   Outcome run(packets::Dissection& d, std::span<const std::uint8_t> frame, packets::LinkType link,
               const packets::FrameInfo& info) const;
 
-  /// A line pass's frame that cannot reach TCP: decoded (fast or not), filtered and, when kept,
-  /// its line appended to `text`. Returns whether it was kept.
-  bool formatLine(packets::Dissection& d, std::span<const std::uint8_t> frame,
+  /// A frame that cannot reach TCP: decoded (fast or not), filtered and, when kept, its record
+  /// appended to `text` (PacketPrinter::formatRecord). Returns whether it was kept.
+  bool formatRecord(packets::Dissection& d, std::span<const std::uint8_t> frame,
                   packets::LinkType link, const packets::FrameInfo& info,
                   const PacketPrinter& printer, std::string& text) const;
 

@@ -98,20 +98,24 @@ void PacketPrinter::end() {
 }
 
 void PacketPrinter::print(const packets::Dissection& d, std::int64_t timestampNs) {
+  const std::size_t start = buffer_.size();
+  formatRecord(d, timestampNs, buffer_);
+  if (!printed_) buffer_.erase(start, separatorSize());
+  printed_ = true;
+  flushFull();
+}
+
+std::size_t PacketPrinter::separatorSize() const {
   switch (options_.format) {
+    case PrintOptions::Format::Tree:
+      return 1;  // "\n"
+    case PrintOptions::Format::Json:
+      return 2;  // ",\n"
     case PrintOptions::Format::Summary:
     case PrintOptions::Format::Fields:
-      formatLine(d, buffer_);
-      flushFull();
-      break;
-    case PrintOptions::Format::Tree:
-      tree(d);
-      break;
-    case PrintOptions::Format::Json:
-      json(d, timestampNs);
       break;
   }
-  ++printed_;
+  return 0;
 }
 
 namespace {
@@ -125,20 +129,34 @@ void appendPadded(std::string& out, std::string_view text, std::size_t width, bo
 
 }  // namespace
 
-void PacketPrinter::formatLine(const packets::Dissection& d, std::string& out) const {
-  if (options_.format == PrintOptions::Format::Fields)
-    fields(d, out);
-  else
-    summary(d, out);
+void PacketPrinter::formatRecord(const packets::Dissection& d, std::int64_t timestampNs,
+                                 std::string& out) const {
+  switch (options_.format) {
+    case PrintOptions::Format::Summary:
+      summary(d, out);
+      break;
+    case PrintOptions::Format::Fields:
+      fields(d, out);
+      break;
+    case PrintOptions::Format::Tree:
+      tree(d, out);
+      break;
+    case PrintOptions::Format::Json:
+      json(d, timestampNs, out);
+      break;
+  }
 }
 
-void PacketPrinter::writeLines(std::string_view lines) {
-  if (lines.size() >= kFlushBytes) {  // a block already: written without a copy
+void PacketPrinter::writeRecords(std::string_view records) {
+  if (records.empty()) return;
+  if (!printed_) records.remove_prefix(std::min(separatorSize(), records.size()));
+  printed_ = true;
+  if (records.size() >= kFlushBytes) {  // a block already: written without a copy
     flush();
-    out_.write(lines.data(), static_cast<std::streamsize>(lines.size()));
+    out_.write(records.data(), static_cast<std::streamsize>(records.size()));
     return;
   }
-  buffer_.append(lines);
+  buffer_.append(records);
   flushFull();
 }
 
@@ -184,11 +202,10 @@ void PacketPrinter::flush() {
   buffer_.clear();
 }
 
-void PacketPrinter::tree(const packets::Dissection& d) {
-  // Into the block buffer, as the lines are: a stream insertion per node costs more than the
+void PacketPrinter::tree(const packets::Dissection& d, std::string& out) const {
+  // Into a block of text, as the lines are: a stream insertion per node costs more than the
   // dissection.
-  std::string& out = buffer_;
-  if (printed_) out += '\n';
+  out += '\n';
   for (const auto& n : d.nodes) {
     if (n.label.empty()) continue;
     out.append(4u * n.depth, ' ');
@@ -208,7 +225,6 @@ void PacketPrinter::tree(const packets::Dissection& d) {
       out += "]\n";
     }
   }
-  flushFull();
 }
 
 void PacketPrinter::fields(const packets::Dissection& d, std::string& line) const {
@@ -424,20 +440,22 @@ class JsonTree {
 
 }  // namespace
 
-void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs) {
+void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs,
+                         std::string& out) const {
   const std::time_t sec = static_cast<std::time_t>(timestampNs / 1'000'000'000);
   std::tm tm{};
   gmtime_r(&sec, &tm);
   char index[32];
   std::strftime(index, sizeof index, "packets-%Y-%m-%d", &tm);
-  std::string& out = buffer_;
-  if (printed_) out += ",\n";
+  out += ",\n";
   // Indented one level inside the array, as tshark writes it.
   out += "  {\n    \"_index\": ";
   appendJsonString(out, index);
   out +=
       ",\n    \"_type\": \"doc\",\n    \"_score\": null,\n    \"_source\": {\n      \"layers\": ";
-  const JsonTree tree(d, jsonFirst_, jsonKids_);
+  // The children index, reused from packet to packet by each thread that formats them.
+  thread_local std::vector<std::int32_t> first, kids;
+  const JsonTree tree(d, first, kids);
   const auto diagnostics = [&](std::string& o, bool after, std::size_t indent) {
     if (after) o += ',';
     newline(o, indent);
@@ -464,7 +482,6 @@ void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs)
   else
     tree.object(out, tree.root(), 6, &diagnostics);
   out += "\n    }\n  }";
-  flushFull();
 }
 
 }  // namespace rdmascope::cli

@@ -37,18 +37,21 @@ class PacketPrinter {
   /// comes; a file's pass lets them gather into blocks).
   void flush();
 
-  /// True for the formats that print one line per packet (summary, -T fields): their lines
-  /// depend on the packet alone and can be formatted apart with formatLine().
+  /// True for the formats that print one line per packet (summary, -T fields).
   bool printsLines() const {
     return options_.format == PrintOptions::Format::Summary ||
            options_.format == PrintOptions::Format::Fields;
   }
   /// True for -T fields: its lines read the values of the -e keys only.
   bool printsFields() const { return options_.format == PrintOptions::Format::Fields; }
-  /// Appends the packet's line (summary or fields, with its newline), as print() writes it.
-  void formatLine(const packets::Dissection& d, std::string& out) const;
-  /// Writes lines formatted by formatLine(), in order with what print() writes.
-  void writeLines(std::string_view lines);
+  /// Appends the packet's record as print() writes it after another packet: its line, or its
+  /// detail tree or JSON object with the separator that comes before it. A record depends on
+  /// the packet alone, so threads may format packets apart; writeRecords() writes them.
+  void formatRecord(const packets::Dissection& d, std::int64_t timestampNs,
+                    std::string& out) const;
+  /// Writes records formatted by formatRecord(), in order with what print() writes (the
+  /// separator before the first record of the output left out).
+  void writeRecords(std::string_view records);
 
   /// The node values print() reads, for a lean decode (DecodeOptions::lean); nullopt when it
   /// needs full dissections (the detail tree reads every label).
@@ -56,9 +59,11 @@ class PacketPrinter {
 
  private:
   void summary(const packets::Dissection& d, std::string& line) const;
-  void tree(const packets::Dissection& d);
+  void tree(const packets::Dissection& d, std::string& out) const;
   void fields(const packets::Dissection& d, std::string& line) const;
-  void json(const packets::Dissection& d, std::int64_t timestampNs);
+  void json(const packets::Dissection& d, std::int64_t timestampNs, std::string& out) const;
+  // The bytes before every record but the first (the tree's blank line, JSON's comma).
+  std::size_t separatorSize() const;
   // Summary and field lines are gathered in buffer_ and written in blocks of about kFlushBytes.
   void flushFull();
 
@@ -66,9 +71,8 @@ class PacketPrinter {
 
   PrintOptions options_;
   std::ostream& out_;
-  std::uint64_t printed_ = 0;
+  bool printed_ = false;  // a record was written
   std::string buffer_;
-  std::vector<std::int32_t> jsonFirst_, jsonKids_;  // json()'s children index, reused
 };
 
 /// Appends the value tshark prints for a key with -T fields (occurrences joined, or the first

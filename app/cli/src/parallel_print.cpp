@@ -1,4 +1,4 @@
-#include "parallel_lines.h"
+#include "parallel_print.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -14,14 +14,17 @@
 namespace rdmascope::cli {
 namespace {
 
-constexpr std::size_t kBatchFrames = 2048;
+// Frames per batch: a line is some 100 bytes, a detail tree or JSON object some kilobytes, and
+// up to four batches per thread wait to be written.
+constexpr std::size_t kLineBatchFrames = 2048;
+constexpr std::size_t kRecordBatchFrames = 256;
 
 struct Slot {
   std::span<const std::uint8_t> data;
   packets::FrameInfo info;
   bool stream = false;  // decoded by the stateful decoder when the batch is written
   bool shown = false;
-  std::uint32_t end = 0;  // end of its line in Batch::text
+  std::uint32_t end = 0;  // end of its record in Batch::text
 };
 
 struct Batch {
@@ -110,11 +113,11 @@ class Work {
     for (auto& s : b.slots) {
       if (s.stream) {
       } else if (fast_) {
-        s.shown = fast_->formatLine(d, s.data, link_, s.info, printer_, b.text);
+        s.shown = fast_->formatRecord(d, s.data, link_, s.info, printer_, b.text);
       } else {
         packets::decodeFrameInto(d, s.data, link_, s.info, options_);
         s.shown = !filter_ || filter_->matches(d);
-        if (s.shown) printer_.formatLine(d, b.text);
+        if (s.shown) printer_.formatRecord(d, s.info.epochNs, b.text);
       }
       s.end = static_cast<std::uint32_t>(b.text.size());
     }
@@ -134,7 +137,7 @@ class Work {
 
 }  // namespace
 
-bool printLinesInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
+bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
                           const std::optional<packets::DisplayFilter>& filter,
                           PacketPrinter& printer, std::uint64_t count, unsigned threads,
                           const FastPath* fast) {
@@ -143,8 +146,9 @@ bool printLinesInParallel(packets_io::CaptureReader& reader, FrameDecoder& decod
   Work work(link, decoder.options(), filter, printer, fast);
   work.start(threads > 1 ? threads - 1 : 0);
   const std::size_t maxInFlight = 4 * std::max(1u, threads);
+  const std::size_t batchFrames = printer.printsLines() ? kLineBatchFrames : kRecordBatchFrames;
   packets::Dissection scratch;
-  std::string line;
+  std::string record;
   std::uint64_t shown = 0;
   std::int64_t first = 0;
   bool end = false;
@@ -152,8 +156,8 @@ bool printLinesInParallel(packets_io::CaptureReader& reader, FrameDecoder& decod
   while (true) {
     while (!end && inFlight.size() < maxInFlight) {
       auto b = std::make_unique<Batch>();
-      b->slots.reserve(kBatchFrames);
-      while (b->slots.size() < kBatchFrames) {
+      b->slots.reserve(batchFrames);
+      while (b->slots.size() < batchFrames) {
         // Without a filter the count is known in advance: read no frame beyond it.
         if (!filter && count != 0 && reader.framesRead() >= count) {
           end = true;
@@ -179,30 +183,31 @@ bool printLinesInParallel(packets_io::CaptureReader& reader, FrameDecoder& decod
     }
     Batch& b = *inFlight.front();
     work.finish(&b, scratch);
-    // The batch's lines are written in runs: up to each stream frame, whose line comes between.
+    // The batch's records are written in runs: up to each stream frame, whose record comes
+    // between.
     const std::string_view text(b.text);
     std::uint32_t run = 0;
     for (const Slot& s : b.slots) {
       if (s.stream) {
         decoder.decodeInto(scratch, s.data, link, s.info);
         if (!filter || filter->matches(scratch)) {
-          printer.writeLines(text.substr(run, s.end - run));
+          printer.writeRecords(text.substr(run, s.end - run));
           run = s.end;
-          line.clear();
-          printer.formatLine(scratch, line);
-          printer.writeLines(line);
+          record.clear();
+          printer.formatRecord(scratch, s.info.epochNs, record);
+          printer.writeRecords(record);
           ++shown;
         }
       } else if (s.shown) {
         ++shown;
       }
       if (count != 0 && shown >= count) {
-        printer.writeLines(text.substr(run, s.end - run));
+        printer.writeRecords(text.substr(run, s.end - run));
         work.stop();
         return true;
       }
     }
-    printer.writeLines(text.substr(run));
+    printer.writeRecords(text.substr(run));
     inFlight.pop_front();
   }
 }
