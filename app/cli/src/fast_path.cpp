@@ -31,8 +31,8 @@ FastPath::Outcome FastPath::run(packets::Dissection& d, std::span<const std::uin
 }
 
 bool FastPath::formatRecord(packets::Dissection& d, std::span<const std::uint8_t> frame,
-                          packets::LinkType link, const packets::FrameInfo& info,
-                          const PacketPrinter& printer, std::string& text) const {
+                            packets::LinkType link, const packets::FrameInfo& info,
+                            const PacketPrinter& printer, std::string& text) const {
   switch (run(d, frame, link, info)) {
     case Outcome::Skipped:
       return false;

@@ -38,8 +38,8 @@ class FastPath {
   /// A frame that cannot reach TCP: decoded (fast or not), filtered and, when kept, its record
   /// appended to `text` (PacketPrinter::formatRecord). Returns whether it was kept.
   bool formatRecord(packets::Dissection& d, std::span<const std::uint8_t> frame,
-                  packets::LinkType link, const packets::FrameInfo& info,
-                  const PacketPrinter& printer, std::string& text) const;
+                    packets::LinkType link, const packets::FrameInfo& info,
+                    const PacketPrinter& printer, std::string& text) const;
 
  private:
   const std::optional<packets::DisplayFilter>& filter_;

@@ -47,8 +47,7 @@ class PacketPrinter {
   /// Appends the packet's record as print() writes it after another packet: its line, or its
   /// detail tree or JSON object with the separator that comes before it. A record depends on
   /// the packet alone, so threads may format packets apart; writeRecords() writes them.
-  void formatRecord(const packets::Dissection& d, std::int64_t timestampNs,
-                    std::string& out) const;
+  void formatRecord(const packets::Dissection& d, std::int64_t timestampNs, std::string& out) const;
   /// Writes records formatted by formatRecord(), in order with what print() writes (the
   /// separator before the first record of the output left out).
   void writeRecords(std::string_view records);

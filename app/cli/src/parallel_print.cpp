@@ -138,9 +138,8 @@ class Work {
 }  // namespace
 
 bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
-                          const std::optional<packets::DisplayFilter>& filter,
-                          PacketPrinter& printer, std::uint64_t count, unsigned threads,
-                          const FastPath* fast) {
+                     const std::optional<packets::DisplayFilter>& filter, PacketPrinter& printer,
+                     std::uint64_t count, unsigned threads, const FastPath* fast) {
   const auto link = reader.linkType();
   std::deque<std::unique_ptr<Batch>> inFlight;  // outlives the helpers that format its batches
   Work work(link, decoder.options(), filter, printer, fast);

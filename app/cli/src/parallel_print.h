@@ -22,8 +22,7 @@ namespace rdmascope::cli {
 /// it, unread). `fast` (may be null) filters, and for the line formats formats, the frames that
 /// cannot reach TCP when it can.
 bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
-                          const std::optional<packets::DisplayFilter>& filter,
-                          PacketPrinter& printer, std::uint64_t count, unsigned threads,
-                          const FastPath* fast = nullptr);
+                     const std::optional<packets::DisplayFilter>& filter, PacketPrinter& printer,
+                     std::uint64_t count, unsigned threads, const FastPath* fast = nullptr);
 
 }  // namespace rdmascope::cli
