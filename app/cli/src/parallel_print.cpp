@@ -142,6 +142,9 @@ bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
                      std::uint64_t count, unsigned threads, const FastPath* fast) {
   const auto link = reader.linkType();
   std::deque<std::unique_ptr<Batch>> inFlight;  // outlives the helpers that format its batches
+  // Written batches, kept for reuse: their text buffers (megabytes for -V and JSON) are not
+  // handed back to the system and faulted in again for every batch.
+  std::vector<std::unique_ptr<Batch>> spare;
   Work work(link, decoder.options(), filter, printer, fast);
   work.start(threads > 1 ? threads - 1 : 0);
   const std::size_t maxInFlight = 4 * std::max(1u, threads);
@@ -154,8 +157,17 @@ bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
   packets_io::FrameView v;
   while (true) {
     while (!end && inFlight.size() < maxInFlight) {
-      auto b = std::make_unique<Batch>();
-      b->slots.reserve(batchFrames);
+      std::unique_ptr<Batch> b;
+      if (spare.empty()) {
+        b = std::make_unique<Batch>();
+        b->slots.reserve(batchFrames);
+      } else {
+        b = std::move(spare.back());
+        spare.pop_back();
+        b->slots.clear();
+        b->text.clear();
+        b->taken = b->done = false;
+      }
       while (b->slots.size() < batchFrames) {
         // Without a filter the count is known in advance: read no frame beyond it.
         if (!filter && count != 0 && reader.framesRead() >= count) {
@@ -207,6 +219,7 @@ bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
       }
     }
     printer.writeRecords(text.substr(run));
+    spare.push_back(std::move(inFlight.front()));
     inFlight.pop_front();
   }
 }
