@@ -312,13 +312,38 @@ void newline(std::string& out, std::size_t indent) {
 
 using JsonTail = void(std::string&, bool, std::size_t);
 
+// Members in the order of their first item: a key, or KEY_tree for the children of a node
+// that has a value too. Items: a value, or the object of a node's children.
+struct JsonMember {
+  std::string_view key;
+  bool suffix;
+  std::uint32_t count;  // its items
+  std::uint32_t first;  // its first item's index
+};
+struct JsonItem {
+  std::int32_t node;
+  std::uint32_t member;
+  bool subtree;
+};
+
+// A JsonTree's vectors, reused from packet to packet by each thread that formats them.
+struct JsonScratch {
+  std::vector<std::int32_t> first, kids, fill;
+  std::vector<JsonMember> members;
+  std::vector<JsonItem> items;
+};
+
 class JsonTree {
  public:
-  // The children of every node, by parent (the last entry: the top level), in `kids`'s
-  // storage, reused from packet to packet.
-  JsonTree(const packets::Dissection& d, std::vector<std::int32_t>& first,
-           std::vector<std::int32_t>& kids)
-      : d_(d), first_(first), kids_(kids) {
+  // The children of every node, by parent (the last entry: the top level).
+  JsonTree(const packets::Dissection& d, JsonScratch& scratch)
+      : d_(d),
+        first_(scratch.first),
+        kids_(scratch.kids),
+        members_(scratch.members),
+        items_(scratch.items) {
+    members_.clear();
+    items_.clear();
     const std::size_t n = d.nodes.size();
     first_.assign(n + 2, 0);
     for (const auto& node : d.nodes)
@@ -326,7 +351,7 @@ class JsonTree {
     for (std::size_t i = 1; i < first_.size(); ++i)
       first_[i] += first_[i - 1];
     kids_.resize(n);
-    std::vector<std::int32_t>& fill = fill_;
+    std::vector<std::int32_t>& fill = scratch.fill;
     fill.assign(first_.begin(), first_.end() - 1);
     for (std::size_t i = 0; i < n; ++i) {
       const std::int32_t p = d.nodes[i].parent;
@@ -341,17 +366,6 @@ class JsonTree {
   // (may be null) adds members after the children's.
   template <typename Tail>
   void object(std::string& out, std::int32_t index, std::size_t indent, Tail* tail) const {
-    // Members in the order of their first item: a key, or KEY_tree for the children of a node
-    // that has a value too. Items: a value, or the object of a node's children.
-    struct Member {
-      std::string_view key;
-      bool suffix;
-    };
-    struct Item {
-      std::int32_t node;
-      std::uint32_t member;
-      bool subtree;
-    };
     const auto sameKey = [](const Member& a, const Member& b) {
       if (a.suffix == b.suffix) return a.key == b.key;
       const Member& plain = a.suffix ? b : a;
@@ -361,51 +375,61 @@ class JsonTree {
     };
     const auto begin = first_[static_cast<std::size_t>(index)];
     const auto end = first_[static_cast<std::size_t>(index) + 1];
-    std::vector<Member> members;
-    std::vector<Item> items;
+    // This object's members and items follow those of the objects it is nested in, in the
+    // tree's scratch vectors (read by index: the nested objects grow them).
+    const std::size_t memberBase = members_.size(), itemBase = items_.size();
     const auto add = [&](Member key, std::int32_t node, bool subtree) {
-      std::uint32_t m = 0;
-      while (m < members.size() && !sameKey(members[m], key))
+      std::uint32_t m = static_cast<std::uint32_t>(memberBase);
+      while (m < members_.size() && !sameKey(members_[m], key))
         ++m;
-      if (m == members.size()) members.push_back(key);
-      items.push_back({node, m, subtree});
+      if (m == members_.size()) {
+        key.count = 0;
+        key.first = static_cast<std::uint32_t>(items_.size());
+        members_.push_back(key);
+      }
+      ++members_[m].count;
+      items_.push_back({node, m, subtree});
     };
     for (auto k = begin; k < end; ++k) {
       const std::int32_t c = kids_[static_cast<std::size_t>(k)];
       const auto& n = d_.nodes[static_cast<std::size_t>(c)];
       if (!hasChildren(c)) {
-        add({n.key, false}, c, false);
+        add({n.key, false, 0, 0}, c, false);
       } else if (n.value.empty()) {
-        add({n.key, false}, c, true);
+        add({n.key, false, 0, 0}, c, true);
       } else {
-        add({n.key, false}, c, false);
-        add({n.key, true}, c, true);
+        add({n.key, false, 0, 0}, c, false);
+        add({n.key, true, 0, 0}, c, true);
       }
     }
-    if (members.empty() && !tail) {
+    const std::size_t memberEnd = members_.size(), itemEnd = items_.size();
+    const bool empty = memberEnd == memberBase;
+    if (empty && !tail) {
       out += "{}";
       return;
     }
     out += '{';
-    for (std::uint32_t m = 0; m < members.size(); ++m) {
-      if (m) out += ',';
+    for (std::size_t m = memberBase; m < memberEnd; ++m) {
+      if (m != memberBase) out += ',';
       newline(out, indent + 2);
-      if (members[m].suffix)
-        appendJsonString(out, std::string(members[m].key) + "_tree");
-      else
-        appendJsonString(out, members[m].key);
+      const Member key = members_[m];
+      if (key.suffix) {
+        std::string name(key.key);
+        name += "_tree";
+        appendJsonString(out, name);
+      } else {
+        appendJsonString(out, key.key);
+      }
       out += ": ";
-      std::size_t count = 0;
-      for (const auto& it : items)
-        count += it.member == m;
-      if (count == 1) {
-        for (const auto& it : items)
-          if (it.member == m) item(out, it.node, it.subtree, indent + 2);
+      if (key.count == 1) {
+        const Item it = items_[key.first];
+        item(out, it.node, it.subtree, indent + 2);
         continue;
       }
       out += '[';
       bool firstItem = true;
-      for (const auto& it : items) {
+      for (std::size_t i = key.first; i < itemEnd; ++i) {
+        const Item it = items_[i];
         if (it.member != m) continue;
         if (!firstItem) out += ',';
         firstItem = false;
@@ -415,7 +439,9 @@ class JsonTree {
       newline(out, indent + 2);
       out += ']';
     }
-    if (tail) (*tail)(out, !members.empty(), indent + 2);
+    members_.resize(memberBase);
+    items_.resize(itemBase);
+    if (tail) (*tail)(out, !empty, indent + 2);
     newline(out, indent);
     out += '}';
   }
@@ -432,10 +458,14 @@ class JsonTree {
       appendJsonString(out, d_.nodes[static_cast<std::size_t>(node)].value);
   }
 
+  using Member = JsonMember;
+  using Item = JsonItem;
+
   const packets::Dissection& d_;
   std::vector<std::int32_t>& first_;
   std::vector<std::int32_t>& kids_;
-  std::vector<std::int32_t> fill_;
+  std::vector<JsonMember>& members_;
+  std::vector<JsonItem>& items_;
 };
 
 }  // namespace
@@ -454,8 +484,8 @@ void PacketPrinter::json(const packets::Dissection& d, std::int64_t timestampNs,
   out +=
       ",\n    \"_type\": \"doc\",\n    \"_score\": null,\n    \"_source\": {\n      \"layers\": ";
   // The children index, reused from packet to packet by each thread that formats them.
-  thread_local std::vector<std::int32_t> first, kids;
-  const JsonTree tree(d, first, kids);
+  thread_local JsonScratch scratch;
+  const JsonTree tree(d, scratch);
   const auto diagnostics = [&](std::string& o, bool after, std::size_t indent) {
     if (after) o += ',';
     newline(o, indent);
