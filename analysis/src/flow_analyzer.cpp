@@ -1158,14 +1158,34 @@ struct FlowAnalyzer::Impl final : ReportSink {
 FlowAnalyzer::FlowAnalyzer(AnalyzerOptions options) : impl_(std::make_unique<Impl>(options)) {}
 FlowAnalyzer::~FlowAnalyzer() = default;
 
-void FlowAnalyzer::addFrame(std::span<const std::uint8_t> frame, packets::LinkType link,
-                            std::uint64_t frameNumber, double time) {
+namespace {
+
+std::optional<packets::MacControlFrame> pauseFrame(std::span<const std::uint8_t> frame,
+                                                   packets::LinkType link) {
   if (link == packets::LinkType::Ethernet && frame.size() >= 16 && frame[12] == 0x88 &&
       frame[13] == 0x08)
-    if (const auto m = packets::parseMacControl(frame); m && (m->pfc || m->pauseTime)) {
-      impl_->addPause(*m, frameNumber, time);
-      return;
-    }
+    if (auto m = packets::parseMacControl(frame); m && (m->pfc || m->pauseTime)) return m;
+  return std::nullopt;
+}
+
+}  // namespace
+
+packets::DecodeOptions FlowAnalyzer::factOptions() const {
+  return Impl::decodeOptions(impl_->options);
+}
+
+bool FlowAnalyzer::readFacts(PacketFactReader& reader, std::span<const std::uint8_t> frame,
+                             packets::LinkType link, std::uint64_t frameNumber, double time,
+                             PacketFacts& facts) {
+  return !pauseFrame(frame, link) && reader.read(frame, link, frameNumber, time, facts);
+}
+
+void FlowAnalyzer::addFrame(std::span<const std::uint8_t> frame, packets::LinkType link,
+                            std::uint64_t frameNumber, double time) {
+  if (const auto m = pauseFrame(frame, link)) {
+    impl_->addPause(*m, frameNumber, time);
+    return;
+  }
   if (impl_->factReader.read(frame, link, frameNumber, time, impl_->facts)) {
     impl_->add(impl_->facts);
     return;

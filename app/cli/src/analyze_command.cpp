@@ -1,13 +1,16 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <thread>
 
 #include "commands.h"
 #include "numeric_options.h"
 #include "output_options.h"
+#include "parallel_analyze.h"
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/cli/cli.h"
 #include "rdmascope/packets_io/capture_reader.h"
@@ -51,6 +54,7 @@ struct AnalyzeArgs {
   double seriesWidth = 1e-3;
   double linkGbps = 100;
   double pauseStorm = 10e-3;
+  unsigned threads = 0;  // 0: as many as the machine has cores
 };
 
 int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
@@ -66,12 +70,18 @@ int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
   options.linkBitsPerSecond = a.linkGbps * 1e9;
   options.pauseStormSeconds = a.pauseStorm;
   analysis::FlowAnalyzer analyzer(options);
-  packets_io::FrameView v;
-  std::int64_t first = 0;
-  while (reader->next(v)) {
-    if (reader->framesRead() == 1) first = v.timestampNs;
-    analyzer.addFrame(v.data, reader->linkType(), reader->framesRead(),
-                      static_cast<double>(v.timestampNs - first) / 1e9);
+  const unsigned threads =
+      a.threads != 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
+  if (threads > 1 && reader->memoryMapped()) {
+    analyzeInParallel(*reader, analyzer);
+  } else {
+    packets_io::FrameView v;
+    std::int64_t first = 0;
+    while (reader->next(v)) {
+      if (reader->framesRead() == 1) first = v.timestampNs;
+      analyzer.addFrame(v.data, reader->linkType(), reader->framesRead(),
+                        static_cast<double>(v.timestampNs - first) / 1e9);
+    }
   }
   analyzer.finish();
   const analysis::AnalysisReport report = analyzer.takeReport();
@@ -126,6 +136,10 @@ void addAnalyzeCommand(CLI::App& app, Action& action) {
                            "reported as a pause storm")
                  ->capture_default_str(),
              RealRange{1e-9, 86400});
+  checkRange(c->add_option("--threads", args->threads,
+                           "Threads to use (default: one per core); with two or more, one reads "
+                           "the capture and its RoCE headers ahead of the analysis"),
+             IntegerRange{1, 1024});
   c->callback([args, &action] {
     action = [args](std::ostream& out, std::ostream& err) { return runAnalyze(*args, out, err); };
   });

@@ -392,8 +392,18 @@ class FlowAnalyzer {
   /// Decodes a frame and analyses it; frames without an InfiniBand transport are counted only.
   void addFrame(std::span<const std::uint8_t> frame, packets::LinkType link,
                 std::uint64_t frameNumber, double time);
-  /// Analyses a packet whose facts are already known (the simulator, tests).
+  /// Analyses a packet whose facts are already known (the simulator, tests, facts read ahead).
   void addPacket(const PacketFacts& packet);
+
+  /// The options addFrame reads the facts of RoCE and InfiniBand frames with.
+  packets::DecodeOptions factOptions() const;
+  /// The first step of addFrame, which needs no analyzer state (any thread may take it, with a
+  /// PacketFactReader of factOptions() of its own): true with `facts` set when addFrame would
+  /// analyse the frame as those facts, and addPacket(facts) then does what addFrame does; false
+  /// for a PFC or PAUSE frame and a frame without an InfiniBand transport, which addFrame takes.
+  static bool readFacts(PacketFactReader& reader, std::span<const std::uint8_t> frame,
+                        packets::LinkType link, std::uint64_t frameNumber, double time,
+                        PacketFacts& facts);
   /// Counts a frame that carries no InfiniBand transport.
   void addOtherFrame();
   /// Ends the capture: messages still in flight become incomplete. Idempotent.

@@ -1,0 +1,142 @@
+#include "parallel_analyze.h"
+
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace rdmascope::cli {
+namespace {
+
+constexpr std::size_t kBatchFrames = 2048;
+constexpr std::size_t kBatchesAhead = 8;
+
+struct Slot {
+  std::span<const std::uint8_t> data;
+  std::uint64_t number = 0;
+  double time = 0;
+  bool hasFacts = false;
+  analysis::PacketFacts facts;  // reused from batch to batch (its strings keep their storage)
+};
+
+struct Batch {
+  std::vector<Slot> slots;
+  std::size_t used = 0;
+};
+
+// Batches handed from the reading thread to the analysing one, in capture order, and back.
+class Pipe {
+ public:
+  Batch* takeFree() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return stopping_ || !free_.empty(); });
+    if (stopping_) return nullptr;
+    Batch* b = free_.back();
+    free_.pop_back();
+    return b;
+  }
+  void giveFree(Batch* b) {
+    {
+      std::lock_guard lock(mutex_);
+      free_.push_back(b);
+    }
+    changed_.notify_all();
+  }
+  // nullptr: the end of the capture.
+  void push(Batch* b) {
+    {
+      std::lock_guard lock(mutex_);
+      ready_.push_back(b);
+    }
+    changed_.notify_all();
+  }
+  Batch* pop() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return !ready_.empty(); });
+    Batch* b = ready_.front();
+    ready_.pop_front();
+    return b;
+  }
+  // Makes the reading thread give up (the analysing one failed).
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<Batch*> free_;
+  std::deque<Batch*> ready_;
+  bool stopping_ = false;
+};
+
+}  // namespace
+
+void analyzeInParallel(packets_io::CaptureReader& reader, analysis::FlowAnalyzer& analyzer) {
+  const packets::LinkType link = reader.linkType();
+  std::vector<std::unique_ptr<Batch>> batches;
+  Pipe pipe;
+  for (std::size_t i = 0; i < kBatchesAhead; ++i) {
+    batches.push_back(std::make_unique<Batch>());
+    batches.back()->slots.resize(kBatchFrames);
+    pipe.giveFree(batches.back().get());
+  }
+  std::exception_ptr failure;  // of the reading thread, rethrown here after it ends
+  std::thread readerThread([&, options = analyzer.factOptions()] {
+    try {
+      analysis::PacketFactReader facts(options);
+      packets_io::FrameView v;
+      std::int64_t first = 0;
+      bool end = false;
+      while (!end) {
+        Batch* b = pipe.takeFree();
+        if (!b) return;
+        b->used = 0;
+        while (b->used < kBatchFrames) {
+          if (!reader.next(v)) {
+            end = true;
+            break;
+          }
+          if (reader.framesRead() == 1) first = v.timestampNs;
+          Slot& s = b->slots[b->used++];
+          s.data = v.data;
+          s.number = reader.framesRead();
+          s.time = static_cast<double>(v.timestampNs - first) / 1e9;
+          s.hasFacts =
+              analysis::FlowAnalyzer::readFacts(facts, s.data, link, s.number, s.time, s.facts);
+        }
+        pipe.push(b);
+      }
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    pipe.push(nullptr);
+  });
+  try {
+    while (Batch* b = pipe.pop()) {
+      for (std::size_t i = 0; i < b->used; ++i) {
+        const Slot& s = b->slots[i];
+        if (s.hasFacts)
+          analyzer.addPacket(s.facts);
+        else
+          analyzer.addFrame(s.data, link, s.number, s.time);
+      }
+      pipe.giveFree(b);
+    }
+  } catch (...) {
+    pipe.stop();
+    readerThread.join();
+    throw;
+  }
+  readerThread.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace rdmascope::cli
