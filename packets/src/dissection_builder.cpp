@@ -58,17 +58,24 @@ std::int32_t DissectionBuilder::addField(const FieldDef& f, std::size_t headerOf
       if (!label && !value) break;
       n.value = formatFieldValue(f, n.number);
       if (!label) break;
-      std::string shown = f.type == FieldType::Bool ? (n.number ? "True" : "False") : n.value;
-      if (f.base == Base::DecHex || f.base == Base::HexDec) {
+      // "Name: shown", built in place: the value's name and the value, else both bases, else
+      // True/False for a flag, else the value.
+      const auto vn = valueName(f, n.number);
+      n.label.reserve(f.name.size() + 2 + (vn.empty() ? 24 : vn.size() + 3) + n.value.size());
+      n.label.append(f.name).append(": ");
+      if (!vn.empty()) {
+        n.label.append(vn).append(" (").append(n.value).append(")");
+      } else if (f.base == Base::DecHex || f.base == Base::HexDec) {
         char buf[48];
         std::snprintf(buf, sizeof buf, f.base == Base::DecHex ? "%llu (0x%llx)" : "0x%llx (%llu)",
                       static_cast<unsigned long long>(n.number),
                       static_cast<unsigned long long>(n.number));
-        shown = buf;
+        n.label.append(buf);
+      } else if (f.type == FieldType::Bool) {
+        n.label.append(n.number ? "True" : "False");
+      } else {
+        n.label.append(n.value);
       }
-      n.label = std::string(f.name) + ": " + shown;
-      if (auto vn = valueName(f, n.number); !vn.empty())
-        n.label = std::string(f.name) + ": " + std::string(vn) + " (" + n.value + ")";
       if (!value) n.value.clear();
       break;
     }
@@ -88,8 +95,10 @@ std::int32_t DissectionBuilder::addField(const FieldDef& f, std::size_t headerOf
       if (value || label) n.value = hexBytes(bytes);
       break;
   }
-  if (label && f.type != FieldType::UInt && f.type != FieldType::Bool)
-    n.label = std::string(f.name) + ": " + n.value;
+  if (label && f.type != FieldType::UInt && f.type != FieldType::Bool) {
+    n.label.reserve(f.name.size() + 2 + n.value.size());
+    n.label.append(f.name).append(": ").append(n.value);
+  }
   return static_cast<std::int32_t>(out_.nodes.size() - 1);
 }
 

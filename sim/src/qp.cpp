@@ -619,6 +619,10 @@ void Qp::advanceDma(DmaState& d, std::uint32_t len) {
 
 // Copies between local memory (through lkeys) and a buffer, as rxe's copy_data; `toMemory`
 // writes into the SGEs. Returns false on an lkey, access or bounds violation.
+#ifndef PF
+#define PF 48
+#endif
+constexpr std::uint64_t kPrefetchPackets = PF;
 bool Qp::copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemory, DmaFault* error,
                   const std::uint8_t** reference) {
   if (reference) *reference = nullptr;
@@ -678,8 +682,11 @@ bool Qp::copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemo
       // A large region's bytes come from memory: ask for the next packet's now, so that they
       // arrive while this packet is built and sent (the copy of each 4 KiB page otherwise
       // waits for memory at its start, where the hardware prefetcher stops).
-      if (mr->length > kDmaCachedRegion)
-        dmaPrefetch(mem.data() + n, std::min<std::uint64_t>(n, mr->addr + mr->length - addr - n));
+      if (mr->length > kDmaCachedRegion) {
+        const std::uint64_t ahead = std::uint64_t{n} * kPrefetchPackets;
+        const std::uint64_t left = mr->addr + mr->length - addr - n;
+        if (ahead < left) dmaPrefetch(mem.data() + n + ahead, std::min<std::uint64_t>(n, left - ahead));
+      }
     }
     if (tracing()) {
       host_.emit(memoryEvent(toMemory, addr, n, Narrative::LocalBufferAccess));
