@@ -619,10 +619,11 @@ void Qp::advanceDma(DmaState& d, std::uint32_t len) {
 
 // Copies between local memory (through lkeys) and a buffer, as rxe's copy_data; `toMemory`
 // writes into the SGEs. Returns false on an lkey, access or bounds violation.
-#ifndef PF
-#define PF 48
-#endif
-constexpr std::uint64_t kPrefetchPackets = PF;
+// How many packets ahead a large source region's bytes are asked for (see copyData): the
+// requester builds up to 48 packets in a burst (rxe's 64 skbs in flight down to 16), so the
+// next packet's bytes would be asked for too late; 16 packets ahead they arrive in time (the
+// 1 GiB WRITE's loop: 0.279 s median of five runs with the next packet, 0.260 s with this).
+constexpr std::uint64_t kPrefetchPackets = 16;
 bool Qp::copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemory, DmaFault* error,
                   const std::uint8_t** reference) {
   if (reference) *reference = nullptr;
@@ -679,13 +680,14 @@ bool Qp::copyData(DmaState& d, std::uint8_t* buf, std::uint32_t len, bool toMemo
       dmaWrite(mem.data(), buf + done, n, mr->length > kDmaCachedRegion);
     } else {
       std::memcpy(buf + done, mem.data(), n);
-      // A large region's bytes come from memory: ask for the next packet's now, so that they
-      // arrive while this packet is built and sent (the copy of each 4 KiB page otherwise
-      // waits for memory at its start, where the hardware prefetcher stops).
+      // A large region's bytes come from memory: ask for a later packet's now, so that they
+      // arrive before it is built (the copy of each 4 KiB page otherwise waits for memory at
+      // its start, where the hardware prefetcher stops).
       if (mr->length > kDmaCachedRegion) {
         const std::uint64_t ahead = std::uint64_t{n} * kPrefetchPackets;
         const std::uint64_t left = mr->addr + mr->length - addr - n;
-        if (ahead < left) dmaPrefetch(mem.data() + n + ahead, std::min<std::uint64_t>(n, left - ahead));
+        if (ahead < left)
+          dmaPrefetch(mem.data() + n + ahead, std::min<std::uint64_t>(n, left - ahead));
       }
     }
     if (tracing()) {
