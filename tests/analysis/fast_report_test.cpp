@@ -15,6 +15,7 @@
 
 #include "../support/analysis_report_reference.h"
 #include "../support/corrupted_frames.h"
+#include "../support/iwarp_frames.h"
 #include "../support/repository_captures.h"
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/analysis/packet_facts.h"
@@ -22,7 +23,6 @@
 #include "rdmascope/packets/mac_control.h"
 #include "rdmascope/packets/mad_builder.h"
 #include "rdmascope/packets_io/capture_reader.h"
-#include "rdmascope/sim/transport_scenarios.h"
 
 namespace rdmascope::analysis {
 namespace {
@@ -65,17 +65,8 @@ std::vector<Capture> generated() {
   std::vector<Capture> out;
   Frames iwarp;
   for (const char* scenario : {"iwarp-read", "iwarp-write", "iwarp-send-recv"}) {
-    sim::TransportScenarioOptions o;
-    o.bytes = 20000;
-    o.lossRate = 0.1;
-    o.seed = 7;
-    std::string error;
-    const auto run = sim::runTransportScenario(scenario, o, error);
-    EXPECT_TRUE(run) << error;
-    if (!run) continue;
-    Frames frames;
-    for (const auto& f : run->frames)
-      frames.push_back(f.bytes);
+    const Frames frames = ::rdmascope::test::iwarpFrames(scenario);
+    if (frames.empty()) continue;
     iwarp.insert(iwarp.end(), frames.begin(), frames.end());
     out.push_back(made(scenario, packets::LinkType::Ethernet, frames));
   }

@@ -16,12 +16,12 @@
 #include <filesystem>
 
 #include "../support/corrupted_frames.h"
+#include "../support/iwarp_frames.h"
 #include "../support/repository_captures.h"
 #include "cli_runner.h"
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets/mad_builder.h"
 #include "rdmascope/packets_io/capture_writer.h"
-#include "rdmascope/sim/transport_scenarios.h"
 
 namespace rdmascope::cli::test {
 namespace {
@@ -50,17 +50,8 @@ struct GeneratedCaptures {
   GeneratedCaptures() {
     Frames iwarp;
     for (const char* scenario : {"iwarp-read", "iwarp-write", "iwarp-send-recv"}) {
-      sim::TransportScenarioOptions o;
-      o.bytes = 20000;
-      o.lossRate = 0.1;
-      o.seed = 7;
-      std::string error;
-      const auto run = sim::runTransportScenario(scenario, o, error);
-      EXPECT_TRUE(run) << error;
-      if (!run) continue;
-      Frames frames;
-      for (const auto& f : run->frames)
-        frames.push_back(f.bytes);
+      const Frames frames = ::rdmascope::test::iwarpFrames(scenario);
+      if (frames.empty()) continue;
       iwarp.insert(iwarp.end(), frames.begin(), frames.end());
       paths.push_back(write(std::string(scenario) + ".pcap", packets::LinkType::Ethernet, frames));
     }

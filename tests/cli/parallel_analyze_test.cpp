@@ -8,12 +8,12 @@
 #include <cstdio>
 
 #include "../support/corrupted_frames.h"
+#include "../support/iwarp_frames.h"
 #include "../support/repository_captures.h"
 #include "cli_runner.h"
 #include "rdmascope/packets/mac_control.h"
 #include "rdmascope/packets_io/capture_reader.h"
 #include "rdmascope/packets_io/capture_writer.h"
-#include "rdmascope/sim/transport_scenarios.h"
 
 namespace rdmascope::cli::test {
 namespace {
@@ -56,15 +56,8 @@ TEST(ParallelAnalyze, ManyBatchesOfRoceIwarpPfcAndCorruptedFramesReportAsInOneTh
   }
   Frames iwarp;
   for (const char* scenario : {"iwarp-read", "iwarp-write"}) {
-    sim::TransportScenarioOptions o;
-    o.bytes = 30000;
-    o.lossRate = 0.05;
-    o.seed = 11;
-    std::string error;
-    const auto run = sim::runTransportScenario(scenario, o, error);
-    ASSERT_TRUE(run) << error;
-    for (const auto& f : run->frames)
-      iwarp.push_back(f.bytes);
+    const Frames frames = ::rdmascope::test::iwarpFrames(scenario, 30000, 0.05, 11);
+    iwarp.insert(iwarp.end(), frames.begin(), frames.end());
   }
   ASSERT_FALSE(roce.empty());
   ASSERT_FALSE(iwarp.empty());

@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
+#include "../support/iwarp_frames.h"
 #include "../support/repository_captures.h"
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets/mad_builder.h"
-#include "rdmascope/sim/transport_scenarios.h"
 #include "rdmascope/ui/capture_loader.h"
 #include "rdmascope/ui/dissection_cache.h"
 #include "rdmascope/ui/filter_bar.h"
@@ -164,18 +164,12 @@ std::vector<NamedStore> stores() {
         {"samples of link type " + std::to_string(static_cast<int>(link)), std::move(store)});
   out.push_back({"native IB samples", std::move(nativeIb)});
   for (const char* scenario : {"iwarp-read", "iwarp-write"}) {
-    sim::TransportScenarioOptions o;
-    o.bytes = 20000;
-    o.lossRate = 0.1;
-    o.seed = 11;
-    std::string error;
-    const auto run = sim::runTransportScenario(scenario, o, error);
-    EXPECT_TRUE(run) << error;
-    if (!run) continue;
+    const auto frames = ::rdmascope::test::iwarpFrames(scenario, 20000, 0.1, 11);
+    if (frames.empty()) continue;
     FrameStore store;
     std::int64_t at = 0;
-    for (const auto& f : run->frames)
-      store.append(f.bytes, at += 1000);
+    for (const auto& f : frames)
+      store.append(f, at += 1000);
     out.push_back({scenario, std::move(store)});
   }
   const std::size_t whole = out.size();

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "../support/iwarp_frames.h"
 #include "../support/repository_captures.h"
-#include "rdmascope/sim/transport_scenarios.h"
 #include "rdmascope/ui/capture_loader.h"
 #include "rdmascope/ui/filter_bar.h"
 #include "rdmascope/ui/frame_store.h"
@@ -49,20 +49,14 @@ std::vector<FrameStore> stores() {
     if (loadCaptureFile(path, store).ok()) out.push_back(std::move(store));
   }
   for (const char* scenario : {"iwarp-read", "iwarp-write", "iwarp-send-recv"}) {
-    sim::TransportScenarioOptions o;
-    o.bytes = 20000;
-    o.lossRate = 0.1;
-    o.seed = 7;
-    std::string error;
-    const auto run = sim::runTransportScenario(scenario, o, error);
-    EXPECT_TRUE(run) << error;
-    if (!run) continue;
+    const auto frames = ::rdmascope::test::iwarpFrames(scenario);
+    if (frames.empty()) continue;
     FrameStore store, flipped;
     std::int64_t t = 0;
     std::size_t bit = 0;
-    for (const auto& f : run->frames) {
-      store.append(f.bytes, t += 1000);
-      auto g = f.bytes;
+    for (const auto& f : frames) {
+      store.append(f, t += 1000);
+      auto g = f;
       g[(bit += 97) / 8 % g.size()] ^= 0x10;
       flipped.append(g, t);
     }
