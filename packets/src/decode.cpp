@@ -494,7 +494,7 @@ void dissectData(DecodeContext& ctx, std::size_t offset, std::size_t end, std::i
 void decodeFrameWith(Dissection& d, std::span<const std::uint8_t> frame, LinkType link,
                      const FrameInfo& info, const DecodeOptions& options,
                      TcpPayloadDissector* tcpPayload) {
-  d.nodes.clear();
+  detail::recycleNodes(d.nodes);
   d.diagnostics.clear();
   d.summary.source.clear();
   d.summary.destination.clear();

@@ -6,6 +6,35 @@
 #include <cstdio>
 
 namespace rdmascope::packets::detail {
+namespace {
+
+// The storage of labels of earlier dissections on this thread. Only short ones are kept (a
+// payload's label is not), so a node kept for long (the GUI's cache) never holds much more
+// than its text, and the pool stays under a megabyte.
+constexpr std::size_t kPooledLabelCapacity = 256;
+constexpr std::size_t kLabelPoolSize = 4096;
+thread_local std::vector<std::string> labelPool;
+
+// An empty label with storage from the pool when it has some.
+void takeLabel(std::string& label) {
+  if (labelPool.empty()) return;
+  label = std::move(labelPool.back());
+  labelPool.pop_back();
+  label.clear();
+}
+
+}  // namespace
+
+void recycleNodes(std::vector<Node>& nodes) {
+  auto& pool = labelPool;
+  for (auto& n : nodes) {
+    if (pool.size() >= kLabelPoolSize) break;
+    // Above 15 characters libstdc++ keeps the text on the heap.
+    if (n.label.capacity() > 15 && n.label.capacity() <= kPooledLabelCapacity)
+      pool.push_back(std::move(n.label));
+  }
+  nodes.clear();
+}
 
 std::int32_t DissectionBuilder::addContainer(std::string_view key, std::string label,
                                              std::size_t offset, std::size_t length,
@@ -61,6 +90,7 @@ std::int32_t DissectionBuilder::addField(const FieldDef& f, std::size_t headerOf
       // "Name: shown", built in place: the value's name and the value, else both bases, else
       // True/False for a flag, else the value.
       const auto vn = valueName(f, n.number);
+      takeLabel(n.label);
       n.label.reserve(f.name.size() + 2 + (vn.empty() ? 24 : vn.size() + 3) + n.value.size());
       n.label.append(f.name).append(": ");
       if (!vn.empty()) {
@@ -96,6 +126,7 @@ std::int32_t DissectionBuilder::addField(const FieldDef& f, std::size_t headerOf
       break;
   }
   if (label && f.type != FieldType::UInt && f.type != FieldType::Bool) {
+    if (n.value.size() < kPooledLabelCapacity) takeLabel(n.label);
     n.label.reserve(f.name.size() + 2 + n.value.size());
     n.label.append(f.name).append(": ").append(n.value);
   }
