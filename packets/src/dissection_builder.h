@@ -64,11 +64,11 @@ class DissectionBuilder {
   const ValueKeys* lean_ = nullptr;
 };
 
-/// Appends v in decimal (as %llu), without a temporary string.
 /// Clears `nodes`, keeping the storage of their short labels for the field labels of the next
 /// dissections on this thread (a label per node was an allocation per node).
 void recycleNodes(std::vector<Node>& nodes);
 
+/// Appends v in decimal (as %llu), without a temporary string.
 void appendDecimal(std::string& out, std::uint64_t v);
 /// Appends v in lowercase hex, zero-padded to at least minDigits (as %0*llx), without "0x".
 void appendHex(std::string& out, std::uint64_t v, int minDigits);

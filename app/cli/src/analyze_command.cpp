@@ -72,17 +72,7 @@ int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
   analysis::FlowAnalyzer analyzer(options);
   const unsigned threads =
       a.threads != 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
-  if (threads > 1 && reader->memoryMapped()) {
-    analyzeInParallel(*reader, analyzer);
-  } else {
-    packets_io::FrameView v;
-    std::int64_t first = 0;
-    while (reader->next(v)) {
-      if (reader->framesRead() == 1) first = v.timestampNs;
-      analyzer.addFrame(v.data, reader->linkType(), reader->framesRead(),
-                        static_cast<double>(v.timestampNs - first) / 1e9);
-    }
-  }
+  analyzeCapture(*reader, analyzer, threads);
   analyzer.finish();
   const analysis::AnalysisReport report = analyzer.takeReport();
   const std::string loss = captureLossNote(report, reader->dropsReported());

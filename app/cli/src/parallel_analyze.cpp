@@ -77,7 +77,17 @@ class Pipe {
   bool stopping_ = false;
 };
 
-}  // namespace
+// The number and time (seconds from the first frame's) of the frame `reader` returned last.
+class FrameClock {
+ public:
+  double seconds(const packets_io::CaptureReader& reader, const packets_io::FrameView& v) {
+    if (reader.framesRead() == 1) first_ = v.timestampNs;
+    return static_cast<double>(v.timestampNs - first_) / 1e9;
+  }
+
+ private:
+  std::int64_t first_ = 0;
+};
 
 void analyzeInParallel(packets_io::CaptureReader& reader, analysis::FlowAnalyzer& analyzer) {
   const packets::LinkType link = reader.linkType();
@@ -93,7 +103,7 @@ void analyzeInParallel(packets_io::CaptureReader& reader, analysis::FlowAnalyzer
     try {
       analysis::PacketFactReader facts(options);
       packets_io::FrameView v;
-      std::int64_t first = 0;
+      FrameClock clock;
       bool end = false;
       while (!end) {
         Batch* b = pipe.takeFree();
@@ -104,11 +114,10 @@ void analyzeInParallel(packets_io::CaptureReader& reader, analysis::FlowAnalyzer
             end = true;
             break;
           }
-          if (reader.framesRead() == 1) first = v.timestampNs;
           Slot& s = b->slots[b->used++];
           s.data = v.data;
           s.number = reader.framesRead();
-          s.time = static_cast<double>(v.timestampNs - first) / 1e9;
+          s.time = clock.seconds(reader, v);
           s.hasFacts =
               analysis::FlowAnalyzer::readFacts(facts, s.data, link, s.number, s.time, s.facts);
         }
@@ -137,6 +146,20 @@ void analyzeInParallel(packets_io::CaptureReader& reader, analysis::FlowAnalyzer
   }
   readerThread.join();
   if (failure) std::rethrow_exception(failure);
+}
+
+}  // namespace
+
+void analyzeCapture(packets_io::CaptureReader& reader, analysis::FlowAnalyzer& analyzer,
+                    unsigned threads) {
+  if (threads > 1 && reader.memoryMapped()) {
+    analyzeInParallel(reader, analyzer);
+    return;
+  }
+  packets_io::FrameView v;
+  FrameClock clock;
+  while (reader.next(v))
+    analyzer.addFrame(v.data, reader.linkType(), reader.framesRead(), clock.seconds(reader, v));
 }
 
 }  // namespace rdmascope::cli

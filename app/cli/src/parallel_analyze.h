@@ -1,17 +1,20 @@
 #pragma once
-// `analyze` over two cores: one thread reads the capture and the facts of its RoCE and
-// InfiniBand frames (the first touch of the bytes, the headers, the ICRC, the content hash)
-// batch by batch, ahead of the analysis, which takes them in capture order on the calling
-// thread, with every other frame (PFC, TCP and iWARP, ...) as FlowAnalyzer::addFrame would.
+// The frames of a capture fed to the flow analysis (`analyze`), in one thread or two: with
+// two, one thread reads the capture and the facts of its RoCE and InfiniBand frames (the first
+// touch of the bytes, the headers, the ICRC, the content hash) batch by batch, ahead of the
+// analysis, which takes them in capture order on the calling thread, with every other frame
+// (PFC, TCP and iWARP, ...) as FlowAnalyzer::addFrame would.
 
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/packets_io/capture_reader.h"
 
 namespace rdmascope::cli {
 
-/// Feeds every frame of `reader` to `analyzer` as the loop of FlowAnalyzer::addFrame would
-/// (frame numbers from 1, times from the first frame's). The reader must be memory-mapped (its
-/// frame views stay valid while it lives); its error, if any, is left for the caller to read.
-void analyzeInParallel(packets_io::CaptureReader& reader, analysis::FlowAnalyzer& analyzer);
+/// Feeds every frame of `reader` to `analyzer` as a loop of FlowAnalyzer::addFrame would (frame
+/// numbers from 1, times in seconds from the first frame's). With `threads` above 1 and a
+/// memory-mapped reader (its frame views stay valid while it lives) the facts are read ahead
+/// on a second thread. The reader's error, if any, is left for the caller to read.
+void analyzeCapture(packets_io::CaptureReader& reader, analysis::FlowAnalyzer& analyzer,
+                    unsigned threads);
 
 }  // namespace rdmascope::cli
