@@ -207,10 +207,25 @@ void formatNineDecimals(double x, char* buf, std::size_t size) {
 
 void formatEpochTime(const FrameInfo& info, char* buf, std::size_t size) {
   if (info.epochNs != 0) {
+    // "%s%lld.%09lld" by hand: every frame of a JSON or detail pass has one.
     const auto ns = info.epochNs;
-    std::snprintf(buf, size, "%s%lld.%09lld", ns < 0 ? "-" : "",
-                  static_cast<long long>((ns < 0 ? -ns : ns) / 1'000'000'000),
-                  static_cast<long long>((ns < 0 ? -ns : ns) % 1'000'000'000));
+    const auto magnitude =
+        ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+    char* out = buf;
+    char* const end = buf + size;
+    if (ns < 0 && out < end) *out++ = '-';
+    const auto [afterSeconds, ec] = std::to_chars(out, end, magnitude / 1'000'000'000);
+    if (ec == std::errc() && afterSeconds + 11 <= end) {
+      *afterSeconds = '.';
+      std::uint64_t rest = magnitude % 1'000'000'000;
+      for (int i = 9; i >= 1; --i, rest /= 10)
+        afterSeconds[i] = static_cast<char>('0' + rest % 10);
+      afterSeconds[10] = '\0';
+      return;
+    }
+    std::snprintf(buf, size, "%s%llu.%09llu", ns < 0 ? "-" : "",
+                  static_cast<unsigned long long>(magnitude / 1'000'000'000),
+                  static_cast<unsigned long long>(magnitude % 1'000'000'000));
   } else {
     std::snprintf(buf, size, "%.9f", info.timeEpoch);
   }
@@ -561,8 +576,7 @@ void ValueKeys::add(std::string_view key) {
     if (!contains(target)) keys_.emplace_back(target);
 }
 
-bool ValueKeys::contains(std::string_view key) const {
-  if (all_) return true;
+bool ValueKeys::listed(std::string_view key) const {
   // Lengths first: most keys asked about differ in length from every wanted one.
   for (const auto& k : keys_)
     if (k.size() == key.size() && std::string_view(k) == key) return true;

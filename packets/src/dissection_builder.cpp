@@ -96,11 +96,18 @@ std::int32_t DissectionBuilder::addField(const FieldDef& f, std::size_t headerOf
       if (!vn.empty()) {
         n.label.append(vn).append(" (").append(n.value).append(")");
       } else if (f.base == Base::DecHex || f.base == Base::HexDec) {
-        char buf[48];
-        std::snprintf(buf, sizeof buf, f.base == Base::DecHex ? "%llu (0x%llx)" : "0x%llx (%llu)",
-                      static_cast<unsigned long long>(n.number),
-                      static_cast<unsigned long long>(n.number));
-        n.label.append(buf);
+        // "%llu (0x%llx)" or "0x%llx (%llu)", without snprintf (a few fields of every frame)
+        if (f.base == Base::DecHex) {
+          appendDecimal(n.label, n.number);
+          n.label.append(" (0x");
+          appendHex(n.label, n.number, 1);
+        } else {
+          n.label.append("0x");
+          appendHex(n.label, n.number, 1);
+          n.label.append(" (");
+          appendDecimal(n.label, n.number);
+        }
+        n.label += ')';
       } else if (f.type == FieldType::Bool) {
         n.label.append(n.number ? "True" : "False");
       } else {

@@ -30,10 +30,11 @@ std::uint32_t le32(std::span<const std::uint8_t> f, std::size_t at) {
   return std::uint32_t{f[at]} | (std::uint32_t{f[at + 1]} << 8) | (std::uint32_t{f[at + 2]} << 16) |
          (std::uint32_t{f[at + 3]} << 24);
 }
+// "0x%0*llx"
 std::string hex(std::uint64_t v, int digits) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%0*llx", digits, static_cast<unsigned long long>(v));
-  return buf;
+  std::string s = "0x";
+  appendHex(s, v, digits);
+  return s;
 }
 
 // tshark's IB header items are FT_BYTES: their value is the header's bytes.

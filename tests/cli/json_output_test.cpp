@@ -5,9 +5,7 @@
 // capture of the repository.
 #include <gtest/gtest.h>
 
-#include <ctime>
-#include <nlohmann/json.hpp>
-
+#include "../support/json_record_reference.h"
 #include "../support/repository_captures.h"
 #include "cli_runner.h"
 #include "rdmascope/packets/stream_decoder.h"
@@ -16,38 +14,8 @@
 namespace rdmascope::cli::test {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using ::rdmascope::test::jsonRecordReference;
 using ::rdmascope::test::repositoryCaptures;
-
-void addMember(Json& object, const std::string& key, Json value) {
-  auto it = object.find(key);
-  if (it == object.end()) {
-    object[key] = std::move(value);
-  } else if (it->is_array()) {
-    it->push_back(std::move(value));
-  } else {
-    Json array = Json::array({std::move(*it), std::move(value)});
-    *it = std::move(array);
-  }
-}
-
-Json subtree(const packets::Dissection& d, const std::vector<std::vector<std::int32_t>>& kids,
-             std::int32_t index) {
-  Json object = Json::object();
-  for (const std::int32_t c : kids[static_cast<std::size_t>(index)]) {
-    const auto& n = d.nodes[static_cast<std::size_t>(c)];
-    const std::string key(n.key);
-    if (kids[static_cast<std::size_t>(c)].empty()) {
-      addMember(object, key, n.value);
-    } else if (n.value.empty()) {
-      addMember(object, key, subtree(d, kids, c));
-    } else {
-      addMember(object, key, n.value);
-      addMember(object, key + "_tree", subtree(d, kids, c));
-    }
-  }
-  return object;
-}
 
 std::string expectedJson(const std::string& capture) {
   std::string error;
@@ -67,36 +35,8 @@ std::string expectedJson(const std::string& capture) {
     info.epochNs = v.timestampNs;
     info.originalLength = v.originalLength;
     const auto d = decoder.decode(v.data, reader->linkType(), info);
-    std::vector<std::vector<std::int32_t>> kids(d.nodes.size() + 1);
-    for (std::size_t i = 0; i < d.nodes.size(); ++i) {
-      const std::int32_t p = d.nodes[i].parent;
-      kids[p < 0 ? d.nodes.size() : static_cast<std::size_t>(p)].push_back(
-          static_cast<std::int32_t>(i));
-    }
-    Json layers = subtree(d, kids, static_cast<std::int32_t>(d.nodes.size()));
-    if (!d.diagnostics.empty()) {
-      Json diags = Json::array();
-      for (const auto& diag : d.diagnostics)
-        diags.push_back(
-            {{"severity", packets::severityName(diag.severity)}, {"message", diag.message}});
-      layers["_diagnostics"] = std::move(diags);
-    }
-    const std::time_t sec = static_cast<std::time_t>(v.timestampNs / 1'000'000'000);
-    std::tm tm{};
-    gmtime_r(&sec, &tm);
-    char index[32];
-    std::strftime(index, sizeof index, "packets-%Y-%m-%d", &tm);
-    Json packet;
-    packet["_index"] = index;
-    packet["_type"] = "doc";
-    packet["_score"] = nullptr;
-    packet["_source"] = {{"layers", std::move(layers)}};
     if (printed++) out += ",\n";
-    out += "  ";
-    for (const char c : packet.dump(2, ' ', false, Json::error_handler_t::replace)) {
-      out += c;
-      if (c == '\n') out += "  ";
-    }
+    out += jsonRecordReference(d, v.timestampNs);
   }
   out += printed ? "\n]\n" : "]\n";
   return out;

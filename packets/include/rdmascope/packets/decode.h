@@ -40,12 +40,14 @@ class ValueKeys {
   /// Every value (a JSON pass: values of all nodes, no labels).
   static ValueKeys all();
   void add(std::string_view key);
-  bool contains(std::string_view key) const;
+  bool contains(std::string_view key) const { return all_ || listed(key); }
   bool containsAll() const { return all_; }
   /// The keys added, with the targets of aggregate keys (empty for all()).
   std::span<const std::string> list() const { return keys_; }
 
  private:
+  bool listed(std::string_view key) const;
+
   std::vector<std::string> keys_;
   bool all_ = false;
 };
