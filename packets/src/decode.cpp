@@ -517,7 +517,7 @@ void decodeFrameWith(Dissection& d, std::span<const std::uint8_t> frame, LinkTyp
   d.summary.info.clear();
   d.crc = CrcStatus::Absent;
   d.frameLength = static_cast<std::uint32_t>(frame.size());
-  detail::DissectionBuilder b(d, frame, options.lean);
+  detail::DissectionBuilder b(d, frame, options.lean, options.labels);
   detail::DecodeContext ctx{b, options, info, tcpPayload};
   ctx.end = frame.size();
   detail::dissectFrameInfo(ctx);

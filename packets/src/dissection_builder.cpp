@@ -136,13 +136,14 @@ std::int32_t DissectionBuilder::addField(const FieldDef& f, std::size_t headerOf
     if (n.value.size() < kPooledLabelCapacity) takeLabel(n.label);
     n.label.reserve(f.name.size() + 2 + n.value.size());
     n.label.append(f.name).append(": ").append(n.value);
+    if (!value) n.value.clear();
   }
   return static_cast<std::int32_t>(out_.nodes.size() - 1);
 }
 
 void DissectionBuilder::addLeafField(const FieldDef& f, std::size_t headerOffset,
                                      std::int32_t parent) {
-  if (wantsValue(f.key)) {
+  if (labels() || wantsValue(f.key)) {
     addField(f, headerOffset, parent);
     return;
   }

@@ -15,16 +15,16 @@ namespace rdmascope::packets::detail {
 
 class DissectionBuilder {
  public:
-  /// `lean`: see DecodeOptions::lean (null: labels and values of every node).
+  /// `lean`, `labels`: see DecodeOptions (lean null: labels and values of every node).
   DissectionBuilder(Dissection& out, std::span<const std::uint8_t> frame,
-                    const ValueKeys* lean = nullptr)
-      : out_(out), frame_(frame), lean_(lean) {}
+                    const ValueKeys* lean = nullptr, bool labels = false)
+      : out_(out), frame_(frame), lean_(lean), labels_(labels || lean == nullptr) {}
 
   std::span<const std::uint8_t> frame() const { return frame_; }
   Dissection& dissection() { return out_; }
 
-  /// False in a lean dissection: labels are dropped, callers need not build them.
-  bool labels() const { return lean_ == nullptr; }
+  /// False in a lean dissection without labels: callers need not build them.
+  bool labels() const { return labels_; }
   /// True when a node with this key keeps its value (always in a full dissection).
   bool wantsValue(std::string_view key) const { return !lean_ || lean_->contains(key); }
 
@@ -38,8 +38,9 @@ class DissectionBuilder {
 
   /// One table field of a header that starts at headerOffset.
   std::int32_t addField(const FieldDef& field, std::size_t headerOffset, std::int32_t parent);
-  /// A table field no node will hang under: as addField, but a lean dissection leaves it out
-  /// unless its value is wanted (its bounds are still checked, with the same diagnostic).
+  /// A table field no node will hang under: as addField, but a lean dissection without labels
+  /// leaves it out unless its value is wanted (its bounds are still checked, with the same
+  /// diagnostic).
   void addLeafField(const FieldDef& field, std::size_t headerOffset, std::int32_t parent);
 
   /// A node with a value not described by a table (computed status, payload, ...).
@@ -62,6 +63,7 @@ class DissectionBuilder {
   Dissection& out_;
   std::span<const std::uint8_t> frame_;
   const ValueKeys* lean_ = nullptr;
+  bool labels_ = true;
 };
 
 /// Clears `nodes`, keeping the storage of their short labels for the field labels of the next

@@ -165,7 +165,8 @@ void dissectCm(DecodeContext& ctx, std::size_t mad, std::int32_t parent) {
     if (!req || n < 0) continue;
     if (fd.key == "infiniband.cm.req.serviceid" && ipService) {
       if (ctx.b.labels())
-        ctx.b.dissection().nodes[n].label = "IP CM ServiceID: " + ctx.b.dissection().nodes[n].value;
+        ctx.b.dissection().nodes[n].label =
+            "IP CM ServiceID: " + formatFieldValue(fd, ctx.b.dissection().nodes[n].number);
       for (const auto& part : kCmReqServiceIdParts.fields)
         ctx.b.addField(part, cm, n);
     } else if (fd.key == "infiniband.cm.req.prim_localgid" &&

@@ -100,14 +100,16 @@ int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
   if (a.verify) return verify(*reader, a, filter, options, out, err);
 
   PacketPrinter printer(print, out);
-  // Lean dissections (no labels, only the values read) unless the detail tree is printed.
+  // Lean dissections: only the values read (by the printer and the filter); labels only for
+  // the detail tree.
   std::optional<packets::ValueKeys> lean;
-  if (!a.fullDissection) lean = printer.valueKeys();
-  if (lean) {
+  if (!a.fullDissection) {
+    lean = printer.valueKeys();
     if (filter)
       for (const auto& key : filter->keys())
         lean->add(key);
     options.lean = &*lean;
+    options.labels = printer.printsLabels();
   }
   FrameDecoder decoder(options);
   // Filter and field passes read the few fields they need straight from the frames' bytes.

@@ -60,24 +60,24 @@ std::string fieldText(const packets::Dissection& d, const std::string& key,
   return out;
 }
 
-std::optional<packets::ValueKeys> PacketPrinter::valueKeys() const {
+packets::ValueKeys PacketPrinter::valueKeys() const {
   packets::ValueKeys keys;
   switch (options_.format) {
     case PrintOptions::Format::Summary:
       keys.add("frame.number");
       keys.add("frame.time_relative");
       keys.add("frame.len");
-      return keys;
+      break;
     case PrintOptions::Format::Fields:
       for (const auto& key : options_.fields)
         keys.add(key);
-      return keys;
+      break;
     case PrintOptions::Format::Json:
       return packets::ValueKeys::all();
     case PrintOptions::Format::Tree:
       break;
   }
-  return std::nullopt;
+  return keys;
 }
 
 void PacketPrinter::begin() {

@@ -52,9 +52,11 @@ class PacketPrinter {
   /// separator before the first record of the output left out).
   void writeRecords(std::string_view records);
 
-  /// The node values print() reads, for a lean decode (DecodeOptions::lean); nullopt when it
-  /// needs full dissections (the detail tree reads every label).
-  std::optional<packets::ValueKeys> valueKeys() const;
+  /// The node values print() reads, for a lean decode (DecodeOptions::lean): none for the
+  /// detail tree, which reads every label instead (printsLabels()).
+  packets::ValueKeys valueKeys() const;
+  /// True for the detail tree (-V): every node's label, no value.
+  bool printsLabels() const { return options_.format == PrintOptions::Format::Tree; }
 
  private:
   void summary(const packets::Dissection& d, std::string& line) const;

@@ -63,6 +63,10 @@ struct DecodeOptions {
   /// the listed keys are formatted. Node indices (parents, Diagnostic::node) therefore count
   /// the nodes kept. Not owned: it must outlive every decode that uses these options.
   const ValueKeys* lean = nullptr;
+  /// With `lean` set: every node is kept with its label (the detail tree, as a full
+  /// dissection), and still only the values of the listed keys are formatted. For a pass that
+  /// prints the tree but no values (-V, with the keys its display filter reads).
+  bool labels = false;
 };
 
 /// Decodes one frame. Never throws: malformed or truncated input yields diagnostics.
