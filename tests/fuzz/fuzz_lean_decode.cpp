@@ -8,7 +8,10 @@
 // time (any double, or whole nanoseconds) must print as printf's %.9f. The field extractor
 // (FieldExtractor, the fast path of the summary, -Y and -T fields passes), built for the same
 // keys, must yield for every frame it accepts what the lean dissection holds for them and, in
-// its summary mode, the same summary columns, CRC status and errors. (Seeds named
+// its summary mode, the same summary columns, CRC status and errors. A lean decode that keeps
+// labels (DecodeOptions::labels, the -V pass) must hold every node of the full one with its
+// label, and the listed keys' values. The epoch time (whole nanoseconds, any sign) must print
+// as printf's "%s%llu.%09llu" of its sign and magnitude. (Seeds named
 // extractor_N_... select filter N; extractor_11_vlan_ipv6 holds RoCEv2 frames behind VLAN tags
 // and over IPv6.)
 //
@@ -62,6 +65,19 @@ constexpr std::array<std::string_view, 12> kFilters = {
 
 // The lean nodes are the full ones in order, less header fields whose keys were not asked
 // for; parents and diagnostics are compared through the nodes they name.
+bool sameDissection(const Dissection& full, const Dissection& lean, const ValueKeys& keys);
+
+// A lean dissection with labels: every node of the full one, with its label.
+bool sameTree(const Dissection& full, const Dissection& labelled, const ValueKeys& keys) {
+  if (full.nodes.size() != labelled.nodes.size()) return false;
+  for (std::size_t i = 0; i < full.nodes.size(); ++i) {
+    const Node& a = full.nodes[i];
+    const Node& b = labelled.nodes[i];
+    if (a.key != b.key || a.label != b.label || a.parent != b.parent) return false;
+  }
+  return sameDissection(full, labelled, keys);
+}
+
 bool sameDissection(const Dissection& full, const Dissection& lean, const ValueKeys& keys) {
   if (full.crc != lean.crc || full.frameLength != lean.frameLength ||
       full.summary.source != lean.summary.source ||
@@ -118,9 +134,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const auto& k : filter->keys())
     keys.add(k);
   if ((data[0] >> 3) >= kFilters.size()) keys.add("frame.number");
-  DecodeOptions fullOptions, leanOptions;
+  DecodeOptions fullOptions, leanOptions, labelledOptions;
   leanOptions.lean = &keys;
-  CaptureDecoder full(fullOptions), lean(leanOptions);
+  labelledOptions.lean = &keys;
+  labelledOptions.labels = true;
+  CaptureDecoder full(fullOptions), lean(leanOptions), labelled(labelledOptions);
   const FieldExtractor extractor(keys, fullOptions);
   Dissection d;  // reused across frames, as the CLI does
   std::span<const std::uint8_t> in(data + 1, size - 1);
@@ -140,7 +158,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         ns = static_cast<std::int64_t>(static_cast<std::uint64_t>(ns) << 8 | frame[i]);
       info.timeRelative = static_cast<double>(ns >> (frame[1] & 15)) / 1e9;
     }
+    if (frame.size() >= 16) {  // any epoch in nanoseconds
+      std::uint64_t bits = 0;
+      for (std::size_t i = 8; i < 16; ++i)
+        bits = bits << 8 | frame[i];
+      info.epochNs = static_cast<std::int64_t>(bits);
+    }
     const Dissection a = full.decode(frame, link, info);
+    if (info.epochNs != 0) {
+      const std::uint64_t magnitude = info.epochNs < 0
+                                          ? 0 - static_cast<std::uint64_t>(info.epochNs)
+                                          : static_cast<std::uint64_t>(info.epochNs);
+      char epoch[48];
+      std::snprintf(epoch, sizeof epoch, "%s%llu.%09llu", info.epochNs < 0 ? "-" : "",
+                    static_cast<unsigned long long>(magnitude / 1'000'000'000),
+                    static_cast<unsigned long long>(magnitude % 1'000'000'000));
+      const Node* e = a.find("frame.time_epoch");
+      if (!e || e->value != epoch) __builtin_trap();
+    }
     char expected[48];  // the size the decoder formats into
     std::snprintf(expected, sizeof expected, "%.9f", info.timeRelative);
     const Node* time = a.find("frame.time_relative");
@@ -148,6 +183,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     lean.decodeInto(d, frame, link, info);
     if (!sameDissection(a, d, keys)) __builtin_trap();
     if (filter->matches(a) != filter->matches(d)) __builtin_trap();
+    const Dissection tree = labelled.decode(frame, link, info);
+    if (!sameTree(a, tree, keys) || filter->matches(a) != filter->matches(tree)) __builtin_trap();
     // The parallel passes decode the frames mayReachTcp rules out without the stream decoder.
     if (!mayReachTcp(frame, link)) {
       if (a.find("tcp")) __builtin_trap();
