@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "commands.h"
+#include "huge_page_heap.h"
 #include "numeric_options.h"
 #include "output_options.h"
 #include "parallel_analyze.h"
@@ -69,6 +70,8 @@ int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
   options.seriesWidth = a.seriesWidth;
   options.linkBitsPerSecond = a.linkGbps * 1e9;
   options.pauseStormSeconds = a.pauseStorm;
+  // The report's anomalies, messages and JSON on huge pages (up to 256 MiB of them).
+  reserveHugePageHeap(std::size_t{256} << 20);
   analysis::FlowAnalyzer analyzer(options);
   const unsigned threads =
       a.threads != 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());
