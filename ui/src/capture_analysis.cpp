@@ -115,13 +115,33 @@ CaptureAnalysisBuilder::CaptureAnalysisBuilder(analysis::AnalyzerOptions options
 }
 
 void CaptureAnalysisBuilder::record(FlowKey key, ConnectionFrame frame) {
-  auto [it, fresh] =
-      flowIds_.try_emplace(std::move(key), static_cast<std::uint32_t>(flowKeys_.size()));
+  const auto& [carrier, source, destination, qp] = key;
+  flowFrames_[flowId(carrier, source, destination, qp)].push_back(frame);
+}
+
+std::uint32_t CaptureAnalysisBuilder::flowId(analysis::Carrier carrier, const std::string& source,
+                                             const std::string& destination, std::uint32_t key) {
+  for (std::size_t i = 0; i < recentCount_; ++i) {
+    const std::uint32_t id = recent_[i];
+    const auto& [c, s, d, k] = flowKeys_[id];
+    if (k == key && c == carrier && s == source && d == destination) {
+      // Moved to the front: the flows of a run stay near it.
+      std::rotate(recent_.begin(), recent_.begin() + static_cast<std::ptrdiff_t>(i),
+                  recent_.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+      return id;
+    }
+  }
+  auto [it, fresh] = flowIds_.try_emplace(FlowKey{carrier, source, destination, key},
+                                          static_cast<std::uint32_t>(flowKeys_.size()));
   if (fresh) {
     flowKeys_.push_back(it->first);
     flowFrames_.emplace_back();
   }
-  flowFrames_[it->second].push_back(frame);
+  if (recentCount_ < kRecentFlows) ++recentCount_;
+  std::rotate(recent_.begin(), recent_.begin() + static_cast<std::ptrdiff_t>(recentCount_ - 1),
+              recent_.begin() + static_cast<std::ptrdiff_t>(recentCount_));
+  recent_[0] = it->second;
+  return it->second;
 }
 
 void CaptureAnalysisBuilder::add(const FrameStore& store, std::size_t index) {
@@ -140,37 +160,59 @@ void CaptureAnalysisBuilder::add(const FrameStore& store, std::size_t index) {
   f.frame = static_cast<std::uint32_t>(index);
   f.time = static_cast<float>(store.timeRelative(index));
   f.payload = facts->payloadLength;
-  record(FlowKey{facts->carrier, facts->source, facts->destination, facts->destQp}, f);
+  flowFrames_[flowId(facts->carrier, facts->source, facts->destination, facts->destQp)].push_back(
+      f);
   analyzer_.addPacket(*facts);
 }
 
 CaptureAnalysis CaptureAnalysisBuilder::snapshot(bool finish) {
-  if (finish) analyzer_.finish();
   CaptureAnalysis out;
-  out.report = analyzer_.report();
+  if (finish) {
+    analyzer_.finish();
+    out.report = analyzer_.takeReport();
+  } else {
+    out.report = analyzer_.report();
+  }
   out.framesAnalysed = added_;
   out.frames.resize(out.report.connections.size());
+  // The flows of each connection (a flow may belong to more than one: a QP pair connected
+  // again), and how many connections list each: the last snapshot moves a flow listed once.
+  const auto flowOf = [&](const analysis::ConnectionReport& c, const std::string& src,
+                          const std::string& dst, std::optional<std::uint32_t> qp) -> int {
+    if (!qp) return -1;
+    auto it = flowIds_.find(FlowKey{c.carrier, src, dst, *qp});
+    return it == flowIds_.end() ? -1 : static_cast<int>(it->second);
+  };
+  std::vector<std::pair<int, int>> flows(out.report.connections.size(), {-1, -1});
+  std::vector<std::uint32_t> listed(flowFrames_.size(), 0);
+  for (std::size_t row = 0; row < out.report.connections.size(); ++row) {
+    const auto& c = out.report.connections[row];
+    auto& [a, b] = flows[row];
+    if (c.carrier == analysis::Carrier::Iwarp) {
+      if (c.a.port && c.b.port) {
+        a = flowOf(c, c.a.address, c.b.address, tcpPortKey(*c.a.port, *c.b.port));
+        b = flowOf(c, c.b.address, c.a.address, tcpPortKey(*c.b.port, *c.a.port));
+      }
+    } else {
+      a = flowOf(c, c.a.address, c.b.address, c.b.qp);
+      b = c.transport == "UD" ? -1 : flowOf(c, c.b.address, c.a.address, c.a.qp);
+    }
+    if (a >= 0) ++listed[static_cast<std::size_t>(a)];
+    if (b >= 0) ++listed[static_cast<std::size_t>(b)];
+  }
   for (std::size_t row = 0; row < out.report.connections.size(); ++row) {
     const auto& c = out.report.connections[row];
     std::vector<ConnectionFrame>& frames = out.frames[row];
-    frames.reserve(c.frames);
-    auto flowOf = [&](const std::string& src, const std::string& dst,
-                      std::optional<std::uint32_t> qp) -> const std::vector<ConnectionFrame>* {
-      if (!qp) return nullptr;
-      auto it = flowIds_.find(FlowKey{c.carrier, src, dst, *qp});
-      return it == flowIds_.end() ? nullptr : &flowFrames_[it->second];
-    };
-    const std::vector<ConnectionFrame>* fromA = nullptr;
-    const std::vector<ConnectionFrame>* fromB = nullptr;
-    if (c.carrier == analysis::Carrier::Iwarp) {
-      if (c.a.port && c.b.port) {
-        fromA = flowOf(c.a.address, c.b.address, tcpPortKey(*c.a.port, *c.b.port));
-        fromB = flowOf(c.b.address, c.a.address, tcpPortKey(*c.b.port, *c.a.port));
-      }
-    } else {
-      fromA = flowOf(c.a.address, c.b.address, c.b.qp);
-      fromB = c.transport == "UD" ? nullptr : flowOf(c.b.address, c.a.address, c.a.qp);
+    const auto [a, b] = flows[row];
+    std::vector<ConnectionFrame>* fromA =
+        a < 0 ? nullptr : &flowFrames_[static_cast<std::size_t>(a)];
+    std::vector<ConnectionFrame>* fromB =
+        b < 0 ? nullptr : &flowFrames_[static_cast<std::size_t>(b)];
+    if (finish && fromA && (!fromB || fromB->empty()) && listed[static_cast<std::size_t>(a)] == 1) {
+      frames = std::move(*fromA);  // one flow: its frames as they are
+      continue;
     }
+    frames.reserve(c.frames);
     // Both flows are in capture order: merge them.
     std::size_t i = 0, j = 0;
     const std::size_t na = fromA ? fromA->size() : 0, nb = fromB ? fromB->size() : 0;

@@ -4,6 +4,7 @@
 /// scenario), plus what the views need beyond the report: which frames belong to each
 /// connection, and the display filter that shows exactly those frames. No Qt.
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -68,13 +69,21 @@ class CaptureAnalysisBuilder {
   void add(const FrameStore& store, std::size_t index);
   std::size_t added() const { return added_; }
   /// The analysis so far. With `finish`, messages still in flight become incomplete (the
-  /// capture ended); the builder must not be fed afterwards.
+  /// capture ended) and the builder hands its report and frame lists over: it must be neither
+  /// fed nor asked again afterwards.
   CaptureAnalysis snapshot(bool finish);
 
  private:
   // (carrier, source, destination, destination QP); TCP (iWARP): the ports in place of the QP.
   using FlowKey = std::tuple<analysis::Carrier, std::string, std::string, std::uint32_t>;
   void record(FlowKey key, ConnectionFrame frame);
+  // The flow of the key, found among the last flows met before the map is searched (frames
+  // come in runs of a few flows: a request and its ACK).
+  std::uint32_t flowId(analysis::Carrier carrier, const std::string& source,
+                       const std::string& destination, std::uint32_t key);
+  static constexpr std::size_t kRecentFlows = 4;
+  std::array<std::uint32_t, kRecentFlows> recent_{};
+  std::size_t recentCount_ = 0;
   analysis::AnalyzerOptions options_;
   analysis::FlowAnalyzer analyzer_;
   std::map<FlowKey, std::uint32_t> flowIds_;
