@@ -54,7 +54,7 @@ awk -v size="$size" -v ours="$ours" -v theirs="$theirs" -v bare="$bare" -v crc_o
   printf "rdmascope-cli decode --verify (best of 3): %8.3f s  %6.2f GiB/s\n", ours, gib / ours
   printf "tshark -T fields -e infiniband.bth.psn:    %8.3f s  %6.2f GiB/s\n", theirs, gib / theirs
   printf "bare ISA-L CRC-32 pass (best of 3):        %8.3f s  %6.2f GiB/s\n", bare, gib / bare
-  printf "  of which the CRC alone on mapped memory:  %8.3f s  %6.2f GiB/s\n", crc_only,
+  printf "  of which the CRC alone on the read chunks: %8.3f s  %6.2f GiB/s\n", crc_only,
          gib / crc_only
   vs_tshark = theirs / ours
   vs_crc = bare / ours

@@ -17,6 +17,7 @@
 
 #include "../support/corrupted_frames.h"
 #include "../support/iwarp_frames.h"
+#include "../support/large_capture.h"
 #include "../support/repository_captures.h"
 #include "cli_runner.h"
 #include "rdmascope/packets/ib_builder.h"
@@ -29,6 +30,7 @@ namespace {
 using Frames = std::vector<std::vector<std::uint8_t>>;
 
 using ::rdmascope::test::repositoryCaptures;
+using ::rdmascope::test::writeCaptureLargerThanTheRing;
 
 std::string write(const std::string& name, packets::LinkType link, const Frames& frames) {
   const std::string path = tempPath(name);
@@ -242,6 +244,30 @@ TEST(LeanDecode, GeneratedIwarpCmRoceV1NativeIbAndCorruptedCapturesPrintAsTheFul
   ASSERT_EQ(generated.paths.size(), 12u);
   for (const auto& c : generated.paths)
     expectSameAsFull(c);
+}
+
+// Larger than the reader's ring (24 MiB): the line passes' batches in flight would hold more
+// bytes than the reader keeps, so reading stops until the oldest batch is written.
+TEST(LeanDecode, ACaptureLargerThanTheReadersRingPrintsAsTheFullDissection) {
+  const std::string path = tempPath("lean_decode_large.pcap");
+  ASSERT_EQ(writeCaptureLargerThanTheRing(path, ::rdmascope::test::repositoryEthernetFrames(), 24),
+            "");
+  const std::vector<std::vector<std::string>> largePasses = {
+      {}, {"-Y", kFilters[1]}, {"-T", "fields", "-e", "frame.len", "-e", "infiniband.bth.psn"}};
+  for (const auto& pass : largePasses) {
+    std::vector<std::string> args = {"decode", path};
+    args.insert(args.end(), pass.begin(), pass.end());
+    const RunResult fast = runCli(args);
+    args.push_back("--full-dissection");
+    const RunResult full = runCli(args);
+    std::string what;
+    for (const auto& a : pass)
+      what.append(" ").append(a);
+    EXPECT_EQ(fast.exitCode, full.exitCode) << what;
+    EXPECT_TRUE(fast.out == full.out) << what << ": the fast pass prints otherwise";
+    EXPECT_GT(full.out.size(), std::size_t{100000}) << what;
+  }
+  std::remove(path.c_str());
 }
 
 // The filters above are not vacuous: over the repository's captures each selects some frames

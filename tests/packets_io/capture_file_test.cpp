@@ -97,14 +97,14 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(CaptureFormat::Pcap, CaptureFormat::Pcapng),
                        ::testing::Values(ReadMethod::Auto, ReadMethod::Libpcap)));
 
-TEST(CaptureReader, ClassicPcapIsMemoryMappedAndPcapngIsReadAsAStream) {
+TEST(CaptureReader, ClassicPcapKeepsViewsAndPcapngIsReadAsAStream) {
   const std::string a = tempPath("a.pcap"), b = tempPath("b.pcapng");
   writeFrames(a, LinkType::Ethernet, CaptureFormat::Pcap, sampleFrames());
   writeFrames(b, LinkType::Ethernet, CaptureFormat::Pcapng, sampleFrames());
   std::string e;
-  EXPECT_TRUE(CaptureReader::open(a, e)->memoryMapped());
-  EXPECT_FALSE(CaptureReader::open(a, e, ReadMethod::Libpcap)->memoryMapped());
-  EXPECT_FALSE(CaptureReader::open(b, e)->memoryMapped());
+  EXPECT_TRUE(CaptureReader::open(a, e)->keepsViews());
+  EXPECT_FALSE(CaptureReader::open(a, e, ReadMethod::Libpcap)->keepsViews());
+  EXPECT_FALSE(CaptureReader::open(b, e)->keepsViews());
   std::remove(a.c_str());
   std::remove(b.c_str());
 }

@@ -263,7 +263,7 @@ TEST(StreamCaptureReader, ReadsPcapAndPcapngFromAFifo) {
     std::string error;
     auto r = CaptureReader::open(fifo, error);
     ASSERT_TRUE(r) << error;
-    EXPECT_FALSE(r->memoryMapped());
+    EXPECT_FALSE(r->keepsViews());
     std::size_t n = 0;
     for (CapturedFrame f; r->next(f); ++n) {
       const std::string want = frameBytes(static_cast<int>(n % 200 + 1));

@@ -118,7 +118,7 @@ int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
   const FastPath* fastPath = fast && fast->active() ? &*fast : nullptr;
   printer.begin();
   const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  if (!a.fullDissection && reader->memoryMapped() && threads > 1) {
+  if (!a.fullDissection && reader->keepsViews() && threads > 1) {
     const bool stoppedAtCount =
         printInParallel(*reader, decoder, filter, printer, a.count, threads, fastPath);
     printer.end();

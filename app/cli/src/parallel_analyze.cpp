@@ -25,6 +25,7 @@ struct Slot {
 struct Batch {
   std::vector<Slot> slots;
   std::size_t used = 0;
+  std::uint64_t mark = 0;  // the reader's position() before its first frame
 };
 
 // Batches handed from the reading thread to the analysing one, in capture order, and back.
@@ -38,10 +39,18 @@ class Pipe {
     free_.pop_back();
     return b;
   }
+  // A batch to fill, before any is pushed.
+  void addFree(Batch* b) {
+    std::lock_guard lock(mutex_);
+    free_.push_back(b);
+  }
+  // Batches come back in the order they were pushed.
   void giveFree(Batch* b) {
     {
       std::lock_guard lock(mutex_);
       free_.push_back(b);
+      held_.pop_front();
+      ++released_;
     }
     changed_.notify_all();
   }
@@ -50,8 +59,21 @@ class Pipe {
     {
       std::lock_guard lock(mutex_);
       ready_.push_back(b);
+      if (b) held_.push_back(b->mark);
     }
     changed_.notify_all();
+  }
+  // The mark of the oldest batch pushed and not given back, else `own` (the one being filled).
+  std::uint64_t oldestHeld(std::uint64_t own) {
+    std::lock_guard lock(mutex_);
+    return held_.empty() ? own : held_.front();
+  }
+  // Waits until a batch is given back (or stop()); false on stop().
+  bool waitRelease() {
+    std::unique_lock lock(mutex_);
+    const std::uint64_t seen = released_;
+    changed_.wait(lock, [&] { return stopping_ || released_ != seen; });
+    return !stopping_;
   }
   Batch* pop() {
     std::unique_lock lock(mutex_);
@@ -74,6 +96,8 @@ class Pipe {
   std::condition_variable changed_;
   std::vector<Batch*> free_;
   std::deque<Batch*> ready_;
+  std::deque<std::uint64_t> held_;  // marks of the batches pushed and not given back
+  std::uint64_t released_ = 0;
   bool stopping_ = false;
 };
 
@@ -96,7 +120,7 @@ void analyzeInParallel(packets_io::CaptureReader& reader, analysis::FlowAnalyzer
   for (std::size_t i = 0; i < kBatchesAhead; ++i) {
     batches.push_back(std::make_unique<Batch>());
     batches.back()->slots.resize(kBatchFrames);
-    pipe.giveFree(batches.back().get());
+    pipe.addFree(batches.back().get());
   }
   std::exception_ptr failure;  // of the reading thread, rethrown here after it ends
   std::thread readerThread([&, options = analyzer.factOptions()] {
@@ -109,7 +133,19 @@ void analyzeInParallel(packets_io::CaptureReader& reader, analysis::FlowAnalyzer
         Batch* b = pipe.takeFree();
         if (!b) return;
         b->used = 0;
+        b->mark = reader.position();
+        // The frames of the batches not given back stay in the reader's buffer: read on while
+        // it keeps them, and end the batch early (or wait for one back) when it would not.
+        std::uint64_t held = pipe.oldestHeld(b->mark);
         while (b->used < kBatchFrames) {
+          if (!reader.mayReadKeeping(held)) {
+            held = pipe.oldestHeld(b->mark);
+            if (!reader.mayReadKeeping(held)) {
+              if (b->used > 0) break;
+              if (!pipe.waitRelease()) return;
+              continue;
+            }
+          }
           if (!reader.next(v)) {
             end = true;
             break;
@@ -152,7 +188,7 @@ void analyzeInParallel(packets_io::CaptureReader& reader, analysis::FlowAnalyzer
 
 void analyzeCapture(packets_io::CaptureReader& reader, analysis::FlowAnalyzer& analyzer,
                     unsigned threads) {
-  if (threads > 1 && reader.memoryMapped()) {
+  if (threads > 1 && reader.keepsViews()) {
     analyzeInParallel(reader, analyzer);
     return;
   }

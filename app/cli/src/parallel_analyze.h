@@ -12,8 +12,9 @@ namespace rdmascope::cli {
 
 /// Feeds every frame of `reader` to `analyzer` as a loop of FlowAnalyzer::addFrame would (frame
 /// numbers from 1, times in seconds from the first frame's). With `threads` above 1 and a
-/// memory-mapped reader (its frame views stay valid while it lives) the facts are read ahead
-/// on a second thread. The reader's error, if any, is left for the caller to read.
+/// reader that keeps its views (CaptureReader::keepsViews()) the facts are read ahead on a
+/// second thread, never further than the reader keeps. The reader's error, if any, is left for the
+/// caller to read.
 void analyzeCapture(packets_io::CaptureReader& reader, analysis::FlowAnalyzer& analyzer,
                     unsigned threads);
 

@@ -29,6 +29,7 @@ struct Slot {
 
 struct Batch {
   std::vector<Slot> slots;
+  std::uint64_t mark = 0;  // the reader's position() before its first frame
   std::string text;
   bool taken = false;  // guarded by Work::mutex
   bool done = false;   // guarded by Work::mutex
@@ -156,7 +157,9 @@ bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
   bool end = false;
   packets_io::FrameView v;
   while (true) {
-    while (!end && inFlight.size() < maxInFlight) {
+    // Reading stops while the batches in flight hold as many bytes as the reader keeps.
+    bool blocked = false;
+    while (!end && !blocked && inFlight.size() < maxInFlight) {
       std::unique_ptr<Batch> b;
       if (spare.empty()) {
         b = std::make_unique<Batch>();
@@ -168,10 +171,16 @@ bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
         b->text.clear();
         b->taken = b->done = false;
       }
+      b->mark = reader.position();
+      const std::uint64_t held = inFlight.empty() ? b->mark : inFlight.front()->mark;
       while (b->slots.size() < batchFrames) {
         // Without a filter the count is known in advance: read no frame beyond it.
         if (!filter && count != 0 && reader.framesRead() >= count) {
           end = true;
+          break;
+        }
+        if (!reader.mayReadKeeping(held)) {
+          blocked = true;
           break;
         }
         if (!reader.next(v)) {
@@ -184,7 +193,10 @@ bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
         s.info = makeFrameInfo(reader.framesRead(), v.timestampNs, first, v.originalLength);
         s.stream = packets::mayReachTcp(v.data, link);
       }
-      if (b->slots.empty()) break;
+      if (b->slots.empty()) {
+        spare.push_back(std::move(b));
+        break;
+      }
       work.submit(b.get());
       inFlight.push_back(std::move(b));
     }

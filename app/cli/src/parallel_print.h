@@ -17,10 +17,10 @@ namespace rdmascope::cli {
 
 /// Prints up to `count` packets (0: all) that pass the filter, as the sequential loop of
 /// FrameDecoder::decodeInto, DisplayFilter::matches and PacketPrinter::print would. The reader
-/// must be memory-mapped (its frame views stay valid while it lives). `threads` counts the
-/// calling one. Returns true when it stopped at `count` (the rest of the file, and any error in
-/// it, unread). `fast` (may be null) filters, and for the line formats formats, the frames that
-/// cannot reach TCP when it can.
+/// must keep its views (CaptureReader::keepsViews()): the frames in flight hold no more bytes
+/// than it keeps. `threads` counts the calling one. Returns true when it stopped at `count` (the
+/// rest of the file, and any error in it, unread). `fast` (may be null) filters, and for the line
+/// formats formats, the frames that cannot reach TCP when it can.
 bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
                      const std::optional<packets::DisplayFilter>& filter, PacketPrinter& printer,
                      std::uint64_t count, unsigned threads, const FastPath* fast = nullptr);

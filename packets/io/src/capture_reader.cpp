@@ -2,7 +2,6 @@
 
 #include <fcntl.h>
 #include <pcap/pcap.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +10,7 @@
 #include <cstring>
 
 #include "link_type_map.h"
+#include "pcap_file_reader.h"
 #include "stream_capture_reader.h"
 
 namespace rdmascope::packets_io {
@@ -19,109 +19,10 @@ namespace {
 constexpr std::uint32_t kPcapMagicUs = 0xa1b2c3d4;
 constexpr std::uint32_t kPcapMagicNs = 0xa1b23c4d;
 constexpr std::uint32_t kPcapngMagic = 0x0a0d0d0a;
-constexpr std::size_t kFileHeaderSize = 24;
-constexpr std::size_t kRecordHeaderSize = 16;
-// libpcap refuses records above 256 KiB by default; allow jumbo ERF/IB records but reject the
-// absurd lengths a corrupt header produces.
-constexpr std::uint32_t kMaxRecord = 64u << 20;
-// Files up to this size are mapped and prefaulted whole. Larger ones are read through a
-// window: the next window is prefaulted when the reader enters it, and the pages more than a
-// window behind the read position are dropped, so the resident set stays near three windows
-// however large the file.
-constexpr std::size_t kWholeMapLimit = std::size_t{64} << 20;
-constexpr std::size_t kWindow = std::size_t{16} << 20;
-// The reader asks for the cache lines of the next page while it walks this one: the record
-// headers it reads next, and the frames the passes read after it (measured over 200k frames:
-// --verify and -Y 10% faster; 32 KiB ahead gained nothing).
-constexpr std::size_t kPrefetchBytes = 4096;
-
-std::uint32_t load32(const std::uint8_t* p, bool swap) {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  return swap ? __builtin_bswap32(v) : v;
-}
 
 std::string notACapture(const std::string& path) {
   return path + " is not a pcap or pcapng capture";
 }
-
-// Classic pcap walked through a read-only memory map: no copy, no per-record system call.
-class MappedPcapReader final : public CaptureReader {
- public:
-  MappedPcapReader(std::string path, packets::LinkType link, const std::uint8_t* base,
-                   std::size_t size, bool swap, bool nanos)
-      : CaptureReader(std::move(path), link),
-        base_(base),
-        size_(size),
-        pos_(kFileHeaderSize),
-        swap_(swap),
-        nanos_(nanos) {}
-  ~MappedPcapReader() override { ::munmap(const_cast<std::uint8_t*>(base_), size_); }
-
-  bool memoryMapped() const override { return true; }
-
-  bool next(FrameView& frame) override {
-    if (pos_ >= size_ || !error().empty()) return false;
-    if (size_ > kWholeMapLimit && pos_ >= windowEnd_) slideWindow();
-    const std::size_t left = size_ - pos_;
-    const std::uint64_t number = framesRead_ + 1;
-    if (left < kRecordHeaderSize) {
-      fail(path() + ": truncated record at frame " + std::to_string(number) +
-           " (record header needs 16 bytes, file has " + std::to_string(left) + ")");
-      return false;
-    }
-    const std::uint8_t* h = base_ + pos_;
-    for (const std::size_t ahead = std::min(size_, pos_ + kPrefetchBytes); prefetched_ < ahead;
-         prefetched_ += 64)
-      __builtin_prefetch(base_ + prefetched_);
-    const std::uint32_t sec = load32(h, swap_), frac = load32(h + 4, swap_);
-    const std::uint32_t incl = load32(h + 8, swap_), orig = load32(h + 12, swap_);
-    if (incl > kMaxRecord) {
-      fail(path() + ": corrupt record at frame " + std::to_string(number) + " (captured length " +
-           std::to_string(incl) + " is implausible)");
-      return false;
-    }
-    if (left - kRecordHeaderSize < incl) {
-      fail(path() + ": truncated record at frame " + std::to_string(number) + " (frame needs " +
-           std::to_string(incl) + " bytes, file has " + std::to_string(left - kRecordHeaderSize) +
-           ")");
-      return false;
-    }
-    frame.data = {h + kRecordHeaderSize, incl};
-    frame.originalLength = orig;
-    frame.timestampNs = std::int64_t{sec} * 1'000'000'000 +
-                        (nanos_ ? std::int64_t{frac} : std::int64_t{frac} * 1000);
-    pos_ += kRecordHeaderSize + incl;
-    ++framesRead_;
-    return true;
-  }
-
- private:
-  // Prefaults [windowEnd_, +kWindow) and drops the pages before pos_ - kWindow.
-  void slideWindow() {
-    auto* base = const_cast<std::uint8_t*>(base_);
-    const std::size_t start = pos_ & ~(kWindow - 1);
-    const std::size_t length = std::min(kWindow, size_ - start);
-#ifdef MADV_POPULATE_READ
-    if (::madvise(base + start, length, MADV_POPULATE_READ) != 0)
-#endif
-      ::madvise(base + start, length, MADV_WILLNEED);
-    windowEnd_ = start + kWindow;
-    if (start >= 2 * kWindow && start - kWindow > released_) {
-      ::madvise(base + released_, start - kWindow - released_, MADV_DONTNEED);
-      released_ = start - kWindow;
-    }
-  }
-
-  const std::uint8_t* base_;
-  std::size_t size_;
-  std::size_t pos_;
-  bool swap_;
-  bool nanos_;
-  std::size_t windowEnd_ = 0;  // the window is prefaulted up to here
-  std::size_t released_ = 0;   // pages before this offset were dropped
-  std::size_t prefetched_ = 0;
-};
 
 // What libpcap reads: a classic pcap (with microsecond or nanosecond stamps) or pcapng.
 enum class Classic : std::uint8_t { No, Microseconds, Nanoseconds };
@@ -131,8 +32,6 @@ class LibpcapReader final : public CaptureReader {
   LibpcapReader(std::string path, packets::LinkType link, pcap_t* p, Classic classic)
       : CaptureReader(std::move(path), link), pcap_(p), classic_(classic) {}
   ~LibpcapReader() override { pcap_close(pcap_); }
-
-  bool memoryMapped() const override { return false; }
 
   bool next(FrameView& frame) override {
     if (!error().empty() || done_) return false;
@@ -173,30 +72,6 @@ class LibpcapReader final : public CaptureReader {
   Classic classic_;
   bool done_ = false;
 };
-
-std::unique_ptr<CaptureReader> openMapped(const std::string& path, int fd, std::size_t size,
-                                          std::string& error) {
-  if (size < kFileHeaderSize) {
-    error = path + ": truncated pcap file header (" + std::to_string(size) + " of 24 bytes)";
-    return nullptr;
-  }
-  // Prefault small files in one go (walking page faults one by one costs more than the checks
-  // done per frame); larger ones window by window (kWindow).
-  const int flags = MAP_PRIVATE | (size <= kWholeMapLimit ? MAP_POPULATE : 0);
-  void* base = ::mmap(nullptr, size, PROT_READ, flags, fd, 0);
-  if (base == MAP_FAILED) {
-    error = "cannot map " + path + ": " + std::strerror(errno);
-    return nullptr;
-  }
-  ::madvise(base, size, MADV_SEQUENTIAL);
-  const auto* b = static_cast<const std::uint8_t*>(base);
-  std::uint32_t magic;
-  std::memcpy(&magic, b, 4);
-  const bool swap = magic != kPcapMagicUs && magic != kPcapMagicNs;
-  const bool nanos = load32(b, swap) == kPcapMagicNs;
-  const std::uint32_t link = load32(b + 20, swap) & 0xffff;  // upper bits: FCS length flags
-  return std::make_unique<MappedPcapReader>(path, linkTypeFromPcap(link), b, size, swap, nanos);
-}
 
 std::unique_ptr<CaptureReader> openLibpcap(const std::string& path, Classic classic,
                                            std::string& error) {
@@ -276,7 +151,7 @@ std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path, std:
     return nullptr;
   }
   if (pcap && method == ReadMethod::Auto)
-    return openMapped(path, fd, static_cast<std::size_t>(st.st_size), error);
+    return openPcapFile(path, fd, static_cast<std::size_t>(st.st_size), error);
   // libpcap refuses pcapng files whose sections differ in byte order; tshark reads them.
   if (method == ReadMethod::Auto) return streamed();
   const bool nanos = magic == kPcapMagicNs || magic == __builtin_bswap32(kPcapMagicNs);

@@ -380,7 +380,6 @@ class StreamCaptureReader final : public CaptureReader {
   StreamCaptureReader(std::string path, packets::LinkType link, std::unique_ptr<Parser> parser)
       : CaptureReader(std::move(path), link), parser_(std::move(parser)) {}
 
-  bool memoryMapped() const override { return false; }
   std::optional<std::uint64_t> dropsReported() const override { return parser_->dropsReported(); }
 
   bool next(FrameView& frame) override {

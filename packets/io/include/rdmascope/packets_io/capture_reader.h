@@ -29,17 +29,18 @@ struct FrameView {
 
 /// How a reader walks the file.
 enum class ReadMethod : std::uint8_t {
-  Auto,     ///< classic pcap through a memory map; pcapng, standard input and FIFOs parsed
-            ///< as a stream by the reader itself
+  Auto,     ///< classic pcap files read into a ring buffer; pcapng, standard input and FIFOs
+            ///< parsed as a stream by the reader itself
   Libpcap,  ///< libpcap (pcap_next_ex) for regular files
 };
 
-/// Reads a pcap or pcapng capture frame by frame. Classic pcap files are memory-mapped and
-/// walked without copying. pcapng files, standard input ("-") and FIFOs are read forward as a
-/// stream and parsed here: pcapng sections may each have their own byte order and interfaces
-/// (as tshark reads them; libpcap refuses a change of byte order), time stamps follow each
-/// interface's if_tsresol and if_tsoffset. Every frame must have the first interface's link
-/// type. Errors are one line naming the file ("standard input" for "-").
+/// Reads a pcap or pcapng capture frame by frame. Classic pcap files are read into a ring
+/// buffer whose frames stay in place for the next 8 MiB read (see mayReadKeeping()). pcapng files,
+/// standard input ("-") and FIFOs are read forward as a stream and parsed here: pcapng sections may
+/// each have their own byte order and interfaces (as tshark reads them; libpcap refuses a change of
+/// byte order), time stamps follow each interface's if_tsresol and if_tsoffset. Every frame must
+/// have the first interface's link type. Errors are one line naming the file ("standard input" for
+/// "-").
 class CaptureReader {
  public:
   /// Opens a capture; "-" is standard input. On failure returns null and sets `error`, e.g.
@@ -52,8 +53,17 @@ class CaptureReader {
   packets::LinkType linkType() const { return linkType_; }
   /// The file's path as given to open().
   const std::string& path() const { return path_; }
-  /// True when the file is walked through a memory map (classic pcap, ReadMethod::Auto).
-  virtual bool memoryMapped() const = 0;
+  /// True when views outlive the next call (classic pcap files, ReadMethod::Auto): a view
+  /// stays valid while mayReadKeeping() allows reading on. Other readers' views last only
+  /// until the next call.
+  bool keepsViews() const { return keptBytes_ > 0; }
+  /// Where the next frame starts in the file: the mark to pass to mayReadKeeping() for the
+  /// views of the frames read from here on.
+  std::uint64_t position() const { return position_; }
+  /// True when next() may be called and the views of every frame read since `mark` (an
+  /// earlier position()) stay valid: the frames read since then hold fewer than the bytes the
+  /// reader keeps (8 MiB, or the whole file when it is smaller). False when views are not kept.
+  bool mayReadKeeping(std::uint64_t mark) const { return position_ - mark < keptBytes_; }
   /// The frames the capturing side reported lost (pcapng interface statistics, isb_ifdrop,
   /// summed over interfaces) among the blocks read so far; nullopt when the file reports none
   /// (classic pcap never does). Complete once next() returned false.
@@ -75,6 +85,8 @@ class CaptureReader {
       : path_(std::move(path)), linkType_(link) {}
   void fail(std::string message) { error_ = std::move(message); }
   std::uint64_t framesRead_ = 0;
+  std::uint64_t position_ = 0;   ///< kept up to date by readers whose views outlive next()
+  std::uint64_t keptBytes_ = 0;  ///< see mayReadKeeping(); 0 for readers that keep no view
 
  private:
   std::string path_;
