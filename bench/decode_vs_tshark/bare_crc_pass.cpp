@@ -32,8 +32,8 @@ int main(int argc, char** argv) {
       return 1;
     }
     constexpr std::size_t kChunk = std::size_t{256} << 10, kHuge = std::size_t{2} << 20;
-    void* mem = ::mmap(nullptr, kHuge * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                       -1, 0);
+    void* mem =
+        ::mmap(nullptr, kHuge * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) {
       std::fprintf(stderr, "bare_crc_pass: no memory\n");
       return 1;
