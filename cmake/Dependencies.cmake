@@ -3,6 +3,15 @@ find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
 
 pkg_check_modules(PCAP REQUIRED IMPORTED_TARGET libpcap)
+# libpcap is opened when first called (packets/io/src/pcap_library.cpp), by its soname.
+find_library(RDMASCOPE_PCAP_LIBRARY NAMES pcap HINTS ${PCAP_LIBRARY_DIRS} REQUIRED)
+find_program(RDMASCOPE_READELF NAMES readelf REQUIRED)
+execute_process(COMMAND ${RDMASCOPE_READELF} -d ${RDMASCOPE_PCAP_LIBRARY}
+                OUTPUT_VARIABLE pcap_dynamic ERROR_QUIET)
+if(NOT pcap_dynamic MATCHES "Library soname: \\[([^]]+)\\]")
+  message(FATAL_ERROR "cannot read the soname of ${RDMASCOPE_PCAP_LIBRARY}")
+endif()
+set(RDMASCOPE_PCAP_SONAME ${CMAKE_MATCH_1})
 
 find_path(ISAL_INCLUDE_DIR isa-l/crc.h REQUIRED)
 find_library(ISAL_LIBRARY isal REQUIRED)

@@ -1,5 +1,5 @@
 # CPack: the Debian package (scripts/package.sh runs cpack -G DEB on a build tree).
-# Its dependencies come from the libraries the programs link (dpkg-shlibdeps: Qt 6, libpcap,
+# Its dependencies come from the libraries the programs link (dpkg-shlibdeps: Qt 6,
 # ISA-L, rdma-core, libfmt, libstdc++); tshark (a second opinion on every capture) and qemu (the
 # Soft-RoCE lab) are recommended, the lab's other tools suggested.
 set(CPACK_GENERATOR DEB)
@@ -30,8 +30,19 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # shlibs entry. dpkg-shlibdeps is not told about their folder, so that rdmascope-cli's own
 # libibverbs.so.1 and librdmacm.so.1 resolve to rdma-core's packages, not to the drop-ins.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
-# The lab's scripts (share/rdmascope/lab) include python3 programs.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3")
+# The lab's scripts (share/rdmascope/lab) include python3 programs. libpcap is opened when first
+# called, not linked (packets/io/src/pcap_library.cpp), so dpkg-shlibdeps does not see it: its
+# package is named here, as the build machine's dpkg knows it (libpcap0.8 on Debian 12).
+get_filename_component(pcap_folder ${RDMASCOPE_PCAP_LIBRARY} DIRECTORY)
+execute_process(COMMAND dpkg-query -S ${pcap_folder}/${RDMASCOPE_PCAP_SONAME}
+                OUTPUT_VARIABLE pcap_owner ERROR_QUIET)
+if(pcap_owner MATCHES "^([^:]+):")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3, ${CMAKE_MATCH_1}")
+else()
+  message(WARNING "no Debian package owns ${pcap_folder}/${RDMASCOPE_PCAP_SONAME}: the package "
+                  "will not depend on libpcap")
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3")
+endif()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "tshark, qemu-system-x86")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
     "busybox-static, cpio, kmod, ibverbs-utils, perftest, rdmacm-utils, tcpdump")
