@@ -17,6 +17,9 @@
 namespace rdmascope::packets_io {
 namespace {
 
+// The largest record (its 16-byte header included) the reader keeps in its ring.
+constexpr std::uint32_t kRingRecord = 256u << 10;
+
 std::string tempPath(const std::string& name) {
   return "/tmp/rdmascope_ring_" + std::to_string(::getpid()) + "_" + name;
 }
@@ -107,14 +110,14 @@ void readHoldingViews(const std::string& path, const std::vector<std::uint32_t>&
   EXPECT_GT(checks, n);
 }
 
-// About 40 MiB of frames: mostly small, with runs of the largest frames the ring takes,
-// empty ones, and (when `large`) ones too large for the ring, read on their own.
+// About 20 MiB of frames (the ring holds 4 MiB): mostly small, with runs of the largest frames the
+// ring takes, empty ones, and (when `large`) ones too large for the ring, read on their own.
 std::vector<std::uint32_t> mixedLengths(bool large) {
   std::mt19937 engine(large ? 12 : 13);
   auto random = [&engine] { return static_cast<std::uint32_t>(engine()); };
   std::vector<std::uint32_t> lengths;
   std::size_t total = 0;
-  while (total < (std::size_t{40} << 20)) {
+  while (total < (std::size_t{20} << 20)) {
     const unsigned kind = random() % 100;
     std::uint32_t len = 0;
     if (kind < 70)
@@ -122,15 +125,15 @@ std::vector<std::uint32_t> mixedLengths(bool large) {
     else if (kind < 80)
       len = 9000 + random() % 60000;
     else if (kind < 85)
-      len = (1u << 20) - 16 - random() % 3;  // the largest records the ring holds
+      len = kRingRecord - 16 - random() % 3;  // the largest records the ring holds
     else if (kind < 88)
-      len = large ? (1u << 20) - 15 : 100;  // the smallest it does not
+      len = large ? kRingRecord - 15 : 100;  // the smallest it does not
     else if (kind < 91)
-      len = large ? (1u << 20) + random() % (3u << 20) : 100000;
+      len = large ? kRingRecord + random() % (3u << 20) : 100000;
     else if (kind < 95)
       len = 0;
     else
-      len = 200000 + random() % 800000;
+      len = 20000 + random() % 200000;
     lengths.push_back(len);
     total += 16 + len;
   }

@@ -1,6 +1,6 @@
 #pragma once
 /// @file large_capture.h
-/// A classic pcap larger than the reader's ring (16 MiB; views kept for 8 MiB): Ethernet frames
+/// A classic pcap larger than the reader's ring (4 MiB; views kept for 2 MiB): Ethernet frames
 /// (those of the repository's captures, or a test's own), repeated, with a 60,000-byte frame of an
 /// experimental EtherType after every 50th, so that the parallel passes' batches in flight hold
 /// more bytes than the reader keeps and must wait for it.

@@ -15,8 +15,9 @@ namespace rdmascope::cli {
 namespace {
 
 // Frames per batch: a line is some 100 bytes, a detail tree or JSON object some kilobytes, and
-// up to four batches per thread wait to be written.
-constexpr std::size_t kLineBatchFrames = 2048;
+// up to four batches per thread wait to be written. The frames in flight must fit in the 2 MiB
+// the reader keeps of a large file: four line batches of 512 real frames (some 300 KiB each) do.
+constexpr std::size_t kLineBatchFrames = 512;
 constexpr std::size_t kRecordBatchFrames = 256;
 
 struct Slot {

@@ -35,7 +35,7 @@ enum class ReadMethod : std::uint8_t {
 };
 
 /// Reads a pcap or pcapng capture frame by frame. Classic pcap files are read into a ring
-/// buffer whose frames stay in place for the next 8 MiB read (see mayReadKeeping()). pcapng files,
+/// buffer whose frames stay in place for the next 2 MiB read (see mayReadKeeping()). pcapng files,
 /// standard input ("-") and FIFOs are read forward as a stream and parsed here: pcapng sections may
 /// each have their own byte order and interfaces (as tshark reads them; libpcap refuses a change of
 /// byte order), time stamps follow each interface's if_tsresol and if_tsoffset. Every frame must
@@ -62,7 +62,7 @@ class CaptureReader {
   std::uint64_t position() const { return position_; }
   /// True when next() may be called and the views of every frame read since `mark` (an
   /// earlier position()) stay valid: the frames read since then hold fewer than the bytes the
-  /// reader keeps (8 MiB, or the whole file when it is smaller). False when views are not kept.
+  /// reader keeps (2 MiB, or the whole file when it is smaller). False when views are not kept.
   bool mayReadKeeping(std::uint64_t mark) const { return position_ - mark < keptBytes_; }
   /// The frames the capturing side reported lost (pcapng interface statistics, isb_ifdrop,
   /// summed over interfaces) among the blocks read so far; nullopt when the file reports none
