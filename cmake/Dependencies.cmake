@@ -3,15 +3,18 @@ find_package(PkgConfig REQUIRED)
 find_package(Threads REQUIRED)
 
 pkg_check_modules(PCAP REQUIRED IMPORTED_TARGET libpcap)
-# libpcap is opened when first called (packets/io/src/pcap_library.cpp), by its soname.
-find_library(RDMASCOPE_PCAP_LIBRARY NAMES pcap HINTS ${PCAP_LIBRARY_DIRS} REQUIRED)
+# libpcap, libibverbs and librdmacm are opened when first called (packets/io/src/
+# pcap_library.cpp, verbs_backend/src/ibv_library.cpp and ibv_cm_library.cpp), by soname.
 find_program(RDMASCOPE_READELF NAMES readelf REQUIRED)
-execute_process(COMMAND ${RDMASCOPE_READELF} -d ${RDMASCOPE_PCAP_LIBRARY}
-                OUTPUT_VARIABLE pcap_dynamic ERROR_QUIET)
-if(NOT pcap_dynamic MATCHES "Library soname: \\[([^]]+)\\]")
-  message(FATAL_ERROR "cannot read the soname of ${RDMASCOPE_PCAP_LIBRARY}")
-endif()
-set(RDMASCOPE_PCAP_SONAME ${CMAKE_MATCH_1})
+function(rdmascope_soname variable library)
+  execute_process(COMMAND ${RDMASCOPE_READELF} -d ${library} OUTPUT_VARIABLE dynamic ERROR_QUIET)
+  if(NOT dynamic MATCHES "Library soname: \\[([^]]+)\\]")
+    message(FATAL_ERROR "cannot read the soname of ${library}")
+  endif()
+  set(${variable} ${CMAKE_MATCH_1} PARENT_SCOPE)
+endfunction()
+find_library(RDMASCOPE_PCAP_LIBRARY NAMES pcap HINTS ${PCAP_LIBRARY_DIRS} REQUIRED)
+rdmascope_soname(RDMASCOPE_PCAP_SONAME ${RDMASCOPE_PCAP_LIBRARY})
 
 find_path(ISAL_INCLUDE_DIR isa-l/crc.h REQUIRED)
 find_library(ISAL_LIBRARY isal REQUIRED)
@@ -35,6 +38,7 @@ if(IBVERBS_INCLUDE_DIR AND IBVERBS_LIBRARY)
   add_library(ibverbs::ibverbs UNKNOWN IMPORTED)
   set_target_properties(ibverbs::ibverbs PROPERTIES IMPORTED_LOCATION ${IBVERBS_LIBRARY}
                                                     INTERFACE_INCLUDE_DIRECTORIES ${IBVERBS_INCLUDE_DIR})
+  rdmascope_soname(RDMASCOPE_IBVERBS_SONAME ${IBVERBS_LIBRARY})
 else()
   set(RDMASCOPE_HAVE_IBVERBS OFF)
 endif()
@@ -46,6 +50,7 @@ if(RDMASCOPE_HAVE_IBVERBS AND RDMACM_INCLUDE_DIR AND RDMACM_LIBRARY)
   add_library(rdmacm::rdmacm UNKNOWN IMPORTED)
   set_target_properties(rdmacm::rdmacm PROPERTIES IMPORTED_LOCATION ${RDMACM_LIBRARY}
                                                   INTERFACE_INCLUDE_DIRECTORIES ${RDMACM_INCLUDE_DIR})
+  rdmascope_soname(RDMASCOPE_RDMACM_SONAME ${RDMACM_LIBRARY})
 else()
   set(RDMASCOPE_HAVE_RDMACM OFF)
 endif()

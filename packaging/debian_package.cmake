@@ -30,19 +30,31 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # shlibs entry. dpkg-shlibdeps is not told about their folder, so that rdmascope-cli's own
 # libibverbs.so.1 and librdmacm.so.1 resolve to rdma-core's packages, not to the drop-ins.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
-# The lab's scripts (share/rdmascope/lab) include python3 programs. libpcap is opened when first
-# called, not linked (packets/io/src/pcap_library.cpp), so dpkg-shlibdeps does not see it: its
-# package is named here, as the build machine's dpkg knows it (libpcap0.8 on Debian 12).
-get_filename_component(pcap_folder ${RDMASCOPE_PCAP_LIBRARY} DIRECTORY)
-execute_process(COMMAND dpkg-query -S ${pcap_folder}/${RDMASCOPE_PCAP_SONAME}
-                OUTPUT_VARIABLE pcap_owner ERROR_QUIET)
-if(pcap_owner MATCHES "^([^:]+):")
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3, ${CMAKE_MATCH_1}")
-else()
-  message(WARNING "no Debian package owns ${pcap_folder}/${RDMASCOPE_PCAP_SONAME}: the package "
-                  "will not depend on libpcap")
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3")
-endif()
+# The lab's scripts (share/rdmascope/lab) include python3 programs. libpcap, libibverbs and
+# librdmacm are opened when first called, not linked (packets/io/src/pcap_library.cpp,
+# verbs_backend/src/ibv_library.cpp, ibv_cm_library.cpp), so dpkg-shlibdeps does not see them:
+# their packages are named here, as the build machine's dpkg knows them (libpcap0.8, libibverbs1
+# and librdmacm1 on Debian 12).
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3")
+foreach(opened PCAP IBVERBS RDMACM)
+  if(NOT RDMASCOPE_${opened}_SONAME)
+    continue()
+  endif()
+  if(opened STREQUAL "PCAP")
+    set(library ${RDMASCOPE_PCAP_LIBRARY})
+  else()
+    set(library ${${opened}_LIBRARY})
+  endif()
+  get_filename_component(folder ${library} DIRECTORY)
+  execute_process(COMMAND dpkg-query -S ${folder}/${RDMASCOPE_${opened}_SONAME}
+                  OUTPUT_VARIABLE owner ERROR_QUIET)
+  if(owner MATCHES "^([^:]+):")
+    string(APPEND CPACK_DEBIAN_PACKAGE_DEPENDS ", ${CMAKE_MATCH_1}")
+  else()
+    message(WARNING "no Debian package owns ${folder}/${RDMASCOPE_${opened}_SONAME}: the "
+                    "package will not depend on it")
+  endif()
+endforeach()
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "tshark, qemu-system-x86")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
     "busybox-static, cpio, kmod, ibverbs-utils, perftest, rdmacm-utils, tcpdump")

@@ -32,8 +32,12 @@ cat "$capture" > /dev/null # into the page cache, as for every later pass
 now() { date +%s.%N; }
 # Wall time of one run of the command (stdout to /dev/null); fails on a non-zero exit unless
 # the command is `decode --verify`, whose exit 1 reports bad CRCs (the lab captures carry some).
+# The capture is read into the page cache again before each run: this project's VMs page out
+# memory left untouched for a minute (a DAMON "pageout" scheme), so a pass timed after a long
+# tshark run would otherwise read part of the file from the disk.
 timed() {
   local t0 t1 status=0
+  cat "$capture" > /dev/null
   t0=$(now)
   "$@" > /dev/null 2> "$tmp/err" || status=$?
   t1=$(now)
