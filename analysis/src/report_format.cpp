@@ -1,6 +1,8 @@
 #include <charconv>
 #include <cstdio>
+#include <functional>
 #include <iterator>
+#include <ostream>
 #include <sstream>
 
 #include "json_writer.h"
@@ -205,8 +207,20 @@ std::string rateText(double bytesPerSecond) {
 
 }  // namespace
 
-std::string toJson(const AnalysisReport& report, int indent) {
-  std::string out;
+namespace {
+
+// Writes the report into `out`; with `drain` set, hands it the text written so far (and clears
+// it) between the items of the long arrays, whenever it holds more than kDrainBytes.
+constexpr std::size_t kDrainBytes = std::size_t{1} << 20;
+
+void writeReport(std::string& out, const AnalysisReport& report, int indent,
+                 const std::function<void(std::string&)>& drain) {
+  const auto drainSome = [&] {
+    if (drain && out.size() > kDrainBytes) {
+      drain(out);
+      out.clear();
+    }
+  };
   JsonWriter w(out, indent);
   w.beginObject();
   const AnalysisSummary& s = report.summary;
@@ -288,6 +302,7 @@ std::string toJson(const AnalysisReport& report, int indent) {
     if (a.wait > 0) w.field("wait_s", a.wait);
     w.field("detail", a.detail);
     w.endObject();
+    drainSome();
   }
   w.endArray();
   w.field("anomalies_dropped", report.anomaliesDropped);
@@ -369,6 +384,7 @@ std::string toJson(const AnalysisReport& report, int indent) {
     if (m.outcome == Outcome::Completed) w.field("latency_s", m.latency());
     if (!m.detail.empty()) w.field("detail", m.detail);
     w.endObject();
+    drainSome();
   }
   w.endArray();
   w.field("messages_dropped", report.messagesDropped);
@@ -380,7 +396,27 @@ std::string toJson(const AnalysisReport& report, int indent) {
     w.endArray();
   }
   w.endObject();
+}
+
+}  // namespace
+
+std::string toJson(const AnalysisReport& report, int indent) {
+  std::string out;
+  writeReport(out, report, indent, nullptr);
   return out;
+}
+
+void writeJson(std::ostream& os, const AnalysisReport& report, std::string_view lastMember,
+               int indent) {
+  std::string out;
+  out.reserve(2 * kDrainBytes);
+  writeReport(out, report, indent, [&os](std::string& text) { os << text; });
+  // The text since the last drain ends with the report's closing brace.
+  if (!lastMember.empty()) {
+    const auto close = out.rfind('}');
+    if (close != std::string::npos) out.insert(close, lastMember);
+  }
+  os << out;
 }
 
 std::string formatText(const AnalysisReport& report) {

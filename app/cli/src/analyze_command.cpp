@@ -80,16 +80,16 @@ int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
   const analysis::AnalysisReport report = analyzer.takeReport();
   const std::string loss = captureLossNote(report, reader->dropsReported());
   if (a.json) {
-    std::string json = analysis::toJson(report);
     // Only a capture that records its drops (pcapng statistics) gets the field: the report of
     // any other capture stays the analysis' own (the simulator's --analyze gives the same).
-    const auto close = json.rfind('}');
-    if (close != std::string::npos && reader->dropsReported()) {
+    std::string lastMember;
+    if (const auto d = reader->dropsReported()) {
       nlohmann::json note = {{"note", loss}};
-      if (const auto d = reader->dropsReported()) note["dropped_by_capture"] = *d;
-      json.insert(close, ",\n  \"capture_loss\": " + note.dump() + "\n");
+      note["dropped_by_capture"] = *d;
+      lastMember = ",\n  \"capture_loss\": " + note.dump() + "\n";
     }
-    out << json << '\n';
+    analysis::writeJson(out, report, lastMember);
+    out << '\n';
   } else {
     out << analysis::formatText(report);
     if (!loss.empty()) out << "\nCapture loss\n  " << loss << '\n';

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <span>
@@ -435,6 +436,12 @@ class FlowAnalyzer {
 /// `connections` (iWARP ones with `mpa` and endpoint ports, CM-established ones with `cm`),
 /// `anomalies`, `messages`, and `cm_handshakes` only when the capture has CM messages.
 std::string toJson(const AnalysisReport& report, int indent = 2);
+
+/// The same text written to `os` a megabyte at a time (a report of 100,000 anomalies is tens
+/// of megabytes), with `lastMember` (e.g. ",\n  \"extra\": {...}\n"; empty: none) put
+/// right before the closing brace.
+void writeJson(std::ostream& os, const AnalysisReport& report, std::string_view lastMember = {},
+               int indent = 2);
 
 /// The report for people: a conversation table, the anomalies in order with frame numbers,
 /// and per-connection statistics.
