@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "roce_trace.h"
@@ -76,6 +77,33 @@ TEST(ReportJson, TextReportListsConversationsAnomaliesAndStatistics) {
       << text;
   EXPECT_NE(text.find("latency p50"), std::string::npos);
   EXPECT_NE(text.find("3 resent"), std::string::npos);
+}
+
+// writeJson hands the text on a megabyte at a time: the same bytes as toJson, for a report far
+// larger than that (the faulty trace's anomalies and messages repeated), with the last member
+// put before the closing brace.
+TEST(ReportJson, WrittenInPiecesItIsTheSameText) {
+  AnalysisReport r = faultyTrace().analyze();
+  ASSERT_FALSE(r.anomalies.empty());
+  ASSERT_FALSE(r.messages.empty());
+  const auto anomalies = r.anomalies;
+  const auto messages = r.messages;
+  while (r.anomalies.size() < 20000) {
+    r.anomalies.insert(r.anomalies.end(), anomalies.begin(), anomalies.end());
+    r.messages.insert(r.messages.end(), messages.begin(), messages.end());
+  }
+  const std::string whole = toJson(r);
+  ASSERT_GT(whole.size(), std::size_t{3} << 20);
+  std::ostringstream pieces;
+  writeJson(pieces, r);
+  EXPECT_TRUE(pieces.str() == whole);
+  const std::string last = ",\n  \"extra\": {\"n\": 1}\n";
+  std::ostringstream withLast;
+  writeJson(withLast, r, last);
+  std::string expected = whole;
+  expected.insert(expected.rfind('}'), last);
+  EXPECT_TRUE(withLast.str() == expected);
+  EXPECT_EQ(nlohmann::json::parse(withLast.str())["extra"]["n"], 1);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli_runner.h"
 #include "rdmascope/packets/ib_builder.h"
@@ -23,8 +24,9 @@ packets::IbPacket ibPacket(IbOpcode op, std::uint32_t qp, std::uint32_t psn,
   return p;
 }
 
-// SEND of PSNs 0..2 with PSN 1 lost, the NAK, the go-back-N resend and the ACK.
-std::string writeLossyCapture() {
+// SEND of PSNs 0..2 with PSN 1 lost, the NAK, the go-back-N resend and the ACK; as a pcapng
+// with interface statistics when `capturedDrops` is set.
+std::string writeLossyCapture(std::optional<std::uint64_t> capturedDrops = std::nullopt) {
   packets::RoceAddressing ab, ba;
   ba.srcIp = ab.dstIp;
   ba.dstIp = ab.srcIp;
@@ -37,13 +39,22 @@ std::string writeLossyCapture() {
   frames.push_back(packets::buildRoceV2(ab, ibPacket(IbOpcode::RcSendMiddle, 0x22, 1, 1024)));
   frames.push_back(frames[1]);
   frames.push_back(packets::buildRoceV2(ba, ibPacket(IbOpcode::RcAcknowledge, 0x11, 2)));
-  const std::string path = tempPath("lossy.pcap");
+  const std::string path = tempPath(capturedDrops ? "lossy.pcapng" : "lossy.pcap");
   std::string error;
-  auto w = packets_io::CaptureWriter::open(path, packets::LinkType::Ethernet, error);
+  auto w = packets_io::CaptureWriter::open(
+      path, packets::LinkType::Ethernet, error,
+      capturedDrops ? packets_io::CaptureFormat::Pcapng : packets_io::CaptureFormat::Pcap);
   EXPECT_TRUE(w) << error;
   std::int64_t t = 1'700'000'000'000'000'000;
   for (const auto& f : frames)
     w->write(f, t += 2000);
+  if (capturedDrops) {
+    packets_io::CaptureStatistics st;
+    st.endNs = t;
+    st.received = frames.size();
+    st.dropped = *capturedDrops;
+    EXPECT_TRUE(w->writeStatistics(st));
+  }
   w->close();
   return path;
 }
@@ -68,6 +79,27 @@ TEST(AnalyzeCommand, JsonSummaryCountsTheInjectedLoss) {
   const auto& lat = j["connections"][0]["a_to_b"]["latency"];
   EXPECT_EQ(lat["count"], 1);
   EXPECT_EQ(lat["max_ns"], 10000);  // frame 1 to frame 6, 2 us apart
+}
+
+// A pcapng that records the capture's own drops: the JSON report gains its last member,
+// capture_loss, and is otherwise the report of the same frames without it.
+TEST(AnalyzeCommand, JsonEndsWithTheDropsTheCaptureRecorded) {
+  const std::string plain = writeLossyCapture(), counted = writeLossyCapture(3);
+  const auto a = runCli({"analyze", plain, "--json"});
+  const auto b = runCli({"analyze", counted, "--json"});
+  std::remove(plain.c_str());
+  std::remove(counted.c_str());
+  ASSERT_EQ(a.exitCode, 0) << a.err;
+  ASSERT_EQ(b.exitCode, 0) << b.err;
+  auto j = nlohmann::json::parse(b.out);
+  ASSERT_TRUE(j.contains("capture_loss")) << b.out;
+  EXPECT_EQ(j["capture_loss"]["dropped_by_capture"], 3);
+  EXPECT_NE(j["capture_loss"]["note"].get<std::string>().find('3'), std::string::npos);
+  const auto ordered = nlohmann::ordered_json::parse(b.out);
+  EXPECT_EQ(std::prev(ordered.end()).key(), "capture_loss");
+  j.erase("capture_loss");
+  EXPECT_EQ(j, nlohmann::json::parse(a.out));
+  EXPECT_FALSE(nlohmann::json::parse(a.out).contains("capture_loss"));
 }
 
 TEST(AnalyzeCommand, TextListsConversationsAnomaliesInOrderAndStatistics) {
