@@ -130,7 +130,12 @@ int runCephScenario(const CephRunArgs& a, std::ostream& out, std::ostream& err) 
                         static_cast<double>(named.frames[i].timePs / 1000 - first) / 1e9);
     analyzer.finish();
     const analysis::AnalysisReport report = analyzer.report();
-    out << (a.json ? analysis::toJson(report) + "\n" : analysis::formatText(report));
+    if (a.json) {
+      analysis::writeJson(out, report);
+      out << '\n';
+    } else {
+      out << analysis::formatText(report);
+    }
   } else if (a.traceGiven && a.trace == "json") {
     nlohmann::json steps = nlohmann::json::array();
     for (const auto& s : named.steps) {

@@ -101,7 +101,12 @@ int runTransport(const SimArgs& a, std::ostream& out, std::ostream& err) {
                         static_cast<double>(r->frames[i].timePs / 1000 - first) / 1e9);
     analyzer.finish();
     const analysis::AnalysisReport report = analyzer.report();
-    out << (a.json ? analysis::toJson(report) + "\n" : analysis::formatText(report));
+    if (a.json) {
+      analysis::writeJson(out, report);
+      out << '\n';
+    } else {
+      out << analysis::formatText(report);
+    }
   } else {
     out << r->name << ": " << r->frames.size() << " frames captured at host A, " << r->framesLost
         << " lost, " << r->elapsedUs << " us, data " << (r->dataIntact ? "intact" : "NOT intact")
@@ -268,7 +273,12 @@ int runSim(const SimArgs& a, std::ostream& out, std::ostream& err) {
       for (const auto& [host, wc] : r.completions)
         out << verbs_backend::formatCompletion(r.hostNames[host], wc) << '\n';
     }
-    if (report) out << (a.json ? analysis::toJson(*report) + "\n" : analysis::formatText(*report));
+    if (report && a.json) {
+      analysis::writeJson(out, *report);
+      out << '\n';
+    } else if (report) {
+      out << analysis::formatText(*report);
+    }
   }
   if (writer && !writePcap(*writer, r, err)) return kExitUsage;
   if (!r.ok) {
