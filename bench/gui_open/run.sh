@@ -4,6 +4,7 @@
 # Usage: bench/gui_open/run.sh BUILD_DIR [FRAMES]
 set -euo pipefail
 build=${1:?usage: run.sh BUILD_DIR [FRAMES]}
+build=$(cd "$build" && pwd) # the run happens in a temporary folder
 bench=$build/bench/gui_open/gui_open_bench
 [ -x "$bench" ] || { echo "gui_open: $bench is not built" >&2; exit 2; }
 command -v tshark >/dev/null || { echo "gui_open: tshark is missing (apt install tshark)" >&2; exit 2; }

@@ -1,5 +1,9 @@
 #include "rdmascope/ui/frame_store.h"
 
+#include <sys/mman.h>
+
+#include <cstdint>
+
 namespace rdmascope::ui {
 
 void FrameStore::clear(packets::LinkType link) {
@@ -8,9 +12,26 @@ void FrameStore::clear(packets::LinkType link) {
   records_.clear();
 }
 
+namespace {
+
+// Asks for transparent huge pages under the 2 MiB-aligned part of a block: a capture's bytes
+// and index then fault in 2 MiB at a time, not 4 KiB (a million frames: 84 MB, some 20,000
+// page faults otherwise, most of the load's time on this project's VMs).
+void adviseHugePages(const void* data, std::size_t bytes) {
+  constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
+  const std::uintptr_t end = (begin + bytes) & ~(kHugePage - 1);
+  if (end > first) ::madvise(reinterpret_cast<void*>(first), end - first, MADV_HUGEPAGE);
+}
+
+}  // namespace
+
 void FrameStore::reserve(std::size_t frames, std::size_t bytes) {
   records_.reserve(frames);
   buffer_.reserve(bytes);
+  adviseHugePages(records_.data(), records_.capacity() * sizeof(FrameRecord));
+  adviseHugePages(buffer_.data(), buffer_.capacity());
 }
 
 std::size_t FrameStore::append(std::span<const std::uint8_t> bytes, std::int64_t timestampNs,
