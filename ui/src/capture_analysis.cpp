@@ -108,19 +108,14 @@ CaptureAnalysisBuilder::CaptureAnalysisBuilder(analysis::AnalyzerOptions options
                                   std::min<std::uint32_t>(s.fpdus, ConnectionFrame::kFpduCount));
     if (s.rdmapOpcode >= 0) f.rdmapOpcode = static_cast<std::uint8_t>(s.rdmapOpcode);
     f.last = s.last;
-    record(FlowKey{analysis::Carrier::Iwarp, std::string(s.source), std::string(s.destination),
-                   tcpPortKey(s.sourcePort, s.destinationPort)},
-           f);
+    flowFrames_[flowId(analysis::Carrier::Iwarp, s.source, s.destination,
+                       tcpPortKey(s.sourcePort, s.destinationPort))]
+        .push_back(f);
   });
 }
 
-void CaptureAnalysisBuilder::record(FlowKey key, ConnectionFrame frame) {
-  const auto& [carrier, source, destination, qp] = key;
-  flowFrames_[flowId(carrier, source, destination, qp)].push_back(frame);
-}
-
-std::uint32_t CaptureAnalysisBuilder::flowId(analysis::Carrier carrier, const std::string& source,
-                                             const std::string& destination, std::uint32_t key) {
+std::uint32_t CaptureAnalysisBuilder::flowId(analysis::Carrier carrier, std::string_view source,
+                                             std::string_view destination, std::uint32_t key) {
   for (std::size_t i = 0; i < recentCount_; ++i) {
     const std::uint32_t id = recent_[i];
     const auto& [c, s, d, k] = flowKeys_[id];
@@ -131,8 +126,9 @@ std::uint32_t CaptureAnalysisBuilder::flowId(analysis::Carrier carrier, const st
       return id;
     }
   }
-  auto [it, fresh] = flowIds_.try_emplace(FlowKey{carrier, source, destination, key},
-                                          static_cast<std::uint32_t>(flowKeys_.size()));
+  auto [it, fresh] =
+      flowIds_.try_emplace(FlowKey{carrier, std::string(source), std::string(destination), key},
+                           static_cast<std::uint32_t>(flowKeys_.size()));
   if (fresh) {
     flowKeys_.push_back(it->first);
     flowFrames_.emplace_back();

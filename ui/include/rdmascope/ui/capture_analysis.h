@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <vector>
 
@@ -76,11 +77,10 @@ class CaptureAnalysisBuilder {
  private:
   // (carrier, source, destination, destination QP); TCP (iWARP): the ports in place of the QP.
   using FlowKey = std::tuple<analysis::Carrier, std::string, std::string, std::uint32_t>;
-  void record(FlowKey key, ConnectionFrame frame);
   // The flow of the key, found among the last flows met before the map is searched (frames
   // come in runs of a few flows: a request and its ACK).
-  std::uint32_t flowId(analysis::Carrier carrier, const std::string& source,
-                       const std::string& destination, std::uint32_t key);
+  std::uint32_t flowId(analysis::Carrier carrier, std::string_view source,
+                       std::string_view destination, std::uint32_t key);
   static constexpr std::size_t kRecentFlows = 4;
   std::array<std::uint32_t, kRecentFlows> recent_{};
   std::size_t recentCount_ = 0;
