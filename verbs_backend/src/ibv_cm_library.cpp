@@ -13,12 +13,7 @@ namespace {
 rdmascope::verbs_backend::LazyLibrary librdmacm(RDMASCOPE_RDMACM_SONAME);
 }  // namespace
 
-// Defines `name` with these parameters to call the library's function with these arguments.
-#define RDMASCOPE_CM_CALL(result, name, parameters, arguments)                \
-  extern "C" result name parameters {                                         \
-    static const auto real = librdmacm.function<result(*) parameters>(#name); \
-    return real arguments;                                                    \
-  }
+#define RDMASCOPE_CM_CALL(...) RDMASCOPE_LAZY_CALL(librdmacm, __VA_ARGS__)
 
 RDMASCOPE_CM_CALL(int, rdma_accept, (struct rdma_cm_id * id, struct rdma_conn_param* param),
                   (id, param))

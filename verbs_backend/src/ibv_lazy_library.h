@@ -39,3 +39,11 @@ class LazyLibrary {
 };
 
 }  // namespace rdmascope::verbs_backend
+
+/// Defines the C function `name` with these parameters to call the function of that name in
+/// `library` (a LazyLibrary), looked up at its first call, with these arguments.
+#define RDMASCOPE_LAZY_CALL(library, result, name, parameters, arguments)     \
+  extern "C" result name parameters {                                         \
+    static const auto real = (library).function<result(*) parameters>(#name); \
+    return real arguments;                                                    \
+  }

@@ -19,12 +19,7 @@ namespace {
 rdmascope::verbs_backend::LazyLibrary libibverbs(RDMASCOPE_IBVERBS_SONAME);
 }  // namespace
 
-// Defines `name` with these parameters to call the library's function with these arguments.
-#define RDMASCOPE_IBV_CALL(result, name, parameters, arguments)                \
-  extern "C" result name parameters {                                          \
-    static const auto real = libibverbs.function<result(*) parameters>(#name); \
-    return real arguments;                                                     \
-  }
+#define RDMASCOPE_IBV_CALL(...) RDMASCOPE_LAZY_CALL(libibverbs, __VA_ARGS__)
 
 // Not in verbs.h: exported by libibverbs for providers (ibv_sniffer.cpp declares it too).
 extern "C" int ibv_read_sysfs_file(const char* dir, const char* file, char* buf, size_t size);

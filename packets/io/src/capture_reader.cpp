@@ -11,14 +11,11 @@
 
 #include "link_type_map.h"
 #include "pcap_file_reader.h"
+#include "pcap_format.h"
 #include "stream_capture_reader.h"
 
 namespace rdmascope::packets_io {
 namespace {
-
-constexpr std::uint32_t kPcapMagicUs = 0xa1b2c3d4;
-constexpr std::uint32_t kPcapMagicNs = 0xa1b23c4d;
-constexpr std::uint32_t kPcapngMagic = 0x0a0d0d0a;
 
 std::string notACapture(const std::string& path) {
   return path + " is not a pcap or pcapng capture";

@@ -5,10 +5,10 @@
 #include <cstring>
 #include <vector>
 
+#include "pcap_format.h"
+
 namespace rdmascope::packets_io {
 namespace {
-
-constexpr std::uint32_t kPcapMagicNs = 0xa1b23c4d;
 
 struct PcapFileHeader {
   std::uint32_t magic;

@@ -13,17 +13,13 @@
 #include <vector>
 
 #include "link_type_map.h"
+#include "pcap_format.h"
 
 namespace rdmascope::packets_io {
 namespace {
 
-constexpr std::uint32_t kPcapMagicUs = 0xa1b2c3d4;
-constexpr std::uint32_t kPcapMagicNs = 0xa1b23c4d;
 constexpr std::size_t kFileHeaderSize = 24;
 constexpr std::size_t kRecordHeaderSize = 16;
-// libpcap refuses records above 256 KiB by default; allow jumbo ERF/IB records but reject the
-// absurd lengths a corrupt header produces.
-constexpr std::uint32_t kMaxRecord = 64u << 20;
 constexpr std::size_t kHugePage = std::size_t{2} << 20;
 
 // The ring. A file that fits is read into a buffer of its own size and never wraps: every
@@ -48,12 +44,6 @@ constexpr std::size_t kChunk = std::size_t{256} << 10;
 constexpr std::size_t kRingRecord = std::size_t{256} << 10;
 constexpr std::uint64_t kKept = std::uint64_t{2} << 20;
 static_assert(kRing - kRingRecord > kKept + kRingRecord + kChunk);
-
-std::uint32_t load32(const std::uint8_t* p, bool swap) {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  return swap ? __builtin_bswap32(v) : v;
-}
 
 // Anonymous memory, on transparent huge pages from 2 MiB up (the copies into it and the reads
 // out of it then miss no TLB entry per 4 KiB).

@@ -10,20 +10,18 @@
 #include <vector>
 
 #include "link_type_map.h"
+#include "pcap_format.h"
 
 namespace rdmascope::packets_io {
 namespace {
 
-constexpr std::uint32_t kPcapMagicUs = 0xa1b2c3d4;
-constexpr std::uint32_t kPcapMagicNs = 0xa1b23c4d;
-constexpr std::uint32_t kShbType = 0x0a0d0d0a;
+constexpr std::uint32_t kShbType = kPcapngMagic;
 constexpr std::uint32_t kByteOrderMagic = 0x1a2b3c4d;
 constexpr std::uint32_t kIdbType = 1;
 constexpr std::uint32_t kOpbType = 2;  // obsolete Packet Block, still written by old tools
 constexpr std::uint32_t kSpbType = 3;
 constexpr std::uint32_t kEpbType = 6;
 constexpr std::uint32_t kIsbType = 5;
-constexpr std::uint32_t kMaxRecord = 64u << 20;
 constexpr std::uint32_t kMaxBlock = kMaxRecord + (1u << 20);  // a record and its options
 constexpr std::int64_t kMaxNs = INT64_MAX;
 
@@ -31,11 +29,6 @@ std::uint16_t load16(const std::uint8_t* p, bool swap) {
   std::uint16_t v;
   std::memcpy(&v, p, 2);
   return swap ? __builtin_bswap16(v) : v;
-}
-std::uint32_t load32(const std::uint8_t* p, bool swap) {
-  std::uint32_t v;
-  std::memcpy(&v, p, 4);
-  return swap ? __builtin_bswap32(v) : v;
 }
 std::uint64_t load64(const std::uint8_t* p, bool swap) {
   std::uint64_t v;
