@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 #include "dissectors.h"
 #include "rdmascope/packets/field_registry.h"
@@ -204,6 +205,15 @@ void formatNineDecimals(double x, char* buf, std::size_t size) {
   }
   std::snprintf(buf, size, "%.9f", x);
 }
+
+}  // namespace detail
+
+std::size_t formatTimeRelative(const FrameInfo& info, char (&buf)[48]) {
+  detail::formatNineDecimals(info.timeRelative, buf, sizeof buf);
+  return std::strlen(buf);
+}
+
+namespace detail {
 
 void formatEpochTime(const FrameInfo& info, char* buf, std::size_t size) {
   if (info.epochNs != 0) {

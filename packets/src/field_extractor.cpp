@@ -234,8 +234,14 @@ bool FieldExtractor::summarize(Dissection& d, std::span<const std::uint8_t> f,
   if ((f[s.ip] >> 4) != (s.ipv6 ? 6 : 4) || s.ip + s.totalLen > f.size() || !s.complete)
     return false;
   std::size_t at = s.bth + kBthHeader.length;
-  for (const IbExt e : s.op->extensions())
-    at += ibExtHeader(e).length;
+  for (const IbExt e : s.op->extensions()) {
+    const auto& hd = ibExtHeader(e);
+    // A management datagram, as extract() refuses it.
+    if (e == IbExt::Deth && at + hd.length <= s.regionEnd &&
+        (be24(f, s.bth + 5) <= 1 || be24(f, at + 5) <= 1))
+      return false;
+    at += hd.length;
+  }
   if (at > s.regionEnd || ((f[s.bth + 1] >> 4) & 3u) > s.regionEnd - at) return false;
   auto& sum = d.summary;
   if (s.ipv6) {

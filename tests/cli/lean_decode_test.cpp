@@ -4,8 +4,8 @@
 // byte what the full dissection
 // (--full-dissection) prints, on every capture of the repository and on generated captures of
 // what the repository holds no file of: iWARP conversations with loss (the stateful path), CM
-// MADs, RoCEv1, native IB in ERF records, RoCEv2 behind VLAN tags and over IPv6, and corrupted
-// (truncated, bit-flipped) frames. Every
+// MADs, RoCEv1, native IB in ERF records, RoCEv2 behind VLAN tags and over IPv6, frames captured
+// without their FCS, and corrupted (truncated, bit-flipped) frames. Every
 // pass (summary, fields, -V, -T json) runs over every core (frames that may reach TCP through
 // the one stream decoder) while --full-dissection runs in one thread, so the comparison also
 // checks the threads' output against the sequential one; a capture of many batches mixes both
@@ -32,7 +32,10 @@ using Frames = std::vector<std::vector<std::uint8_t>>;
 using ::rdmascope::test::repositoryCaptures;
 using ::rdmascope::test::writeCaptureLargerThanTheRing;
 
-std::string write(const std::string& name, packets::LinkType link, const Frames& frames) {
+// `wireExtra`: bytes each frame had on the wire beyond those captured (its recorded original
+// length is that much larger).
+std::string write(const std::string& name, packets::LinkType link, const Frames& frames,
+                  std::uint32_t wireExtra = 0) {
   const std::string path = tempPath(name);
   std::string error;
   auto w = packets_io::CaptureWriter::open(path, link, error);
@@ -40,7 +43,7 @@ std::string write(const std::string& name, packets::LinkType link, const Frames&
   if (!w) return path;
   std::int64_t t = 1'700'000'000'123'456'789;
   for (const auto& f : frames)
-    w->write(f, t += 1'234'567);
+    w->write(f, t += 1'234'567, wireExtra ? static_cast<std::uint32_t>(f.size()) + wireExtra : 0);
   w->close();
   return path;
 }
@@ -111,6 +114,9 @@ struct GeneratedCaptures {
       tagged.push_back(packets::buildRoceV2(a, parsed->packet));
     }
     paths.push_back(write("vlan_ipv6.pcap", packets::LinkType::Ethernet, tagged));
+    // Captured without the 4-byte FCS the wire carried: frame.len (the original length) is not
+    // the captured length, in the summary line too.
+    paths.push_back(write("fcs_not_captured.pcap", packets::LinkType::Ethernet, tagged, 4));
     paths.push_back(
         write("corrupted_vlan_ipv6.pcap", packets::LinkType::Ethernet,
               ::rdmascope::test::corruptedFrames(Frames(tagged.begin(), tagged.begin() + 12))));
@@ -241,7 +247,7 @@ TEST(LeanDecode, EveryRepositoryCapturePrintsAsTheFullDissection) {
 
 TEST(LeanDecode, GeneratedIwarpCmRoceV1NativeIbAndCorruptedCapturesPrintAsTheFullDissection) {
   const GeneratedCaptures generated;
-  ASSERT_EQ(generated.paths.size(), 12u);
+  ASSERT_EQ(generated.paths.size(), 13u);
   for (const auto& c : generated.paths)
     expectSameAsFull(c);
 }

@@ -132,21 +132,22 @@ int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
   std::int64_t first = 0;
   packets_io::FrameView v;
   packets::Dissection d;
+  std::string record;
   const auto link = reader->linkType();
   while ((a.count == 0 || shown < a.count) && reader->next(v)) {
     if (reader->framesRead() == 1) first = v.timestampNs;
     const auto info = makeFrameInfo(reader->framesRead(), v.timestampNs, first, v.originalLength);
     // Frames that cannot reach TCP leave the stateful decoder's state as it is: the fast path
     // may settle them without it.
-    auto outcome = FastPath::Outcome::Refused;
-    if (fastPath && !packets::mayReachTcp(v.data, link))
-      outcome = fastPath->run(d, v.data, link, info);
-    if (outcome == FastPath::Outcome::Skipped) continue;
-    if (outcome != FastPath::Outcome::Printed) {
+    if (fastPath && !packets::mayReachTcp(v.data, link)) {
+      record.clear();
+      if (!fastPath->formatRecord(d, v.data, link, info, printer, record)) continue;
+      printer.writeRecords(record);
+    } else {
       decoder.decodeInto(d, v.data, link, info);
-      if (outcome == FastPath::Outcome::Refused && filter && !filter->matches(d)) continue;
+      if (filter && !filter->matches(d)) continue;
+      printer.print(d, v.timestampNs);
     }
-    printer.print(d, v.timestampNs);
     ++shown;
   }
   printer.end();

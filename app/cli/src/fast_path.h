@@ -1,11 +1,14 @@
 #pragma once
-// The fast path of `decode`'s line, filter and field passes: a frame that cannot reach TCP and
-// has the common RoCEv2 shape is filtered, and its summary or -T fields line formatted, from
-// the fields read straight out of its bytes (packets::FieldExtractor); the dissector runs only
-// for the frames it refuses and for the detail or JSON of the frames the filter keeps.
+// The fast path of `decode`'s passes for a frame that cannot reach TCP: a display filter reads
+// its keys straight out of the frame's bytes (packets::FieldExtractor) and the frames it drops
+// are never dissected; a summary line is made from the summary columns read the same way and
+// the frame's number, time and length; a -T fields line from the extracted fields. The
+// dissector runs only for the frames the extractor refuses and for the detail tree or JSON of
+// the frames the filter keeps.
 
 #include <optional>
 #include <span>
+#include <string>
 
 #include "packet_printer.h"
 #include "rdmascope/packets/decode.h"
@@ -22,21 +25,11 @@ class FastPath {
            const packets::DecodeOptions& options);
 
   /// True when some frames may take the fast path.
-  bool active() const { return extractor_.has_value(); }
+  bool active() const { return filter_ ? filterKeys_.has_value() : lines_.has_value(); }
 
-  enum class Outcome {
-    Refused,  ///< not of the extractor's shape: decode the frame as before
-    Skipped,  ///< the filter drops it
-    Printed,  ///< kept; `d` holds what the line reads (summary or -T fields)
-    Kept,     ///< kept; the printer needs the frame decoded (detail, JSON, or a summary the
-              ///< extractor does not make)
-  };
-  /// For a frame that cannot reach TCP (packets::mayReachTcp is false).
-  Outcome run(packets::Dissection& d, std::span<const std::uint8_t> frame, packets::LinkType link,
-              const packets::FrameInfo& info) const;
-
-  /// A frame that cannot reach TCP: decoded (fast or not), filtered and, when kept, its record
-  /// appended to `text` (PacketPrinter::formatRecord). Returns whether it was kept.
+  /// A frame that cannot reach TCP (packets::mayReachTcp is false): filtered and, when kept,
+  /// its record appended to `text` as PacketPrinter::formatRecord appends it after a full
+  /// decode. Returns whether it was kept. `d` is scratch.
   bool formatRecord(packets::Dissection& d, std::span<const std::uint8_t> frame,
                     packets::LinkType link, const packets::FrameInfo& info,
                     const PacketPrinter& printer, std::string& text) const;
@@ -44,8 +37,8 @@ class FastPath {
  private:
   const std::optional<packets::DisplayFilter>& filter_;
   const packets::DecodeOptions& options_;
-  std::optional<packets::FieldExtractor> extractor_;
-  bool printsFromFields_ = false;
+  std::optional<packets::FieldExtractor> filterKeys_;  ///< the filter's keys
+  std::optional<packets::FieldExtractor> lines_;       ///< the -e keys, or the summary columns
   bool summary_ = false;
 };
 

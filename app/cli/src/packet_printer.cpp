@@ -1,6 +1,7 @@
 #include "packet_printer.h"
 
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -162,9 +163,36 @@ void PacketPrinter::summary(const packets::Dissection& d, std::string& line) con
   const auto* number = d.find("frame.number");
   const auto* time = d.find("frame.time_relative");
   const auto* len = d.find("frame.len");
-  appendPadded(line, number ? std::string_view(number->value) : "?", 5, false);
+  char buf[24];
+  const std::string_view length =
+      len ? std::string_view(len->value)
+          : std::string_view(buf, std::to_chars(buf, buf + sizeof buf, d.frameLength).ptr);
+  summaryLine(number ? std::string_view(number->value) : "?",
+              time ? std::string_view(time->value) : "?", length, d, line);
+}
+
+void PacketPrinter::formatSummaryLine(const packets::FrameInfo& info, std::size_t capturedLength,
+                                      const packets::Dissection& d, std::string& line) const {
+  // The values the dissection gives frame.number, frame.time_relative and frame.len.
+  char number[24];
+  char length[24];
+  const auto numberEnd = std::to_chars(number, number + sizeof number, info.number).ptr;
+  const auto lengthEnd =
+      std::to_chars(length, length + sizeof length,
+                    info.originalLength ? std::uint64_t{info.originalLength} : capturedLength)
+          .ptr;
+  char time[48];
+  const std::size_t timeLength = packets::formatTimeRelative(info, time);
+  summaryLine(std::string_view(number, numberEnd), std::string_view(time, timeLength),
+              std::string_view(length, lengthEnd), d, line);
+}
+
+void PacketPrinter::summaryLine(std::string_view number, std::string_view time,
+                                std::string_view length, const packets::Dissection& d,
+                                std::string& line) const {
+  appendPadded(line, number, 5, false);
   line += ' ';
-  line.append(time ? std::string_view(time->value) : "?");
+  line.append(time);
   line += ' ';
   const auto& s = d.summary;
   appendPadded(line, s.source, 12, false);
@@ -176,10 +204,7 @@ void PacketPrinter::summary(const packets::Dissection& d, std::string& line) con
   else
     line += s.protocol;
   line += ' ';
-  if (len)
-    line += len->value;
-  else
-    line += std::to_string(d.frameLength);
+  line.append(length);
   line += ' ';
   line += s.info;
   if (options_.showDiagnostics)

@@ -48,6 +48,11 @@ class PacketPrinter {
   /// detail tree or JSON object with the separator that comes before it. A record depends on
   /// the packet alone, so threads may format packets apart; writeRecords() writes them.
   void formatRecord(const packets::Dissection& d, std::int64_t timestampNs, std::string& out) const;
+  /// Appends the summary line of a frame as formatRecord() does, with the frame number, time
+  /// and length taken from `info` and `capturedLength` instead of the dissection's frame nodes
+  /// (a frame summarised by packets::FieldExtractor::summarize, which makes none).
+  void formatSummaryLine(const packets::FrameInfo& info, std::size_t capturedLength,
+                         const packets::Dissection& d, std::string& line) const;
   /// Writes records formatted by formatRecord(), in order with what print() writes (the
   /// separator before the first record of the output left out).
   void writeRecords(std::string_view records);
@@ -60,6 +65,10 @@ class PacketPrinter {
 
  private:
   void summary(const packets::Dissection& d, std::string& line) const;
+  // The summary line from its frame columns (number, time, length) and the dissection's
+  // summary and diagnostics.
+  void summaryLine(std::string_view number, std::string_view time, std::string_view length,
+                   const packets::Dissection& d, std::string& line) const;
   void tree(const packets::Dissection& d, std::string& out) const;
   void fields(const packets::Dissection& d, std::string& line) const;
   void json(const packets::Dissection& d, std::int64_t timestampNs, std::string& out) const;

@@ -78,4 +78,8 @@ Dissection decodeFrame(std::span<const std::uint8_t> frame, LinkType link,
 void decodeFrameInto(Dissection& out, std::span<const std::uint8_t> frame, LinkType link,
                      const FrameInfo& info = {}, const DecodeOptions& options = {});
 
+/// The value of frame.time_relative for `info` (seconds with nine decimals, as printf's %.9f),
+/// exactly as the dissection formats it, written into `buf`; returns its length.
+std::size_t formatTimeRelative(const FrameInfo& info, char (&buf)[48]);
+
 }  // namespace rdmascope::packets

@@ -41,10 +41,12 @@ class FieldExtractor {
   bool extract(Dissection& out, std::span<const std::uint8_t> frame, LinkType link,
                const FrameInfo& info) const;
 
-  /// After extract() accepted the frame: fills the packet-list columns (Dissection::summary),
-  /// the CRC status and the Error diagnostics (what the summary line reads) as the dissector
-  /// does, and returns true; or returns false for a frame the dissector may report another
-  /// error for than a bad ICRC (truncation, a bad pad count, a wrong IP version).
+  /// Fills the packet-list columns (Dissection::summary), the CRC status and the Error
+  /// diagnostics (what the summary line reads) as the dissector does, and returns true; or
+  /// returns false for a frame extract() refuses and for one the dissector may report another
+  /// error for than a bad ICRC (truncation, a bad pad count, a wrong IP version). Needs no
+  /// extract() before it: a summary line takes its frame number, time and length from the
+  /// FrameInfo.
   bool summarize(Dissection& out, std::span<const std::uint8_t> frame, LinkType link) const;
 
  private:
