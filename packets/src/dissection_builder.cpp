@@ -236,8 +236,9 @@ std::string formatMac(std::span<const std::uint8_t> m) {
   return s;
 }
 
-std::string formatIpv4(std::span<const std::uint8_t> a) {
-  char buf[16];
+namespace {
+
+std::size_t writeIpv4(std::span<const std::uint8_t> a, char (&buf)[16]) {
   char* out = buf;
   for (std::size_t i = 0; i < 4; ++i) {
     if (i) *out++ = '.';
@@ -246,7 +247,19 @@ std::string formatIpv4(std::span<const std::uint8_t> a) {
     if (v >= 10) *out++ = static_cast<char>('0' + v / 10 % 10);
     *out++ = static_cast<char>('0' + v % 10);
   }
-  return std::string(buf, out);
+  return static_cast<std::size_t>(out - buf);
+}
+
+}  // namespace
+
+std::string formatIpv4(std::span<const std::uint8_t> a) {
+  char buf[16];
+  return std::string(buf, writeIpv4(a, buf));
+}
+
+void assignIpv4(std::string& out, std::span<const std::uint8_t> a) {
+  char buf[16];
+  out.assign(buf, writeIpv4(a, buf));
 }
 
 std::string formatIpv6(std::span<const std::uint8_t> a) {

@@ -79,6 +79,8 @@ void appendHex(std::string& out, std::uint64_t v, int minDigits);
 std::string hexBytes(std::span<const std::uint8_t> bytes);
 std::string formatMac(std::span<const std::uint8_t> six);
 std::string formatIpv4(std::span<const std::uint8_t> four);
+/// Replaces `out` with the dotted IPv4 address (no temporary string: every summary line has two).
+void assignIpv4(std::string& out, std::span<const std::uint8_t> four);
 std::string formatIpv6(std::span<const std::uint8_t> sixteen);
 
 }  // namespace rdmascope::packets::detail

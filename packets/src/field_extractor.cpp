@@ -248,10 +248,11 @@ bool FieldExtractor::summarize(Dissection& d, std::span<const std::uint8_t> f,
     sum.source = detail::formatIpv6(f.subspan(s.ip + 8, 16));
     sum.destination = detail::formatIpv6(f.subspan(s.ip + 24, 16));
   } else {
-    sum.source = detail::formatIpv4(f.subspan(s.ip + 12, 4));
-    sum.destination = detail::formatIpv4(f.subspan(s.ip + 16, 4));
+    detail::assignIpv4(sum.source, f.subspan(s.ip + 12, 4));
+    detail::assignIpv4(sum.destination, f.subspan(s.ip + 16, 4));
   }
-  sum.protocol = "RRoCE";
+  constexpr std::string_view kProtocol = "RRoCE";
+  if (sum.protocol != kProtocol) sum.protocol = kProtocol;
   sum.info.clear();
   detail::appendBthInfo(sum.info, f, s.bth);
   at = s.bth + kBthHeader.length;

@@ -196,7 +196,7 @@ void PacketPrinter::summaryLine(std::string_view number, std::string_view time,
   line += ' ';
   const auto& s = d.summary;
   appendPadded(line, s.source, 12, false);
-  line.append(" \u2192 ");
+  line.append(std::string_view(" \u2192 "));
   appendPadded(line, s.destination, 12, true);
   line += ' ';
   if (s.protocol.empty())
@@ -210,7 +210,7 @@ void PacketPrinter::summaryLine(std::string_view number, std::string_view time,
   if (options_.showDiagnostics)
     for (const auto& diag : d.diagnostics)
       if (diag.severity == packets::Severity::Error) {
-        line.append(" [").append(diag.message).append("]");
+        line.append(std::string_view(" [")).append(diag.message) += ']';
         break;
       }
   line += '\n';
