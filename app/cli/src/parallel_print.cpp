@@ -18,7 +18,7 @@ namespace {
 // up to four batches per thread wait to be written. The frames in flight must fit in the 2 MiB
 // the reader keeps of a large file: four line batches of 512 real frames (some 300 KiB each) do.
 constexpr std::size_t kLineBatchFrames = 512;
-constexpr std::size_t kRecordBatchFrames = 256;
+constexpr std::size_t kRecordBatchFrames = 64;
 
 struct Slot {
   std::span<const std::uint8_t> data;
