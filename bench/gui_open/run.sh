@@ -11,4 +11,6 @@ command -v tshark >/dev/null || { echo "gui_open: tshark is missing (apt install
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 cd "$dir"
-"$bench" --frames "${2:-1000000}"
+cli=$build/app/cli/rdmascope-cli
+[ -x "$cli" ] || { echo "gui_open: $cli is not built (the GUI analysis's peer)" >&2; exit 2; }
+"$bench" --frames "${2:-1000000}" --cli "$cli"

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "../support/large_capture.h"
 #include "rdmascope/packets/display_filter.h"
 #include "rdmascope/ui/analysis_controller.h"
 #include "rdmascope/ui/analysis_models.h"
@@ -379,6 +380,39 @@ TEST(CaptureAnalysis, CancelStopsEarly) {
   const AnalysisOutcome full = analyzeFrameStore(store);
   EXPECT_FALSE(full.cancelled);
   EXPECT_EQ(full.analysis.framesAnalysed, 20000u);
+}
+
+// The facts read ahead on a helper thread, in blocks, give the analysis of the frames added one
+// by one: the same report (every connection, message, anomaly and figure, as JSON) and the same
+// frames listed per connection, on the repository's frames (RoCE of every kind, iWARP over
+// TCP, CM, PFC) repeated over many blocks and a part of one.
+TEST(CaptureAnalysis, FactsReadAheadAnalyseAsFrameByFrame) {
+  const auto frames = ::rdmascope::test::repositoryEthernetFrames();
+  ASSERT_GT(frames.size(), 1000u);
+  FrameStore store;
+  for (std::size_t i = 0; store.size() < 9 * 1024 + 517; ++i)
+    store.append(frames[i % frames.size()], static_cast<std::int64_t>(i) * 1500);
+  const CaptureAnalysis ahead = analyzeFrameStore(store).analysis;
+  CaptureAnalysisBuilder one;
+  for (std::size_t i = 0; i < store.size(); ++i)
+    one.add(store, i);
+  const CaptureAnalysis byFrame = one.snapshot(true);
+  EXPECT_EQ(ahead.framesAnalysed, store.size());
+  EXPECT_GT(byFrame.report.connections.size(), 3u);
+  EXPECT_GT(byFrame.report.anomalies.size(), 0u);
+  EXPECT_TRUE(analysis::toJson(ahead.report) == analysis::toJson(byFrame.report));
+  ASSERT_EQ(ahead.frames.size(), byFrame.frames.size());
+  for (std::size_t c = 0; c < ahead.frames.size(); ++c) {
+    ASSERT_EQ(ahead.frames[c].size(), byFrame.frames[c].size()) << "connection " << c;
+    for (std::size_t i = 0; i < ahead.frames[c].size(); ++i) {
+      const auto& a = ahead.frames[c][i];
+      const auto& b = byFrame.frames[c][i];
+      ASSERT_TRUE(a.frame == b.frame && a.fromB == b.fromB && a.time == b.time &&
+                  a.payload == b.payload && a.mpa == b.mpa && a.rdmapOpcode == b.rdmapOpcode &&
+                  a.last == b.last)
+          << "connection " << c << " frame " << i;
+    }
+  }
 }
 
 QImage shoot(QWidget* page, const std::string& name) {

@@ -68,6 +68,11 @@ class CaptureAnalysisBuilder {
 
   /// Analyses store frame `index` (frame number index + 1, time relative to the first frame).
   void add(const FrameStore& store, std::size_t index);
+  /// As add(), with the frame's facts read already (analysis::FlowAnalyzer::readFacts with a
+  /// reader of factOptions(), on any thread), or null when readFacts returned false.
+  void add(const FrameStore& store, std::size_t index, const analysis::PacketFacts* facts);
+  /// The options the facts of add() are read with.
+  packets::DecodeOptions factOptions() const { return analyzer_.factOptions(); }
   std::size_t added() const { return added_; }
   /// The analysis so far. With `finish`, messages still in flight become incomplete (the
   /// capture ended) and the builder hands its report and frame lists over: it must be neither
@@ -102,7 +107,9 @@ struct AnalysisOutcome {
 using AnalysisProgress = std::function<void(std::size_t, std::size_t)>;
 
 /// Analyses every frame of `store`; stops early when `cancel` becomes true (checked every few
-/// thousand frames, as loadCaptureFile does).
+/// thousand frames, as loadCaptureFile does). With more than one core, a helper thread reads
+/// the frames' facts a few blocks ahead while the calling thread adds them in order (as the
+/// CLI's analyze does); the analysis is the same as frame by frame.
 AnalysisOutcome analyzeFrameStore(const FrameStore& store,
                                   const std::atomic<bool>* cancel = nullptr,
                                   const AnalysisProgress& progress = {},
