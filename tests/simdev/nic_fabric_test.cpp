@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <thread>
 
 #include "../support/fabric_write_sides.h"
@@ -59,24 +61,36 @@ TEST(NicFabric, AOneSidedWriteLandsInTheOtherProcessWithoutItsHelp) {
   config.lossRate = 0.05;
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
+  // The target stays attached until the writer has its completion: with frames lost, the ACK
+  // of the WRITE's last packet may be lost after the target saw every byte, and the writer's
+  // retry must find it there.
+  int quit[2];
+  ASSERT_EQ(::pipe(quit), 0);
   ::setenv(kFabricEnv, config.socketPath.c_str(), 1);
   // The programs are forked before the fabric's thread starts: a child forked from a process
   // with other threads may find an allocator lock held for ever (seen under ASan).
   const pid_t target = ::fork();
   if (target == 0) {
+    ::close(quit[1]);
     ::setenv(kHostEnv, "1", 1);
     for (int i = 0; i < 1000 && !fs::exists(config.socketPath); ++i)
       ::usleep(10000);
-    ::_exit(testing::writeTarget({}, fds[1]));
+    ::_exit(testing::writeTarget({}, fds[1], quit[0]));
   }
+  ::close(quit[0]);
   const pid_t writer = ::fork();
   if (writer == 0) {
     ::setenv(kHostEnv, "2", 1);
     ::_exit(testing::writeWriter({}, fds[0]));
   }
   RunningFabric fabric(config);
-  ASSERT_TRUE(fabric.fabric);
-  EXPECT_EQ(exitStatus(writer), 0);
+  const bool started = fabric.fabric != nullptr;
+  const int writerStatus = started ? exitStatus(writer) : -1;
+  // The target may go now.
+  [[maybe_unused]] const ssize_t said = ::write(quit[1], "q", 1);
+  ::close(quit[1]);
+  ASSERT_TRUE(started);
+  EXPECT_EQ(writerStatus, 0);
   EXPECT_EQ(exitStatus(target), 0);
   const FabricStats stats = fabric.fabric->stats();
   EXPECT_GT(stats.forwarded, 64u);  // 64 WRITE packets of 1024 bytes and their ACKs
@@ -100,6 +114,35 @@ TEST(NicFabric, AnObserverSeesHostsFramesAndStatesAndSteps) {
   testing::ScratchFolder dir("nic_fabric_observer");
   FabricConfig config;
   config.socketPath = dir / "fabric.sock";
+  // The programs are forked before the fabric's thread starts (a child forked from a process
+  // with other threads may find a lock held for ever, and then this test timed out under load),
+  // and start once the observer holds the fabric: when `go` has its bytes, or is closed.
+  int go[2];
+  ASSERT_EQ(::pipe(go), 0);
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::setenv(kFabricEnv, config.socketPath.c_str(), 1);
+  const auto waitForGo = [&] {
+    ::close(go[1]);
+    char c = 0;
+    while (::read(go[0], &c, 1) < 0 && errno == EINTR) {
+    }
+  };
+  const pid_t target = ::fork();
+  if (target == 0) {
+    waitForGo();
+    ::setenv(kHostEnv, "1", 1);
+    ::_exit(testing::writeTarget({}, fds[1]));
+  }
+  const pid_t writer = ::fork();
+  if (writer == 0) {
+    waitForGo();
+    ::setenv(kHostEnv, "2", 1);
+    ::_exit(testing::writeWriter({}, fds[0]));
+  }
+  ::close(go[0]);
+  // Closed on every way out of the test: the programs never wait for ever.
+  const std::unique_ptr<int, void (*)(int*)> goWriter(&go[1], [](int* fd) { ::close(*fd); });
   RunningFabric fabric(config);
   ASSERT_TRUE(fabric.fabric);
   std::string error;
@@ -107,19 +150,7 @@ TEST(NicFabric, AnObserverSeesHostsFramesAndStatesAndSteps) {
   ASSERT_TRUE(observer) << error;
   EXPECT_EQ(observer->info().hosts.size(), 2u);
   observer->pause();  // programs attach to a held fabric: their frames wait at the switch
-  int fds[2];
-  ASSERT_EQ(::pipe(fds), 0);
-  ::setenv(kFabricEnv, config.socketPath.c_str(), 1);
-  const pid_t target = ::fork();
-  if (target == 0) {
-    ::setenv(kHostEnv, "1", 1);
-    ::_exit(testing::writeTarget({}, fds[1]));
-  }
-  const pid_t writer = ::fork();
-  if (writer == 0) {
-    ::setenv(kHostEnv, "2", 1);
-    ::_exit(testing::writeWriter({}, fds[0]));
-  }
+  ASSERT_EQ(::write(go[1], "gg", 2), 2);
   std::vector<FabricEvent> seen;
   const auto count = [&](FabricEvent::Kind k, bool held = false) {
     return std::count_if(seen.begin(), seen.end(), [&](const FabricEvent& e) {
