@@ -26,9 +26,11 @@ std::string highestLayer(const packets::Dissection& d) {
 
 }  // namespace
 
+namespace {
+
 void appendFieldText(std::string& out, const packets::Dissection& d, std::string_view key,
-                     std::string_view aggregator, char occurrence) {
-  const auto targets = packets::aliasTargets(key);
+                     std::span<const std::string_view> targets, std::string_view aggregator,
+                     char occurrence) {
   const auto hit = [&](const packets::Node& n) {
     if (n.key == key) return true;
     for (auto t : targets)
@@ -52,6 +54,13 @@ void appendFieldText(std::string& out, const packets::Dissection& d, std::string
     any = true;
   }
   if (last) out += last->value;
+}
+
+}  // namespace
+
+void appendFieldText(std::string& out, const packets::Dissection& d, std::string_view key,
+                     std::string_view aggregator, char occurrence) {
+  appendFieldText(out, d, key, packets::aliasTargets(key), aggregator, occurrence);
 }
 
 std::string fieldText(const packets::Dissection& d, const std::string& key,
@@ -253,7 +262,8 @@ void PacketPrinter::tree(const packets::Dissection& d, std::string& out) const {
 void PacketPrinter::fields(const packets::Dissection& d, std::string& line) const {
   for (std::size_t i = 0; i < options_.fields.size(); ++i) {
     if (i) line += options_.separator;
-    appendFieldText(line, d, options_.fields[i], options_.aggregator, options_.occurrence);
+    appendFieldText(line, d, options_.fields[i], fieldTargets_[i], options_.aggregator,
+                    options_.occurrence);
   }
   line += '\n';
 }

@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "rdmascope/packets/decode.h"
 #include "rdmascope/packets/dissection.h"
+#include "rdmascope/packets/field_registry.h"
 
 namespace rdmascope::cli {
 
@@ -26,7 +28,10 @@ struct PrintOptions {
 
 class PacketPrinter {
  public:
-  PacketPrinter(const PrintOptions& options, std::ostream& out) : options_(options), out_(out) {}
+  PacketPrinter(const PrintOptions& options, std::ostream& out) : options_(options), out_(out) {
+    for (const auto& key : options_.fields)
+      fieldTargets_.push_back(packets::aliasTargets(key));
+  }
 
   /// Before the first packet (the fields header, the JSON opening bracket).
   void begin();
@@ -83,6 +88,8 @@ class PacketPrinter {
   std::ostream& out_;
   bool printed_ = false;  // a record was written
   std::string buffer_;
+  // The keys an aggregate -e key reads (ip.addr: ip.src and ip.dst), for each -e key.
+  std::vector<std::span<const std::string_view>> fieldTargets_;
 };
 
 /// Appends the value tshark prints for a key with -T fields (occurrences joined, or the first
