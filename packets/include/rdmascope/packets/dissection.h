@@ -27,6 +27,10 @@ struct Diagnostic {
 
 /// One row of the detail tree.
 struct Node {
+  // User-provided (not "= default"): a value-initialised node (vector::emplace_back()) is then
+  // not zeroed whole before its members' initializers run, a rep stos in every field added.
+  Node() noexcept {}  // NOLINT(modernize-use-equals-default)
+
   std::string_view key;      ///< filter key (static storage), e.g. "infiniband.bth.psn"
   std::string label;         ///< tree text, e.g. "Packet Sequence Number: 12042734"
   std::string value;         ///< value as tshark prints it with -T fields; empty for containers
