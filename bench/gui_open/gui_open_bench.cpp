@@ -140,7 +140,8 @@ int main(int argc, char** argv) {
   bool keep = false;
   bool runTshark = true;
   std::string path;
-  std::string cliPath;  // rdmascope-cli, whose `analyze` of the same file is the GUI analysis's peer
+  std::string
+      cliPath;  // rdmascope-cli, whose `analyze` of the same file is the GUI analysis's peer
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--frames" && i + 1 < argc) {
