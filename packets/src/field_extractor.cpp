@@ -80,6 +80,12 @@ void addContainer(Dissection& d, std::string_view key, std::size_t offset, std::
   n.value = std::move(value);
 }
 
+// A management datagram (to or from QP 0/1, its DETH at `deth`) is dissected further: neither
+// extract() nor summarize() reads it.
+bool managementDatagram(std::span<const std::uint8_t> f, std::size_t bth, std::size_t deth) {
+  return be24(f, bth + 5) <= 1 || be24(f, deth + 5) <= 1;
+}
+
 void addNumber(Dissection& d, std::string_view key, std::uint64_t v) {
   Node& n = d.nodes.emplace_back();
   n.key = key;
@@ -216,8 +222,7 @@ bool FieldExtractor::extract(Dissection& d, std::span<const std::uint8_t> f, Lin
   for (const IbExt e : s.op->extensions()) {
     const auto& hd = ibExtHeader(e);
     if (at + hd.length > s.regionEnd) break;  // truncated: the dissector stops here too
-    // A management datagram (to or from QP 0/1) is dissected further: not read here.
-    if (e == IbExt::Deth && (be24(f, s.bth + 5) <= 1 || be24(f, at + 5) <= 1)) return false;
+    if (e == IbExt::Deth && managementDatagram(f, s.bth, at)) return false;
     if (!header(hd, ext_[static_cast<std::size_t>(e)], at, hd.length, true)) return false;
     at += hd.length;
   }
@@ -236,9 +241,7 @@ bool FieldExtractor::summarize(Dissection& d, std::span<const std::uint8_t> f,
   std::size_t at = s.bth + kBthHeader.length;
   for (const IbExt e : s.op->extensions()) {
     const auto& hd = ibExtHeader(e);
-    // A management datagram, as extract() refuses it.
-    if (e == IbExt::Deth && at + hd.length <= s.regionEnd &&
-        (be24(f, s.bth + 5) <= 1 || be24(f, at + 5) <= 1))
+    if (e == IbExt::Deth && at + hd.length <= s.regionEnd && managementDatagram(f, s.bth, at))
       return false;
     at += hd.length;
   }
