@@ -14,7 +14,7 @@ CM_NAMES = {0x01: "ClassPortInfo", 0x10: "REQ", 0x11: "MRA", 0x12: "REJ", 0x13: 
 
 FIELDS = ["frame.number", "frame.len", "ip.src", "ip.dst", "infiniband.bth.opcode",
           "infiniband.bth.destqp", "infiniband.bth.psn", "infiniband.bth.a",
-          "infiniband.mad.attributeid", "_ws.malformed", "_ws.expert.severity"]
+          "infiniband.mad.attributeid", "_ws.malformed", "_ws.expert.severity", "frame.protocols"]
 
 
 def rows(pcap):

@@ -125,8 +125,20 @@ def main():
             table = packet_shape.rows(pcap)
             frames = len(table)
             ib = [r for r in table if r["infiniband.bth.opcode"]]
-            bad = [r["frame.number"] for r in table
-                   if r["_ws.malformed"] or "8388608" in r["_ws.expert.severity"].split(",")]
+            flagged = [r for r in table
+                       if r["_ws.malformed"] or "8388608" in r["_ws.expert.severity"].split(",")]
+            # tshark reads a SEND's payload as an Ethertype-framed packet when its first two
+            # bytes name an Ethertype and the next two are zero (its IPoIB guess). The 2-byte
+            # payload of ib_send_lat, padded with zeros, differs from run to run and is such a
+            # value in about 1 run of 500 (134 of the 65,536). The "malformed packet" is then
+            # tshark's guess failing inside the payload after it decoded every header of ours:
+            # only such frames are excused, and they are named.
+            guessed = [r for r in flagged if ":infiniband:ethertype" in r["frame.protocols"]]
+            bad = [r["frame.number"] for r in flagged if r not in guessed]
+            if guessed:
+                print(f"tshark guessed the payload of {len(guessed)} frame(s) as an Ethertype "
+                      "packet and found it malformed: " +
+                      ", ".join(r["frame.number"] for r in guessed[:20]))
             if frames == 0:
                 failures.append("the capture is empty")
             elif len(ib) != frames:
