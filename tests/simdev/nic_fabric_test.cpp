@@ -97,6 +97,47 @@ TEST(NicFabric, AOneSidedWriteLandsInTheOtherProcessWithoutItsHelp) {
   EXPECT_GT(fs::file_size(config.pcapPath), 24u + 64u * 1024u);
 }
 
+TEST(NicFabric, AWriteToAHostWhoseProgramLeftEndsInRetryExceeded) {
+  // The target's QP went with its program and nothing answers the WRITE: the writer's QP
+  // (timeout 14: 67 ms, retry_cnt 2) sends it three times and completes it with
+  // IBV_WC_RETRY_EXC_ERR. (With retry_cnt 7 it would send it for ever: rxe does not count
+  // down a retry_cnt of 7, and neither does the simulated NIC.)
+  testing::ScratchFolder dir("nic_fabric_gone");
+  FabricConfig config;
+  config.socketPath = dir / "fabric.sock";
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::setenv(kFabricEnv, config.socketPath.c_str(), 1);
+  testing::WriteSideOptions o;
+  o.targetLeaves = true;
+  o.retryCnt = 2;
+  o.expect = WcStatus::RetryExcErr;
+  o.wait = std::chrono::seconds(10);
+  const pid_t target = ::fork();
+  if (target == 0) {
+    ::setenv(kHostEnv, "1", 1);
+    for (int i = 0; i < 1000 && !fs::exists(config.socketPath); ++i)
+      ::usleep(10000);
+    ::_exit(testing::writeTarget(o, fds[1]));
+  }
+  int go[2];
+  ASSERT_EQ(::pipe(go), 0);
+  const pid_t writer = ::fork();
+  if (writer == 0) {
+    ::close(go[1]);
+    ::setenv(kHostEnv, "2", 1);
+    ::_exit(testing::writeWriter(o, fds[0], go[0]));
+  }
+  ::close(go[0]);
+  RunningFabric fabric(config);
+  ASSERT_TRUE(fabric.fabric);
+  // the writer posts once the target has gone
+  EXPECT_EQ(exitStatus(target), 0);
+  ASSERT_EQ(::write(go[1], "g", 1), 1);
+  ::close(go[1]);
+  EXPECT_EQ(exitStatus(writer), 0);  // 26: another status, 27: none within 10 s
+}
+
 /// Reads observer events until `done` says so or 20 s pass.
 bool readUntil(FabricObserver& o, std::vector<FabricEvent>& seen,
                const std::function<bool()>& done) {

@@ -28,6 +28,12 @@ struct WriteSideOptions {
   bool namedCalls = false;
   /// How long the target waits for the bytes and the writer for its completion.
   std::chrono::seconds wait{20};
+  /// The target exits (its host detaches) as soon as it has sent its address and rkey.
+  bool targetLeaves = false;
+  /// The QPs' retry_cnt. rxe (and so the simulated NIC) retries for ever at 7.
+  std::uint8_t retryCnt = 7;
+  /// The completion status the writer expects.
+  sim::WcStatus expect = sim::WcStatus::Success;
 };
 
 namespace fabric_write_detail {
@@ -109,6 +115,7 @@ inline std::uint32_t connectQp17(simdev::Nic& nic, const WriteSideOptions& o, in
   }
   a.qpState = QpState::Rts;
   a.sqPsn = 100;
+  a.retryCnt = o.retryCnt;
   Step s(nic, o, "ibv_modify_qp(RTS)");
   if (!s.host()
            .modifyQp(qpn, a,
@@ -147,6 +154,7 @@ inline int writeTarget(const WriteSideOptions& o, int toWriter, int quit = -1) {
   }
   const std::uint64_t where[2] = {mr.addr, mr.rkey};
   if (::write(toWriter, where, sizeof where) != sizeof where) return 13;
+  if (o.targetLeaves) return 0;
   const auto deadline = std::chrono::steady_clock::now() + o.wait;
   bool all = false;
   while (!all && std::chrono::steady_clock::now() < deadline) {
@@ -164,7 +172,7 @@ inline int writeTarget(const WriteSideOptions& o, int toWriter, int quit = -1) {
 
 /// Host 2: reads the target's address and rkey from `fromTarget`, connects, waits for a byte on
 /// `go` (when not -1), writes the bytes with one signaled RDMA WRITE (wr_id 7) and polls for
-/// its completion. Exit status 0 when it completed successfully.
+/// its completion. Exit status 0 when it completed with the status the options expect.
 inline int writeWriter(const WriteSideOptions& o, int fromTarget, int go = -1) {
   using namespace rdmascope::sim;
   using fabric_write_detail::Step;
@@ -205,7 +213,7 @@ inline int writeWriter(const WriteSideOptions& o, int fromTarget, int go = -1) {
   while (std::chrono::steady_clock::now() < deadline) {
     simdev::Nic::Session s(*nic);
     auto wcs = s.host().pollCq(cq, 1);
-    if (!wcs.empty()) return wcs[0].status == WcStatus::Success && wcs[0].wrId == 7 ? 0 : 26;
+    if (!wcs.empty()) return wcs[0].status == o.expect && wcs[0].wrId == 7 ? 0 : 26;
   }
   return 27;
 }
