@@ -419,7 +419,7 @@ void writeJson(std::ostream& os, const AnalysisReport& report, std::string_view 
   os << out;
 }
 
-std::string formatText(const AnalysisReport& report) {
+void writeText(std::ostream& os, const AnalysisReport& report) {
   std::ostringstream out;
   const AnalysisSummary& s = report.summary;
   char line[512];
@@ -448,14 +448,13 @@ std::string formatText(const AnalysisReport& report) {
 
   out << "\nAnomalies (" << report.anomalies.size() + report.anomaliesDropped << ")\n";
   if (report.anomalies.empty()) out << "  none\n";
-  // The list (a capture may have 100,000 anomalies) goes straight into the text, each line
-  // "  frame {:<8} conn {:<3} {:<18} {}" appended piece by piece.
-  std::string text = out.str();
+  // The list (a capture may have 100,000 anomalies, ten megabytes of text) is written a
+  // megabyte at a time, each line "  frame {:<8} conn {:<3} {:<18} {}" appended piece by piece.
+  os << out.str();
   out.str({});
-  std::size_t listBytes = 0;
-  for (const auto& a : report.anomalies)
-    listBytes += 48 + a.detail.size();
-  text.reserve(text.size() + listBytes + 4096);
+  constexpr std::size_t kBlock = std::size_t{1} << 20;
+  std::string text;
+  text.reserve(kBlock + 4096);
   const auto padded = [&text](std::string_view field, std::size_t width) {
     text += field;
     if (field.size() < width) text.append(width - field.size(), ' ');
@@ -475,7 +474,12 @@ std::string formatText(const AnalysisReport& report) {
     text += ' ';
     text += a.detail;
     text += '\n';
+    if (text.size() >= kBlock) {
+      os << text;
+      text.clear();
+    }
   }
+  os << text;
   if (report.anomaliesDropped)
     out << "  ... and " << report.anomaliesDropped << " more not listed\n";
 
@@ -581,7 +585,13 @@ std::string formatText(const AnalysisReport& report) {
         << s.terminates << " Terminates, " << s.mpaRejects << " MPA rejects, "
         << s.outOfOrderSegments << " out-of-order segments, " << s.segmentGaps << " segment gaps\n";
   }
-  return text += out.str();
+  os << out.str();
+}
+
+std::string formatText(const AnalysisReport& report) {
+  std::ostringstream out;
+  writeText(out, report);
+  return std::move(out).str();
 }
 
 }  // namespace rdmascope::analysis

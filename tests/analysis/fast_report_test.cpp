@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 #include "../support/analysis_report_reference.h"
 #include "../support/corrupted_frames.h"
@@ -211,6 +212,27 @@ TEST(FastAnalysis, JsonEscapesAndNumbersAsTheDom) {
   r.anomalies[0].detail = "\xff";
   EXPECT_THROW((void)toJson(r), nlohmann::json::exception);
   EXPECT_THROW((void)test::referenceToJson(r, 2), nlohmann::json::exception);
+}
+
+TEST(FastAnalysis, WriteTextWritesTheTextOfALongAnomalyListInBlocks) {
+  // 40,000 anomalies of some 100 bytes: the list crosses the 1 MiB blocks writeText writes it
+  // in, with lines of every length around the block boundaries.
+  AnalysisReport r;
+  for (int i = 0; i < 40000; ++i) {
+    Anomaly a;
+    a.kind = static_cast<AnomalyKind>(i % 5);
+    a.frame = static_cast<std::uint64_t>(i) * 977u;
+    a.connection = i % 17 - 1;
+    a.detail = std::string(static_cast<std::size_t>(40 + i % 83), static_cast<char>('a' + i % 26));
+    r.anomalies.push_back(a);
+  }
+  r.anomaliesDropped = 12;
+  std::ostringstream os;
+  writeText(os, r);
+  const std::string expected = test::referenceFormatText(r);
+  EXPECT_GT(expected.size(), std::size_t{3} << 20);
+  EXPECT_EQ(os.str(), expected);
+  EXPECT_EQ(formatText(r), expected);
 }
 
 TEST(FastAnalysis, TakeReportMovesWhatReportCopies) {

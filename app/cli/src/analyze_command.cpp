@@ -91,7 +91,7 @@ int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
     analysis::writeJson(out, report, lastMember);
     out << '\n';
   } else {
-    out << analysis::formatText(report);
+    analysis::writeText(out, report);
     if (!loss.empty()) out << "\nCapture loss\n  " << loss << '\n';
   }
   if (!reader->error().empty()) {

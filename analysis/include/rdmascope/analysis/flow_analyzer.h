@@ -447,4 +447,7 @@ void writeJson(std::ostream& os, const AnalysisReport& report, std::string_view 
 /// and per-connection statistics.
 std::string formatText(const AnalysisReport& report);
 
+/// The same text written to `os`, the anomaly list a megabyte at a time.
+void writeText(std::ostream& os, const AnalysisReport& report);
+
 }  // namespace rdmascope::analysis
