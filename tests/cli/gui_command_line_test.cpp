@@ -84,6 +84,24 @@ TEST(GuiCommandLine, PortFollowsTheCliRule) {
 #endif
 }
 
+TEST(GuiCommandLine, FrameIsANumberOfTheCapture) {
+#ifndef RDMASCOPE_GUI
+  GTEST_SKIP() << "the GUI is not part of this build";
+#else
+  if (!std::filesystem::exists(RDMASCOPE_GUI)) GTEST_SKIP() << "the GUI is not built";
+  const std::string capture =
+      std::string(RDMASCOPE_SOURCE_DIR) + "/tests/lab/captures/rxe_ud_pingpong.pcap";
+  for (const std::string v : {"0", "-3", "abc", "21", "99999999999999999999"}) {
+    const auto gui = runGui({"--frame", v, capture});
+    EXPECT_EQ(gui.exitCode, 2) << v;
+    EXPECT_EQ(gui.err, "rdmascope: --frame: '" + v + "' is not a frame of the capture (1 to 20)\n");
+  }
+  const auto none = runGui({"--frame", "1"});
+  EXPECT_EQ(none.exitCode, 2);
+  EXPECT_EQ(none.err, "rdmascope: --frame '1': open a capture to select a frame of it\n");
+#endif
+}
+
 TEST(GuiCommandLine, EventIsANumberOfTheScenario) {
 #ifndef RDMASCOPE_GUI
   GTEST_SKIP() << "the GUI is not part of this build";
