@@ -188,7 +188,7 @@ void dissectIpv6Payload(DecodeContext& ctx, std::uint8_t next, std::size_t at, s
 
 // printf("%.9f", x) without printf (it formats every frame's time): when x is the double
 // nearest to n nanoseconds and below 2^21 s, its 9-decimal rounding is exactly n / 1e9.
-void formatNineDecimals(double x, char* buf, std::size_t size) {
+std::size_t formatNineDecimals(double x, char* buf, std::size_t size) {
   if (x >= 0 && x < 2097152.0) {
     const auto n = static_cast<std::uint64_t>(std::llround(x * 1e9));
     if (static_cast<double>(n) / 1e9 == x) {
@@ -199,18 +199,18 @@ void formatNineDecimals(double x, char* buf, std::size_t size) {
         for (int i = 9; i >= 1; --i, rest /= 10)
           end[i] = static_cast<char>('0' + rest % 10);
         end[10] = '\0';
-        return;
+        return static_cast<std::size_t>(end + 10 - buf);
       }
     }
   }
-  std::snprintf(buf, size, "%.9f", x);
+  const int n = std::snprintf(buf, size, "%.9f", x);
+  return n < 0 || size == 0 ? 0 : std::min(static_cast<std::size_t>(n), size - 1);
 }
 
 }  // namespace detail
 
 std::size_t formatTimeRelative(const FrameInfo& info, char (&buf)[48]) {
-  detail::formatNineDecimals(info.timeRelative, buf, sizeof buf);
-  return std::strlen(buf);
+  return detail::formatNineDecimals(info.timeRelative, buf, sizeof buf);
 }
 
 namespace detail {

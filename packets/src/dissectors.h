@@ -44,8 +44,9 @@ struct DecodeContext {
 };
 
 void dissectFrameInfo(DecodeContext& ctx);
-/// frame.time_relative's text: printf("%.9f", x), without printf for whole nanoseconds.
-void formatNineDecimals(double x, char* buf, std::size_t size);
+/// frame.time_relative's text: printf("%.9f", x), without printf for whole nanoseconds; its
+/// length.
+std::size_t formatNineDecimals(double x, char* buf, std::size_t size);
 /// frame.time_epoch's text (exact from FrameInfo::epochNs when set).
 void formatEpochTime(const FrameInfo& info, char* buf, std::size_t size);
 void dissectEthernet(DecodeContext& ctx, std::size_t offset);

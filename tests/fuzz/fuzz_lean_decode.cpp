@@ -180,6 +180,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::snprintf(expected, sizeof expected, "%.9f", info.timeRelative);
     const Node* time = a.find("frame.time_relative");
     if (!time || time->value != expected) __builtin_trap();
+    char summaryTime[48];  // the summary line's time, without the node
+    const std::size_t timeLength = formatTimeRelative(info, summaryTime);
+    if (std::string_view(summaryTime, timeLength) != expected) __builtin_trap();
     lean.decodeInto(d, frame, link, info);
     if (!sameDissection(a, d, keys)) __builtin_trap();
     if (filter->matches(a) != filter->matches(d)) __builtin_trap();
