@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <limits>
 #include <map>
 #include <tuple>
 
@@ -119,6 +120,9 @@ struct PendingNak {
 // How many answered READs a requester remembers: a go-back-N after a timeout can re-request
 // every READ of a deep send queue.
 constexpr std::size_t kAnsweredReadsKept = 128;
+/// The most anomalies the list reserves room for at its first one (96 MiB of address space;
+/// memory only as they come). A larger maxAnomalies grows the list beyond it as it fills.
+constexpr std::size_t kAnomalyReserve = std::size_t{1} << 20;
 
 struct Requester {
   explicit Requester(std::uint32_t window) : seen(window) {}
@@ -259,6 +263,10 @@ struct FlowAnalyzer::Impl final : ReportSink {
   void anomaly(Anomaly a) override {
     if (anomalyObserver) anomalyObserver(a);
     if (anomalies.size() < options.maxAnomalies) {
+      // The list never grows past the limit: room for all of it at the first one, so it is
+      // never moved (a capture may have 100,000, and each move touches fresh memory).
+      if (anomalies.capacity() == 0)
+        anomalies.reserve(std::min<std::size_t>(options.maxAnomalies, kAnomalyReserve));
       anomalies.push_back(std::move(a));
     } else {
       ++anomaliesDropped;
@@ -1131,8 +1139,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
     }
     summary.victimFlows = congestion.victims();
     summary.marksWithoutCnp = congestion.marksWithoutCnp();
-    std::stable_sort(anomalies.begin(), anomalies.end(),
-                     [](const Anomaly& x, const Anomaly& y) { return x.frame < y.frame; });
+    sortAnomaliesByFrame(anomalies);
   }
 
   AnalysisReport reportWith(std::vector<Anomaly> kept, std::vector<MessageRecord> keptMessages);
@@ -1223,6 +1230,37 @@ const AnalysisSummary& FlowAnalyzer::summary() const {
   return impl_->summary;
 }
 
+// The sort moves four-byte indexes, and each anomaly moves once into its place: no buffer of
+// half the list (megabytes of fresh memory for 100,000 anomalies) as std::stable_sort takes.
+void sortAnomaliesByFrame(std::vector<Anomaly>& list) {
+  const auto byFrame = [](const Anomaly& x, const Anomaly& y) { return x.frame < y.frame; };
+  if (std::is_sorted(list.begin(), list.end(), byFrame)) return;
+  if (list.size() > std::numeric_limits<std::uint32_t>::max()) {
+    std::stable_sort(list.begin(), list.end(), byFrame);
+    return;
+  }
+  std::vector<std::uint32_t> from(list.size());  // position k takes the anomaly from[k]
+  for (std::uint32_t i = 0; i < from.size(); ++i)
+    from[i] = i;
+  std::stable_sort(from.begin(), from.end(), [&list](std::uint32_t x, std::uint32_t y) {
+    return list[x].frame < list[y].frame;
+  });
+  for (std::uint32_t i = 0; i < from.size(); ++i) {
+    if (from[i] == i) continue;
+    // One cycle of the permutation: i takes from[i], which takes its from, ... back to i.
+    Anomaly first = std::move(list[i]);
+    std::uint32_t at = i;
+    while (from[at] != i) {
+      const std::uint32_t next = from[at];
+      list[at] = std::move(list[next]);
+      from[at] = at;
+      at = next;
+    }
+    list[at] = std::move(first);
+    from[at] = at;
+  }
+}
+
 AnalysisReport FlowAnalyzer::report() const {
   return impl_->reportWith(impl_->anomalies, impl_->messages);
 }
@@ -1241,10 +1279,8 @@ AnalysisReport FlowAnalyzer::Impl::reportWith(std::vector<Anomaly> kept,
   std::sort(r.connections.begin(), r.connections.end(),
             [](const ConnectionReport& x, const ConnectionReport& y) { return x.id < y.id; });
   r.anomalies = std::move(kept);
-  // finish() sorted them; a report before it may not be in order yet.
-  const auto byFrame = [](const Anomaly& x, const Anomaly& y) { return x.frame < y.frame; };
-  if (!std::is_sorted(r.anomalies.begin(), r.anomalies.end(), byFrame))
-    std::stable_sort(r.anomalies.begin(), r.anomalies.end(), byFrame);
+  sortAnomaliesByFrame(
+      r.anomalies);  // finish() sorted them; a report before it may not be in order yet
   r.anomaliesDropped = anomaliesDropped;
   r.messages = std::move(keptMessages);
   r.messagesDropped = messagesDropped;

@@ -443,6 +443,10 @@ std::string toJson(const AnalysisReport& report, int indent = 2);
 void writeJson(std::ostream& os, const AnalysisReport& report, std::string_view lastMember = {},
                int indent = 2);
 
+/// Orders anomalies by frame, those of one frame in the order they had (a stable sort), as
+/// a report lists them.
+void sortAnomaliesByFrame(std::vector<Anomaly>& list);
+
 /// The report for people: a conversation table, the anomalies in order with frame numbers,
 /// and per-connection statistics.
 std::string formatText(const AnalysisReport& report);
