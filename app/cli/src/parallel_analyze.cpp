@@ -1,5 +1,8 @@
 #include "parallel_analyze.h"
 
+#include <algorithm>
+#include <array>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -14,6 +17,9 @@ namespace {
 constexpr std::size_t kBatchFrames = 2048;
 constexpr std::size_t kBatchesAhead = 8;
 
+constexpr std::size_t kChunkFrames = 64;
+constexpr std::size_t kChunks = kBatchFrames / kChunkFrames;
+
 struct Slot {
   std::span<const std::uint8_t> data;
   std::uint64_t number = 0;
@@ -22,10 +28,48 @@ struct Slot {
   analysis::PacketFacts facts;  // reused from batch to batch (its strings keep their storage)
 };
 
+// The facts of a chunk of a batch's frames: not read, being read (by one of the threads), read.
+enum ChunkState : std::uint8_t { kUnread, kReading, kRead };
+
+// A batch is pushed once its frames are read, before their facts: the reading thread then
+// reads their facts chunk by chunk from the front, and the analysing one, when it takes a batch
+// and none waits after it (the reading thread is not ahead), reads chunks from the back until
+// the two meet. Whoever claims a chunk reads it.
 struct Batch {
   std::vector<Slot> slots;
   std::size_t used = 0;
   std::uint64_t mark = 0;  // the reader's position() before its first frame
+  std::array<std::atomic<std::uint8_t>, kChunks> chunks{};
+
+  std::size_t chunksUsed() const { return (used + kChunkFrames - 1) / kChunkFrames; }
+  // Reads the facts of chunk `c` unless the other thread claimed it first (false).
+  bool readChunk(std::size_t c, analysis::PacketFactReader& facts, packets::LinkType link) {
+    std::uint8_t unread = kUnread;
+    if (!chunks[c].compare_exchange_strong(unread, kReading, std::memory_order_acquire))
+      return false;
+    const std::size_t end = std::min(used, (c + 1) * kChunkFrames);
+    for (std::size_t i = c * kChunkFrames; i < end; ++i) {
+      Slot& s = slots[i];
+      s.hasFacts =
+          analysis::FlowAnalyzer::readFacts(facts, s.data, link, s.number, s.time, s.facts);
+    }
+    chunks[c].store(kRead, std::memory_order_release);
+    return true;
+  }
+  // Waits until the other thread has read chunk `c`; false when that thread failed first.
+  bool waitForChunk(std::size_t c, const std::atomic<bool>& failed) const {
+    for (int spins = 0; chunks[c].load(std::memory_order_acquire) != kRead; ++spins) {
+      if (failed.load(std::memory_order_acquire)) return false;
+      if (spins < 1024) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+      } else {
+        std::this_thread::yield();
+      }
+    }
+    return true;
+  }
 };
 
 // Batches handed from the reading thread to the analysing one, in capture order, and back.
@@ -75,11 +119,13 @@ class Pipe {
     changed_.wait(lock, [&] { return stopping_ || released_ != seen; });
     return !stopping_;
   }
-  Batch* pop() {
+  // `last`: no other batch waits after it.
+  Batch* pop(bool& last) {
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [this] { return !ready_.empty(); });
     Batch* b = ready_.front();
     ready_.pop_front();
+    last = ready_.empty();
     return b;
   }
   // Makes the reading thread give up (the analysing one failed).
@@ -122,7 +168,8 @@ void analyzeInParallel(packets_io::CaptureReader& reader, analysis::FlowAnalyzer
     batches.back()->slots.resize(kBatchFrames);
     pipe.addFree(batches.back().get());
   }
-  std::exception_ptr failure;  // of the reading thread, rethrown here after it ends
+  std::exception_ptr failure;       // of the reading thread, rethrown here after it ends
+  std::atomic<bool> failed{false};  // set with it (a chunk it claimed is never read)
   std::thread readerThread([&, options = analyzer.factOptions()] {
     try {
       analysis::PacketFactReader facts(options);
@@ -133,6 +180,8 @@ void analyzeInParallel(packets_io::CaptureReader& reader, analysis::FlowAnalyzer
         Batch* b = pipe.takeFree();
         if (!b) return;
         b->used = 0;
+        for (auto& c : b->chunks)
+          c.store(kUnread, std::memory_order_relaxed);
         b->mark = reader.position();
         // The frames of the batches not given back stay in the reader's buffer: read on while
         // it keeps them, and end the batch early (or wait for one back) when it would not.
@@ -154,19 +203,26 @@ void analyzeInParallel(packets_io::CaptureReader& reader, analysis::FlowAnalyzer
           s.data = v.data;
           s.number = reader.framesRead();
           s.time = clock.seconds(reader, v);
-          s.hasFacts =
-              analysis::FlowAnalyzer::readFacts(facts, s.data, link, s.number, s.time, s.facts);
         }
-        pipe.push(b);
+        pipe.push(b);  // publishes the frames (the pipe's lock); their facts follow
+        for (std::size_t c = 0; c < b->chunksUsed() && b->readChunk(c, facts, link); ++c) {
+        }
       }
     } catch (...) {
       failure = std::current_exception();
+      failed.store(true, std::memory_order_release);
     }
     pipe.push(nullptr);
   });
   try {
-    while (Batch* b = pipe.pop()) {
+    analysis::PacketFactReader facts(analyzer.factOptions());
+    bool last = false;
+    while (Batch* b = pipe.pop(last)) {
+      if (last)  // caught up with the reading thread: share the facts of this batch with it
+        for (std::size_t c = b->chunksUsed(); c-- > 0 && b->readChunk(c, facts, link);) {
+        }
       for (std::size_t i = 0; i < b->used; ++i) {
+        if (i % kChunkFrames == 0 && !b->waitForChunk(i / kChunkFrames, failed)) break;
         const Slot& s = b->slots[i];
         if (s.hasFacts)
           analyzer.addPacket(s.facts);

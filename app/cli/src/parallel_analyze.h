@@ -3,7 +3,9 @@
 // two, one thread reads the capture and the facts of its RoCE and InfiniBand frames (the first
 // touch of the bytes, the headers, the ICRC, the content hash) batch by batch, ahead of the
 // analysis, which takes them in capture order on the calling thread, with every other frame
-// (PFC, TCP and iWARP, ...) as FlowAnalyzer::addFrame would.
+// (PFC, TCP and iWARP, ...) as FlowAnalyzer::addFrame would. When the analysis catches up with
+// the reading, it reads the facts of the newest batch's last chunks itself (the reading thread
+// works from the front, the analysing one from the back, until they meet).
 
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/packets_io/capture_reader.h"
