@@ -47,6 +47,14 @@ struct RunningFabric {
   std::vector<std::string> log;
 };
 
+/// A fabric's configuration with its socket in `dir`, where the programs forked next attach.
+FabricConfig fabricIn(const testing::ScratchFolder& dir) {
+  FabricConfig config;
+  config.socketPath = dir / "fabric.sock";
+  ::setenv(kFabricEnv, config.socketPath.c_str(), 1);
+  return config;
+}
+
 int exitStatus(pid_t pid) {
   int status = 0;
   if (::waitpid(pid, &status, 0) != pid) return -1;
@@ -55,8 +63,7 @@ int exitStatus(pid_t pid) {
 
 TEST(NicFabric, AOneSidedWriteLandsInTheOtherProcessWithoutItsHelp) {
   testing::ScratchFolder dir("nic_fabric");
-  FabricConfig config;
-  config.socketPath = dir / "fabric.sock";
+  FabricConfig config = fabricIn(dir);
   config.pcapPath = dir / "run.pcap";
   config.lossRate = 0.05;
   int fds[2];
@@ -66,7 +73,6 @@ TEST(NicFabric, AOneSidedWriteLandsInTheOtherProcessWithoutItsHelp) {
   // retry must find it there.
   int quit[2];
   ASSERT_EQ(::pipe(quit), 0);
-  ::setenv(kFabricEnv, config.socketPath.c_str(), 1);
   // The programs are forked before the fabric's thread starts: a child forked from a process
   // with other threads may find an allocator lock held for ever (seen under ASan).
   const pid_t target = ::fork();
@@ -103,11 +109,9 @@ TEST(NicFabric, AWriteToAHostWhoseProgramLeftEndsInRetryExceeded) {
   // IBV_WC_RETRY_EXC_ERR. (With retry_cnt 7 it would send it for ever: rxe does not count
   // down a retry_cnt of 7, and neither does the simulated NIC.)
   testing::ScratchFolder dir("nic_fabric_gone");
-  FabricConfig config;
-  config.socketPath = dir / "fabric.sock";
+  FabricConfig config = fabricIn(dir);
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
-  ::setenv(kFabricEnv, config.socketPath.c_str(), 1);
   testing::WriteSideOptions o;
   o.targetLeaves = true;
   o.retryCnt = 2;
@@ -153,8 +157,7 @@ bool readUntil(FabricObserver& o, std::vector<FabricEvent>& seen,
 
 TEST(NicFabric, AnObserverSeesHostsFramesAndStatesAndSteps) {
   testing::ScratchFolder dir("nic_fabric_observer");
-  FabricConfig config;
-  config.socketPath = dir / "fabric.sock";
+  FabricConfig config = fabricIn(dir);
   // The programs are forked before the fabric's thread starts (a child forked from a process
   // with other threads may find a lock held for ever, and then this test timed out under load),
   // and start once the observer holds the fabric: when `go` has its bytes, or is closed.
@@ -162,7 +165,6 @@ TEST(NicFabric, AnObserverSeesHostsFramesAndStatesAndSteps) {
   ASSERT_EQ(::pipe(go), 0);
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
-  ::setenv(kFabricEnv, config.socketPath.c_str(), 1);
   const auto waitForGo = [&] {
     ::close(go[1]);
     char c = 0;
