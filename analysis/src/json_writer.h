@@ -112,18 +112,20 @@ class JsonWriter {
     out_ += c;
   }
   // Escaped as nlohmann's serializer does (ensure_ascii off): a string with bytes above 0x7f
-  // goes through it, so that UTF-8 is checked the same way.
+  // goes through it, so that UTF-8 is checked the same way. One pass: the bytes that need no
+  // care are copied in runs, and a byte above 0x7f takes back what was written.
   void string(std::string_view s) {
-    for (const char ch : s)
-      if (static_cast<unsigned char>(ch) >= 0x80) {
-        out_ += nlohmann::json(std::string(s)).dump();
-        return;
-      }
+    const std::size_t start = out_.size();
     out_ += '"';
     std::size_t run = 0;
     for (std::size_t i = 0; i < s.size(); ++i) {
       const auto ch = static_cast<unsigned char>(s[i]);
-      if (ch >= 0x20 && ch != '"' && ch != '\\') continue;
+      if (ch >= 0x20 && ch < 0x80 && ch != '"' && ch != '\\') continue;
+      if (ch >= 0x80) {
+        out_.resize(start);
+        out_ += nlohmann::json(std::string(s)).dump();
+        return;
+      }
       out_.append(s.data() + run, i - run);
       run = i + 1;
       switch (ch) {
