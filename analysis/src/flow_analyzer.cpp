@@ -1279,8 +1279,8 @@ AnalysisReport FlowAnalyzer::Impl::reportWith(std::vector<Anomaly> kept,
   std::sort(r.connections.begin(), r.connections.end(),
             [](const ConnectionReport& x, const ConnectionReport& y) { return x.id < y.id; });
   r.anomalies = std::move(kept);
-  sortAnomaliesByFrame(
-      r.anomalies);  // finish() sorted them; a report before it may not be in order yet
+  // finish() sorted them; a report before it may not be in order yet.
+  sortAnomaliesByFrame(r.anomalies);
   r.anomaliesDropped = anomaliesDropped;
   r.messages = std::move(keptMessages);
   r.messagesDropped = messagesDropped;

@@ -55,6 +55,23 @@ FabricConfig fabricIn(const testing::ScratchFolder& dir) {
   return config;
 }
 
+/// Forks a program on host `host` that runs `side` and exits with what it returns.
+template <class Side>
+pid_t forkOnHost(const char* host, Side side) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setenv(kHostEnv, host, 1);
+    ::_exit(side());
+  }
+  return pid;
+}
+
+/// In a program forked before its fabric starts: waits (up to 10 s) for the fabric's socket.
+void waitForSocket(const FabricConfig& config) {
+  for (int i = 0; i < 1000 && !fs::exists(config.socketPath); ++i)
+    ::usleep(10000);
+}
+
 int exitStatus(pid_t pid) {
   int status = 0;
   if (::waitpid(pid, &status, 0) != pid) return -1;
@@ -75,20 +92,13 @@ TEST(NicFabric, AOneSidedWriteLandsInTheOtherProcessWithoutItsHelp) {
   ASSERT_EQ(::pipe(quit), 0);
   // The programs are forked before the fabric's thread starts: a child forked from a process
   // with other threads may find an allocator lock held for ever (seen under ASan).
-  const pid_t target = ::fork();
-  if (target == 0) {
+  const pid_t target = forkOnHost("1", [&] {
     ::close(quit[1]);
-    ::setenv(kHostEnv, "1", 1);
-    for (int i = 0; i < 1000 && !fs::exists(config.socketPath); ++i)
-      ::usleep(10000);
-    ::_exit(testing::writeTarget({}, fds[1], quit[0]));
-  }
+    waitForSocket(config);
+    return testing::writeTarget({}, fds[1], quit[0]);
+  });
   ::close(quit[0]);
-  const pid_t writer = ::fork();
-  if (writer == 0) {
-    ::setenv(kHostEnv, "2", 1);
-    ::_exit(testing::writeWriter({}, fds[0]));
-  }
+  const pid_t writer = forkOnHost("2", [&] { return testing::writeWriter({}, fds[0]); });
   RunningFabric fabric(config);
   const bool started = fabric.fabric != nullptr;
   const int writerStatus = started ? exitStatus(writer) : -1;
@@ -117,21 +127,16 @@ TEST(NicFabric, AWriteToAHostWhoseProgramLeftEndsInRetryExceeded) {
   o.retryCnt = 2;
   o.expect = WcStatus::RetryExcErr;
   o.wait = std::chrono::seconds(10);
-  const pid_t target = ::fork();
-  if (target == 0) {
-    ::setenv(kHostEnv, "1", 1);
-    for (int i = 0; i < 1000 && !fs::exists(config.socketPath); ++i)
-      ::usleep(10000);
-    ::_exit(testing::writeTarget(o, fds[1]));
-  }
+  const pid_t target = forkOnHost("1", [&] {
+    waitForSocket(config);
+    return testing::writeTarget(o, fds[1]);
+  });
   int go[2];
   ASSERT_EQ(::pipe(go), 0);
-  const pid_t writer = ::fork();
-  if (writer == 0) {
+  const pid_t writer = forkOnHost("2", [&] {
     ::close(go[1]);
-    ::setenv(kHostEnv, "2", 1);
-    ::_exit(testing::writeWriter(o, fds[0], go[0]));
-  }
+    return testing::writeWriter(o, fds[0], go[0]);
+  });
   ::close(go[0]);
   RunningFabric fabric(config);
   ASSERT_TRUE(fabric.fabric);
@@ -171,18 +176,14 @@ TEST(NicFabric, AnObserverSeesHostsFramesAndStatesAndSteps) {
     while (::read(go[0], &c, 1) < 0 && errno == EINTR) {
     }
   };
-  const pid_t target = ::fork();
-  if (target == 0) {
+  const pid_t target = forkOnHost("1", [&] {
     waitForGo();
-    ::setenv(kHostEnv, "1", 1);
-    ::_exit(testing::writeTarget({}, fds[1]));
-  }
-  const pid_t writer = ::fork();
-  if (writer == 0) {
+    return testing::writeTarget({}, fds[1]);
+  });
+  const pid_t writer = forkOnHost("2", [&] {
     waitForGo();
-    ::setenv(kHostEnv, "2", 1);
-    ::_exit(testing::writeWriter({}, fds[0]));
-  }
+    return testing::writeWriter({}, fds[0]);
+  });
   ::close(go[0]);
   // Closed on every way out of the test: the programs never wait for ever.
   const std::unique_ptr<int, void (*)(int*)> goWriter(&go[1], [](int* fd) { ::close(*fd); });

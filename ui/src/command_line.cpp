@@ -252,13 +252,12 @@ int runGuiCommandLine(QApplication& app) {
     bool ok = false;
     const qulonglong n = parser.value(frame).toULongLong(&ok);
     if (!ok || n == 0 || !window.packetPane()->selectFrame(n - 1)) {
-      const std::size_t frames = window.packetPane()->store().size();
       if (parser.positionalArguments().isEmpty()) {
         std::fprintf(stderr, "rdmascope: --frame '%s': open a capture to select a frame of it\n",
                      qPrintable(parser.value(frame)));
       } else {
         std::fprintf(stderr, "rdmascope: --frame: '%s' is not a frame of the capture (1 to %zu)\n",
-                     qPrintable(parser.value(frame)), frames);
+                     qPrintable(parser.value(frame)), window.packetPane()->store().size());
       }
       return 2;
     }
