@@ -26,9 +26,11 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <type_traits>
 
 #include "rdmascope/analysis/flow_analyzer.h"
+#include "rdmascope/heap/huge_page_heap.h"
 #include "rdmascope/packets/ib_builder.h"
 #include "rdmascope/packets/ib_opcodes.h"
 #include "rdmascope/packets_io/capture_writer.h"
@@ -134,6 +136,7 @@ bool generate(const std::string& path, std::size_t frames) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  rdmascope::heap::reserveHugePageHeap(std::size_t{256} << 20);  // as the GUI's main() does
   if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
   QApplication app(argc, argv);
   std::size_t frames = 1'000'000;
@@ -244,16 +247,18 @@ int main(int argc, char** argv) {
         kScreens, ms, ms / kScreens);
   }
 
-  // The flow analysis the GUI runs on a worker thread once the capture is shown, and the CLI's
-  // pass over the same frames (no per-connection frame lists) as its peer. Each runs in a
-  // child process of its own, as each runs once in a user's process: the second of two runs in
-  // one process would find the first one's freed heap and skip the page faults of its own.
+  // The flow analysis the GUI runs on a worker thread once the capture is shown: here, as
+  // there, on a thread of the process that loaded the capture, the first analysis in it. Then
+  // FlowAnalyzer::addFrame frame by frame over the same frames (no per-connection frame lists)
+  // in a child process (a second run in this process would find the first one's freed heap
+  // and skip the page faults of its own).
   struct AnalysisRun {
     double seconds = -1;
     std::size_t connections = 0, listed = 0, anomalies = 0;
   };
-  const AnalysisRun gui = inChild<AnalysisRun>([&] {
-    AnalysisRun r;
+  AnalysisRun gui;
+  std::thread([&] {
+    AnalysisRun& r = gui;
     const auto begun = Clock::now();
     const ui::AnalysisOutcome analysed = ui::analyzeFrameStore(store);
     r.seconds = secondsSince(begun);
@@ -261,8 +266,7 @@ int main(int argc, char** argv) {
     r.anomalies = analysed.analysis.report.anomalies.size();
     for (const auto& f : analysed.analysis.frames)
       r.listed += f.size();
-    return r;
-  });
+  }).join();
   const AnalysisRun cli = inChild<AnalysisRun>([&] {
     AnalysisRun r;
     const auto begun = Clock::now();
@@ -281,7 +285,7 @@ int main(int argc, char** argv) {
   std::printf(
       "flow analysis (GUI worker, frames listed per connection): %.3f s, %zu connections, "
       "%zu frames listed, %zu anomalies; FlowAnalyzer::addFrame frame by frame in one thread: "
-      "%.3f s; GUI / addFrame: %.2f (each in a process of its own)\n",
+      "%.3f s; GUI / addFrame: %.2f\n",
       analysisSeconds, gui.connections, gui.listed, gui.anomalies, cli.seconds,
       analysisSeconds / cli.seconds);
   if (!cliPath.empty()) {

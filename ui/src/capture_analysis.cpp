@@ -1,13 +1,10 @@
 #include "rdmascope/ui/capture_analysis.h"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
-#include <condition_variable>
-#include <exception>
-#include <mutex>
 #include <thread>
 
+#include "rdmascope/analysis/fact_pipeline.h"
 #include "rdmascope/analysis/packet_facts.h"
 
 namespace rdmascope::ui {
@@ -236,106 +233,44 @@ CaptureAnalysis CaptureAnalysisBuilder::snapshot(bool finish) {
 
 namespace {
 
-// Frames per block of facts read ahead, and blocks read ahead at most.
-constexpr std::size_t kFactBlock = 1024;
-constexpr std::size_t kBlocksAhead = 4;
-
-// The facts of blocks of frames, read on a helper thread while the analysing one adds the
-// blocks before them. Block k goes into slot k % kBlocksAhead once block k - kBlocksAhead is
-// added.
-class FactsAhead {
+// The frames of a store, numbered from 1 and timed from the first (they stay in memory).
+class StoreSource final : public analysis::FrameSource {
  public:
-  FactsAhead(const FrameStore& store, packets::DecodeOptions options)
-      : store_(store), blocks_((store.size() + kFactBlock - 1) / kFactBlock) {
-    for (auto& s : slots_) {
-      s.facts.resize(kFactBlock);
-      s.has.resize(kFactBlock);
-    }
-    thread_ = std::thread([this, options] { run(options); });
-  }
-  ~FactsAhead() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-    }
-    changed_.notify_all();
-    thread_.join();
-  }
-  FactsAhead(const FactsAhead&) = delete;
-  FactsAhead& operator=(const FactsAhead&) = delete;
-
-  std::size_t blocks() const { return blocks_; }
-
-  // The facts of frame kFactBlock * k + i (null: readFacts returned false) once block k is
-  // read; rethrows what the helper threw.
-  struct Block {
-    const std::vector<analysis::PacketFacts>* facts = nullptr;
-    const std::vector<std::uint8_t>* has = nullptr;
-    const analysis::PacketFacts* at(std::size_t i) const {
-      return (*has)[i] ? &(*facts)[i] : nullptr;
-    }
-  };
-  Block wait(std::size_t k) {
-    std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return read_ > k || failure_; });
-    if (failure_) std::rethrow_exception(failure_);
-    const Slot& s = slots_[k % kBlocksAhead];
-    return {&s.facts, &s.has};
-  }
-  // Block k is added: its slot may take block k + kBlocksAhead.
-  void done(std::size_t k) {
-    {
-      std::lock_guard lock(mutex_);
-      added_ = k + 1;
-    }
-    changed_.notify_all();
+  explicit StoreSource(const FrameStore& store) : store_(store) {}
+  packets::LinkType linkType() const override { return store_.linkType(); }
+  bool next(analysis::SourceFrame& frame) override {
+    if (next_ >= store_.size()) return false;
+    frame.data = store_.bytes(next_);
+    frame.number = next_ + 1;
+    frame.time = store_.timeRelative(next_);
+    ++next_;
+    return true;
   }
 
  private:
-  struct Slot {
-    std::vector<analysis::PacketFacts> facts;  // reused (their strings keep their storage)
-    std::vector<std::uint8_t> has;
-  };
+  const FrameStore& store_;
+  std::size_t next_ = 0;
+};
 
-  void run(const packets::DecodeOptions& options) {
-    try {
-      analysis::PacketFactReader reader(options);
-      const packets::LinkType link = store_.linkType();
-      for (std::size_t k = 0; k < blocks_; ++k) {
-        {
-          std::unique_lock lock(mutex_);
-          changed_.wait(lock, [&] { return stopping_ || k < added_ + kBlocksAhead; });
-          if (stopping_) return;
-        }
-        Slot& s = slots_[k % kBlocksAhead];
-        const std::size_t begin = k * kFactBlock;
-        const std::size_t end = std::min(store_.size(), begin + kFactBlock);
-        for (std::size_t i = begin; i < end; ++i)
-          s.has[i - begin] = analysis::FlowAnalyzer::readFacts(
-              reader, store_.bytes(i), link, i + 1, store_.timeRelative(i), s.facts[i - begin]);
-        {
-          std::lock_guard lock(mutex_);
-          read_ = k + 1;
-        }
-        changed_.notify_all();
-      }
-    } catch (...) {
-      std::lock_guard lock(mutex_);
-      failure_ = std::current_exception();
-      changed_.notify_all();
-    }
+// The frames with their facts into the builder; progress and cancellation after each batch.
+class BuilderConsumer final : public analysis::FactConsumer {
+ public:
+  BuilderConsumer(CaptureAnalysisBuilder& builder, const FrameStore& store,
+                  const std::atomic<bool>* cancel, const AnalysisProgress& progress)
+      : builder_(builder), store_(store), cancel_(cancel), progress_(progress) {}
+  void add(const analysis::SourceFrame& frame, const analysis::PacketFacts* facts) override {
+    builder_.add(store_, frame.number - 1, facts);
+  }
+  bool proceed(std::uint64_t added) override {
+    if (progress_) progress_(added, store_.size());
+    return !(cancel_ && cancel_->load(std::memory_order_relaxed));
   }
 
+ private:
+  CaptureAnalysisBuilder& builder_;
   const FrameStore& store_;
-  const std::size_t blocks_;
-  std::array<Slot, kBlocksAhead> slots_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::size_t read_ = 0;   // blocks read
-  std::size_t added_ = 0;  // blocks added
-  bool stopping_ = false;
-  std::exception_ptr failure_;
-  std::thread thread_;
+  const std::atomic<bool>* cancel_;
+  const AnalysisProgress& progress_;
 };
 
 }  // namespace
@@ -346,38 +281,18 @@ AnalysisOutcome analyzeFrameStore(const FrameStore& store, const std::atomic<boo
   const auto start = std::chrono::steady_clock::now();
   AnalysisOutcome out;
   CaptureAnalysisBuilder builder(options);
-  const std::size_t total = store.size();
-  const auto cancelled = [&](std::size_t done) {
-    if (progress) progress(done, total);
-    return cancel && cancel->load(std::memory_order_relaxed);
-  };
-  if (std::thread::hardware_concurrency() > 1 && total > kFactBlock) {
-    FactsAhead ahead(store, builder.factOptions());
-    for (std::size_t k = 0; k < ahead.blocks(); ++k) {
-      const auto block = ahead.wait(k);
-      const std::size_t begin = k * kFactBlock;
-      const std::size_t end = std::min(total, begin + kFactBlock);
-      for (std::size_t i = begin; i < end; ++i)
-        builder.add(store, i, block.at(i - begin));
-      ahead.done(k);
-      if ((k & 3) == 3 && cancelled(end)) {
-        out.cancelled = true;
-        return out;
-      }
-    }
-  } else {
-    for (std::size_t i = 0; i < total; ++i) {
-      builder.add(store, i);
-      if ((i & 4095) == 4095 && cancelled(i + 1)) {
-        out.cancelled = true;
-        return out;
-      }
-    }
+  StoreSource source(store);
+  BuilderConsumer consumer(builder, store, cancel, progress);
+  // A second thread pays for itself beyond a few thousand frames.
+  const unsigned threads = std::thread::hardware_concurrency() > 1 && store.size() > 4096 ? 2 : 1;
+  if (!analysis::feedFacts(source, consumer, builder.factOptions(), threads)) {
+    out.cancelled = true;
+    return out;
   }
   out.analysis = builder.snapshot(true);
   out.analysis.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (progress) progress(total, total);
+  if (progress) progress(store.size(), store.size());
   return out;
 }
 

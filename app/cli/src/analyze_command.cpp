@@ -8,12 +8,12 @@
 #include <thread>
 
 #include "commands.h"
-#include "huge_page_heap.h"
 #include "numeric_options.h"
 #include "output_options.h"
 #include "parallel_analyze.h"
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/cli/cli.h"
+#include "rdmascope/heap/huge_page_heap.h"
 #include "rdmascope/packets_io/capture_reader.h"
 
 namespace rdmascope::cli {
@@ -71,7 +71,7 @@ int runAnalyze(const AnalyzeArgs& a, std::ostream& out, std::ostream& err) {
   options.linkBitsPerSecond = a.linkGbps * 1e9;
   options.pauseStormSeconds = a.pauseStorm;
   // The report's anomalies, messages and JSON on huge pages (up to 256 MiB of them).
-  reserveHugePageHeap(std::size_t{256} << 20);
+  heap::reserveHugePageHeap(std::size_t{256} << 20);
   analysis::FlowAnalyzer analyzer(options);
   const unsigned threads =
       a.threads != 0 ? a.threads : std::max(1u, std::thread::hardware_concurrency());

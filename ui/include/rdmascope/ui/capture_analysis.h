@@ -106,10 +106,10 @@ struct AnalysisOutcome {
 /// Called now and then with (frames done, frames in all).
 using AnalysisProgress = std::function<void(std::size_t, std::size_t)>;
 
-/// Analyses every frame of `store`; stops early when `cancel` becomes true (checked every few
-/// thousand frames, as loadCaptureFile does). With more than one core, a helper thread reads
-/// the frames' facts a few blocks ahead while the calling thread adds them in order (as the
-/// CLI's analyze does); the analysis is the same as frame by frame.
+/// Analyses every frame of `store`; stops early when `cancel` becomes true (checked after each
+/// batch of a few thousand frames, as loadCaptureFile does). With more than one core, the
+/// frames' facts are read on a second thread too, through the CLI's fact pipeline
+/// (analysis/fact_pipeline.h); the analysis is the same as frame by frame.
 AnalysisOutcome analyzeFrameStore(const FrameStore& store,
                                   const std::atomic<bool>* cancel = nullptr,
                                   const AnalysisProgress& progress = {},

@@ -1,4 +1,4 @@
-#include "huge_page_heap.h"
+#include "rdmascope/heap/huge_page_heap.h"
 
 #include <malloc.h>
 #include <sys/mman.h>
@@ -7,12 +7,13 @@
 #include <cstdint>
 #include <cstdlib>
 
-namespace rdmascope::cli {
+namespace rdmascope::heap {
 
 void reserveHugePageHeap(std::size_t bytes) {
   constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
-  // Blocks up to 32 MiB from the heap (glibc's largest threshold), the heap grown by the
-  // reserve at once and never trimmed below it.
+  // One arena for every thread; blocks up to 32 MiB from the heap (glibc's largest
+  // threshold), the heap grown by the reserve at once and never trimmed below it.
+  ::mallopt(M_ARENA_MAX, 1);
   ::mallopt(M_MMAP_THRESHOLD, 32 << 20);
   ::mallopt(M_TOP_PAD, static_cast<int>(bytes));
   ::mallopt(M_TRIM_THRESHOLD, static_cast<int>(2 * bytes));
@@ -31,4 +32,4 @@ void reserveHugePageHeap(std::size_t bytes) {
   if (end > first) ::madvise(reinterpret_cast<void*>(first), end - first, MADV_HUGEPAGE);  // a hint
 }
 
-}  // namespace rdmascope::cli
+}  // namespace rdmascope::heap
