@@ -148,6 +148,17 @@ TEST(GuiCommandLine, WhatIsNotThereIsOneLineAndNoScreenshot) {
   EXPECT_EQ(plot.exitCode, 0) << plot.err;
   EXPECT_TRUE(std::filesystem::exists(shot));
   std::filesystem::remove(shot);
+  // In Chinese, a tab is found by its English name as well as by its Chinese one, and the
+  // list of tabs names both.
+  for (const std::string name : {"Anomalies", "\u5f02\u5e38"}) {
+    const auto zh = runGui({"--language", "zh_CN", "--tab", name, "--screenshot", shot});
+    EXPECT_EQ(zh.exitCode, 0) << name << ": " << zh.err;
+    EXPECT_TRUE(std::filesystem::exists(shot)) << name;
+    std::filesystem::remove(shot);
+  }
+  const auto none = runGui({"--language", "zh_CN", "--tab", "Nope", "--screenshot", shot});
+  EXPECT_EQ(none.exitCode, 2);
+  EXPECT_NE(none.err.find("Anomalies (\u5f02\u5e38)"), std::string::npos) << none.err;
 #endif
 }
 

@@ -2174,7 +2174,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
     </message>
     <message>
         <source>A TCP segment of the side channel carries %1&apos;s QP information as Ceph formats it: a fixed 65-byte text &quot;lid:qpn:psn:peer_qpn:gid&quot; in hex, NUL included. The RDMA stack needs the peer&apos;s QPN, first PSN and GID before its QP can reach RTR, and it learns them here, over TCP, not over RDMA.</source>
-        <translation>旁路通道的一个 TCP 报文段携带 %1 的 QP 信息，格式与 Ceph 相同：固定 65 字节的十六进制文本 "lid:qpn:psn:peer_qpn:gid"（含 NUL）。RDMA 栈的 QP 进入 RTR 之前需要对端的 QPN、起始 PSN 和 GID，它在这里通过 TCP（而不是 RDMA）得到它们。</translation>
+        <translation>旁路通道的一个 TCP 报文段携带 %1 的 QP 信息，格式与 Ceph 相同：固定 65 字节的十六进制文本 &quot;lid:qpn:psn:peer_qpn:gid&quot;（含 NUL）。RDMA 栈的 QP 进入 RTR 之前需要对端的 QPN、起始 PSN 和 GID，它在这里通过 TCP（而不是 RDMA）得到它们。</translation>
     </message>
     <message>
         <source>A TCP segment of the RDMA stack&apos;s side channel, sent by %1&apos;s kernel: the connection on which both sides swap their QP information (and which closes with the messenger&apos;s socket). No message bytes travel on it.</source>
@@ -2210,7 +2210,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
     </message>
     <message>
         <source>%1 writes &quot;%2&quot; to the side channel&apos;s socket: LID, QPN, first PSN, the peer&apos;s QPN (0 until it is known) and the GID, in hex. A system call, on %1&apos;s CPU.</source>
-        <translation>%1 把 "%2" 写入旁路通道的套接字：LID、QPN、起始 PSN、对端的 QPN（未知时为 0）和 GID，均为十六进制。这是一次系统调用，在 %1 的 CPU 上执行。</translation>
+        <translation>%1 把 &quot;%2&quot; 写入旁路通道的套接字：LID、QPN、起始 PSN、对端的 QPN（未知时为 0）和 GID，均为十六进制。这是一次系统调用，在 %1 的 CPU 上执行。</translation>
     </message>
     <message>
         <source>read() of %1&apos;s QP information</source>
@@ -2218,7 +2218,7 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
     </message>
     <message>
         <source>%1 reads &quot;%2&quot; from the socket and parses it: %3&apos;s QPN, first PSN and GID go into its QP&apos;s RTR attributes. A system call, on %1&apos;s CPU.</source>
-        <translation>%1 从套接字读到 "%2" 并解析：%3 的 QPN、起始 PSN 和 GID 填入其 QP 的 RTR 属性。这是一次系统调用，在 %1 的 CPU 上执行。</translation>
+        <translation>%1 从套接字读到 &quot;%2&quot; 并解析：%3 的 QPN、起始 PSN 和 GID 填入其 QP 的 RTR 属性。这是一次系统调用，在 %1 的 CPU 上执行。</translation>
     </message>
     <message>
         <source>QP %1 to RTR and RTS</source>
@@ -4277,6 +4277,29 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
     </message>
 </context>
 <context>
+    <name>rdmascope::ui::AnomalyModel</name>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Frame</source>
+        <translation>帧</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <source>Detail</source>
+        <translation>详情</translation>
+    </message>
+</context>
+<context>
     <name>rdmascope::ui::CephMessengerView</name>
     <message>
         <source>Ceph messenger: RDMA and TCP stacks - rdmascope</source>
@@ -4460,6 +4483,66 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <source>RoCEv2: %1 frame(s) of up to %2 payload bytes (path MTU), UDP/IP + BTH + ICRC; iWARP: %3 frame(s) of up to %4 bytes (TCP segments), TCP/IP + MPA + DDP/RDMAP. Wire bytes %5 vs %6, %7. Neither copies; both NICs run the transport.</source>
         <translation>RoCEv2：%1 帧，每帧最多 %2 字节载荷（路径 MTU），UDP/IP + BTH + ICRC；iWARP：%3 帧，每帧最多 %4 字节（TCP 分段），TCP/IP + MPA + DDP/RDMAP。线路字节数 %5 对 %6，%7。两者都不拷贝；传输层都由网卡运行。</translation>
     </message>
+    <message>
+        <source>Latency</source>
+        <translation>时延</translation>
+    </message>
+    <message>
+        <source>Throughput (message stream)</source>
+        <translation>吞吐量（消息流）</translation>
+    </message>
+    <message>
+        <source>CPU time (both hosts)</source>
+        <translation>CPU 时间（两台主机）</translation>
+    </message>
+    <message>
+        <source>Bytes copied by the CPU</source>
+        <translation>CPU 拷贝的字节数</translation>
+    </message>
+    <message>
+        <source>CPU copies per payload byte</source>
+        <translation>每个有效载荷字节的 CPU 拷贝次数</translation>
+    </message>
+    <message>
+        <source>Copy operations</source>
+        <translation>拷贝操作</translation>
+    </message>
+    <message>
+        <source>System calls</source>
+        <translation>系统调用</translation>
+    </message>
+    <message>
+        <source>Context switches</source>
+        <translation>上下文切换</translation>
+    </message>
+    <message>
+        <source>Interrupts</source>
+        <translation>中断</translation>
+    </message>
+    <message>
+        <source>Doorbells</source>
+        <translation>门铃</translation>
+    </message>
+    <message>
+        <source>Data frames</source>
+        <translation>数据帧</translation>
+    </message>
+    <message>
+        <source>ACK frames</source>
+        <translation>ACK 帧</translation>
+    </message>
+    <message>
+        <source>Bytes on the wire</source>
+        <translation>线路字节数</translation>
+    </message>
+    <message>
+        <source>Memory bus bytes</source>
+        <translation>内存总线字节数</translation>
+    </message>
+    <message>
+        <source>Bottleneck</source>
+        <translation>瓶颈</translation>
+    </message>
 </context>
 <context>
     <name>rdmascope::ui::CongestionRunView</name>
@@ -4592,6 +4675,142 @@ Display filter: %6</source>
         <translation>连接 #%1：%2 ↔ %3
 帧 %4 到 %5
 显示过滤器：%6</translation>
+    </message>
+    <message>
+        <source>Carrier</source>
+        <translation>承载方式</translation>
+    </message>
+    <message>
+        <source>Transport</source>
+        <translation>传输类型</translation>
+    </message>
+    <message>
+        <source>Endpoint A</source>
+        <translation>端点 A</translation>
+    </message>
+    <message>
+        <source>Endpoint B</source>
+        <translation>端点 B</translation>
+    </message>
+    <message>
+        <source>Frames</source>
+        <translation>帧</translation>
+    </message>
+    <message>
+        <source>Messages</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>字节</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>Msg rate</source>
+        <translation>消息速率</translation>
+    </message>
+    <message>
+        <source>Lat. p50</source>
+        <translation>时延 p50</translation>
+    </message>
+    <message>
+        <source>Lat. p99</source>
+        <translation>时延 p99</translation>
+    </message>
+    <message>
+        <source>NAKs</source>
+        <translation>NAK</translation>
+    </message>
+    <message>
+        <source>RNR NAKs</source>
+        <translation>RNR NAK</translation>
+    </message>
+    <message>
+        <source>Resends</source>
+        <translation>重传</translation>
+    </message>
+    <message>
+        <source>Gaps</source>
+        <translation>缺口</translation>
+    </message>
+    <message>
+        <source>ICRC bad</source>
+        <translation>ICRC 错误</translation>
+    </message>
+    <message>
+        <source>Incomplete</source>
+        <translation>不完整</translation>
+    </message>
+    <message>
+        <source>How the InfiniBand transport was carried</source>
+        <translation>InfiniBand 传输层的承载方式</translation>
+    </message>
+    <message>
+        <source>Service type of the QPs</source>
+        <translation>QP 的服务类型</translation>
+    </message>
+    <message>
+        <source>The side that sent the first frame: address and QP number</source>
+        <translation>发送第一帧的一端：地址和 QP 号</translation>
+    </message>
+    <message>
+        <source>The other side</source>
+        <translation>另一端</translation>
+    </message>
+    <message>
+        <source>Frames of this connection, both directions</source>
+        <translation>此连接的帧，双向</translation>
+    </message>
+    <message>
+        <source>Messages seen (completed, failed or incomplete)</source>
+        <translation>见到的消息（已完成、失败或不完整）</translation>
+    </message>
+    <message>
+        <source>Payload bytes of first transmissions</source>
+        <translation>首次传输的有效载荷字节数</translation>
+    </message>
+    <message>
+        <source>Payload bytes per second over the connection&apos;s active time</source>
+        <translation>连接活跃时间内每秒的有效载荷字节数</translation>
+    </message>
+    <message>
+        <source>Completed messages per second</source>
+        <translation>每秒完成的消息数</translation>
+    </message>
+    <message>
+        <source>Median latency from a request&apos;s first packet to its ACK or response</source>
+        <translation>从请求的第一个分组到其 ACK 或响应的时延中位数</translation>
+    </message>
+    <message>
+        <source>99th percentile latency</source>
+        <translation>第 99 百分位时延</translation>
+    </message>
+    <message>
+        <source>NAKs other than RNR NAKs</source>
+        <translation>RNR NAK 以外的 NAK</translation>
+    </message>
+    <message>
+        <source>Receiver-not-ready NAKs</source>
+        <translation>接收方未就绪（RNR）NAK</translation>
+    </message>
+    <message>
+        <source>Request frames sent again</source>
+        <translation>再次发送的请求帧</translation>
+    </message>
+    <message>
+        <source>PSN gaps (frames missing from the capture)</source>
+        <translation>PSN 缺口（抓包中缺失的帧）</translation>
+    </message>
+    <message>
+        <source>Frames with a wrong invariant CRC</source>
+        <translation>不变 CRC（ICRC）错误的帧</translation>
+    </message>
+    <message>
+        <source>Messages unfinished when the capture ended</source>
+        <translation>抓包结束时未完成的消息</translation>
     </message>
 </context>
 <context>

@@ -278,30 +278,33 @@ QVariant ConversationModel::data(const QModelIndex& index, int role) const {
 
 QVariant ConversationModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
-  static const char* names[] = {"Carrier",  "Transport", "Endpoint A", "Endpoint B", "Frames",
-                                "Messages", "Bytes",     "Throughput", "Msg rate",   "Lat. p50",
-                                "Lat. p99", "NAKs",      "RNR NAKs",   "Resends",    "Gaps",
-                                "ICRC bad", "Incomplete"};
+  static const char* names[] = {
+      QT_TR_NOOP("Carrier"),    QT_TR_NOOP("Transport"),  QT_TR_NOOP("Endpoint A"),
+      QT_TR_NOOP("Endpoint B"), QT_TR_NOOP("Frames"),     QT_TR_NOOP("Messages"),
+      QT_TR_NOOP("Bytes"),      QT_TR_NOOP("Throughput"), QT_TR_NOOP("Msg rate"),
+      QT_TR_NOOP("Lat. p50"),   QT_TR_NOOP("Lat. p99"),   QT_TR_NOOP("NAKs"),
+      QT_TR_NOOP("RNR NAKs"),   QT_TR_NOOP("Resends"),    QT_TR_NOOP("Gaps"),
+      QT_TR_NOOP("ICRC bad"),   QT_TR_NOOP("Incomplete")};
   static const char* tips[] = {
-      "How the InfiniBand transport was carried",
-      "Service type of the QPs",
-      "The side that sent the first frame: address and QP number",
-      "The other side",
-      "Frames of this connection, both directions",
-      "Messages seen (completed, failed or incomplete)",
-      "Payload bytes of first transmissions",
-      "Payload bytes per second over the connection's active time",
-      "Completed messages per second",
-      "Median latency from a request's first packet to its ACK or response",
-      "99th percentile latency",
-      "NAKs other than RNR NAKs",
-      "Receiver-not-ready NAKs",
-      "Request frames sent again",
-      "PSN gaps (frames missing from the capture)",
-      "Frames with a wrong invariant CRC",
-      "Messages unfinished when the capture ended"};
-  if (role == Qt::DisplayRole) return QString::fromLatin1(names[section]);
-  if (role == Qt::ToolTipRole) return QString::fromLatin1(tips[section]);
+      QT_TR_NOOP("How the InfiniBand transport was carried"),
+      QT_TR_NOOP("Service type of the QPs"),
+      QT_TR_NOOP("The side that sent the first frame: address and QP number"),
+      QT_TR_NOOP("The other side"),
+      QT_TR_NOOP("Frames of this connection, both directions"),
+      QT_TR_NOOP("Messages seen (completed, failed or incomplete)"),
+      QT_TR_NOOP("Payload bytes of first transmissions"),
+      QT_TR_NOOP("Payload bytes per second over the connection's active time"),
+      QT_TR_NOOP("Completed messages per second"),
+      QT_TR_NOOP("Median latency from a request's first packet to its ACK or response"),
+      QT_TR_NOOP("99th percentile latency"),
+      QT_TR_NOOP("NAKs other than RNR NAKs"),
+      QT_TR_NOOP("Receiver-not-ready NAKs"),
+      QT_TR_NOOP("Request frames sent again"),
+      QT_TR_NOOP("PSN gaps (frames missing from the capture)"),
+      QT_TR_NOOP("Frames with a wrong invariant CRC"),
+      QT_TR_NOOP("Messages unfinished when the capture ended")};
+  if (role == Qt::DisplayRole) return tr(names[section]);
+  if (role == Qt::ToolTipRole) return tr(tips[section]);
   return {};
 }
 
@@ -371,8 +374,9 @@ QVariant AnomalyModel::headerData(int section, Qt::Orientation orientation, int 
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
       section >= ColumnCount)
     return {};
-  static const char* names[] = {"Kind", "Frame", "Time", "Connection", "Detail"};
-  return QString::fromLatin1(names[section]);
+  static const char* names[] = {QT_TR_NOOP("Kind"), QT_TR_NOOP("Frame"), QT_TR_NOOP("Time"),
+                                QT_TR_NOOP("Connection"), QT_TR_NOOP("Detail")};
+  return tr(names[section]);
 }
 
 }  // namespace rdmascope::ui

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSignalBlocker>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTimer>
 #include <cstdio>
@@ -266,11 +267,17 @@ int runGuiCommandLine(QApplication& app) {
     QTabWidget* tabs = window.lowerTabs();
     QStringList names;
     int found = -1;
+    // The tab's name as shown (in the GUI's language) or in English (the tab's data).
     for (int i = 0; i < tabs->count(); ++i) {
       const QString name = tabs->tabText(i).remove(QLatin1Char('&'));
-      names << name;
-      if (found < 0 && !parser.value(tab).isEmpty() &&
-          name.startsWith(parser.value(tab), Qt::CaseInsensitive))
+      const QString english = tabs->tabBar()->tabData(i).toString();
+      names << (english.isEmpty() || english == name
+                    ? name
+                    : QStringLiteral("%1 (%2)").arg(english, name));
+      const QString wanted = parser.value(tab);
+      if (found < 0 && !wanted.isEmpty() &&
+          (name.startsWith(wanted, Qt::CaseInsensitive) ||
+           english.startsWith(wanted, Qt::CaseInsensitive)))
         found = i;
     }
     if (found < 0) {

@@ -40,38 +40,39 @@ QString formatBytesShort(double bytes) {
       .arg(QLatin1String(kUnits[unit]));
 }
 
+// The row's header in English, marked for translation in the model's context.
 const char* rowName(int row) {
   switch (row) {
     case ComparisonModel::Latency:
-      return "Latency";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "Latency");
     case ComparisonModel::Throughput:
-      return "Throughput (message stream)";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "Throughput (message stream)");
     case ComparisonModel::CpuTime:
-      return "CPU time (both hosts)";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "CPU time (both hosts)");
     case ComparisonModel::CpuBytesCopied:
-      return "Bytes copied by the CPU";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "Bytes copied by the CPU");
     case ComparisonModel::CopiesPerByte:
-      return "CPU copies per payload byte";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "CPU copies per payload byte");
     case ComparisonModel::CopyOperations:
-      return "Copy operations";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "Copy operations");
     case ComparisonModel::Syscalls:
-      return "System calls";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "System calls");
     case ComparisonModel::ContextSwitches:
-      return "Context switches";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "Context switches");
     case ComparisonModel::Interrupts:
-      return "Interrupts";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "Interrupts");
     case ComparisonModel::Doorbells:
-      return "Doorbells";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "Doorbells");
     case ComparisonModel::Frames:
-      return "Data frames";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "Data frames");
     case ComparisonModel::AckFrames:
-      return "ACK frames";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "ACK frames");
     case ComparisonModel::WireBytes:
-      return "Bytes on the wire";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "Bytes on the wire");
     case ComparisonModel::MemoryBusBytes:
-      return "Memory bus bytes";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "Memory bus bytes");
     case ComparisonModel::Bottleneck:
-      return "Bottleneck";
+      return QT_TRANSLATE_NOOP("rdmascope::ui::ComparisonModel", "Bottleneck");
     default:
       return "";
   }
@@ -324,7 +325,7 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     return transportName(section);
   }
   if (section < 0 || section >= rowCount()) return {};
-  return QString::fromLatin1(rowName(section));
+  return tr(rowName(section));
 }
 
 ComparisonBarChart::ComparisonBarChart(ComparisonModel* model, ComparisonModel::Row row,

@@ -135,17 +135,22 @@ MainWindow::MainWindow(QWidget* parent, const QString& startScenario)
   top->insertWidget(0, congestion_);
   connect(congestion_, &CongestionRunView::stepped, this, &MainWindow::showCongestionStep);
   lowerTabs_ = new QTabWidget(this);
-  lowerTabs_->addTab(dataPath_, tr("Layer stacks"));
-  lowerTabs_->addTab(eventView_, tr("Events"));
+  // Each tab keeps its English name as its data: `--tab` finds it by that name in any language.
+  const auto addLowerTab = [this](QWidget* page, const char* english) {
+    const int i = lowerTabs_->addTab(page, tr(english));
+    lowerTabs_->tabBar()->setTabData(i, QString::fromLatin1(english));
+  };
+  addLowerTab(dataPath_, QT_TR_NOOP("Layer stacks"));
+  addLowerTab(eventView_, QT_TR_NOOP("Events"));
   comparison_ = new ComparisonView(this);
   comparison_->setObjectName(QStringLiteral("comparisonView"));
-  lowerTabs_->addTab(comparison_, tr("Comparison"));
+  addLowerTab(comparison_, QT_TR_NOOP("Comparison"));
   analysis_ = new AnalysisController(this);
-  lowerTabs_->addTab(analysis_->conversationsPage(), tr("Conversations"));
-  lowerTabs_->addTab(analysis_->anomaliesPage(), tr("Anomalies"));
-  lowerTabs_->addTab(analysis_->flowGraphPage(), tr("Flow Graph"));
-  lowerTabs_->addTab(analysis_->plotPage(), tr("Plot"));
-  lowerTabs_->addTab(analysis_->congestionPage(), tr("Congestion"));
+  addLowerTab(analysis_->conversationsPage(), QT_TR_NOOP("Conversations"));
+  addLowerTab(analysis_->anomaliesPage(), QT_TR_NOOP("Anomalies"));
+  addLowerTab(analysis_->flowGraphPage(), QT_TR_NOOP("Flow Graph"));
+  addLowerTab(analysis_->plotPage(), QT_TR_NOOP("Plot"));
+  addLowerTab(analysis_->congestionPage(), QT_TR_NOOP("Congestion"));
   auto* bottom = new QSplitter(Qt::Horizontal, this);
   bottom->addWidget(packets_);
   bottom->addWidget(lowerTabs_);
