@@ -209,8 +209,8 @@ bool feedInParallel(FrameSource& source, FactConsumer& consumer,
         if (i % kChunkFrames == 0 && !b->waitForChunk(i / kChunkFrames, failed)) break;
         const Slot& s = b->slots[i];
         consumer.add(s.frame, s.hasFacts ? &s.facts : nullptr);
+        ++added;
       }
-      added += b->used;
       pipe.giveFree(b);
       if (!consumer.proceed(added)) {
         stopped = true;

@@ -239,7 +239,9 @@ std::string describeAethSyndrome(std::uint8_t syndrome) {
   char buf[80];
   switch (static_cast<AethKind>((syndrome >> 5) & 3)) {
     case AethKind::Ack:
-      if (low == kAethCreditsInvalid) return "ACK credits=31 (invalid)";
+      // The IBTA's "invalid" credit count: the responder counts no end-to-end credits (rxe's
+      // AETH_ACK_UNLIMITED), so the requester is not limited by any.
+      if (low == kAethCreditsInvalid) return "ACK credits=31 (unlimited)";
       std::snprintf(buf, sizeof buf, "ACK credits=%u", low);
       return buf;
     case AethKind::RnrNak: {

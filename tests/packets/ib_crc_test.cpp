@@ -177,7 +177,7 @@ TEST(IbDissector, FieldsSummaryAndTree) {
 
   const auto ack = decodeFrame(kRoceV1Ack, LinkType::Ethernet);
   EXPECT_EQ(ack.summary.protocol, "RoCE");
-  EXPECT_EQ(ack.summary.info, "RC Acknowledge QP=0x000011 PSN=9 ACK credits=31 (invalid) MSN=5");
+  EXPECT_EQ(ack.summary.info, "RC Acknowledge QP=0x000011 PSN=9 ACK credits=31 (unlimited) MSN=5");
   EXPECT_EQ(ack.find("infiniband.aeth.syndrome.credit_count")->value, "31");
   EXPECT_EQ(ack.find("infiniband.grh.flowlabel")->value, "344865");
 

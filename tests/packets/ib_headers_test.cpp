@@ -170,7 +170,7 @@ TEST(IbAeth, SyndromeDecoding) {
   EXPECT_EQ(rnrTimerMicroseconds(14), 1280u);
   EXPECT_EQ(rnrTimerMicroseconds(18), 5120u);
   EXPECT_EQ(rnrTimerMicroseconds(31), 491520u);
-  EXPECT_EQ(describeAethSyndrome(0x1f), "ACK credits=31 (invalid)");
+  EXPECT_EQ(describeAethSyndrome(0x1f), "ACK credits=31 (unlimited)");
   EXPECT_EQ(describeAethSyndrome(0x0c), "ACK credits=12");
   EXPECT_EQ(describeAethSyndrome(0x20), "RNR NAK timer=655.36 ms");
   EXPECT_EQ(describeAethSyndrome(0x21), "RNR NAK timer=0.01 ms");

@@ -193,7 +193,9 @@ void PacketPane::shareStackedHeight() {
 
 void PacketPane::arrangeDetailsAndBytes() {
   const int hexWidth = hex_->sizeHint().width() + 2;
-  const int treeWidth = tree_->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 38;
+  // Side by side only when the tree keeps room for a header's summary line ("Internet Protocol
+  // Version 4, Src: 10.9.0.2, Dst: 10.9.0.1" and the field lines under it); else stacked.
+  const int treeWidth = tree_->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 60;
   const bool sideBySide = width() >= hexWidth + treeWidth + lower_->handleWidth();
   const Qt::Orientation o = sideBySide ? Qt::Horizontal : Qt::Vertical;
   const bool changed = lower_->orientation() != o;
