@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../support/large_capture.h"
@@ -113,37 +114,40 @@ void expectSame(const std::vector<Seen>& a, const std::vector<Seen>& b) {
   }
 }
 
+// What one thread hands the consumer from the frames where they are, and two from a source
+// keeping `slots` of them (0: all, where they are).
+std::pair<std::vector<Seen>, std::vector<Seen>> oneThreadAndTwo(const Frames& frames,
+                                                                std::size_t slots) {
+  const FlowAnalyzer analyzer;
+  Recorder one, two;
+  RingSource whole(frames, 0), ring(frames, slots);
+  EXPECT_TRUE(feedFacts(whole, one, analyzer.factOptions(), 1));
+  EXPECT_TRUE(feedFacts(ring, two, analyzer.factOptions(), 2));
+  return {std::move(one.seen), std::move(two.seen)};
+}
+
 TEST(FactPipeline, TwoThreadsHandTheConsumerWhatOneDoesInCaptureOrder) {
   const Frames frames = manyFrames();
   ASSERT_EQ(frames.size(), 20000u);
-  const FlowAnalyzer analyzer;
-  Recorder one, two;
-  RingSource s1(frames, 0), s2(frames, 0);
-  EXPECT_TRUE(feedFacts(s1, one, analyzer.factOptions(), 1));
-  EXPECT_TRUE(feedFacts(s2, two, analyzer.factOptions(), 2));
-  expectSame(one.seen, two.seen);
+  const auto [oneSeen, twoSeen] = oneThreadAndTwo(frames, 0);
+  expectSame(oneSeen, twoSeen);
   // Not vacuous: most frames of the repository's captures are RoCE or InfiniBand, with facts.
   std::size_t withFacts = 0;
-  for (const auto& s : one.seen)
+  for (const auto& s : oneSeen)
     withFacts += s.facts.has_value();
   EXPECT_GT(withFacts, frames.size() / 2);
   EXPECT_LT(withFacts, frames.size());  // PFC, CM over UD MADs and others are not
   // Every frame's bytes as the source gave them.
   for (std::size_t i = 0; i < frames.size(); ++i)
-    ASSERT_TRUE(two.seen[i].bytes == frames[i]) << "frame " << i + 1;
+    ASSERT_TRUE(twoSeen[i].bytes == frames[i]) << "frame " << i + 1;
 }
 
 // A source that keeps only 3000 frames (fewer than two batches of 2048): the reading thread
 // ends its batches early and waits for the analysis to give them back; a frame used after its
 // slot took another would show the wipe or the other frame.
 TEST(FactPipeline, ASourceThatKeepsFewFramesIsNeverReadPastWhatItKeeps) {
-  const Frames frames = manyFrames();
-  const FlowAnalyzer analyzer;
-  Recorder one, two;
-  RingSource whole(frames, 0), ring(frames, 3000);
-  EXPECT_TRUE(feedFacts(whole, one, analyzer.factOptions(), 1));
-  EXPECT_TRUE(feedFacts(ring, two, analyzer.factOptions(), 2));
-  expectSame(one.seen, two.seen);
+  const auto [oneSeen, twoSeen] = oneThreadAndTwo(manyFrames(), 3000);
+  expectSame(oneSeen, twoSeen);
 }
 
 TEST(FactPipeline, AConsumerThatSaysStopEndsThePassEarly) {
