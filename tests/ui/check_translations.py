@@ -3,8 +3,13 @@
 
 Runs lupdate over ui/ into a copy of the committed .ts (new strings come out unfinished,
 strings the sources no longer have are dropped) and names every source string whose
-translation is missing or unfinished. Usage: check_translations.py LUPDATE UI_DIR WORK_DIR
+translation is missing or unfinished. Also fails when lupdate files the tr() strings of a
+QObject class of rdmascope::ui under the bare class name: at run time tr() looks them up under
+"rdmascope::ui::Name" and finds nothing, so they show in English (lupdate loses the namespace
+when it misreads a declaration before the class, such as `enum Row : int {`).
+Usage: check_translations.py LUPDATE UI_DIR WORK_DIR
 """
+import re
 import shutil
 import subprocess
 import sys
@@ -30,10 +35,28 @@ for context in ET.parse(ts).getroot().iter("context"):
         text = "" if t is None else (t.text or "") + "".join(f.text or "" for f in t.iter("numerusform"))
         if t is None or t.get("type") in ("unfinished",) or not text.strip():
             missing.append(f"{name}: {message.findtext('source')!r}")
+# QObject classes (Q_OBJECT) declared in the ui sources: tr() uses their qualified name.
+qobjects = set()
+for path in list((ui_dir / "include").rglob("*.h")) + list((ui_dir / "src").rglob("*.[ch]*")):
+    text = path.read_text(encoding="utf-8", errors="replace")
+    qobjects.update(re.findall(r"\bclass\s+(\w+)\b[^;{]*\{\s*Q_OBJECT\b", text))
+# A class may name its own context on purpose: QCoreApplication::translate("Name", ...).
+explicit = set()
+for path in list((ui_dir / "include").rglob("*.h")) + list((ui_dir / "src").rglob("*.[ch]*")):
+    text = path.read_text(encoding="utf-8", errors="replace")
+    explicit.update(re.findall(r"(?:translate|QT_TRANSLATE_NOOP)\(\s*\"(\w+)\"", text))
+contexts = {c.findtext("name") for c in ET.parse(ts).getroot().iter("context")}
+misfiled = sorted((qobjects & contexts) - explicit)
+for name in misfiled:
+    print(f"misfiled: the strings of {name} are filed under '{name}', not "
+          f"'rdmascope::ui::{name}': tr() finds none of them at run time (look for a "
+          "declaration lupdate misreads before the class, such as `enum E : int {`)")
 for m in missing:
     print(f"untranslated: {m}")
 if missing:
     sys.exit(f"{len(missing)} of {total} strings have no finished zh_CN translation; run "
              "`cmake --build build/dev --target update_translations` and translate them "
              "(docs/TRANSLATING.md)")
+if misfiled:
+    sys.exit(f"{len(misfiled)} QObject class(es) of rdmascope::ui lose their translations")
 print(f"all {total} strings translated")

@@ -411,33 +411,6 @@
     </message>
 </context>
 <context>
-    <name>ComparisonView</name>
-    <message>
-        <source>Size of the one message each transport moves</source>
-        <translation>每种传输方式所传送的单条消息的大小</translation>
-    </message>
-    <message>
-        <source>Transfer size:</source>
-        <translation>传输大小：</translation>
-    </message>
-    <message>
-        <source>Latency</source>
-        <translation>时延</translation>
-    </message>
-    <message>
-        <source>CPU time</source>
-        <translation>CPU 时间</translation>
-    </message>
-    <message>
-        <source>Bytes copied by the CPU</source>
-        <translation>CPU 拷贝的字节数</translation>
-    </message>
-    <message>
-        <source>one message, host A to host B, from the host cost model</source>
-        <translation>一条消息，主机 A 到主机 B，依据主机开销模型</translation>
-    </message>
-</context>
-<context>
     <name>CongestionLadderText</name>
     <message>
         <source>PFC XON P%1</source>
@@ -4545,6 +4518,33 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
     </message>
 </context>
 <context>
+    <name>rdmascope::ui::ComparisonView</name>
+    <message>
+        <source>Size of the one message each transport moves</source>
+        <translation>每种传输方式所传送的单条消息的大小</translation>
+    </message>
+    <message>
+        <source>Transfer size:</source>
+        <translation>传输大小：</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>时延</translation>
+    </message>
+    <message>
+        <source>CPU time</source>
+        <translation>CPU 时间</translation>
+    </message>
+    <message>
+        <source>Bytes copied by the CPU</source>
+        <translation>CPU 拷贝的字节数</translation>
+    </message>
+    <message>
+        <source>one message, host A to host B, from the host cost model</source>
+        <translation>一条消息，主机 A 到主机 B，依据主机开销模型</translation>
+    </message>
+</context>
+<context>
     <name>rdmascope::ui::CongestionRunView</name>
     <message>
         <source>Egress queue depth</source>
@@ -6721,6 +6721,10 @@ On the peer: %4</source>
     <message>
         <source>Press Right to step (Left to step back, Space to run or pause). Each step is one step of Ceph&apos;s messenger (a system call, a CPU copy, a chunk taken, posted or reposted, a SEND posted, a completion polled), a frame on the wire, or the NIC placing a SEND&apos;s payload into a chunk. The host panes show each host&apos;s chunk pool, shared receive queue, copies, system calls and CPU time.</source>
         <translation>按 Right 单步前进（Left 后退，Space 运行或暂停）。每一步是 Ceph messenger 的一个步骤（一次系统调用、一次 CPU 拷贝、取出/投递/重新投递一个块、投递一个 SEND、轮询到一个完成）、线路上的一帧，或网卡把 SEND 的载荷放入一个块。主机面板显示每台主机的块池、共享接收队列、拷贝、系统调用和 CPU 时间。</translation>
+    </message>
+    <message>
+        <source>%1 (simulated %2)</source>
+        <translation>%1（模拟 %2）</translation>
     </message>
 </context>
 <context>

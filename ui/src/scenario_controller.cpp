@@ -164,7 +164,7 @@ void ScenarioController::adopt(std::unique_ptr<ScenarioRecording> rec, FrameStor
   for (int h = 0; h < 2; ++h) {
     const auto hi = static_cast<std::size_t>(h);
     const QString name = QString::fromStdString(rec_->hostNames[hi]);
-    hosts_[hi]->setTitle(QStringLiteral("%1 (simulated %2)")
+    hosts_[hi]->setTitle(tr("%1 (simulated %2)")
                              .arg(name, QString::fromUtf8(sim::toString(rec_->wire).data(),
                                                           static_cast<qsizetype>(
                                                               sim::toString(rec_->wire).size()))));

@@ -28,7 +28,7 @@ inline constexpr std::array<sim::Transport, 3> kComparedTransports = {
 class ComparisonModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Row : int {
+  enum Row {
     Latency,
     Throughput,
     CpuTime,
