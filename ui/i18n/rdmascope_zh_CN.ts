@@ -4205,6 +4205,10 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
         <source> Select a connection to filter the packet list to it and to draw its flow graph and plot.</source>
         <translation> 选择一个连接，即可将分组列表过滤为该连接，并绘制其流图和曲线。</translation>
     </message>
+    <message>
+        <source>#%1  %2  %3 ↔ %4  (%5 frames)</source>
+        <translation>#%1  %2  %3 ↔ %4 （%5 帧）</translation>
+    </message>
 </context>
 <context>
     <name>rdmascope::ui::AnalysisPlot</name>

@@ -264,7 +264,7 @@ void AnalysisController::refreshChoosers() {
     if (!analysis_) continue;
     for (const auto& c : analysis_->report.connections)
       chooser->addItem(
-          QStringLiteral("#%1  %2  %3 \u2194 %4  (%5 frames)")
+          tr("#%1  %2  %3 \u2194 %4  (%5 frames)")
               .arg(c.id + 1)
               .arg(QString::fromStdString(c.transport), endpointText(c.a), endpointText(c.b))
               .arg(c.frames),
