@@ -145,6 +145,23 @@ class Pipe {
   bool stopping_ = false;
 };
 
+// The consumer of a plain analysis (analyzeFrames).
+class AnalyzerConsumer final : public FactConsumer {
+ public:
+  AnalyzerConsumer(FlowAnalyzer& analyzer, packets::LinkType link)
+      : analyzer_(analyzer), link_(link) {}
+  void add(const SourceFrame& frame, const PacketFacts* facts) override {
+    if (facts)
+      analyzer_.addPacket(*facts);
+    else
+      analyzer_.addFrame(frame.data, link_, frame.number, frame.time);
+  }
+
+ private:
+  FlowAnalyzer& analyzer_;
+  const packets::LinkType link_;
+};
+
 bool feedInParallel(FrameSource& source, FactConsumer& consumer,
                     const packets::DecodeOptions& options) {
   const packets::LinkType link = source.linkType();
@@ -245,13 +262,6 @@ bool feedFacts(FrameSource& source, FactConsumer& consumer,
     if ((++added % kBatchFrames) == 0 && !consumer.proceed(added)) return false;
   }
   return consumer.proceed(added);
-}
-
-void AnalyzerConsumer::add(const SourceFrame& frame, const PacketFacts* facts) {
-  if (facts)
-    analyzer_.addPacket(*facts);
-  else
-    analyzer_.addFrame(frame.data, link_, frame.number, frame.time);
 }
 
 void analyzeFrames(FrameSource& source, FlowAnalyzer& analyzer, unsigned threads) {

@@ -56,20 +56,8 @@ class FactConsumer {
 bool feedFacts(FrameSource& source, FactConsumer& consumer,
                const packets::DecodeOptions& factOptions, unsigned threads);
 
-/// The consumer of a plain analysis: the facts to FlowAnalyzer::addPacket, the other frames
-/// to FlowAnalyzer::addFrame, as addFrame alone would take them.
-class AnalyzerConsumer final : public FactConsumer {
- public:
-  AnalyzerConsumer(FlowAnalyzer& analyzer, packets::LinkType link)
-      : analyzer_(analyzer), link_(link) {}
-  void add(const SourceFrame& frame, const PacketFacts* facts) override;
-
- private:
-  FlowAnalyzer& analyzer_;
-  const packets::LinkType link_;
-};
-
-/// Every frame of `source` analysed by `analyzer`, as a loop of FlowAnalyzer::addFrame would.
+/// Every frame of `source` analysed by `analyzer`, as a loop of FlowAnalyzer::addFrame would:
+/// the facts to FlowAnalyzer::addPacket, the other frames to FlowAnalyzer::addFrame.
 void analyzeFrames(FrameSource& source, FlowAnalyzer& analyzer, unsigned threads);
 
 }  // namespace rdmascope::analysis
