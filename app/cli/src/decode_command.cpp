@@ -4,13 +4,13 @@
 #include <thread>
 
 #include "commands.h"
+#include "crc_verify.h"
 #include "fast_path.h"
 #include "frame_decoder.h"
 #include "numeric_options.h"
 #include "output_options.h"
 #include "parallel_print.h"
 #include "rdmascope/cli/cli.h"
-#include "rdmascope/packets/ib_crc.h"
 #include "rdmascope/packets/stream_decoder.h"
 #include "rdmascope/packets_io/capture_reader.h"
 
@@ -25,67 +25,6 @@ struct DecodeArgs {
   bool fullDissection = false;
 };
 
-// --verify: counts frames by CRC status. RoCE and native IB frames are settled by the packet
-// layer's allocation-free ICRC check; the rest (TCP may be iWARP, whose CRC needs the stream)
-// go through the stateful decoder.
-int verify(packets_io::CaptureReader& reader, const DecodeArgs& a,
-           const std::optional<packets::DisplayFilter>& filter,
-           const packets::DecodeOptions& options, std::ostream& out, std::ostream& err) {
-  FrameDecoder decoder(options);
-  std::uint64_t frames = 0, good = 0, bad = 0, absent = 0, unverified = 0, listed = 0;
-  std::int64_t first = 0;
-  packets_io::FrameView v;
-  constexpr std::uint64_t kMaxListed = 20;
-  while ((a.count == 0 || frames < a.count) && reader.next(v)) {
-    if (reader.framesRead() == 1) first = v.timestampNs;
-    std::optional<packets::CrcStatus> status;
-    std::string why;
-    if (!filter) {
-      status = packets::verifyFrameCrc(v.data, reader.linkType(), options);
-      if (*status == packets::CrcStatus::Absent) status.reset();
-    }
-    if (!status) {
-      const auto d = decoder.decode(
-          v.data, reader.linkType(),
-          makeFrameInfo(reader.framesRead(), v.timestampNs, first, v.originalLength));
-      if (filter && !filter->matches(d)) continue;
-      status = d.crc;
-      if (d.crc == packets::CrcStatus::Unverified)
-        for (const auto& diag : d.diagnostics)
-          if (diag.severity == packets::Severity::Warning) why = diag.message;
-    }
-    ++frames;
-    switch (*status) {
-      case packets::CrcStatus::Good:
-        ++good;
-        break;
-      case packets::CrcStatus::Bad:
-        ++bad;
-        if (++listed <= kMaxListed) out << "frame " << reader.framesRead() << ": bad CRC\n";
-        break;
-      case packets::CrcStatus::Unverified:
-        ++unverified;
-        if (++listed <= kMaxListed)
-          out << "frame " << reader.framesRead() << ": CRC not verified: " << why << "\n";
-        break;
-      case packets::CrcStatus::Absent:
-        ++absent;
-        break;
-    }
-  }
-  if (listed > kMaxListed)
-    out << "... and " << listed - kMaxListed << " more bad or unverified frames\n";
-  out << frames << " frames: " << good << " good CRC, " << bad << " bad CRC, " << absent
-      << " without CRC";
-  if (unverified) out << ", " << unverified << " not verifiable";
-  out << "\n";
-  if (!reader.error().empty()) {
-    reportError(err, reader.error());
-    return kExitUsage;
-  }
-  return bad || unverified ? kExitBadCrc : kExitOk;
-}
-
 int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
   PrintOptions print;
   std::optional<packets::DisplayFilter> filter;
@@ -97,7 +36,10 @@ int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
     reportError(err, error);
     return kExitUsage;
   }
-  if (a.verify) return verify(*reader, a, filter, options, out, err);
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  if (a.verify)
+    return verifyCaptureCrcs(*reader, filter, options, {a.count, a.fullDissection, threads}, out,
+                             err);
 
   PacketPrinter printer(print, out);
   // Lean dissections: only the values read (by the printer and the filter); labels only for
@@ -117,7 +59,6 @@ int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
   if (!a.fullDissection) fast.emplace(printer, filter, options);
   const FastPath* fastPath = fast && fast->active() ? &*fast : nullptr;
   printer.begin();
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
   if (!a.fullDissection && reader->keepsViews() && threads > 1) {
     const bool stoppedAtCount =
         printInParallel(*reader, decoder, filter, printer, a.count, threads, fastPath);
@@ -173,7 +114,8 @@ void addDecodeCommand(CLI::App& app, Action& action) {
               "reached (a fragment, a payload behind ESP)");
   c->add_flag("--full-dissection", args->fullDissection,
               "Dissect every frame in full (labels and values of every field) even when the "
-              "output reads a few fields: the reference the fast passes are tested against");
+              "output reads a few fields, and for --verify every frame in one thread: the "
+              "reference the fast passes are tested against");
   c->callback([args, &action] {
     action = [args](std::ostream& out, std::ostream& err) { return runDecode(*args, out, err); };
   });

@@ -1,14 +1,12 @@
 #include "parallel_print.h"
 
 #include <algorithm>
-#include <condition_variable>
 #include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "batch_workers.h"
 #include "rdmascope/packets/stream_decoder.h"
 
 namespace rdmascope::cli {
@@ -32,86 +30,18 @@ struct Batch {
   std::vector<Slot> slots;
   std::uint64_t mark = 0;  // the reader's position() before its first frame
   std::string text;
-  bool taken = false;  // guarded by Work::mutex
-  bool done = false;   // guarded by Work::mutex
+  bool done = false;  // guarded by the workers' lock
 };
 
-// Batches read but not yet formatted, oldest first, and the threads that format them.
-class Work {
+// Formats a batch: the frames that cannot reach TCP, through the fast path when it can.
+class Formatter {
  public:
-  Work(packets::LinkType link, const packets::DecodeOptions& options,
-       const std::optional<packets::DisplayFilter>& filter, const PacketPrinter& printer,
-       const FastPath* fast)
+  Formatter(packets::LinkType link, const packets::DecodeOptions& options,
+            const std::optional<packets::DisplayFilter>& filter, const PacketPrinter& printer,
+            const FastPath* fast)
       : link_(link), options_(options), filter_(filter), printer_(printer), fast_(fast) {}
 
-  ~Work() { stop(); }
-
-  void start(unsigned helpers) {
-    for (unsigned i = 0; i < helpers; ++i)
-      threads_.emplace_back([this] { helperLoop(); });
-  }
-
-  void stop() {
-    {
-      std::lock_guard lock(mutex_);
-      stopping_ = true;
-      queue_.clear();
-    }
-    changed_.notify_all();
-    for (auto& t : threads_)
-      t.join();
-    threads_.clear();
-  }
-
-  void submit(Batch* b) {
-    {
-      std::lock_guard lock(mutex_);
-      queue_.push_back(b);
-    }
-    changed_.notify_all();
-  }
-
-  // Formats queued batches on the calling thread until `b` is done.
-  void finish(Batch* b, packets::Dissection& scratch) {
-    std::unique_lock lock(mutex_);
-    while (!b->done) {
-      if (!queue_.empty()) {
-        Batch* next = take(lock);
-        format(*next, scratch);
-        lock.lock();
-        next->done = true;
-        changed_.notify_all();
-      } else {
-        changed_.wait(lock);
-      }
-    }
-  }
-
- private:
-  // Takes the oldest queued batch and unlocks.
-  Batch* take(std::unique_lock<std::mutex>& lock) {
-    Batch* b = queue_.front();
-    queue_.pop_front();
-    b->taken = true;
-    lock.unlock();
-    return b;
-  }
-
-  void helperLoop() {
-    packets::Dissection scratch;
-    std::unique_lock lock(mutex_);
-    while (true) {
-      changed_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
-      if (stopping_) return;
-      Batch* b = take(lock);
-      format(*b, scratch);
-      lock.lock();
-      b->done = true;
-      changed_.notify_all();
-    }
-  }
-
-  void format(Batch& b, packets::Dissection& d) const {
+  void operator()(Batch& b, packets::Dissection& d) const {
     for (auto& s : b.slots) {
       if (s.stream) {
       } else if (fast_) {
@@ -125,16 +55,12 @@ class Work {
     }
   }
 
+ private:
   const packets::LinkType link_;
   const packets::DecodeOptions& options_;
   const std::optional<packets::DisplayFilter>& filter_;
   const PacketPrinter& printer_;
   const FastPath* fast_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<Batch*> queue_;
-  bool stopping_ = false;
-  std::vector<std::thread> threads_;
 };
 
 }  // namespace
@@ -147,7 +73,7 @@ bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
   // Written batches, kept for reuse: their text buffers (megabytes for -V and JSON) are not
   // handed back to the system and faulted in again for every batch.
   std::vector<std::unique_ptr<Batch>> spare;
-  Work work(link, decoder.options(), filter, printer, fast);
+  BatchWorkers<Batch> work(Formatter(link, decoder.options(), filter, printer, fast));
   work.start(threads > 1 ? threads - 1 : 0);
   const std::size_t maxInFlight = 4 * std::max(1u, threads);
   const std::size_t batchFrames = printer.printsLines() ? kLineBatchFrames : kRecordBatchFrames;
@@ -170,7 +96,6 @@ bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
         spare.pop_back();
         b->slots.clear();
         b->text.clear();
-        b->taken = b->done = false;
       }
       b->mark = reader.position();
       const std::uint64_t held = inFlight.empty() ? b->mark : inFlight.front()->mark;
