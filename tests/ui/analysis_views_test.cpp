@@ -177,7 +177,7 @@ TEST(AnalysisViews, ScenarioWithALostFrameAndAnRnrNak) {
   ASSERT_EQ(am.rowCount(), static_cast<int>(expected.anomalies.size()));
   for (int r = 0; r < am.rowCount(); ++r) {
     const auto& e = expected.anomalies[static_cast<std::size_t>(r)];
-    EXPECT_EQ(cell(am, r, AnomalyModel::Kind).toStdString(), analysis::toString(e.kind));
+    EXPECT_EQ(cell(am, r, AnomalyModel::Kind), anomalyKindName(e.kind));
     EXPECT_EQ(cell(am, r, AnomalyModel::Frame).toULongLong(), e.frame);
   }
   // The tab counts the anomalies of the frames on the wire so far: all of them at the end.

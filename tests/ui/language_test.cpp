@@ -7,6 +7,8 @@
 #include <QMenuBar>
 #include <QTabWidget>
 
+#include "rdmascope/analysis/flow_analyzer.h"
+#include "rdmascope/ui/analysis_models.h"
 #include "rdmascope/ui/main_window.h"
 
 namespace rdmascope::ui {
@@ -31,6 +33,35 @@ TEST_F(Language, TheChineseTranslationLoadsAndTheMenusComeOutInChinese) {
   MainWindow w(nullptr, QString());
   EXPECT_EQ(firstMenuTitle(w), QStringLiteral("文件(&F)"));
   EXPECT_EQ(w.lowerTabs()->tabText(0), QStringLiteral("协议栈分层"));
+}
+
+// The Anomalies table names every kind the analyzer finds in words, one name per kind, not by
+// the CLI's identifier (psn_gap), and in Chinese by a Chinese name where the English one is
+// more than an acronym.
+TEST_F(Language, EveryAnomalyKindHasANameInEachLanguage) {
+  using K = analysis::AnomalyKind;
+  const auto last = static_cast<int>(K::CnpWithoutMark);
+  const QStringList acronyms = {"NAK", "RNR NAK", "CNP"};
+  QStringList english;
+  for (int k = 0; k <= last; ++k) {
+    const auto kind = static_cast<K>(k);
+    const QString name = anomalyKindName(kind);
+    EXPECT_FALSE(name.isEmpty());
+    EXPECT_NE(name.toStdString(), std::string(analysis::toString(kind)));
+    EXPECT_FALSE(english.contains(name)) << name.toStdString() << " names two kinds";
+    english << name;
+  }
+  ASSERT_TRUE(installLanguage(QStringLiteral("zh_CN")));
+  QStringList chinese;
+  for (int k = 0; k <= last; ++k) {
+    const QString name = anomalyKindName(static_cast<K>(k));
+    EXPECT_FALSE(chinese.contains(name)) << name.toStdString() << " names two kinds";
+    chinese << name;
+    if (acronyms.contains(english[k]))
+      EXPECT_EQ(name, english[k]);
+    else
+      EXPECT_NE(name, english[k]) << english[k].toStdString() << " is not translated";
+  }
 }
 
 TEST_F(Language, ViewLanguageSwitchesTheOpenWindowBothWays) {

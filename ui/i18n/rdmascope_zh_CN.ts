@@ -2,6 +2,105 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AnomalyKind</name>
+    <message>
+        <source>PSN gap</source>
+        <translation>PSN 缺口</translation>
+    </message>
+    <message>
+        <source>Retransmission</source>
+        <translation>重传</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>重复帧</translation>
+    </message>
+    <message>
+        <source>Gap filled</source>
+        <translation>缺口已补上</translation>
+    </message>
+    <message>
+        <source>Reordered</source>
+        <translation>乱序到达</translation>
+    </message>
+    <message>
+        <source>Timeout</source>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>NAK</source>
+        <translation>NAK</translation>
+    </message>
+    <message>
+        <source>RNR NAK</source>
+        <translation>RNR NAK</translation>
+    </message>
+    <message>
+        <source>CNP</source>
+        <translation>CNP</translation>
+    </message>
+    <message>
+        <source>ECN CE mark</source>
+        <translation>ECN CE 标记</translation>
+    </message>
+    <message>
+        <source>FECN</source>
+        <translation>FECN 标记</translation>
+    </message>
+    <message>
+        <source>BECN</source>
+        <translation>BECN 标记</translation>
+    </message>
+    <message>
+        <source>ICRC failure</source>
+        <translation>ICRC 校验失败</translation>
+    </message>
+    <message>
+        <source>Repeated response</source>
+        <translation>重复响应</translation>
+    </message>
+    <message>
+        <source>Incomplete message</source>
+        <translation>未完成的消息</translation>
+    </message>
+    <message>
+        <source>TCP segment gap</source>
+        <translation>TCP 报文段缺口</translation>
+    </message>
+    <message>
+        <source>TCP out of order</source>
+        <translation>TCP 乱序</translation>
+    </message>
+    <message>
+        <source>MPA CRC failure</source>
+        <translation>MPA CRC 校验失败</translation>
+    </message>
+    <message>
+        <source>RDMAP Terminate</source>
+        <translation>RDMAP 终止</translation>
+    </message>
+    <message>
+        <source>MPA reject</source>
+        <translation>MPA 拒绝</translation>
+    </message>
+    <message>
+        <source>CM reject</source>
+        <translation>CM 拒绝</translation>
+    </message>
+    <message>
+        <source>Pause storm</source>
+        <translation>暂停风暴</translation>
+    </message>
+    <message>
+        <source>Victim flow</source>
+        <translation>受害流</translation>
+    </message>
+    <message>
+        <source>CNP without a mark</source>
+        <translation>无标记的 CNP</translation>
+    </message>
+</context>
+<context>
     <name>AnomalyStyle</name>
     <message>
         <source>NAK</source>
@@ -4274,6 +4373,10 @@ Untagged placement: the segment fills the receive buffer posted first (two-sided
     <message>
         <source>Detail</source>
         <translation>详情</translation>
+    </message>
+    <message>
+        <source>%1 (%2 in the report of rdmascope-cli analyze)</source>
+        <translation>%1（rdmascope-cli analyze 报告中记为 %2）</translation>
     </message>
 </context>
 <context>

@@ -121,6 +121,87 @@ AnomalyStyle anomalyStyle(analysis::AnomalyKind kind) {
           QCoreApplication::translate("AnomalyStyle", "Other")};
 }
 
+QString anomalyKindName(analysis::AnomalyKind kind) {
+  using K = analysis::AnomalyKind;
+  const char* name = nullptr;
+  switch (kind) {
+    case K::PsnGap:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "PSN gap");
+      break;
+    case K::Retransmission:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "Retransmission");
+      break;
+    case K::Duplicate:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "Duplicate");
+      break;
+    case K::GapFilled:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "Gap filled");
+      break;
+    case K::Reordered:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "Reordered");
+      break;
+    case K::Timeout:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "Timeout");
+      break;
+    case K::Nak:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "NAK");
+      break;
+    case K::RnrNak:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "RNR NAK");
+      break;
+    case K::Cnp:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "CNP");
+      break;
+    case K::EcnCe:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "ECN CE mark");
+      break;
+    case K::Fecn:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "FECN");
+      break;
+    case K::Becn:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "BECN");
+      break;
+    case K::IcrcFailure:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "ICRC failure");
+      break;
+    case K::RepeatedResponse:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "Repeated response");
+      break;
+    case K::IncompleteMessage:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "Incomplete message");
+      break;
+    case K::SegmentGap:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "TCP segment gap");
+      break;
+    case K::OutOfOrder:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "TCP out of order");
+      break;
+    case K::CrcFailure:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "MPA CRC failure");
+      break;
+    case K::Terminate:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "RDMAP Terminate");
+      break;
+    case K::MpaReject:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "MPA reject");
+      break;
+    case K::CmReject:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "CM reject");
+      break;
+    case K::PauseStorm:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "Pause storm");
+      break;
+    case K::VictimFlow:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "Victim flow");
+      break;
+    case K::CnpWithoutMark:
+      name = QT_TRANSLATE_NOOP("AnomalyKind", "CNP without a mark");
+      break;
+  }
+  if (!name) return qs(analysis::toString(kind));  // a kind added later: its identifier
+  return QCoreApplication::translate("AnomalyKind", name);
+}
+
 const std::vector<analysis::AnomalyKind>& legendKinds() {
   using K = analysis::AnomalyKind;
   static const std::vector<K> kinds = {K::Nak,         K::RnrNak,     K::Retransmission,
@@ -348,13 +429,16 @@ QVariant AnomalyModel::data(const QModelIndex& index, int role) const {
                                        : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
   if (role == Qt::ToolTipRole) {
     const QString term = Glossary::keyForAnomaly(a->kind);
-    return QString::fromStdString(a->detail) +
-           (term.isEmpty() ? QString() : QStringLiteral("\n\n") + Glossary::tooltip(term));
+    const QString detail = col == Kind
+                               ? tr("%1 (%2 in the report of rdmascope-cli analyze)")
+                                     .arg(anomalyKindName(a->kind), qs(analysis::toString(a->kind)))
+                               : QString::fromStdString(a->detail);
+    return detail + (term.isEmpty() ? QString() : QStringLiteral("\n\n") + Glossary::tooltip(term));
   }
   if (role != Qt::DisplayRole && role != kSortRole) return {};
   switch (col) {
     case Kind:
-      return qs(analysis::toString(a->kind));
+      return anomalyKindName(a->kind);
     case Frame:
       return role == kSortRole ? QVariant::fromValue<qulonglong>(a->frame)
                                : QVariant(QString::number(a->frame));

@@ -95,6 +95,9 @@ struct AnomalyStyle {
   QString name;
 };
 AnomalyStyle anomalyStyle(analysis::AnomalyKind kind);
+/// The name the Anomalies table shows for a kind, in the interface's language (the analyzer's
+/// identifier, e.g. psn_gap, is what `rdmascope-cli analyze` prints; the row's tooltip names it).
+QString anomalyKindName(analysis::AnomalyKind kind);
 /// The kinds the flow graph and the plot give a legend entry, in legend order (GapFilled
 /// stands for every kind drawn as "Other").
 const std::vector<analysis::AnomalyKind>& legendKinds();
