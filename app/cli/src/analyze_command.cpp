@@ -21,16 +21,18 @@ namespace {
 
 /// Whether the PSN gaps of a capture may be the capture's own loss: a capture point that drops
 /// frames (a sniffer's full receive queue, a busy kernel) shows the same gaps a lossy network
-/// does, but nothing resends what only the capture lost. Empty when there is nothing to say.
+/// does, but nothing resends what only the capture lost. A missing PSN seen later (resent, or
+/// late) was the network's. Empty when there is nothing to say.
 std::string captureLossNote(const analysis::AnalysisReport& report,
                             std::optional<std::uint64_t> dropped) {
-  std::uint64_t gaps = 0, missing = 0, filled = 0;
+  std::uint64_t gaps = 0, missing = 0, seenLater = 0;
   for (const analysis::Anomaly& x : report.anomalies) {
     if (x.kind == analysis::AnomalyKind::PsnGap) {
       ++gaps;
       missing += x.count;
-    } else if (x.kind == analysis::AnomalyKind::GapFilled) {
-      ++filled;
+    } else if (x.kind == analysis::AnomalyKind::GapFilled ||
+               x.kind == analysis::AnomalyKind::Reordered) {
+      ++seenLater;
     }
   }
   if (dropped && *dropped > 0) {
@@ -40,11 +42,14 @@ std::string captureLossNote(const analysis::AnalysisReport& report,
         *dropped, *dropped == 1 ? "" : "s", gaps, gaps == 1 ? "" : "s", missing,
         missing == 1 ? "" : "s");
   }
-  if (gaps == 0) return {};
+  // Every missing PSN came later: the network lost them and the transport recovered them.
+  if (gaps == 0 || seenLater >= missing) return {};
+  const std::uint64_t never = missing - seenLater;
   return fmt::format(
-      "possible capture loss: {} PSN gap{} ({} PSN{} missing, {} later seen resent) in a capture "
-      "that reported no drops{}; a gap nothing resends was lost by the capture, not the network",
-      gaps, gaps == 1 ? "" : "s", missing, missing == 1 ? "" : "s", filled,
+      "possible capture loss: {} of the {} PSN{} missing in {} PSN gap{} never seen later, in a "
+      "capture that reported no drops{}: what the network loses is resent, so these were lost "
+      "by the capture (or the capture ended before their resend)",
+      never, missing, missing == 1 ? "" : "s", gaps, gaps == 1 ? "" : "s",
       dropped ? "" : " (it records no drop count)");
 }
 
