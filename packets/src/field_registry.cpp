@@ -124,6 +124,29 @@ constexpr std::string_view kSyntheticKeys[] = {
     "iwarp_rdma.term_ddp_h",
 };
 
+// Byte-string keys without a table entry of FieldType::Bytes: headers whose node carries the
+// header's bytes as its value, and the payload, padding and private data that dissectors add.
+constexpr std::string_view kByteStringKeys[] = {
+    "data.data",
+    "ipv6.opt.padn",
+    "infiniband.lrh",
+    "infiniband.grh",
+    "infiniband.bth",
+    "infiniband.rdeth",
+    "infiniband.deth",
+    "infiniband.reth",
+    "infiniband.aeth",
+    "infiniband.atomiceth",
+    "infiniband.atomicacketh",
+    "infiniband.mad",
+    "infiniband.cm.req.ip_cm",
+    "infiniband.vendor",
+    "iwarp_mpa.pad",
+    "iwarp_mpa.privatedata",
+    "iwarp_rdma.term_ddp_seg_len",
+    "iwarp_rdma.term_ddp_h",
+};
+
 struct Alias {
   std::string_view key;
   std::string_view targets[2];
@@ -180,6 +203,12 @@ const FieldDef* findFieldDef(std::string_view key) {
   std::lock_guard lock(r.mutex);
   const auto it = r.keys.find(key);
   return it == r.keys.end() ? nullptr : it->second;
+}
+
+bool isByteStringKey(std::string_view key) {
+  if (const FieldDef* f = findFieldDef(key)) return f->type == FieldType::Bytes;
+  return std::find(std::begin(kByteStringKeys), std::end(kByteStringKeys), key) !=
+         std::end(kByteStringKeys);
 }
 
 std::vector<std::string_view> knownFieldKeys() {

@@ -1,8 +1,9 @@
 #pragma once
 // The -T json record of one dissection as nlohmann::ordered_json's dump(2) writes the tree the
 // printer built before its text writer: repeated keys gathered into arrays, a node with a value
-// and children as KEY and KEY_tree, diagnostics under _diagnostics. The reference the tests of
-// `decode -T json` compare the printed text with.
+// and children as KEY and KEY_tree, diagnostics under _diagnostics, byte strings with a ':'
+// between bytes (as tshark's JSON). The reference the tests of `decode -T json` compare the
+// printed text with.
 
 #include <cstdint>
 #include <ctime>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "rdmascope/packets/dissection.h"
+#include "rdmascope/packets/field_registry.h"
 
 namespace rdmascope::test {
 
@@ -30,6 +32,17 @@ inline void addMember(Json& object, const std::string& key, Json value) {
   }
 }
 
+// A byte string's value as tshark's JSON writes it: a ':' between its bytes.
+inline std::string jsonValue(const packets::Node& n) {
+  if (!packets::isByteStringKey(n.key) || n.value.empty() || n.value.size() % 2) return n.value;
+  std::string out;
+  for (std::size_t i = 0; i < n.value.size(); i += 2) {
+    if (i) out += ':';
+    out.append(n.value, i, 2);
+  }
+  return out;
+}
+
 inline Json subtree(const packets::Dissection& d,
                     const std::vector<std::vector<std::int32_t>>& kids, std::int32_t index) {
   Json object = Json::object();
@@ -37,11 +50,11 @@ inline Json subtree(const packets::Dissection& d,
     const auto& n = d.nodes[static_cast<std::size_t>(c)];
     const std::string key(n.key);
     if (kids[static_cast<std::size_t>(c)].empty()) {
-      addMember(object, key, n.value);
+      addMember(object, key, jsonValue(n));
     } else if (n.value.empty()) {
       addMember(object, key, subtree(d, kids, c));
     } else {
-      addMember(object, key, n.value);
+      addMember(object, key, jsonValue(n));
       addMember(object, key + "_tree", subtree(d, kids, c));
     }
   }

@@ -5,7 +5,10 @@
 #include <ctime>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
+
+#include "rdmascope/packets/field_registry.h"
 
 namespace rdmascope::cli {
 namespace {
@@ -80,6 +83,53 @@ void appendJsonString(std::string& out, std::string_view s) {
   out += '"';
 }
 
+// True when the text goes into a JSON string as it is.
+bool plainJson(std::string_view s) {
+  std::size_t i = 0;
+  for (std::uint64_t w; i + 8 <= s.size(); i += 8) {
+    std::memcpy(&w, s.data() + i, 8);
+    if (anySpecial(w)) return false;
+  }
+  for (; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) return false;
+  }
+  return true;
+}
+
+// Whether a node's value is a byte string (packets::isByteStringKey): tshark's JSON writes those
+// with a ':' between bytes. Looked up once per key by each thread.
+bool byteString(std::string_view key) {
+  thread_local std::unordered_map<const char*, bool> known;
+  const auto [it, added] = known.try_emplace(key.data(), false);
+  if (added) it->second = packets::isByteStringKey(key);
+  return it->second;
+}
+
+// The bytes of `hex` (two digits each, as -T fields prints them) with a ':' between them, as
+// tshark's JSON writes them; the text as it is when it is not an even number of digits.
+std::size_t colonHexSize(std::string_view hex) {
+  return hex.size() % 2 || hex.empty() ? hex.size() : hex.size() + hex.size() / 2 - 1;
+}
+char* writeColonHex(char* p, std::string_view hex) {
+  if (hex.size() % 2 || hex.empty()) {
+    std::memcpy(p, hex.data(), hex.size());
+    return p + hex.size();
+  }
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    if (i) *p++ = ':';
+    p[0] = hex[i];
+    p[1] = hex[i + 1];
+    p += 2;
+  }
+  return p;
+}
+void appendColonHex(std::string& out, std::string_view hex) {
+  const std::size_t start = out.size();
+  out.resize(start + colonHexSize(hex));
+  writeColonHex(out.data() + start, hex);
+}
+
 void newline(std::string& out, std::size_t indent) {
   out += '\n';
   out.append(indent, ' ');
@@ -92,7 +142,14 @@ class TextSink {
   TextSink(std::string& out, const packets::Dissection& d) : out_(out), d_(d) {}
   std::string& text() { return out_; }
   void value(std::int32_t node) {
-    appendJsonString(out_, d_.nodes[static_cast<std::size_t>(node)].value);
+    const auto& n = d_.nodes[static_cast<std::size_t>(node)];
+    if (byteString(n.key) && plainJson(n.value)) {
+      out_ += '"';
+      appendColonHex(out_, n.value);
+      out_ += '"';
+    } else {
+      appendJsonString(out_, n.value);
+    }
   }
 
  private:
@@ -107,6 +164,7 @@ struct LayersTemplate {
   struct Hole {
     std::uint32_t textEnd;  // the text before this value ends here
     std::int32_t node;
+    bool bytes;  // a byte string: written with ':' between its bytes
   };
   struct Shape {
     std::string_view key;
@@ -121,17 +179,19 @@ struct LayersTemplate {
 
 class TemplateSink {
  public:
-  explicit TemplateSink(LayersTemplate& t) : t_(t) {}
+  TemplateSink(LayersTemplate& t, const packets::Dissection& d) : t_(t), d_(d) {}
   std::string& text() { return t_.text; }
   // The quotes around the value are the template's.
   void value(std::int32_t node) {
     t_.text += '"';
-    t_.holes.push_back({static_cast<std::uint32_t>(t_.text.size()), node});
+    t_.holes.push_back({static_cast<std::uint32_t>(t_.text.size()), node,
+                        byteString(d_.nodes[static_cast<std::size_t>(node)].key)});
     t_.text += '"';
   }
 
  private:
   LayersTemplate& t_;
+  const packets::Dissection& d_;
 };
 
 using JsonTail = void(std::string&, bool, std::size_t);
@@ -315,7 +375,7 @@ class TemplateCache {
       t.shape.push_back({n.key, n.parent, n.value.empty()});
     t.text.clear();
     t.holes.clear();
-    TemplateSink sink(t);
+    TemplateSink sink(t, d);
     const JsonTree tree(d, scratch);
     tree.object(sink, tree.root(), kLayersIndent, static_cast<JsonTail*>(nullptr));
     return t;
@@ -351,20 +411,6 @@ class TemplateCache {
   std::size_t next_ = 0;
 };
 
-// True when the text goes into a JSON string as it is.
-bool plainJson(std::string_view s) {
-  std::size_t i = 0;
-  for (std::uint64_t w; i + 8 <= s.size(); i += 8) {
-    std::memcpy(&w, s.data() + i, 8);
-    if (anySpecial(w)) return false;
-  }
-  for (; i < s.size(); ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) return false;
-  }
-  return true;
-}
-
 // The template's text with the frame's values in its holes.
 void appendLayers(const LayersTemplate& t, const packets::Dissection& d, std::string& out) {
   const auto valueOf = [&](const LayersTemplate::Hole& h) -> std::string_view {
@@ -374,7 +420,7 @@ void appendLayers(const LayersTemplate& t, const packets::Dissection& d, std::st
   bool plain = true;
   for (const auto& h : t.holes) {
     const std::string_view v = valueOf(h);
-    size += v.size();
+    size += h.bytes ? colonHexSize(v) : v.size();
     plain = plain && plainJson(v);
   }
   std::size_t at = 0;
@@ -386,8 +432,12 @@ void appendLayers(const LayersTemplate& t, const packets::Dissection& d, std::st
       std::memcpy(p, t.text.data() + at, h.textEnd - at);
       p += h.textEnd - at;
       const std::string_view v = valueOf(h);
-      std::memcpy(p, v.data(), v.size());
-      p += v.size();
+      if (h.bytes) {
+        p = writeColonHex(p, v);
+      } else {
+        std::memcpy(p, v.data(), v.size());
+        p += v.size();
+      }
       at = h.textEnd;
     }
     std::memcpy(p, t.text.data() + at, t.text.size() - at);
@@ -396,9 +446,14 @@ void appendLayers(const LayersTemplate& t, const packets::Dissection& d, std::st
   std::string escaped;
   for (const auto& h : t.holes) {
     out.append(t.text, at, h.textEnd - at);
-    escaped.clear();
-    appendJsonString(escaped, valueOf(h));
-    out.append(escaped, 1, escaped.size() - 2);  // without its quotes: the template has them
+    const std::string_view v = valueOf(h);
+    if (h.bytes && plainJson(v)) {
+      appendColonHex(out, v);
+    } else {
+      escaped.clear();
+      appendJsonString(escaped, v);
+      out.append(escaped, 1, escaped.size() - 2);  // without its quotes: the template has them
+    }
     at = h.textEnd;
   }
   out.append(t.text, at);

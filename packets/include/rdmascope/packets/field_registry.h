@@ -18,6 +18,12 @@ bool isKnownFieldKey(std::string_view key);
 /// The table entry of a field key, or nullptr (synthetic keys and header keys have none).
 const FieldDef* findFieldDef(std::string_view key);
 
+/// True when the key's values are byte strings (tshark's FT_BYTES): the hex of the bytes, two
+/// digits a byte. `-T fields` prints them as they are, tshark's `-T json` with a ':' between
+/// bytes. Table fields of FieldType::Bytes, the InfiniBand headers whose node carries their
+/// bytes, and the payload and padding keys dissectors add.
+bool isByteStringKey(std::string_view key);
+
 /// The keys an aggregate key stands for, as in Wireshark: ip.addr is ip.src or ip.dst,
 /// likewise ipv6.addr, eth.addr, udp.port and tcp.port. Empty for every other key.
 std::span<const std::string_view> aliasTargets(std::string_view key);
