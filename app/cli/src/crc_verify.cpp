@@ -1,8 +1,5 @@
 #include "crc_verify.h"
 
-#include <algorithm>
-#include <deque>
-#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -114,6 +111,7 @@ struct Batch {
   std::uint64_t mark = 0;         // the reader's position() before its first frame
   std::uint64_t firstNumber = 0;  // of its first frame, from 1
   bool done = false;              // guarded by the workers' lock
+  void clear() { slots.clear(); }
 };
 
 // Without a filter: the fast checks over every core, batch by batch; the frames they leave
@@ -122,63 +120,26 @@ struct Batch {
 void verifyOverEveryCore(packets_io::CaptureReader& reader, const packets::DecodeOptions& options,
                          const VerifyOptions& how, Tally& tally) {
   const auto link = reader.linkType();
-  BatchWorkers<Batch> work([link, &options](Batch& b, packets::Dissection&) {
-    for (auto& s : b.slots)
-      s.status = packets::verifyFrameCrc(s.data, link, options);
-  });
-  work.start(how.threads - 1);
+  BatchPipeline<Batch> pipeline(
+      reader,
+      [link, &options](Batch& b, packets::Dissection&) {
+        for (auto& s : b.slots)
+          s.status = packets::verifyFrameCrc(s.data, link, options);
+      },
+      how.threads, kBatchFrames);
   FrameDecoder decoder(options);
-  std::deque<std::unique_ptr<Batch>> inFlight;
-  std::vector<std::unique_ptr<Batch>> spare;
-  const std::size_t maxInFlight = 4 * std::size_t{how.threads};
   packets::Dissection scratch;
   std::string why;
   std::int64_t first = 0;
-  bool end = false;
-  packets_io::FrameView v;
-  while (true) {
-    bool blocked = false;
-    while (!end && !blocked && inFlight.size() < maxInFlight) {
-      std::unique_ptr<Batch> b;
-      if (spare.empty()) {
-        b = std::make_unique<Batch>();
-        b->slots.reserve(kBatchFrames);
-      } else {
-        b = std::move(spare.back());
-        spare.pop_back();
-        b->slots.clear();
-      }
-      b->mark = reader.position();
-      b->firstNumber = reader.framesRead() + 1;
-      const std::uint64_t held = inFlight.empty() ? b->mark : inFlight.front()->mark;
-      while (b->slots.size() < kBatchFrames) {
-        if (how.count != 0 && reader.framesRead() >= how.count) {
-          end = true;
-          break;
-        }
-        if (!reader.mayReadKeeping(held)) {
-          blocked = true;
-          break;
-        }
-        if (!reader.next(v)) {
-          end = true;
-          break;
-        }
-        if (reader.framesRead() == 1) first = v.timestampNs;
-        b->slots.push_back({v.data, v.timestampNs, v.originalLength});
-      }
-      if (b->slots.empty()) {
-        spare.push_back(std::move(b));
-        break;
-      }
-      work.submit(b.get());
-      inFlight.push_back(std::move(b));
-    }
-    if (inFlight.empty()) break;
-    Batch& b = *inFlight.front();
-    work.finish(&b, scratch);
-    std::uint64_t number = b.firstNumber;
-    for (const Slot& s : b.slots) {
+  const auto add = [&](Batch& b, const packets_io::FrameView& v) {
+    if (reader.framesRead() == 1) first = v.timestampNs;
+    if (b.slots.empty()) b.firstNumber = reader.framesRead();
+    b.slots.push_back({v.data, v.timestampNs, v.originalLength});
+  };
+  const auto more = [&] { return how.count == 0 || reader.framesRead() < how.count; };
+  while (Batch* b = pipeline.oldest(scratch, add, more)) {
+    std::uint64_t number = b->firstNumber;
+    for (const Slot& s : b->slots) {
       auto status = s.status;
       why.clear();
       if (status == packets::CrcStatus::Absent) {
@@ -188,10 +149,9 @@ void verifyOverEveryCore(packets_io::CaptureReader& reader, const packets::Decod
       }
       tally.add(number++, status, why);
     }
-    spare.push_back(std::move(inFlight.front()));
-    inFlight.pop_front();
+    pipeline.release();
   }
-  work.stop();
+  pipeline.stop();
 }
 
 }  // namespace

@@ -1,8 +1,5 @@
 #include "parallel_print.h"
 
-#include <algorithm>
-#include <deque>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +28,10 @@ struct Batch {
   std::uint64_t mark = 0;  // the reader's position() before its first frame
   std::string text;
   bool done = false;  // guarded by the workers' lock
+  void clear() {
+    slots.clear();
+    text.clear();
+  }
 };
 
 // Formats a batch: the frames that cannot reach TCP, through the fast path when it can.
@@ -69,74 +70,28 @@ bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
                      const std::optional<packets::DisplayFilter>& filter, PacketPrinter& printer,
                      std::uint64_t count, unsigned threads, const FastPath* fast) {
   const auto link = reader.linkType();
-  std::deque<std::unique_ptr<Batch>> inFlight;  // outlives the helpers that format its batches
-  // Written batches, kept for reuse: their text buffers (megabytes for -V and JSON) are not
-  // handed back to the system and faulted in again for every batch.
-  std::vector<std::unique_ptr<Batch>> spare;
-  BatchWorkers<Batch> work(Formatter(link, decoder.options(), filter, printer, fast));
-  work.start(threads > 1 ? threads - 1 : 0);
-  const std::size_t maxInFlight = 4 * std::max(1u, threads);
-  const std::size_t batchFrames = printer.printsLines() ? kLineBatchFrames : kRecordBatchFrames;
+  BatchPipeline<Batch> pipeline(reader, Formatter(link, decoder.options(), filter, printer, fast),
+                                threads,
+                                printer.printsLines() ? kLineBatchFrames : kRecordBatchFrames);
   packets::Dissection scratch;
   std::string record;
   std::uint64_t shown = 0;
   std::int64_t first = 0;
-  bool end = false;
-  packets_io::FrameView v;
-  while (true) {
-    // Reading stops while the batches in flight hold as many bytes as the reader keeps.
-    bool blocked = false;
-    while (!end && !blocked && inFlight.size() < maxInFlight) {
-      std::unique_ptr<Batch> b;
-      if (spare.empty()) {
-        b = std::make_unique<Batch>();
-        b->slots.reserve(batchFrames);
-      } else {
-        b = std::move(spare.back());
-        spare.pop_back();
-        b->slots.clear();
-        b->text.clear();
-      }
-      b->mark = reader.position();
-      const std::uint64_t held = inFlight.empty() ? b->mark : inFlight.front()->mark;
-      while (b->slots.size() < batchFrames) {
-        // Without a filter the count is known in advance: read no frame beyond it.
-        if (!filter && count != 0 && reader.framesRead() >= count) {
-          end = true;
-          break;
-        }
-        if (!reader.mayReadKeeping(held)) {
-          blocked = true;
-          break;
-        }
-        if (!reader.next(v)) {
-          end = true;
-          break;
-        }
-        if (reader.framesRead() == 1) first = v.timestampNs;
-        Slot& s = b->slots.emplace_back();
-        s.data = v.data;
-        s.info = makeFrameInfo(reader.framesRead(), v.timestampNs, first, v.originalLength);
-        s.stream = packets::mayReachTcp(v.data, link);
-      }
-      if (b->slots.empty()) {
-        spare.push_back(std::move(b));
-        break;
-      }
-      work.submit(b.get());
-      inFlight.push_back(std::move(b));
-    }
-    if (inFlight.empty()) {
-      work.stop();
-      return false;
-    }
-    Batch& b = *inFlight.front();
-    work.finish(&b, scratch);
+  const auto add = [&](Batch& b, const packets_io::FrameView& v) {
+    if (reader.framesRead() == 1) first = v.timestampNs;
+    Slot& s = b.slots.emplace_back();
+    s.data = v.data;
+    s.info = makeFrameInfo(reader.framesRead(), v.timestampNs, first, v.originalLength);
+    s.stream = packets::mayReachTcp(v.data, link);
+  };
+  // Without a filter the count is known in advance: read no frame beyond it.
+  const auto more = [&] { return filter || count == 0 || reader.framesRead() < count; };
+  while (Batch* b = pipeline.oldest(scratch, add, more)) {
     // The batch's records are written in runs: up to each stream frame, whose record comes
     // between.
-    const std::string_view text(b.text);
+    const std::string_view text(b->text);
     std::uint32_t run = 0;
-    for (const Slot& s : b.slots) {
+    for (const Slot& s : b->slots) {
       if (s.stream) {
         decoder.decodeInto(scratch, s.data, link, s.info);
         if (!filter || filter->matches(scratch)) {
@@ -152,14 +107,15 @@ bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
       }
       if (count != 0 && shown >= count) {
         printer.writeRecords(text.substr(run, s.end - run));
-        work.stop();
+        pipeline.stop();
         return true;
       }
     }
     printer.writeRecords(text.substr(run));
-    spare.push_back(std::move(inFlight.front()));
-    inFlight.pop_front();
+    pipeline.release();
   }
+  pipeline.stop();
+  return false;
 }
 
 }  // namespace rdmascope::cli
