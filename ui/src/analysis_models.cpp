@@ -204,11 +204,12 @@ QString anomalyKindName(analysis::AnomalyKind kind) {
 
 const std::vector<analysis::AnomalyKind>& legendKinds() {
   using K = analysis::AnomalyKind;
-  static const std::vector<K> kinds = {K::Nak,         K::RnrNak,     K::Retransmission,
-                                       K::PsnGap,      K::Duplicate,  K::Timeout,
-                                       K::IcrcFailure, K::Cnp,        K::EcnCe,
-                                       K::SegmentGap,  K::OutOfOrder, K::CrcFailure,
-                                       K::Terminate,   K::MpaReject,  K::IncompleteMessage};
+  static const std::vector<K> kinds = {
+      K::Nak,        K::RnrNak,         K::Retransmission,    K::PsnGap,
+      K::Duplicate,  K::Timeout,        K::IcrcFailure,       K::Cnp,
+      K::EcnCe,      K::SegmentGap,     K::OutOfOrder,        K::CrcFailure,
+      K::Terminate,  K::MpaReject,      K::IncompleteMessage, K::PauseStorm,
+      K::VictimFlow, K::CnpWithoutMark, K::GapFilled};
   return kinds;
 }
 

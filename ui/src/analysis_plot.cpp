@@ -5,6 +5,8 @@
 #include <QPainterPath>
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "rdmascope/ui/analysis_models.h"
 
@@ -311,18 +313,51 @@ void AnalysisPlot::paintEvent(QPaintEvent*) {
   p.setPen(QPen(palette().color(QPalette::Mid), 1));
   p.drawLine(QPointF(l.markers.left(), l.markers.center().y()),
              QPointF(l.markers.right(), l.markers.center().y()));
+  // A capture may hold tens of thousands: a marker is drawn once per kind and pixel column,
+  // and the faint lines through the panels above only where markers are sparse (at most one
+  // column in eight), where they still point at something.
+  constexpr int kKinds = static_cast<int>(analysis::AnomalyKind::CnpWithoutMark) + 1;
+  const int columns = std::max(1, static_cast<int>(std::ceil(l.markers.width())) + 1);
+  std::vector<std::uint32_t> drawn(static_cast<std::size_t>(columns), 0);  // bit per kind
+  std::vector<bool> guide(static_cast<std::size_t>(columns), false);
+  std::vector<AnomalyStyle> styles;
+  styles.reserve(kKinds);
+  for (int k = 0; k < kKinds; ++k)
+    styles.push_back(anomalyStyle(static_cast<analysis::AnomalyKind>(k)));
+  std::uint32_t present = 0;
+  std::size_t guides = 0;
   for (int i = 0; i < markerCount(); ++i) {
     const auto& a = analysis_->report.anomalies[markers_[static_cast<std::size_t>(i)]];
     const QPointF m = markerPoint(i);
-    const AnomalyStyle s = anomalyStyle(a.kind);
+    const auto kind = static_cast<int>(a.kind);
+    present |= 1u << kind;
+    const auto col = static_cast<std::size_t>(
+        std::clamp(static_cast<int>(m.x() - l.markers.left()), 0, columns - 1));
+    if (drawn[col] & (1u << kind)) continue;
+    drawn[col] |= 1u << kind;
+    const AnomalyStyle& s = styles[static_cast<std::size_t>(kind)];
     p.setPen(QPen(s.color.darker(130), 1));
     p.setBrush(s.color);
     p.drawPolygon(QPolygonF{m + QPointF(0, -7), m + QPointF(6, 5), m + QPointF(-6, 5)});
-    // The same moment in the panels above, faintly.
-    QColor faint = s.color;
-    faint.setAlpha(70);
-    p.setPen(QPen(faint, 1, Qt::DashLine));
-    p.drawLine(QPointF(m.x(), l.throughput.top()), QPointF(m.x(), l.latency.bottom()));
+    if (!guide[col]) {
+      guide[col] = true;
+      ++guides;
+    }
+  }
+  if (guides > 0 && guides * 8 <= static_cast<std::size_t>(columns)) {
+    // The same moments in the panels above, faintly, inside the panels (not over their titles).
+    for (int col = 0; col < columns; ++col) {
+      if (!guide[static_cast<std::size_t>(col)]) continue;
+      int kind = 0;
+      while (!(drawn[static_cast<std::size_t>(col)] & (1u << kind)))
+        ++kind;
+      QColor faint = styles[static_cast<std::size_t>(kind)].color;
+      faint.setAlpha(70);
+      p.setPen(QPen(faint, 1, Qt::DashLine));
+      const double x = l.markers.left() + col + 0.5;
+      p.drawLine(QPointF(x, l.throughput.top()), QPointF(x, l.throughput.bottom()));
+      p.drawLine(QPointF(x, l.latency.top()), QPointF(x, l.latency.bottom()));
+    }
   }
   if (markers_.empty()) {
     p.setPen(dim);
@@ -332,12 +367,13 @@ void AnalysisPlot::paintEvent(QPaintEvent*) {
   double x = l.markers.left();
   const double yl = l.markers.bottom() + 3;
   for (auto kind : legendKinds()) {
-    bool present = false;
-    for (std::size_t i : markers_)
-      present = present ||
-                anomalyStyle(analysis_->report.anomalies[i].kind).name == anomalyStyle(kind).name;
-    if (!present) continue;
+    // A legend entry stands for every kind drawn in its style (its name).
     const AnomalyStyle s = anomalyStyle(kind);
+    bool shown = false;
+    for (int k = 0; k < kKinds; ++k)
+      shown =
+          shown || ((present & (1u << k)) && styles[static_cast<std::size_t>(k)].name == s.name);
+    if (!shown) continue;
     const QPointF m(x + 6, yl + lh / 2.0);
     p.setPen(QPen(s.color.darker(130), 1));
     p.setBrush(s.color);

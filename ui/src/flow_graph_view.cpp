@@ -459,12 +459,11 @@ void FlowGraphView::paintRows(QPainter& p) {
     }
     if (has) {
       p.setPen(c.darker(120));
+      // A kind drawn in the "Other" style is named by its own name (gap filled, reordered, ...).
       const AnomalyStyle s = anomalyStyle(marks.front());
-      const auto kind = analysis::toString(marks.front());
+      const bool other = s.name == anomalyStyle(analysis::AnomalyKind::GapFilled).name;
       p.drawText(QRectF(x + 3, top, w - x - 3, rh), Qt::AlignLeft | Qt::AlignVCenter,
-                 s.name == QLatin1String("Other")
-                     ? QString::fromUtf8(kind.data(), static_cast<qsizetype>(kind.size()))
-                     : s.name);
+                 other ? anomalyKindName(marks.front()) : s.name);
     }
   }
 }
