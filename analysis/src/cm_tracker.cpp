@@ -17,7 +17,7 @@ std::optional<std::uint32_t> CmTracker::peerQpn(const std::string& address, std:
 }
 
 // Follows a handshake by its communication IDs: the REQ starts it, the others join it.
-std::optional<std::string> CmTracker::add(const PacketFacts& f) {
+std::optional<CmRejectNote> CmTracker::add(const PacketFacts& f) {
   using packets::CmAttribute;
   const CmFacts& m = *f.cm;
   const auto attr = static_cast<CmAttribute>(m.attribute);
@@ -87,16 +87,14 @@ std::optional<std::string> CmTracker::add(const PacketFacts& f) {
   if (h->steps.size() < 16) h->steps.push_back({f.frame, f.time, std::string(name), fromClient});
   if (attr != CmAttribute::ConnectReject) return std::nullopt;
   h->rejectReason = m.rejectReason;
-  const auto reason = m.rejectReason.value_or(0);
-  const auto reasonName = packets::cmRejectReasonName(reason);
-  return std::string("CM ConnectReject of ") +
-         (m.rejected == 1   ? "REP"
-          : m.rejected == 0 ? "REQ"
-                            : "a message") +
-         " from " + f.source + ": " +
-         (reasonName.empty() ? "reserved reason" : std::string(reasonName)) + " (" +
-         std::to_string(reason) + ")" +
-         (h->port ? ", port " + std::to_string(*h->port) : std::string());
+  CmRejectNote note;
+  note.what.phrase = DetailPhrase::CmReject;
+  note.what.code = m.rejected == 1 ? 1 : m.rejected == 0 ? 0 : 2;
+  note.what.number = m.rejectReason.value_or(0);
+  note.what.hasPort = h->port.has_value();
+  note.what.from = h->port.value_or(0);
+  note.source = f.source;
+  return note;
 }
 
 bool CmHandshake::established() const {

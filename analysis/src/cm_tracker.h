@@ -14,6 +14,12 @@
 
 namespace rdmascope::analysis {
 
+/// A ConnectReject's detail: the CmReject phrase and the address that sent it.
+struct CmRejectNote {
+  AnomalyDetail what;
+  std::string source;
+};
+
 class CmTracker {
  public:
   /// Follows at most `maxHandshakes` handshakes (later REQs are not followed).
@@ -21,7 +27,7 @@ class CmTracker {
 
   /// Adds a CM packet (`f.cm` set) to the handshake it belongs to. For a ConnectReject of a
   /// handshake followed, returns the anomaly's detail (what was rejected, by whom and why).
-  std::optional<std::string> add(const PacketFacts& f);
+  std::optional<CmRejectNote> add(const PacketFacts& f);
 
   /// The QPN of the peer of (address, qpn) in a handshake with peerAddress, if one names it.
   std::optional<std::uint32_t> peerQpn(const std::string& address, std::uint32_t qpn,

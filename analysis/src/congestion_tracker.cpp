@@ -10,9 +10,9 @@ namespace {
 
 constexpr std::size_t kMaxIntervals = 4096;  // per priority, for the victim-flow overlap
 
-std::string priorityText(int priority) {
-  return priority < 0 ? std::string("every priority (802.3x PAUSE)")
-                      : "priority " + std::to_string(priority);
+// AnomalyDetail::code of a PFC priority (-1: every priority).
+std::uint8_t priorityCode(int priority) {
+  return static_cast<std::uint8_t>(priority < 0 ? 0 : priority + 1);
 }
 
 }  // namespace
@@ -34,12 +34,9 @@ void CongestionTracker::checkStorm(PauseState& s, double now, std::uint64_t fram
   s.stormReported = true;
   ++storms_;
   ++s.stats.storms;
-  Anomaly a = makeAnomaly(AnomalyKind::PauseStorm, frame, now, -1, 0,
-                          priorityText(s.stats.priority) + " held paused by " + s.stats.port +
-                              " for " + durationText(held) + " without a break (since frame " +
-                              std::to_string(s.startFrame) +
-                              "): a receiver that does not drain, "
-                              "or a cyclic buffer dependency (deadlock)");
+  Anomaly a = makeAnomaly(AnomalyKind::PauseStorm, frame, now, -1, 0, DetailPhrase::PauseStorm);
+  a.what.code = priorityCode(s.stats.priority);
+  a.detailNames.push_back(s.stats.port);
   a.relatedFrame = s.startFrame;
   a.wait = held;
   a.count = static_cast<std::uint32_t>(std::min<std::uint64_t>(s.framesInPause, UINT32_MAX));
@@ -208,10 +205,8 @@ std::optional<Anomaly> CongestionTracker::cnp(int c, int d, const PacketFacts& f
   if (m.marked) return std::nullopt;
   ++cnpsWithoutMark_;
   Anomaly a = makeAnomaly(AnomalyKind::CnpWithoutMark, f.frame, f.time, d, f.psn,
-                          "CNP to QP " + std::to_string(f.destQp) +
-                              " with no CE-marked packet of its flow in the capture since its "
-                              "previous CNP: marked after the capture point, or the capture "
-                              "missed it");
+                          DetailPhrase::CnpWithoutMark);
+  a.what.number = f.destQp;
   return a;
 }
 
@@ -242,12 +237,11 @@ std::vector<Anomaly> CongestionTracker::finish(double endTime) {
   for (const auto& [key, fl] : flows_) {
     if (fl.paused <= 0 || fl.destination == hot->first || fl.marks || fl.cnps) continue;
     ++victims_;
-    Anomaly a = makeAnomaly(
-        AnomalyKind::VictimFlow, fl.firstPausedFrame, fl.firstPausedTime, key.second, 0,
-        "flow to " + fl.destination + " held " + durationText(fl.paused) + " by PFC on " +
-            priorityText(fl.priority) + " (from " + macText(fl.pausingPort) +
-            ") although its receiver was not congested: head-of-line blocking behind the " +
-            std::to_string(hot->second.first) + " paused flows to " + hot->first);
+    Anomaly a = makeAnomaly(AnomalyKind::VictimFlow, fl.firstPausedFrame, fl.firstPausedTime,
+                            key.second, 0, DetailPhrase::VictimFlow);
+    a.what.code = priorityCode(fl.priority);
+    a.what.number = static_cast<std::uint32_t>(hot->second.first);
+    a.detailNames = {fl.destination, macText(fl.pausingPort), hot->first};
     a.connection = key.first;
     a.wait = fl.paused;
     out.push_back(std::move(a));

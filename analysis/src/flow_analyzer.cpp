@@ -91,10 +91,6 @@ std::uint32_t ceilDiv(std::uint64_t a, std::uint32_t b) {
   return static_cast<std::uint32_t>(std::max<std::uint64_t>(1, (a + b - 1) / b));
 }
 
-std::string psnText(std::uint32_t psn) {
-  return std::to_string(psn);
-}
-
 // A message's PSN range holds only PSNs captured: where first transmissions were lost, its
 // boundaries stay open (requestDone without lastSeen, or rec.startMissing) until the resends
 // show the FIRST/LAST opcodes there, and pieces of one message are joined as the PSNs between
@@ -242,15 +238,15 @@ struct FlowAnalyzer::Impl final : ReportSink {
   }
 
   void psnGap(Connection& c, int d, const PacketFacts& f, std::uint32_t expected, std::int32_t gap,
-              std::string_view what) {
+              DetailPhrase phrase) {
     DirectionStats& s = c.st[d];
     ++summary.psnGaps;
     ++s.psnGaps;
     s.missingPsns += static_cast<std::uint32_t>(gap);
     Anomaly a = anomalyAt(AnomalyKind::PsnGap, f, d);
     a.count = static_cast<std::uint32_t>(gap);
-    a.detail = std::string(what) + "expected PSN " + psnText(expected) + ", got " + psnText(f.psn) +
-               ": " + std::to_string(gap) + (gap == 1 ? " PSN" : " PSNs") + " missing";
+    a.what.phrase = phrase;
+    a.what.from = expected;
     emit(std::move(a), &c);
   }
 
@@ -261,6 +257,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
   int newConnectionId() override { return connectionIds++; }
 
   void anomaly(Anomaly a) override {
+    if (a.what.phrase != DetailPhrase::None) a.detail = anomalyDetailText(a);
     if (anomalyObserver) anomalyObserver(a);
     if (anomalies.size() < options.maxAnomalies) {
       // The list never grows past the limit: room for all of it at the first one, so it is
@@ -487,10 +484,9 @@ struct FlowAnalyzer::Impl final : ReportSink {
     if (continuesRetry(r, p)) {
       a.kind = AnomalyKind::Retransmission;
       a.relatedFrame = r.retryTrigger;
-      a.detail = "PSN " + psnText(p) + " resent (go-back-N after the " +
-                 std::string(toString(r.retryCause)) +
-                 (r.retryTrigger ? " in frame " + std::to_string(r.retryTrigger) : "") + ")" +
-                 unseenText(r.retryNext, p);
+      a.what.phrase = DetailPhrase::ResentGoBackN;
+      a.what.code = static_cast<std::uint8_t>(r.retryCause);
+      unseen(a.what, r.retryNext, p);
       r.retryNext = psnAdd(p, 1);
     } else if (auto nak = nakExplaining(c, d, p, f.time)) {
       a.kind = AnomalyKind::Retransmission;
@@ -500,24 +496,22 @@ struct FlowAnalyzer::Impl final : ReportSink {
       if (nak->rnr) {
         s.rnrWaitTotal += a.wait;
         s.rnrWaitMax = std::max(s.rnrWaitMax, a.wait);
-        a.detail = "PSN " + psnText(p) + " resent " + durationText(a.wait) +
-                   " after the RNR NAK in frame " + std::to_string(nak->frame);
+        a.what.phrase = DetailPhrase::ResentAfterRnrNak;
       } else {
-        a.detail =
-            "PSN " + psnText(p) + " resent after the NAK in frame " + std::to_string(nak->frame);
+        a.what.phrase = DetailPhrase::ResentAfterNak;
       }
-      a.detail += unseenText(nak->psn, p);
+      unseen(a.what, nak->psn, p);
     } else if (r.haveLast && r.lastPsn == p && r.lastHash == f.contentHash &&
                f.time - r.lastTime <= options.duplicateGap) {
       a.kind = AnomalyKind::Duplicate;
       a.relatedFrame = r.lastFrame;
       ++summary.duplicates;
       ++s.duplicates;
-      a.detail = "PSN " + psnText(p) + " is a copy of frame " + std::to_string(r.lastFrame);
+      a.what.phrase = DetailPhrase::CopyOfFrame;
     } else {
       timeout(c, d, f);
       a.kind = AnomalyKind::Retransmission;
-      a.detail = "PSN " + psnText(p) + " resent after a timeout";
+      a.what.phrase = DetailPhrase::ResentAfterTimeout;
     }
     if (r.inRetry && psnDiff(r.retryNext, r.nextPsn) >= 0) r.inRetry = false;
     emit(std::move(a), &c);
@@ -561,11 +555,12 @@ struct FlowAnalyzer::Impl final : ReportSink {
   }
 
   // " (PSNs a..b of the retry not seen)" when a retry skipped PSNs lost again.
-  static std::string unseenText(std::uint32_t expected, std::uint32_t got) {
+  static void unseen(AnomalyDetail& what, std::uint32_t expected, std::uint32_t got) {
     const std::int32_t n = psnDiff(got, expected);
-    if (n <= 0) return {};
-    if (n == 1) return " (its PSN " + psnText(expected) + " not seen)";
-    return " (its PSNs " + psnText(expected) + ".." + psnText(psnAdd(got, -1)) + " not seen)";
+    if (n <= 0) return;
+    what.unseen = n == 1 ? UnseenPsns::One : UnseenPsns::Range;
+    what.from = expected;
+    what.to = psnAdd(got, -1);
   }
 
   static void addNak(Requester& r, PendingNak nak) {
@@ -588,8 +583,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
     Anomaly t = anomalyAt(AnomalyKind::Timeout, f, d);
     t.wait = f.time - r.lastActivity;
     r.maxTimeoutWait = std::max(r.maxTimeoutWait, t.wait);
-    t.detail = "PSN " + psnText(f.psn) + " sent again, not prompted by a NAK, after " +
-               durationText(t.wait) + " of silence: the ACK timer fired";
+    t.what.phrase = DetailPhrase::AckTimerFired;
     emit(std::move(t), &c);
     startRetry(r, RetryCause::Timeout, f.psn, f.frame);
   }
@@ -607,8 +601,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
           return psnDiff(p, span.first) > 0 && psnDiff(p, span.second) <= 0;
         });
     if (reRequest) {
-      a.detail = "READ re-requested from PSN " + psnText(p) +
-                 " (its responses did not all reach the requester)";
+      a.what.phrase = DetailPhrase::ReadReRequested;
       emit(std::move(a), &c);
       return;
     }
@@ -619,7 +612,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
       if (cls.kind == MessageKind::Read && m->responseStarted) {
         a.kind = AnomalyKind::Retransmission;
         a.relatedFrame = m->rec.firstFrame;
-        a.detail = "READ re-requested from PSN " + psnText(p) + " (responses missing)";
+        a.what.phrase = DetailPhrase::ReadReRequestedResponsesMissing;
         emit(std::move(a), &c);
         return;
       }
@@ -640,20 +633,21 @@ struct FlowAnalyzer::Impl final : ReportSink {
     a.kind = AnomalyKind::GapFilled;
     if (continuesRetry(r, p)) {
       a.relatedFrame = r.retryTrigger;
-      a.detail = "missing PSN " + psnText(p) + " arrived (go-back-N after the " +
-                 std::string(toString(r.retryCause)) + ")" + unseenText(r.retryNext, p);
+      a.what.phrase = DetailPhrase::ArrivedGoBackN;
+      a.what.code = static_cast<std::uint8_t>(r.retryCause);
+      unseen(a.what, r.retryNext, p);
       r.retryNext = psnAdd(p, 1);
     } else if (auto nak = nakExplaining(c, d, p, f.time)) {
       a.relatedFrame = nak->frame;
-      a.detail = "missing PSN " + psnText(p) + " arrived after the NAK in frame " +
-                 std::to_string(nak->frame) + unseenText(nak->psn, p);
+      a.what.phrase = DetailPhrase::ArrivedAfterNak;
+      unseen(a.what, nak->psn, p);
       startRetry(r, nak->rnr ? RetryCause::Rnr : RetryCause::Nak, p, nak->frame);
     } else if (r.gapOpen && f.time - r.gapTime <= options.duplicateGap) {
       a.kind = AnomalyKind::Reordered;
-      a.detail = "PSN " + psnText(p) + " arrived late, out of order";
+      a.what.phrase = DetailPhrase::ArrivedLate;
     } else {
       timeout(c, d, f);
-      a.detail = "missing PSN " + psnText(p) + " arrived after a timeout";
+      a.what.phrase = DetailPhrase::ArrivedAfterTimeout;
     }
     if (r.inRetry && psnDiff(r.retryNext, r.nextPsn) >= 0) r.inRetry = false;
     emit(std::move(a), &c);
@@ -749,7 +743,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
     const std::uint32_t p = f.psn;
     const std::uint32_t expected = r.nextPsn;
     if (gap > 0 && !c.datagram) {
-      psnGap(c, d, f, expected, gap, "");
+      psnGap(c, d, f, expected, gap, DetailPhrase::PsnGap);
       r.gapOpen = true;
       r.gapTime = f.time;
     }
@@ -862,11 +856,9 @@ struct FlowAnalyzer::Impl final : ReportSink {
           completeUpTo(c, d, psnAdd(p, -1), f);
           addNak(r, PendingNak{p, f.frame, f.time, true});
           a.kind = AnomalyKind::RnrNak;
-          const double timerMs = packets::rnrTimerMicroseconds(syn & 31) / 1000.0;
-          char buf[96];
-          std::snprintf(buf, sizeof buf, "receiver not ready at PSN %u, retry after %.2f ms", p,
-                        timerMs);
-          a.detail = buf;
+          const double timerMs = rnrTimerMilliseconds(syn & 31);
+          a.what.phrase = DetailPhrase::ReceiverNotReady;
+          a.what.code = syn & 31;
           a.wait = timerMs / 1000.0;
           emit(std::move(a), &c);
           return;
@@ -877,7 +869,8 @@ struct FlowAnalyzer::Impl final : ReportSink {
           const std::uint8_t code = syn & 31;
           completeUpTo(c, d, psnAdd(p, -1), f);
           a.kind = AnomalyKind::Nak;
-          a.detail = std::string(packets::nakCodeName(code)) + " at PSN " + psnText(p);
+          a.what.phrase = DetailPhrase::NakAtPsn;
+          a.what.code = code;
           if (code == static_cast<std::uint8_t>(packets::NakCode::PsnSequenceError)) {
             addNak(r, PendingNak{p, f.frame, f.time, false});
           } else {
@@ -906,7 +899,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
             return x.rec.kind == MessageKind::Atomic && x.rec.firstPsn == p;
           });
       if (!outstanding) {
-        repeatedResponse(c, d, f, "atomic ACK for no outstanding atomic");
+        repeatedResponse(c, d, f, DetailPhrase::AtomicAckUnexpected);
         return;
       }
       completeUpTo(c, d, psnAdd(p, -1), f);
@@ -919,7 +912,7 @@ struct FlowAnalyzer::Impl final : ReportSink {
       // The answer to a READ asked again (reported at the request), or to one sent before the
       // capture began: neither is a response the responder should not have sent.
       if (!r.started || answersReRequest(r, p)) return;
-      repeatedResponse(c, d, f, "READ response PSN " + psnText(p) + " for no outstanding READ");
+      repeatedResponse(c, d, f, DetailPhrase::ReadResponseUnexpected);
       return;
     }
     if (cls.payload && !cls.last && f.payloadLength >= kMinMtu && f.payloadLength <= kMaxMtu &&
@@ -935,10 +928,10 @@ struct FlowAnalyzer::Impl final : ReportSink {
     }
     const std::int32_t ahead = psnDiff(p, m->nextResponse);
     if (ahead < 0) {
-      repeatedResponse(c, d, f, "READ response PSN " + psnText(p) + " received again");
+      repeatedResponse(c, d, f, DetailPhrase::ReadResponseAgain);
       return;
     }
-    if (ahead > 0) psnGap(c, d, f, m->nextResponse, ahead, "READ response: ");
+    if (ahead > 0) psnGap(c, d, f, m->nextResponse, ahead, DetailPhrase::ReadResponseGap);
     m->responseStarted = true;
     m->nextResponse = psnAdd(p, 1);
     m->rec.bytes += f.payloadLength;
@@ -1003,9 +996,9 @@ struct FlowAnalyzer::Impl final : ReportSink {
       }
   }
 
-  void repeatedResponse(Connection& c, int d, const PacketFacts& f, std::string detail) {
+  void repeatedResponse(Connection& c, int d, const PacketFacts& f, DetailPhrase phrase) {
     Anomaly a = anomalyAt(AnomalyKind::RepeatedResponse, f, d);
-    a.detail = std::move(detail);
+    a.what.phrase = phrase;
     emit(std::move(a), &c);
   }
 
@@ -1062,20 +1055,25 @@ struct FlowAnalyzer::Impl final : ReportSink {
         cls.role == Role::Ack || cls.role == Role::ReadResponse || cls.role == Role::AtomicAck;
     const int d = (answer || cls.role == Role::Cnp) ? 1 - side : side;
     touch(c, d, f.time);
-    auto note = [&](AnomalyKind kind, std::string detail) {
+    auto note = [&](AnomalyKind kind, DetailPhrase phrase) {
       Anomaly a = anomalyAt(kind, f, d);
-      a.detail = std::move(detail);
+      a.what.phrase = phrase;
+      if (phrase == DetailPhrase::CnpToQp) a.what.number = f.destQp;
       emit(std::move(a), &c);
     };
     if (f.crcBad) {
       ++summary.icrcFailures;
       ++c.st[d].icrcFailures;
-      note(AnomalyKind::IcrcFailure,
-           "invariant CRC wrong: the receiver drops this frame (PSN " + psnText(f.psn) + ")");
+      note(AnomalyKind::IcrcFailure, DetailPhrase::IcrcWrong);
       return;
     }
     if (f.cm)
-      if (auto reject = cm.add(f)) note(AnomalyKind::CmReject, std::move(*reject));
+      if (auto reject = cm.add(f)) {
+        Anomaly a = anomalyAt(AnomalyKind::CmReject, f, d);
+        a.what = reject->what;
+        a.detailNames.push_back(std::move(reject->source));
+        emit(std::move(a), &c);
+      }
     // A CNP carries BECN = 1 by definition (IBTA annex A17.9.3): not a separate mark.
     const bool fecn = f.fecn && cls.role != Role::Cnp;
     const bool becn = f.becn && cls.role != Role::Cnp;
@@ -1083,14 +1081,14 @@ struct FlowAnalyzer::Impl final : ReportSink {
       ++summary.ecnMarks;
       ++c.st[d].ecnMarks;
     }
-    if (f.ipEcn == 3) note(AnomalyKind::EcnCe, "IP ECN congestion experienced");
-    if (fecn) note(AnomalyKind::Fecn, "BTH FECN set: congestion on the way to the receiver");
-    if (becn) note(AnomalyKind::Becn, "BTH BECN set: congestion reported back to the sender");
+    if (f.ipEcn == 3) note(AnomalyKind::EcnCe, DetailPhrase::EcnCe);
+    if (fecn) note(AnomalyKind::Fecn, DetailPhrase::Fecn);
+    if (becn) note(AnomalyKind::Becn, DetailPhrase::Becn);
     switch (cls.role) {
       case Role::Cnp:
         ++summary.cnps;
         ++c.st[d].cnps;
-        note(AnomalyKind::Cnp, "congestion notification to QP " + std::to_string(f.destQp));
+        note(AnomalyKind::Cnp, DetailPhrase::CnpToQp);
         if (auto a = congestion.cnp(c.id, d, f)) {
           ++summary.cnpsWithoutMark;
           emit(std::move(*a), &c);
@@ -1120,11 +1118,11 @@ struct FlowAnalyzer::Impl final : ReportSink {
         Requester& r = c.req[d];
         while (!r.inflight.empty()) {
           InflightMessage& m = r.inflight.front();
-          emit(makeAnomaly(
-                   AnomalyKind::IncompleteMessage, m.rec.firstFrame, m.rec.start, d, m.rec.firstPsn,
-                   std::string(toString(m.rec.kind)) + " from PSN " + psnText(m.rec.firstPsn) +
-                       (m.requestDone ? " never acknowledged" : " never fully sent")),
-               &c);
+          Anomaly a = makeAnomaly(
+              AnomalyKind::IncompleteMessage, m.rec.firstFrame, m.rec.start, d, m.rec.firstPsn,
+              m.requestDone ? DetailPhrase::NeverAcknowledged : DetailPhrase::NeverFullySent);
+          a.what.code = static_cast<std::uint8_t>(m.rec.kind);
+          emit(std::move(a), &c);
           summarise(c, d, m, Outcome::Incomplete, 0, m.rec.start);
           r.inflight.pop_front();
         }

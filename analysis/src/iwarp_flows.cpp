@@ -307,9 +307,10 @@ struct IwarpFlows::Impl {
         ++st.segmentGaps;
         st.missingBytes += missing;
         count(c, &AnalysisSummary::segmentGaps);
-        emit(c, makeAnomaly(AnomalyKind::SegmentGap, frame, t, s, rel(c, s, g.seq),
-                            "TCP seq " + std::to_string(rel(c, s, g.seq)) + ": " +
-                                std::to_string(missing) + " bytes before it not seen"));
+        Anomaly a = makeAnomaly(AnomalyKind::SegmentGap, frame, t, s, rel(c, s, g.seq),
+                                DetailPhrase::TcpBytesMissing);
+        a.what.number = missing;
+        emit(c, std::move(a));
       } else if (advances && seqLt(g.seq, f.nextSeq)) {
         const bool keepAlive = g.len <= 1 && !syn && !fin && g.seq + 1 == f.nextSeq;
         if (!keepAlive) resent(c, s, g, frame, t);
@@ -345,47 +346,48 @@ struct IwarpFlows::Impl {
     if (!fast && t - f.nextSeqTime < reorderWindow && f.nextSeq != end) {
       ++st.outOfOrder;
       count(c, &AnalysisSummary::outOfOrderSegments);
-      emit(c, makeAnomaly(AnomalyKind::OutOfOrder, frame, t, s, seq,
-                          "TCP seq " + std::to_string(seq) + " (" + std::to_string(g.len) +
-                              " bytes) arrived out of order, " + durationText(t - f.nextSeqTime) +
-                              " after later bytes"));
+      Anomaly a =
+          makeAnomaly(AnomalyKind::OutOfOrder, frame, t, s, seq, DetailPhrase::TcpOutOfOrder);
+      a.what.number = g.len;
+      a.what.seconds = t - f.nextSeqTime;
+      emit(c, std::move(a));
       return;
     }
     ++st.resentFrames;
     count(c, &AnalysisSummary::resentFrames);
     markResent(c, s, g);
-    const std::string what = (g.flags & kSyn)
-                                 ? std::string((g.flags & kAck) ? "SYN-ACK" : "SYN")
-                                 : "TCP seq " + std::to_string(seq) + " (" + std::to_string(g.len) +
-                                       (g.len == 1 ? " byte)" : " bytes)");
+    // The segment the details name: its bytes, or a SYN / SYN-ACK.
+    const auto segment = [&](AnomalyKind kind, DetailPhrase phrase) {
+      Anomaly x = makeAnomaly(kind, frame, t, s, seq, phrase);
+      x.what.code = (g.flags & kSyn) ? ((g.flags & kAck) ? 2 : 1) : 0;
+      x.what.number = g.len;
+      return x;
+    };
     if (f.haveLast && f.lastSeq == g.seq && f.lastLen == g.len && f.lastHash == g.hash &&
         t - f.lastTime <= options().duplicateGap) {
       ++st.duplicates;
       count(c, &AnalysisSummary::duplicates);
-      Anomaly a = makeAnomaly(AnomalyKind::Duplicate, frame, t, s, seq,
-                              what + " is a copy of frame " + std::to_string(f.lastFrame));
+      Anomaly a = segment(AnomalyKind::Duplicate, DetailPhrase::TcpCopyOfFrame);
       a.relatedFrame = f.lastFrame;
       emit(c, std::move(a));
       return;
     }
-    Anomaly a = makeAnomaly(AnomalyKind::Retransmission, frame, t, s, seq, what + " resent");
+    Anomaly a = segment(AnomalyKind::Retransmission, DetailPhrase::TcpResentAfterNewest);
     a.wait = t - f.nextSeqTime;
     if (fast) {
       a.relatedFrame = b.lastAckFrame;
-      a.detail += " after " + std::to_string(b.dupAcks) + " duplicate ACKs (fast retransmission)";
+      a.what.phrase = DetailPhrase::TcpFastRetransmission;
+      a.what.from = static_cast<std::uint32_t>(b.dupAcks);
     } else if (g.len > 0 && b.ackSeen && seqLe(g.seq + g.len, b.lastAck)) {
-      a.detail += " though already acknowledged (spurious retransmission)";
+      a.what.phrase = DetailPhrase::TcpSpuriousRetransmission;
     } else {
       // Neither prompted by duplicate ACKs nor already acknowledged: the retransmission timer
       // fired (Wireshark sets tcp.analysis.rto on exactly these).
       a.relatedFrame = f.nextSeqFrame;
-      a.detail += " " + durationText(a.wait) + " after the newest bytes";
+
       ++st.timeouts;
       count(c, &AnalysisSummary::timeouts);
-      Anomaly timer = makeAnomaly(AnomalyKind::Timeout, frame, t, s, seq,
-                                  what + " sent again, not prompted by duplicate ACKs, " +
-                                      durationText(a.wait) +
-                                      " after the newest bytes: the retransmission timer fired");
+      Anomaly timer = segment(AnomalyKind::Timeout, DetailPhrase::TcpTimerFired);
       timer.wait = a.wait;
       timer.relatedFrame = f.nextSeqFrame;
       emit(c, std::move(timer));
@@ -450,7 +452,7 @@ struct IwarpFlows::Impl {
         if (u.reject) {
           ++sink.totals().mpaRejects;
           emit(c, makeAnomaly(AnomalyKind::MpaReject, frame, t, s, rel(c, s, u.firstSeq),
-                              "MPA Reply rejects the connection"));
+                              DetailPhrase::MpaReplyRejects));
         }
         return;
       }
@@ -492,9 +494,7 @@ struct IwarpFlows::Impl {
     if (u.crcStatus == packets::CrcStatus::Bad) {
       ++st.crcFailures;
       ++sink.totals().crcFailures;
-      emit(c, makeAnomaly(AnomalyKind::CrcFailure, frame, t, s, seq,
-                          "FPDU at TCP seq " + std::to_string(seq) +
-                              ": MPA CRC32c wrong, the receiver drops it and ends the connection"));
+      emit(c, makeAnomaly(AnomalyKind::CrcFailure, frame, t, s, seq, DetailPhrase::MpaCrcWrong));
     }
     const Fpdu f = readFpdu(d, u);
     if (!f.valid) return;
@@ -531,9 +531,10 @@ struct IwarpFlows::Impl {
         auto it = std::find_if(reads.begin(), reads.end(),
                                [&](const Message& m) { return m.rec.stag == f.stag; });
         if (it == reads.end()) {
-          emit(c,
-               makeAnomaly(AnomalyKind::RepeatedResponse, frame, t, s, seq,
-                           "Read Response to STag " + hex32(f.stag) + " for no outstanding Read"));
+          Anomaly a = makeAnomaly(AnomalyKind::RepeatedResponse, frame, t, s, seq,
+                                  DetailPhrase::ReadResponseNoRead);
+          a.what.number = f.stag;
+          emit(c, std::move(a));
           return;
         }
         it->rec.bytes += f.payload;
@@ -581,7 +582,8 @@ struct IwarpFlows::Impl {
     ++sink.totals().terminates;
     const std::string why =
         "Terminate" + (f.termText.empty() ? std::string() : " (" + f.termText + ")");
-    Anomaly a = makeAnomaly(AnomalyKind::Terminate, frame, t, s, seq, why);
+    Anomaly a = makeAnomaly(AnomalyKind::Terminate, frame, t, s, seq, DetailPhrase::Terminate);
+    if (!f.termText.empty()) a.detailNames.push_back(f.termText);
     const std::string& h = f.termDdpHeader;
     const bool tagged = h.size() >= 2 && std::isxdigit(static_cast<unsigned char>(h[0])) &&
                         (std::stoul(h.substr(0, 1), nullptr, 16) & 0x8) != 0;
@@ -686,23 +688,23 @@ struct IwarpFlows::Impl {
       if (c.id < 0) continue;
       for (int s = 0; s < 2; ++s) {
         Sender& x = c.sender[s];
-        std::vector<std::pair<Message*, const char*>> open;
+        std::vector<std::pair<Message*, DetailPhrase>> open;
         for (auto& m : x.awaitingAck)
-          open.emplace_back(&m, " never acknowledged");
+          open.emplace_back(&m, DetailPhrase::TcpNeverAcknowledged);
         for (auto& m : x.reads)
-          open.emplace_back(&m, " never answered");
+          open.emplace_back(&m, DetailPhrase::TcpNeverAnswered);
         for (auto& [k, m] : x.writes)
-          open.emplace_back(&m, " never fully sent");
+          open.emplace_back(&m, DetailPhrase::TcpNeverFullySent);
         for (auto& [k, m] : x.untagged)
-          open.emplace_back(&m, " never fully sent");
+          open.emplace_back(&m, DetailPhrase::TcpNeverFullySent);
         std::sort(open.begin(), open.end(), [](const auto& p, const auto& q) {
           return p.first->rec.firstFrame < q.first->rec.firstFrame;
         });
         for (auto [m, why] : open) {
-          emit(c, makeAnomaly(AnomalyKind::IncompleteMessage, m->rec.firstFrame, m->rec.start, s,
-                              m->rec.firstPsn,
-                              std::string(toString(m->rec.kind)) + " from TCP seq " +
-                                  std::to_string(m->rec.firstPsn) + why));
+          Anomaly a = makeAnomaly(AnomalyKind::IncompleteMessage, m->rec.firstFrame, m->rec.start,
+                                  s, m->rec.firstPsn, why);
+          a.what.code = static_cast<std::uint8_t>(m->rec.kind);
+          emit(c, std::move(a));
           summarise(c, s, *m, Outcome::Incomplete, 0, m->rec.start);
         }
         x = Sender{};

@@ -7,25 +7,15 @@
 namespace rdmascope::analysis {
 
 Anomaly makeAnomaly(AnomalyKind kind, std::uint64_t frame, double time, int direction,
-                    std::uint32_t psn, std::string detail) {
+                    std::uint32_t psn, DetailPhrase phrase) {
   Anomaly a;
   a.kind = kind;
   a.frame = frame;
   a.time = time;
   a.direction = direction;
   a.psn = psn;
-  a.detail = std::move(detail);
+  a.what.phrase = phrase;
   return a;
-}
-
-std::string durationText(double seconds) {
-  char buf[48];
-  if (seconds < 1e-3) {
-    std::snprintf(buf, sizeof buf, "%.1f us", seconds * 1e6);
-  } else {
-    std::snprintf(buf, sizeof buf, "%.3f ms", seconds * 1e3);
-  }
-  return buf;
 }
 
 SeriesBucket& seriesBucket(DirectionStats& s, double origin, double t,

@@ -33,12 +33,9 @@ constexpr std::string_view nameOf(const std::string_view (&names)[N], Enum value
   return i < N ? names[i] : std::string_view("?");
 }
 
-/// An anomaly found at a frame.
+/// An anomaly found at a frame, its detail the phrase (the sink renders the English detail).
 Anomaly makeAnomaly(AnomalyKind kind, std::uint64_t frame, double time, int direction,
-                    std::uint32_t psn, std::string detail = {});
-
-/// "12.3 us" below a millisecond, else "4.567 ms": waits and delays in anomaly details.
-std::string durationText(double seconds);
+                    std::uint32_t psn, DetailPhrase phrase = DetailPhrase::None);
 
 /// The series bucket of time t for a direction whose series starts at `origin`; the buckets
 /// double in width (pairs merge) to stay within options.maxSeriesBuckets.

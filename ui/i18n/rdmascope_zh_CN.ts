@@ -2,6 +2,293 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>AnomalyDetailText</name>
+    <message>
+        <source>%1 us</source>
+        <translation>%1 微秒</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>retry cause</comment>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>NAK</source>
+        <comment>retry cause</comment>
+        <translation>NAK</translation>
+    </message>
+    <message>
+        <source>RNR NAK</source>
+        <comment>retry cause</comment>
+        <translation>RNR NAK</translation>
+    </message>
+    <message>
+        <source>timeout</source>
+        <comment>retry cause</comment>
+        <translation>超时</translation>
+    </message>
+    <message>
+        <source>PSN sequence error</source>
+        <translation>PSN 序列错误</translation>
+    </message>
+    <message>
+        <source>invalid request</source>
+        <translation>无效请求</translation>
+    </message>
+    <message>
+        <source>remote access error</source>
+        <translation>远端访问错误</translation>
+    </message>
+    <message>
+        <source>remote operational error</source>
+        <translation>远端操作错误</translation>
+    </message>
+    <message>
+        <source>invalid RD request</source>
+        <translation>无效 RD 请求</translation>
+    </message>
+    <message>
+        <source>reserved NAK code</source>
+        <translation>保留的 NAK 代码</translation>
+    </message>
+    <message>
+        <source> (its PSN %1 not seen)</source>
+        <translation>（其中 PSN %1 未被捕获到）</translation>
+    </message>
+    <message>
+        <source> (its PSNs %1..%2 not seen)</source>
+        <translation>（其中 PSN %1..%2 未被捕获到）</translation>
+    </message>
+    <message>
+        <source>every priority (802.3x PAUSE)</source>
+        <translation>所有优先级（802.3x PAUSE）</translation>
+    </message>
+    <message>
+        <source>priority %1</source>
+        <translation>优先级 %1</translation>
+    </message>
+    <message>
+        <source>SYN</source>
+        <translation>SYN</translation>
+    </message>
+    <message>
+        <source>SYN-ACK</source>
+        <translation>SYN-ACK</translation>
+    </message>
+    <message>
+        <source>TCP seq %1 (1 byte)</source>
+        <translation>TCP 序号 %1（1 字节）</translation>
+    </message>
+    <message>
+        <source>TCP seq %1 (%2 bytes)</source>
+        <translation>TCP 序号 %1（%2 字节）</translation>
+    </message>
+    <message>
+        <source>expected PSN %1, got %2: 1 PSN missing</source>
+        <translation>期望 PSN %1，收到 %2：缺失 1 个 PSN</translation>
+    </message>
+    <message>
+        <source>expected PSN %1, got %2: %3 PSNs missing</source>
+        <translation>期望 PSN %1，收到 %2：缺失 %3 个 PSN</translation>
+    </message>
+    <message>
+        <source>READ response: %1</source>
+        <translation>READ 响应：%1</translation>
+    </message>
+    <message>
+        <source>PSN %1 resent (go-back-N after the %2 in frame %3)</source>
+        <translation>PSN %1 重传（go-back-N，起因是帧 %3 的 %2）</translation>
+    </message>
+    <message>
+        <source>PSN %1 resent (go-back-N after the %2)</source>
+        <translation>PSN %1 重传（go-back-N，起因是 %2）</translation>
+    </message>
+    <message>
+        <source>PSN %1 resent %2 after the RNR NAK in frame %3</source>
+        <translation>PSN %1 在帧 %3 的 RNR NAK 之后 %2 重传</translation>
+    </message>
+    <message>
+        <source>PSN %1 resent after the NAK in frame %2</source>
+        <translation>PSN %1 在帧 %2 的 NAK 之后重传</translation>
+    </message>
+    <message>
+        <source>PSN %1 is a copy of frame %2</source>
+        <translation>PSN %1 是帧 %2 的副本</translation>
+    </message>
+    <message>
+        <source>PSN %1 resent after a timeout</source>
+        <translation>PSN %1 在超时后重传</translation>
+    </message>
+    <message>
+        <source>PSN %1 sent again, not prompted by a NAK, after %2 of silence: the ACK timer fired</source>
+        <translation>PSN %1 在静默 %2 之后再次发送，并非由 NAK 引起：ACK 定时器超时</translation>
+    </message>
+    <message>
+        <source>READ re-requested from PSN %1 (its responses did not all reach the requester)</source>
+        <translation>从 PSN %1 起重新请求 READ（其响应未全部到达请求方）</translation>
+    </message>
+    <message>
+        <source>READ re-requested from PSN %1 (responses missing)</source>
+        <translation>从 PSN %1 起重新请求 READ（响应缺失）</translation>
+    </message>
+    <message>
+        <source>missing PSN %1 arrived (go-back-N after the %2)</source>
+        <translation>缺失的 PSN %1 已到达（go-back-N，起因是 %2）</translation>
+    </message>
+    <message>
+        <source>missing PSN %1 arrived after the NAK in frame %2</source>
+        <translation>缺失的 PSN %1 在帧 %2 的 NAK 之后到达</translation>
+    </message>
+    <message>
+        <source>PSN %1 arrived late, out of order</source>
+        <translation>PSN %1 迟到，乱序</translation>
+    </message>
+    <message>
+        <source>missing PSN %1 arrived after a timeout</source>
+        <translation>缺失的 PSN %1 在超时后到达</translation>
+    </message>
+    <message>
+        <source>receiver not ready at PSN %1, retry after %2 ms</source>
+        <translation>接收方在 PSN %1 处未就绪，%2 毫秒后重试</translation>
+    </message>
+    <message>
+        <source>%1 at PSN %2</source>
+        <translation>PSN %2 处的 %1</translation>
+    </message>
+    <message>
+        <source>atomic ACK for no outstanding atomic</source>
+        <translation>没有未完成的原子操作，却收到原子操作 ACK</translation>
+    </message>
+    <message>
+        <source>READ response PSN %1 for no outstanding READ</source>
+        <translation>READ 响应 PSN %1 没有对应的未完成 READ</translation>
+    </message>
+    <message>
+        <source>READ response PSN %1 received again</source>
+        <translation>READ 响应 PSN %1 再次收到</translation>
+    </message>
+    <message>
+        <source>invariant CRC wrong: the receiver drops this frame (PSN %1)</source>
+        <translation>ICRC 错误：接收方丢弃此帧（PSN %1）</translation>
+    </message>
+    <message>
+        <source>a message</source>
+        <translation>某条消息</translation>
+    </message>
+    <message>
+        <source>reserved reason</source>
+        <translation>保留原因</translation>
+    </message>
+    <message>
+        <source>CM ConnectReject of %1 from %2: %3 (%4)</source>
+        <translation>来自 %2 的 CM ConnectReject 拒绝了 %1：%3（%4）</translation>
+    </message>
+    <message>
+        <source>%1, port %2</source>
+        <translation>%1，端口 %2</translation>
+    </message>
+    <message>
+        <source>IP ECN congestion experienced</source>
+        <translation>IP ECN 标记为经历拥塞（CE）</translation>
+    </message>
+    <message>
+        <source>BTH FECN set: congestion on the way to the receiver</source>
+        <translation>BTH FECN 置位：去往接收方的路径上有拥塞</translation>
+    </message>
+    <message>
+        <source>BTH BECN set: congestion reported back to the sender</source>
+        <translation>BTH BECN 置位：拥塞已回报给发送方</translation>
+    </message>
+    <message>
+        <source>congestion notification to QP %1</source>
+        <translation>发给 QP %1 的拥塞通知</translation>
+    </message>
+    <message>
+        <source>%1 from PSN %2 never acknowledged</source>
+        <translation>从 PSN %2 开始的 %1 始终未被确认</translation>
+    </message>
+    <message>
+        <source>%1 from PSN %2 never fully sent</source>
+        <translation>从 PSN %2 开始的 %1 始终未发送完</translation>
+    </message>
+    <message>
+        <source>%1 held paused by %2 for %3 without a break (since frame %4): a receiver that does not drain, or a cyclic buffer dependency (deadlock)</source>
+        <translation>%1 被 %2 连续暂停 %3（自帧 %4 起）：接收方无法排空，或存在循环缓冲依赖（死锁）</translation>
+    </message>
+    <message>
+        <source>flow to %1 held %2 by PFC on %3 (from %4) although its receiver was not congested: head-of-line blocking behind the %5 paused flows to %6</source>
+        <translation>发往 %1 的流在 %3 上被 PFC 暂停了 %2（来自 %4），但其接收方并未拥塞：被发往 %6 的 %5 条暂停流造成队头阻塞</translation>
+    </message>
+    <message>
+        <source>CNP to QP %1 with no CE-marked packet of its flow in the capture since its previous CNP: marked after the capture point, or the capture missed it</source>
+        <translation>发给 QP %1 的 CNP，自上一个 CNP 以来捕获中没有该流的 CE 标记包：标记发生在捕获点之后，或捕获漏掉了它</translation>
+    </message>
+    <message>
+        <source>TCP seq %1: %2 bytes before it not seen</source>
+        <translation>TCP 序号 %1：之前的 %2 字节未被捕获到</translation>
+    </message>
+    <message>
+        <source>TCP seq %1 (%2 bytes) arrived out of order, %3 after later bytes</source>
+        <translation>TCP 序号 %1（%2 字节）乱序到达，比其后的字节晚 %3</translation>
+    </message>
+    <message>
+        <source>%1 is a copy of frame %2</source>
+        <translation>%1 是帧 %2 的副本</translation>
+    </message>
+    <message>
+        <source>%1 resent after %2 duplicate ACKs (fast retransmission)</source>
+        <translation>%1 在 %2 个重复 ACK 之后重传（快速重传）</translation>
+    </message>
+    <message>
+        <source>%1 resent though already acknowledged (spurious retransmission)</source>
+        <translation>%1 已被确认却又重传（虚假重传）</translation>
+    </message>
+    <message>
+        <source>%1 resent %2 after the newest bytes</source>
+        <translation>%1 在最新字节之后 %2 重传</translation>
+    </message>
+    <message>
+        <source>%1 sent again, not prompted by duplicate ACKs, %2 after the newest bytes: the retransmission timer fired</source>
+        <translation>%1 在最新字节之后 %2 再次发送，并非由重复 ACK 引起：重传定时器超时</translation>
+    </message>
+    <message>
+        <source>MPA Reply rejects the connection</source>
+        <translation>MPA Reply 拒绝了连接</translation>
+    </message>
+    <message>
+        <source>FPDU at TCP seq %1: MPA CRC32c wrong, the receiver drops it and ends the connection</source>
+        <translation>TCP 序号 %1 处的 FPDU：MPA CRC32c 错误，接收方丢弃它并结束连接</translation>
+    </message>
+    <message>
+        <source>Read Response to STag %1 for no outstanding Read</source>
+        <translation>发往 STag %1 的 Read Response 没有对应的未完成 Read</translation>
+    </message>
+    <message>
+        <source>Terminate</source>
+        <translation>RDMAP Terminate 消息</translation>
+    </message>
+    <message>
+        <source>Terminate (%1)</source>
+        <translation>RDMAP Terminate 消息（%1）</translation>
+    </message>
+    <message>
+        <source>%1 from TCP seq %2 never acknowledged</source>
+        <translation>从 TCP 序号 %2 开始的 %1 始终未被确认</translation>
+    </message>
+    <message>
+        <source>%1 from TCP seq %2 never answered</source>
+        <translation>从 TCP 序号 %2 开始的 %1 始终未得到应答</translation>
+    </message>
+    <message>
+        <source>%1 from TCP seq %2 never fully sent</source>
+        <translation>从 TCP 序号 %2 开始的 %1 始终未发送完</translation>
+    </message>
+</context>
+<context>
     <name>AnomalyKind</name>
     <message>
         <source>PSN gap</source>

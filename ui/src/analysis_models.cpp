@@ -3,6 +3,7 @@
 #include <QBrush>
 #include <QCoreApplication>
 
+#include "rdmascope/ui/anomaly_text.h"
 #include "rdmascope/ui/glossary.h"
 
 namespace rdmascope::ui {
@@ -433,7 +434,7 @@ QVariant AnomalyModel::data(const QModelIndex& index, int role) const {
     const QString detail = col == Kind
                                ? tr("%1 (%2 in the report of rdmascope-cli analyze)")
                                      .arg(anomalyKindName(a->kind), qs(analysis::toString(a->kind)))
-                               : QString::fromStdString(a->detail);
+                               : anomalyDetail(*a);
     return detail + (term.isEmpty() ? QString() : QStringLiteral("\n\n") + Glossary::tooltip(term));
   }
   if (role != Qt::DisplayRole && role != kSortRole) return {};
@@ -448,7 +449,7 @@ QVariant AnomalyModel::data(const QModelIndex& index, int role) const {
     case Connection:
       return connectionName(*analysis_, a->connection);
     case Detail:
-      return QString::fromStdString(a->detail);
+      return anomalyDetail(*a);
     case ColumnCount:
       break;
   }

@@ -13,6 +13,7 @@
 #include "rdmascope/packets/ib_opcodes.h"
 #include "rdmascope/packets/iwarp_headers.h"
 #include "rdmascope/ui/analysis_models.h"
+#include "rdmascope/ui/anomaly_text.h"
 #include "rdmascope/ui/glossary.h"
 
 namespace rdmascope::ui {
@@ -134,8 +135,7 @@ QString FlowGraphView::detailAt(int row) const {
                              [](const auto& m, std::uint64_t v) { return m.first < v; });
   for (; it != marks_.end() && it->first == number; ++it) {
     const auto& a = analysis_->report.anomalies[it->second];
-    lines << QStringLiteral("%1: %2").arg(anomalyStyle(a.kind).name,
-                                          QString::fromStdString(a.detail));
+    lines << QStringLiteral("%1: %2").arg(anomalyStyle(a.kind).name, anomalyDetail(a));
   }
   return lines.join(QLatin1Char('\n'));
 }

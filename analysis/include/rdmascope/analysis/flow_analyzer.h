@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rdmascope/analysis/anomaly_detail.h"
 #include "rdmascope/analysis/latency_stats.h"
 #include "rdmascope/analysis/packet_facts.h"
 #include "rdmascope/packets/decode.h"
@@ -74,15 +75,17 @@ std::string_view toString(AnomalyKind kind);
 /// One finding.
 struct Anomaly {
   AnomalyKind kind = AnomalyKind::PsnGap;
+  AnomalyDetail what;       ///< the phrase and arguments `detail` is made of
   std::uint64_t frame = 0;  ///< the frame it was found at
   double time = 0.0;
   int connection = -1;  ///< ConnectionReport::id, -1 when unattributed
   int direction = -1;   ///< requests from endpoint a (0) or b (1)
   std::uint32_t psn = 0;
-  std::uint64_t relatedFrame = 0;  ///< the NAK that caused a resend, the frame resent, ...
   std::uint32_t count = 0;         ///< PSNs missing (gaps), resent frames in an episode, ...
+  std::uint64_t relatedFrame = 0;  ///< the NAK that caused a resend, the frame resent, ...
   double wait = 0.0;               ///< seconds: RNR wait, silence before a timeout resend
-  std::string detail;              ///< one line for people
+  std::string detail;  ///< one line for people: anomalyDetailText(), in English, of `what`
+  std::vector<std::string> detailNames;  ///< names in the detail (addresses, ...): rare phrases
 };
 
 /// A message reconstructed from its packets, kept once summarised. Where first transmissions
