@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "../oracle/tshark_runner.h"
+#include "../support/analyze_capture.h"
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/packets_io/capture_reader.h"
 #include "rdmascope/sim/transport_scenarios.h"
@@ -30,23 +31,6 @@ std::set<std::uint64_t> tsharkFrames(const std::string& path, const std::string&
   return frames;
 }
 
-AnalysisReport analyzeFile(const std::string& path) {
-  std::string error;
-  auto reader = packets_io::CaptureReader::open(path, error);
-  EXPECT_TRUE(reader) << error;
-  FlowAnalyzer a;
-  if (!reader) return a.report();
-  packets_io::FrameView v;
-  std::int64_t first = 0;
-  while (reader->next(v)) {
-    if (reader->framesRead() == 1) first = v.timestampNs;
-    a.addFrame(v.data, reader->linkType(), reader->framesRead(),
-               static_cast<double>(v.timestampNs - first) / 1e9);
-  }
-  a.finish();
-  return a.report();
-}
-
 TEST(IwarpTshark, TcpRetransmissionsGapsAndReorderingAgreeWithTshark) {
   RDMASCOPE_NEED_ORACLES(Tshark);
   std::size_t resent = 0, gaps = 0, timeouts = 0;
@@ -65,7 +49,7 @@ TEST(IwarpTshark, TcpRetransmissionsGapsAndReorderingAgreeWithTshark) {
           path, run->frames, [](const auto& f) { return std::span<const std::uint8_t>(f.bytes); },
           [](const auto& f, std::int64_t) { return 1'000'000'000 + f.timePs / 1000; }, error))
           << error;
-      const AnalysisReport r = analyzeFile(path);
+      const AnalysisReport r = rdmascope::test::analyzeCaptureFile(path);
       const auto ours = framesOf(r, {AnomalyKind::Retransmission, AnomalyKind::Duplicate});
       EXPECT_EQ(ours, tsharkFrames(path, "tcp.analysis.retransmission"));
       EXPECT_EQ(r.summary.resentFrames, ours.size());

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../analysis/iwarp_pair.h"
+#include "analyze_capture.h"
 #include "iwarp_frames.h"
 #include "rdmascope/analysis/flow_analyzer.h"
 #include "rdmascope/packets/ib_builder.h"
@@ -260,20 +261,7 @@ inline std::vector<AnomalyCase> iwarp() {
 }
 
 inline std::vector<analysis::Anomaly> captureAnomalies(const std::string& path) {
-  std::string error;
-  auto reader = packets_io::CaptureReader::open(path, error);
-  EXPECT_TRUE(reader) << path << ": " << error;
-  if (!reader) return {};
-  analysis::FlowAnalyzer a;
-  packets_io::FrameView v;
-  std::int64_t first = 0;
-  while (reader->next(v)) {
-    if (reader->framesRead() == 1) first = v.timestampNs;
-    a.addFrame(v.data, reader->linkType(), reader->framesRead(),
-               static_cast<double>(v.timestampNs - first) / 1e9);
-  }
-  a.finish();
-  return a.takeReport().anomalies;
+  return analyzeCaptureFile(path).anomalies;
 }
 
 }  // namespace anomaly_cases
