@@ -30,10 +30,19 @@ needs=(lab "$cli")
 oracle_require "${needs[@]}"
 
 fail=0
+failed=()     # the checks that failed, named again at the end
+scenario_ok=1 # whether every check of the current scenario passed
 check() { # check DESCRIPTION COMMAND...
   local what=$1
   shift
-  if "$@"; then echo "CHECK $what ok"; else echo "CHECK $what FAIL"; fail=1; fi
+  if "$@"; then
+    echo "CHECK $what ok"
+  else
+    echo "CHECK $what FAIL"
+    fail=1
+    scenario_ok=0
+    failed+=("$what")
+  fi
 }
 
 for entry in "${scenarios[@]}"; do
@@ -42,8 +51,11 @@ for entry in "${scenarios[@]}"; do
   [ "$s" = "$entry" ] || cm=(--cm)
   dir=$out/${cm:+cm-}$s
   rm -rf "$dir"
+  scenario_ok=1
   start=$(date +%s)
-  "$cli" lab run "$s" --out "$dir" --timeout 60 "${cm[@]}"
+  # The run's long report (both guests' outputs) is printed only if a check of this scenario
+  # fails, so that a failure's details are not buried under the passing scenarios' reports.
+  "$cli" lab run "$s" --out "$dir" --timeout 60 "${cm[@]}" >"$dir.log" 2>&1
   status=$?
   echo "lab test: lab run $s ${cm[*]} took $(($(date +%s) - start)) s, status $status"
   s="$s${cm:+ (--cm)}"
@@ -70,6 +82,10 @@ for entry in "${scenarios[@]}"; do
     check "$s: the capture holds the CM handshake (tshark), QPNs and PSNs as the CM announced" test $? = 0
     check "$s: both sides said what the CM did" grep -q "rdma_establish: RTU sent" "$dir/guest2/output.txt"
   fi
+  if ((!scenario_ok)); then
+    echo "# the report of lab run $s ($dir.log):"
+    cat "$dir.log"
+  fi
 done
 
 # verbs --bench on real rxe: the client prints perftest's columns with positive figures.
@@ -80,7 +96,9 @@ specs="'write 65536' 'write 64 --lat'"
 # guest 1, where only a TCP listener (busybox nc) waits on port 18600 and no rdma_cm listens.
 g1="(busybox nc -l -p 18600 </dev/null >/dev/null 2>&1 &); for spec in $specs; do set -- \$spec; $cli verbs --device rxe0 --bench \$1 --size \$2 \$3 --iters 200 --server --port 18710 || exit 1; done"
 cmerr="for h in no-such-host.invalid 192.168.77.1 '10.9.0.1 --port 18600'; do $cli verbs --cm --scenario rc-write --connect \$h 2>&1 | grep -v '^#' >>/results/cm-errors.txt; done"
-g2="sleep 2; $cmerr; for spec in $specs; do set -- \$spec; $cli verbs --device rxe0 --bench \$1 --size \$2 \$3 --iters 200 --connect 10.9.0.1 --port 18710 || exit 1; sleep 1; done"
+# Guest 2 waits until guest 1 answers on the lab network: were guest 1 still booting, the REJ
+# case would meet an unreachable host instead of guest 1's rdma_cm.
+g2="n=0; until ping -c 1 -W 1 10.9.0.1 >/dev/null 2>&1; do n=\$((n + 1)); [ \$n -lt 60 ] || exit 1; done; sleep 2; $cmerr; for spec in $specs; do set -- \$spec; $cli verbs --device rxe0 --bench \$1 --size \$2 \$3 --iters 200 --connect 10.9.0.1 --port 18710 || exit 1; sleep 1; done"
 "$here/../../lab/run-pair.sh" --out "$bench" --capture-on none --timeout 60 --guest1 "$g1" --guest2 "$g2"
 check "bench: both sides exit 0" test $? = 0
 errors=$bench/guest2/cm-errors.txt
@@ -94,5 +112,9 @@ check "bench: bandwidth columns" grep -qx ' #bytes     #iterations    BW peak\[M
 check "bench: latency columns" grep -q '^ #bytes #iterations    t_min\[usec\]    t_max\[usec\]  t_typical\[usec\]    t_avg\[usec\]    t_stdev\[usec\]   99% percentile\[usec\]   99.9% percentile\[usec\]$' "$report"
 check "bench: write bandwidth figures" awk '$1 == 65536 && $2 == 200 && $3 > 0 && $4 > 0 && $4 <= $3 + 0.01 && $5 > 0 {ok = 1} END {exit !ok}' "$report"
 check "bench: write latency figures" awk '$1 == 64 && $2 == 200 && NF == 9 && $3 > 0 && $3 <= $5 && $5 <= $4 {ok = 1} END {exit !ok}' "$report"
-if ((fail)); then echo "RESULT FAIL"; exit 1; fi
+if ((fail)); then
+  echo "RESULT FAIL: ${#failed[@]} check(s) failed:"
+  printf '  %s\n' "${failed[@]}"
+  exit 1
+fi
 echo "RESULT PASS"
