@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
+#include <string>
 
 #include "dissectors.h"
 #include "rdmascope/packets/field_registry.h"
@@ -216,29 +218,10 @@ std::size_t formatTimeRelative(const FrameInfo& info, char (&buf)[48]) {
 namespace detail {
 
 void formatEpochTime(const FrameInfo& info, char* buf, std::size_t size) {
-  if (info.epochNs != 0) {
-    // "%s%lld.%09lld" by hand: every frame of a JSON or detail pass has one.
-    const auto ns = info.epochNs;
-    const auto magnitude =
-        ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
-    char* out = buf;
-    char* const end = buf + size;
-    if (ns < 0 && out < end) *out++ = '-';
-    const auto [afterSeconds, ec] = std::to_chars(out, end, magnitude / 1'000'000'000);
-    if (ec == std::errc() && afterSeconds + 11 <= end) {
-      *afterSeconds = '.';
-      std::uint64_t rest = magnitude % 1'000'000'000;
-      for (int i = 9; i >= 1; --i, rest /= 10)
-        afterSeconds[i] = static_cast<char>('0' + rest % 10);
-      afterSeconds[10] = '\0';
-      return;
-    }
-    std::snprintf(buf, size, "%s%llu.%09llu", ns < 0 ? "-" : "",
-                  static_cast<unsigned long long>(magnitude / 1'000'000'000),
-                  static_cast<unsigned long long>(magnitude % 1'000'000'000));
-  } else {
+  if (info.epochNs != 0)
+    formatNanoseconds(info.epochNs, buf, size);
+  else
     std::snprintf(buf, size, "%.9f", info.timeEpoch);
-  }
 }
 
 void dissectFrameInfo(DecodeContext& ctx) {
@@ -269,13 +252,122 @@ void dissectFrameInfo(DecodeContext& ctx) {
   } else {
     b.addText("frame.time_relative", {}, {}, 0, 0, frame);
   }
-  if (!labels && !b.wantsValue("frame.time_epoch")) {
+  if (labels || b.wantsValue("frame.time_epoch")) {
+    formatEpochTime(ctx.info, buf, sizeof buf);
+    b.addText("frame.time_epoch", labels ? std::string("Epoch Time: ") + buf + " seconds" : "", buf,
+              0, 0, frame);
+  } else {
     b.addText("frame.time_epoch", {}, {}, 0, 0, frame);
+  }
+  if (labels || b.wantsValue("frame.time")) {
+    const std::string arrival = formatArrivalTime(ctx.info);
+    b.addText("frame.time", labels ? "Arrival Time: " + arrival : "", arrival, 0, 0, frame);
+  } else {
+    b.addText("frame.time", {}, {}, 0, 0, frame);
+  }
+  if (labels || b.wantsValue("frame.time_delta")) {
+    formatNanoseconds(ctx.info.deltaNs, buf, sizeof buf);
+    b.addText(
+        "frame.time_delta",
+        labels ? std::string("Time delta from previous captured frame: ") + buf + " seconds" : "",
+        buf, 0, 0, frame);
+  } else {
+    b.addText("frame.time_delta", {}, {}, 0, 0, frame);
+  }
+  ctx.protocolsNode = static_cast<std::int32_t>(b.addText("frame.protocols", {}, {}, 0, 0, frame));
+}
+
+namespace {
+constexpr std::string_view kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+}  // namespace
+
+void formatNanoseconds(std::int64_t ns, char* buf, std::size_t size) {
+  // "%s%llu.%09llu" by hand: every frame of a JSON or detail pass has three such times.
+  const auto magnitude =
+      ns < 0 ? 0 - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+  char* out = buf;
+  char* const end = buf + size;
+  if (ns < 0 && out < end) *out++ = '-';
+  const auto [afterSeconds, ec] = std::to_chars(out, end, magnitude / 1'000'000'000);
+  if (ec == std::errc() && afterSeconds + 11 <= end) {
+    *afterSeconds = '.';
+    std::uint64_t rest = magnitude % 1'000'000'000;
+    for (int i = 9; i >= 1; --i, rest /= 10)
+      afterSeconds[i] = static_cast<char>('0' + rest % 10);
+    afterSeconds[10] = '\0';
     return;
   }
-  formatEpochTime(ctx.info, buf, sizeof buf);
-  b.addText("frame.time_epoch", labels ? std::string("Epoch Time: ") + buf + " seconds" : "", buf,
-            0, 0, frame);
+  std::snprintf(buf, size, "%s%llu.%09llu", ns < 0 ? "-" : "",
+                static_cast<unsigned long long>(magnitude / 1'000'000'000),
+                static_cast<unsigned long long>(magnitude % 1'000'000'000));
+}
+
+std::string formatArrivalTime(const FrameInfo& info) {
+  std::int64_t ns = info.epochNs;
+  if (ns == 0 && info.timeEpoch != 0.0) {
+    const double x = std::floor(info.timeEpoch * 1e9);
+    ns = x < 9.2e18 && x > -9.2e18 ? static_cast<std::int64_t>(x) : 0;  // NaN too
+  }
+  // Floor division: a time before 1970 keeps its nanoseconds positive.
+  std::int64_t seconds = ns / 1'000'000'000, nanos = ns % 1'000'000'000;
+  if (nanos < 0) {
+    nanos += 1'000'000'000;
+    --seconds;
+  }
+  // The date and time of day up to the second, and the zone, of the last second asked for:
+  // neighbouring frames mostly share their second, and localtime_r is dear per frame.
+  struct Second {
+    std::int64_t seconds = 0;
+    bool valid = false;
+    char date[64] = {};  // "Nov  6, 2026 07:21:25"
+    char zone[16] = {};
+  };
+  thread_local Second last;
+  if (!last.valid || last.seconds != seconds) {
+    const auto t = static_cast<std::time_t>(seconds);
+    std::tm tm{};
+    if (::localtime_r(&t, &tm) == nullptr || tm.tm_mon < 0 || tm.tm_mon > 11) {
+      last.valid = false;
+      return "Not representable";
+    }
+    std::snprintf(last.date, sizeof last.date, "%s %2d, %d %02d:%02d:%02d",
+                  kMonths[tm.tm_mon].data(), tm.tm_mday, tm.tm_year + 1900, tm.tm_hour, tm.tm_min,
+                  tm.tm_sec);
+    std::snprintf(last.zone, sizeof last.zone, "%s", tm.tm_zone != nullptr ? tm.tm_zone : "");
+    last.seconds = seconds;
+    last.valid = true;
+  }
+  std::string text = last.date;
+  char fraction[11] = {'.'};
+  auto rest = static_cast<std::uint64_t>(nanos);
+  for (int i = 9; i >= 1; --i, rest /= 10)
+    fraction[i] = static_cast<char>('0' + rest % 10);
+  text.append(fraction, 10);
+  text += ' ';
+  text += last.zone;
+  return text;
+}
+
+void finishProtocols(DecodeContext& ctx) {
+  if (ctx.protocolsNode < 0) return;
+  auto& b = ctx.b;
+  if (!b.labels() && !b.wantsValue("frame.protocols")) return;
+  auto& nodes = b.dissection().nodes;
+  std::string chain;
+  std::string_view last;
+  for (const Node& n : nodes) {
+    if (n.parent != -1 || n.key == "frame") continue;
+    // tshark keeps TCP's undissected payload inside TCP (tcp.payload), not as a data layer.
+    if (n.key == "data" && last == "tcp") continue;
+    if (!chain.empty()) chain += ':';
+    chain += n.key;
+    if (n.key == "eth" || n.key == "vlan" || n.key == "ieee8021ad") chain += ":ethertype";
+    last = n.key;
+  }
+  Node& n = nodes[static_cast<std::size_t>(ctx.protocolsNode)];
+  if (b.labels()) n.label = "Protocols in frame: " + chain;
+  n.value = std::move(chain);
 }
 
 void dissectEthernet(DecodeContext& ctx, std::size_t offset) {
@@ -558,6 +650,7 @@ void decodeFrameWith(Dissection& d, std::span<const std::uint8_t> frame, LinkTyp
                  "unsupported link type " + std::to_string(static_cast<unsigned>(link)));
       detail::dissectData(ctx, 0, frame.size(), -1);
   }
+  detail::finishProtocols(ctx);
 }
 
 }  // namespace detail

@@ -41,6 +41,7 @@ struct DecodeContext {
   std::size_t udpOffset = npos;
   std::size_t ipv6Extensions = 0;  ///< bytes of IPv6 extension headers before UDP/TCP
   std::size_t end = 0;             ///< end of the network-layer payload (excludes Ethernet padding)
+  std::int32_t protocolsNode = -1;  ///< frame.protocols, filled by finishProtocols
 };
 
 void dissectFrameInfo(DecodeContext& ctx);
@@ -49,6 +50,15 @@ void dissectFrameInfo(DecodeContext& ctx);
 std::size_t formatNineDecimals(double x, char* buf, std::size_t size);
 /// frame.time_epoch's text (exact from FrameInfo::epochNs when set).
 void formatEpochTime(const FrameInfo& info, char* buf, std::size_t size);
+/// Signed nanoseconds as seconds with nine decimals ("-0.001000000"), as tshark writes times.
+void formatNanoseconds(std::int64_t ns, char* buf, std::size_t size);
+/// frame.time's text as tshark writes it in the local time zone ("Nov  6, 2026
+/// 07:21:25.299836000 UTC"), from FrameInfo::epochNs (else timeEpoch).
+std::string formatArrivalTime(const FrameInfo& info);
+/// Fills frame.protocols (added empty by dissectFrameInfo) once the frame's layers are known:
+/// the top-level protocol keys joined by ':', with tshark's "ethertype" after a layer that
+/// hands its payload on by EtherType.
+void finishProtocols(DecodeContext& ctx);
 void dissectEthernet(DecodeContext& ctx, std::size_t offset);
 void dissectIpv4(DecodeContext& ctx, std::size_t offset, std::int32_t parent);
 void dissectIpv6(DecodeContext& ctx, std::size_t offset, std::int32_t parent);

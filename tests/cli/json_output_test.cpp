@@ -24,16 +24,18 @@ std::string expectedJson(const std::string& capture) {
   if (!reader) return {};
   packets::CaptureDecoder decoder;
   std::string out = "[\n";
-  std::int64_t first = 0;
+  std::int64_t first = 0, previous = 0;
   std::uint64_t printed = 0;
   packets_io::FrameView v;
   while (reader->next(v)) {
-    if (reader->framesRead() == 1) first = v.timestampNs;
+    if (reader->framesRead() == 1) first = previous = v.timestampNs;
     packets::FrameInfo info;
     info.number = reader->framesRead();
     info.timeRelative = static_cast<double>(v.timestampNs - first) / 1e9;
     info.epochNs = v.timestampNs;
     info.originalLength = v.originalLength;
+    info.deltaNs = v.timestampNs - previous;
+    previous = v.timestampNs;
     const auto d = decoder.decode(v.data, reader->linkType(), info);
     if (printed++) out += ",\n";
     out += jsonRecordReference(d, v.timestampNs);

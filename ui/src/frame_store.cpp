@@ -64,6 +64,10 @@ packets::FrameInfo FrameStore::frameInfo(std::size_t frame) const {
   info.timeEpoch = static_cast<double>(r.timestampNs) * 1e-9;
   info.epochNs = r.timestampNs;
   info.originalLength = r.originalLength;
+  if (frame > 0)  // wrapping, as makeFrameInfo: a hostile file's times may lie 2^63 ns apart
+    info.deltaNs =
+        static_cast<std::int64_t>(static_cast<std::uint64_t>(r.timestampNs) -
+                                  static_cast<std::uint64_t>(records_[frame - 1].timestampNs));
   return info;
 }
 

@@ -225,10 +225,10 @@ int runCapture(const CaptureArgs& a, std::ostream& out, std::ostream& err) {
       status = kExitUsage;
       break;
     }
-    if (++frames == 1) first = v.timestampNs;
+    if (++frames == 1) first = last = v.timestampNs;
+    const auto d = decoder.decode(
+        v.data, source.link, makeFrameInfo(frames, v.timestampNs, first, v.originalLength, last));
     last = v.timestampNs;
-    const auto d = decoder.decode(v.data, source.link,
-                                  makeFrameInfo(frames, v.timestampNs, first, v.originalLength));
     if (filter && !filter->matches(d)) continue;
     ++shown;
     if (writer && !writer->write(v.data, v.timestampNs, v.originalLength)) {

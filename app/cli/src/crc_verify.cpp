@@ -2,6 +2,7 @@
 
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "batch_workers.h"
@@ -75,19 +76,20 @@ void verifyInOneThread(packets_io::CaptureReader& reader,
                        const packets::DecodeOptions& options, const VerifyOptions& how,
                        Tally& tally) {
   FrameDecoder decoder(options);
-  std::int64_t first = 0;
+  std::int64_t first = 0, previous = 0;
   packets_io::FrameView v;
   std::string why;
   const bool fast = !filter && !how.fullDissection;
   while ((how.count == 0 || tally.frames() < how.count) && reader.next(v)) {
-    if (reader.framesRead() == 1) first = v.timestampNs;
+    if (reader.framesRead() == 1) first = previous = v.timestampNs;
+    const std::int64_t before = std::exchange(previous, v.timestampNs);
     auto status = fast ? packets::verifyFrameCrc(v.data, reader.linkType(), options)
                        : packets::CrcStatus::Absent;
     why.clear();
     if (status == packets::CrcStatus::Absent) {
       const auto d = decoder.decode(
           v.data, reader.linkType(),
-          makeFrameInfo(reader.framesRead(), v.timestampNs, first, v.originalLength));
+          makeFrameInfo(reader.framesRead(), v.timestampNs, first, v.originalLength, before));
       if (filter && !filter->matches(d)) continue;
       status = dissectedStatus(d, why);
     }
@@ -103,6 +105,7 @@ struct Slot {
   std::span<const std::uint8_t> data;
   std::int64_t timestampNs = 0;
   std::uint32_t originalLength = 0;
+  std::int64_t previousNs = 0;  // the timestamp of the frame before it
   packets::CrcStatus status = packets::CrcStatus::Absent;
 };
 
@@ -130,11 +133,12 @@ void verifyOverEveryCore(packets_io::CaptureReader& reader, const packets::Decod
   FrameDecoder decoder(options);
   packets::Dissection scratch;
   std::string why;
-  std::int64_t first = 0;
+  std::int64_t first = 0, previous = 0;
   const auto add = [&](Batch& b, const packets_io::FrameView& v) {
-    if (reader.framesRead() == 1) first = v.timestampNs;
+    if (reader.framesRead() == 1) first = previous = v.timestampNs;
     if (b.slots.empty()) b.firstNumber = reader.framesRead();
-    b.slots.push_back({v.data, v.timestampNs, v.originalLength});
+    b.slots.push_back({v.data, v.timestampNs, v.originalLength, previous, {}});
+    previous = v.timestampNs;
   };
   const auto more = [&] { return how.count == 0 || reader.framesRead() < how.count; };
   while (Batch* b = pipeline.oldest(scratch, add, more)) {
@@ -143,8 +147,9 @@ void verifyOverEveryCore(packets_io::CaptureReader& reader, const packets::Decod
       auto status = s.status;
       why.clear();
       if (status == packets::CrcStatus::Absent) {
-        decoder.decodeInto(scratch, s.data, link,
-                           makeFrameInfo(number, s.timestampNs, first, s.originalLength));
+        decoder.decodeInto(
+            scratch, s.data, link,
+            makeFrameInfo(number, s.timestampNs, first, s.originalLength, s.previousNs));
         status = dissectedStatus(scratch, why);
       }
       tally.add(number++, status, why);

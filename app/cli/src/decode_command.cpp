@@ -70,14 +70,16 @@ int runDecode(const DecodeArgs& a, std::ostream& out, std::ostream& err) {
     return kExitOk;
   }
   std::uint64_t shown = 0;
-  std::int64_t first = 0;
+  std::int64_t first = 0, previous = 0;
   packets_io::FrameView v;
   packets::Dissection d;
   std::string record;
   const auto link = reader->linkType();
   while ((a.count == 0 || shown < a.count) && reader->next(v)) {
-    if (reader->framesRead() == 1) first = v.timestampNs;
-    const auto info = makeFrameInfo(reader->framesRead(), v.timestampNs, first, v.originalLength);
+    if (reader->framesRead() == 1) first = previous = v.timestampNs;
+    const auto info =
+        makeFrameInfo(reader->framesRead(), v.timestampNs, first, v.originalLength, previous);
+    previous = v.timestampNs;
     // Frames that cannot reach TCP leave the stateful decoder's state as it is: the fast path
     // may settle them without it.
     if (fastPath && !packets::mayReachTcp(v.data, link)) {

@@ -13,7 +13,8 @@ void FrameDecoder::decodeInto(packets::Dissection& out, std::span<const std::uin
 }
 
 packets::FrameInfo makeFrameInfo(std::uint64_t number, std::int64_t timestampNs,
-                                 std::int64_t firstTimestampNs, std::uint32_t originalLength) {
+                                 std::int64_t firstTimestampNs, std::uint32_t originalLength,
+                                 std::int64_t previousTimestampNs) {
   packets::FrameInfo info;
   info.number = number;
   // Differences in integer nanoseconds first: a double cannot hold epoch nanoseconds exactly.
@@ -22,6 +23,9 @@ packets::FrameInfo makeFrameInfo(std::uint64_t number, std::int64_t timestampNs,
                    static_cast<double>(timestampNs % 1'000'000'000) / 1e9;
   info.epochNs = timestampNs;
   info.originalLength = originalLength;
+  // Wrapping, as a hostile file's times may lie 2^63 ns apart.
+  info.deltaNs = static_cast<std::int64_t>(static_cast<std::uint64_t>(timestampNs) -
+                                           static_cast<std::uint64_t>(previousTimestampNs));
   return info;
 }
 

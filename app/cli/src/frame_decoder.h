@@ -29,8 +29,11 @@ class FrameDecoder {
   packets::CaptureDecoder stream_;
 };
 
-/// Frame facts (number, relative and epoch time, wire length) for the decoder.
+/// Frame facts (number, relative and epoch time, time since the previous frame, wire length)
+/// for the decoder. `previousTimestampNs`: the frame before it in the file (the first frame's
+/// own time for the first frame).
 packets::FrameInfo makeFrameInfo(std::uint64_t number, std::int64_t timestampNs,
-                                 std::int64_t firstTimestampNs, std::uint32_t originalLength);
+                                 std::int64_t firstTimestampNs, std::uint32_t originalLength,
+                                 std::int64_t previousTimestampNs);
 
 }  // namespace rdmascope::cli

@@ -76,12 +76,13 @@ bool printInParallel(packets_io::CaptureReader& reader, FrameDecoder& decoder,
   packets::Dissection scratch;
   std::string record;
   std::uint64_t shown = 0;
-  std::int64_t first = 0;
+  std::int64_t first = 0, previous = 0;
   const auto add = [&](Batch& b, const packets_io::FrameView& v) {
-    if (reader.framesRead() == 1) first = v.timestampNs;
+    if (reader.framesRead() == 1) first = previous = v.timestampNs;
     Slot& s = b.slots.emplace_back();
     s.data = v.data;
-    s.info = makeFrameInfo(reader.framesRead(), v.timestampNs, first, v.originalLength);
+    s.info = makeFrameInfo(reader.framesRead(), v.timestampNs, first, v.originalLength, previous);
+    previous = v.timestampNs;
     s.stream = packets::mayReachTcp(v.data, link);
   };
   // Without a filter the count is known in advance: read no frame beyond it.

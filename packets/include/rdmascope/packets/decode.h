@@ -30,6 +30,7 @@ struct FrameInfo {
   std::int64_t epochNs = 0;          ///< nanoseconds since 1970; when set, shown exactly instead
                                      ///< of timeEpoch (a double cannot hold every nanosecond)
   std::uint32_t originalLength = 0;  ///< length on the wire (0: the captured length)
+  std::int64_t deltaNs = 0;          ///< nanoseconds since the previous frame (frame.time_delta)
 };
 
 /// The node values a lean dissection formats (see DecodeOptions::lean): the keys a filter or a
