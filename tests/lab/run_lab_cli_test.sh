@@ -29,6 +29,7 @@ needs=(lab "$cli")
 [[ " ${scenarios[*]}" == *" cm:"* ]] && needs+=(tshark)
 oracle_require "${needs[@]}"
 
+mkdir -p "$out" # each scenario's report goes to $out/NAME.log before `lab run` makes its folder
 fail=0
 failed=()     # the checks that failed, named again at the end
 scenario_ok=1 # whether every check of the current scenario passed
